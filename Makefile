@@ -1,0 +1,49 @@
+# Rockstep: build and test. `make test` is what CI runs (.ci/run).
+GO ?= go
+
+.PHONY: test check-tools vet test-race test-386 test-arm64 bench fuzz run generate
+
+## test: everything CI checks, in order: tools, format and vet, the race-enabled
+## suite (UI tests under Xvfb), the engine on 386 and on arm64 under qemu.
+test: check-tools vet test-race test-386 test-arm64
+
+## check-tools: say clearly what is missing instead of failing obscurely.
+check-tools:
+	@missing=""; \
+	command -v $(GO) >/dev/null || missing="$$missing\n  go 1.26 (https://go.dev/dl/)"; \
+	command -v gcc >/dev/null || missing="$$missing\n  gcc, for -race (apt-get install -y gcc)"; \
+	command -v xvfb-run >/dev/null || missing="$$missing\n  xvfb-run, for the window tests (apt-get install -y xvfb xauth libgl1-mesa-dri)"; \
+	command -v qemu-aarch64-static >/dev/null || missing="$$missing\n  qemu-aarch64-static, for the arm64 determinism test (apt-get install -y qemu-user-static)"; \
+	if [ -n "$$missing" ]; then printf "make test: missing tools:$$missing\n" >&2; exit 1; fi
+
+vet:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change: $$out" >&2; exit 1; fi
+	$(GO) vet ./...
+
+## test-race: the whole suite with the race detector, in random order. The UI
+## opens real windows, so it runs under a virtual X server.
+test-race:
+	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 ./...
+
+## test-386, test-arm64: the engine computes the same golden hashes on
+## other architectures.
+test-386:
+	GOARCH=386 $(GO) test -count=1 ./game/...
+
+test-arm64:
+	GOARCH=arm64 $(GO) test -count=1 -exec qemu-aarch64-static ./game/...
+
+## bench: the performance budget of DESIGN.md §6.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./game/...
+
+## fuzz: a short run of each fuzz target.
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzUnmarshal -fuzztime 30s ./game/
+
+generate:
+	$(GO) generate ./...
+
+run:
+	$(GO) run ./cmd/rockstep

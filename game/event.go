@@ -1,0 +1,35 @@
+package game
+
+import "rockstep/game/fixed"
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+// Event kinds.
+const (
+	ShotFired     EventKind = iota + 1 // Slot fired; Value is the charge in ticks
+	RockDestroyed                      // Size rock at Pos; Slot scored Value (Slot -1: no one)
+	ShipDestroyed                      // Slot's ship at Pos; Other is the shooter or -1
+	ShipRespawned                      // Slot's ship is back at Pos
+	WaveStarted                        // Value is the wave number
+	PlayerLeft                         // Slot's player has left
+	GameOver                           // Slot is the winner in versus, or -1
+)
+
+// Event is one thing that happened during a Step, for the UI and sound. The
+// UI reads events; it never changes the world.
+type Event struct {
+	Kind  EventKind
+	Slot  int8
+	Other int8
+	Size  uint8
+	Pos   fixed.Vec
+	Value int32
+}
+
+func (w *World) emit(e Event) {
+	if int(w.NumEvents) < len(w.Events) {
+		w.Events[w.NumEvents] = e
+		w.NumEvents++
+	}
+}

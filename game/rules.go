@@ -1,0 +1,568 @@
+package game
+
+import "rockstep/game/fixed"
+
+// Rule constants. Units: ticks (1/60 s), world units, angle units (65536 a
+// turn), Q16.16 where a value is a fixed.Num.
+const (
+	RotateSpeed   fixed.Angle = 910  // angle units per tick while Left/Right is held (5°)
+	MaxThrust                 = 5    // thrust levels above zero
+	ThrustRepeat              = 12   // ticks Up/Down must be held to step the level again
+	AccelPerLevel fixed.Num   = 1433 // units per tick² per thrust level (7/320)
+	DragShift                 = 6    // each tick velocity loses 1/2^DragShift of itself
+	MaxCharge                 = 60   // ticks of charge that make a full-power shot
+	FireCooldown              = 10   // ticks between shots
+	BulletSpeedLo             = 6    // units per tick of an uncharged shot
+	BulletSpeedHi             = 12   // units per tick of a full-power shot
+	BulletLifeLo              = 40   // ticks an uncharged shot flies
+	BulletLifeHi              = 70   // ticks a full-power shot flies
+	SpawnInvuln               = 120  // ticks of invulnerability after (re)spawning
+	RespawnDelay              = 90   // ticks between losing a ship and the next
+	WaveDelay                 = 120  // ticks between clearing a wave and the next
+	MaxWaveRocks              = 12   // big rocks in the largest wave
+	KillScore                 = 250  // points for destroying another ship in versus
+)
+
+// RockScore returns the points for destroying a rock of the given size.
+func RockScore(size uint8) uint32 {
+	switch size {
+	case Big:
+		return 20
+	case Medium:
+		return 50
+	}
+	return 100
+}
+
+// clearance of a safe spawn: the distance a respawning ship wants between
+// itself and the nearest rock's edge.
+const safeClearance fixed.Num = 150 << fixed.Shift // units
+
+// Step advances the world by one tick. in[i] is the input of slot i; inputs
+// of empty slots are ignored. Slots are processed in index order, which is
+// how every conflict between players is resolved.
+func (w *World) Step(in [MaxPlayers]Input) {
+	w.NumEvents = 0
+	w.Tick++
+	for i := range w.Ships {
+		w.control(i, in[i])
+	}
+	w.moveShips()
+	w.moveBullets()
+	w.moveRocks()
+	if w.Over {
+		return
+	}
+	w.collide()
+	w.advanceWaves()
+	w.checkOver()
+}
+
+func (w *World) control(i int, in Input) {
+	sh := &w.Ships[i]
+	if !sh.Present {
+		return
+	}
+	if in&Leave != 0 {
+		// The score and tallies stay for the results; the ship goes.
+		pos := sh.Pos
+		*sh = Ship{Score: sh.Score, Kills: sh.Kills, Deaths: sh.Deaths}
+		w.emit(Event{Kind: PlayerLeft, Slot: int8(i), Other: -1, Pos: pos})
+		return
+	}
+	in &= ClientInputMask
+	switch {
+	case sh.Alive:
+		w.steer(i, in)
+	case sh.Lives > 0 && sh.RespawnIn > 0:
+		sh.RespawnIn--
+		if sh.RespawnIn == 0 {
+			w.respawn(i)
+		}
+	}
+	sh.Prev = in
+}
+
+// steer applies one tick of input to slot i's ship on the field.
+func (w *World) steer(i int, in Input) {
+	sh := &w.Ships[i]
+	if in&Left != 0 {
+		sh.Angle -= RotateSpeed
+	}
+	if in&Right != 0 {
+		sh.Angle += RotateSpeed
+	}
+	up, down := in&Up != 0, in&Down != 0
+	switch {
+	case up && !down:
+		if w.thrustStep(sh, sh.Prev&Up == 0) && sh.Thrust < MaxThrust {
+			sh.Thrust++
+		}
+	case down && !up:
+		if w.thrustStep(sh, sh.Prev&Down == 0) && sh.Thrust > 0 {
+			sh.Thrust--
+		}
+	default:
+		sh.Hold = 0
+	}
+	if sh.Cooldown > 0 {
+		sh.Cooldown--
+	}
+	if sh.Invuln > 0 {
+		sh.Invuln--
+	}
+	switch {
+	case in&Fire != 0:
+		if sh.Charge < MaxCharge {
+			sh.Charge++
+		}
+	case sh.Prev&Fire != 0 && sh.Charge > 0:
+		if sh.Cooldown == 0 {
+			w.fire(i)
+		}
+		sh.Charge = 0
+	}
+}
+
+// thrustStep reports whether a held Up or Down changes the thrust level this
+// tick: on the press, then every ThrustRepeat ticks while held.
+func (w *World) thrustStep(sh *Ship, pressed bool) bool {
+	if pressed {
+		sh.Hold = 0
+		return true
+	}
+	sh.Hold++
+	if sh.Hold >= ThrustRepeat {
+		sh.Hold = 0
+		return true
+	}
+	return false
+}
+
+func (w *World) fire(i int) {
+	sh := &w.Ships[i]
+	n := 0
+	for j := 0; j < int(w.NumBullet); j++ {
+		if w.Bullets[j].Owner == uint8(i) {
+			n++
+		}
+	}
+	if n >= MaxShipBullets || int(w.NumBullet) >= MaxBullets {
+		return
+	}
+	c := int(sh.Charge)
+	speed := fixed.Int(BulletSpeedLo) + fixed.Frac((BulletSpeedHi-BulletSpeedLo)*c, MaxCharge)
+	dir := fixed.Dir(sh.Angle)
+	b := Bullet{
+		ID:    w.newID(),
+		Pos:   wrapVec(sh.Pos.Add(dir.Scale(ShipRadius))),
+		Vel:   sh.Vel.Add(dir.Scale(speed)),
+		Life:  uint16(BulletLifeLo + (BulletLifeHi-BulletLifeLo)*c/MaxCharge),
+		Owner: uint8(i),
+		Power: 1,
+	}
+	if c >= MaxCharge {
+		b.Power = 2
+	}
+	w.Bullets[w.NumBullet] = b
+	w.NumBullet++
+	sh.Cooldown = FireCooldown
+	w.emit(Event{Kind: ShotFired, Slot: int8(i), Other: -1, Pos: b.Pos, Value: int32(c)})
+}
+
+func (w *World) newID() uint32 {
+	id := w.NextID
+	w.NextID++
+	return id
+}
+
+func (w *World) moveShips() {
+	for i := range w.Ships {
+		sh := &w.Ships[i]
+		if !sh.Alive {
+			continue
+		}
+		if sh.Thrust > 0 {
+			sh.Vel = sh.Vel.Add(fixed.Dir(sh.Angle).Scale(AccelPerLevel * fixed.Num(sh.Thrust)))
+		}
+		sh.Vel.X = drag(sh.Vel.X)
+		sh.Vel.Y = drag(sh.Vel.Y)
+		sh.Pos = wrapVec(sh.Pos.Add(sh.Vel))
+	}
+}
+
+// drag slows v by 1/2^DragShift of itself, toward zero, and stops it once
+// it is too slow to matter.
+func drag(v fixed.Num) fixed.Num {
+	v -= v / (1 << DragShift)
+	if v > -(1<<DragShift) && v < 1<<DragShift {
+		return 0
+	}
+	return v
+}
+
+func (w *World) moveBullets() {
+	n := 0
+	for j := 0; j < int(w.NumBullet); j++ {
+		b := w.Bullets[j]
+		b.Pos = wrapVec(b.Pos.Add(b.Vel))
+		b.Life--
+		if b.Life == 0 {
+			continue
+		}
+		w.Bullets[n] = b
+		n++
+	}
+	w.NumBullet = uint8(n)
+}
+
+func (w *World) moveRocks() {
+	for j := 0; j < int(w.NumRocks); j++ {
+		r := &w.Rocks[j]
+		r.Pos = wrapVec(r.Pos.Add(r.Vel))
+		r.Angle += fixed.Angle(r.Spin)
+	}
+}
+
+// wrapVec brings a position back onto the field.
+func wrapVec(p fixed.Vec) fixed.Vec {
+	return fixed.Vec{X: wrap(p.X, FieldW), Y: wrap(p.Y, FieldH)}
+}
+
+func wrap(x, size fixed.Num) fixed.Num {
+	if x >= 0 && x < size {
+		return x
+	}
+	return x.Wrap(size)
+}
+
+// near reports whether a and b, both on the field, are closer than r,
+// measuring across the wrapped edges.
+func near(a, b fixed.Vec, r fixed.Num) bool {
+	dx := torus(a.X-b.X, FieldW)
+	if dx > r || dx < -r {
+		return false
+	}
+	dy := torus(a.Y-b.Y, FieldH)
+	if dy > r || dy < -r {
+		return false
+	}
+	return int64(dx)*int64(dx)+int64(dy)*int64(dy) < int64(r)*int64(r)
+}
+
+// torus maps the difference of two field coordinates, in (-size, size), to
+// the shortest way round: [-size/2, size/2).
+func torus(d, size fixed.Num) fixed.Num {
+	if d >= size/2 {
+		return d - size
+	}
+	if d < -size/2 {
+		return d + size
+	}
+	return d
+}
+
+// torusDistSq returns the squared wrapped distance between a and b, raw.
+func torusDistSq(a, b fixed.Vec) int64 {
+	dx := int64(torus(a.X-b.X, FieldW))
+	dy := int64(torus(a.Y-b.Y, FieldH))
+	return dx*dx + dy*dy
+}
+
+func (w *World) collide() {
+	var hit [MaxRocks]bool // rocks destroyed this tick
+	var by [MaxRocks]int8  // slot credited with each destroyed rock
+	shipsHit := w.Setup.Mode == Versus || w.Setup.FriendlyFire
+
+	for j := 0; j < int(w.NumBullet); j++ {
+		b := &w.Bullets[j]
+		for k := 0; k < int(w.NumRocks) && b.Power > 0; k++ {
+			r := &w.Rocks[k]
+			if hit[k] || !near(b.Pos, r.Pos, RockRadius(r.Size)) {
+				continue
+			}
+			hit[k], by[k] = true, int8(b.Owner)
+			b.Power--
+		}
+		if !shipsHit {
+			continue
+		}
+		for i := range w.Ships {
+			if b.Power == 0 {
+				break
+			}
+			sh := &w.Ships[i]
+			if i == int(b.Owner) || !sh.Alive || sh.Invuln > 0 || !near(b.Pos, sh.Pos, ShipRadius) {
+				continue
+			}
+			w.killShip(i, int(b.Owner))
+			b.Power--
+		}
+	}
+	for i := range w.Ships {
+		sh := &w.Ships[i]
+		if !sh.Alive || sh.Invuln > 0 {
+			continue
+		}
+		for k := 0; k < int(w.NumRocks); k++ {
+			r := &w.Rocks[k]
+			if hit[k] || !near(sh.Pos, r.Pos, RockRadius(r.Size)+ShipRadius) {
+				continue
+			}
+			hit[k], by[k] = true, int8(i)
+			w.killShip(i, -1)
+			break
+		}
+	}
+
+	// Drop spent bullets, keeping order.
+	n := 0
+	for j := 0; j < int(w.NumBullet); j++ {
+		if w.Bullets[j].Power > 0 {
+			w.Bullets[n] = w.Bullets[j]
+			n++
+		}
+	}
+	w.NumBullet = uint8(n)
+
+	// Remove destroyed rocks, keeping order, then append their fragments in
+	// the order of their parents.
+	var broken [MaxRocks]Rock
+	var credit [MaxRocks]int8
+	nb := 0
+	n = 0
+	for k := 0; k < int(w.NumRocks); k++ {
+		if hit[k] {
+			broken[nb], credit[nb] = w.Rocks[k], by[k]
+			nb++
+			continue
+		}
+		w.Rocks[n] = w.Rocks[k]
+		n++
+	}
+	w.NumRocks = uint8(n)
+	for k := 0; k < nb; k++ {
+		w.breakRock(broken[k], credit[k])
+	}
+}
+
+func (w *World) killShip(i, shooter int) {
+	sh := &w.Ships[i]
+	sh.Alive = false
+	sh.Deaths++
+	sh.Lives--
+	sh.Thrust, sh.Charge, sh.Hold = 0, 0, 0
+	sh.Vel = fixed.Vec{}
+	if sh.Lives > 0 {
+		sh.RespawnIn = RespawnDelay
+	}
+	if shooter >= 0 && shooter != i {
+		k := &w.Ships[shooter]
+		k.Kills++
+		if w.Setup.Mode == Versus {
+			k.Score += KillScore
+		}
+	}
+	w.emit(Event{Kind: ShipDestroyed, Slot: int8(i), Other: int8(shooter), Pos: sh.Pos})
+}
+
+// breakRock credits the destroyer and splits r into two smaller rocks.
+func (w *World) breakRock(r Rock, slot int8) {
+	var score uint32
+	if slot >= 0 {
+		score = RockScore(r.Size)
+		w.Ships[slot].Score += score
+	}
+	w.emit(Event{Kind: RockDestroyed, Slot: slot, Other: -1, Size: r.Size, Pos: r.Pos, Value: int32(score)})
+	if r.Size <= Small {
+		return
+	}
+	dir := fixed.Dir(fixed.Angle(w.Rand.Uint32()))
+	speed := w.rockSpeed(r.Size - 1)
+	for s := 0; s < 2; s++ {
+		if int(w.NumRocks) >= MaxRocks {
+			return
+		}
+		d := dir
+		if s == 1 {
+			d = fixed.Vec{X: -dir.X, Y: -dir.Y}
+		}
+		w.Rocks[w.NumRocks] = Rock{
+			ID:    w.newID(),
+			Pos:   wrapVec(r.Pos.Add(d.Scale(RockRadius(r.Size - 1)))),
+			Vel:   r.Vel.Scale(fixed.Half).Add(d.Scale(speed)),
+			Angle: fixed.Angle(w.Rand.Uint32()),
+			Spin:  int16(w.Rand.Range(-400, 400)),
+			Size:  r.Size - 1,
+			Shape: uint8(w.Rand.Intn(4)),
+		}
+		w.NumRocks++
+	}
+}
+
+// rockSpeed returns a random speed for a rock of the given size in the
+// current wave, in units per tick: bigger rocks are slower, later waves
+// faster.
+func (w *World) rockSpeed(size uint8) fixed.Num {
+	wave := int(w.Wave)
+	if wave > 20 {
+		wave = 20
+	}
+	base := fixed.Frac(5+wave, 10) // 0.6 at wave 1, 2.5 at wave 20
+	switch size {
+	case Medium:
+		base = base * 3 / 2
+	case Small:
+		base *= 2
+	}
+	return base/2 + fixed.Num(w.Rand.Intn(int(base/2)+1))
+}
+
+func (w *World) advanceWaves() {
+	if w.NumRocks > 0 {
+		return
+	}
+	if w.WaveIn == 0 {
+		w.WaveIn = WaveDelay
+		return
+	}
+	w.WaveIn--
+	if w.WaveIn == 0 {
+		next := w.Wave + 1
+		if next == 0 {
+			next = w.Wave
+		}
+		w.startWave(next)
+	}
+}
+
+func (w *World) startWave(n uint8) {
+	w.Wave = n
+	w.WaveIn = 0
+	count := 3 + int(n)
+	if count > MaxWaveRocks {
+		count = MaxWaveRocks
+	}
+	const away fixed.Num = 220 << fixed.Shift // units from any ship
+	for k := 0; k < count && int(w.NumRocks) < MaxRocks; k++ {
+		var pos fixed.Vec
+		for try := 0; try < 8; try++ {
+			pos = fixed.Vec{
+				X: fixed.Num(w.Rand.Intn(int(FieldW))),
+				Y: fixed.Num(w.Rand.Intn(int(FieldH))),
+			}
+			if w.clearOfShips(pos, away) {
+				break
+			}
+		}
+		dir := fixed.Dir(fixed.Angle(w.Rand.Uint32()))
+		w.Rocks[w.NumRocks] = Rock{
+			ID:    w.newID(),
+			Pos:   pos,
+			Vel:   dir.Scale(w.rockSpeed(Big)),
+			Angle: fixed.Angle(w.Rand.Uint32()),
+			Spin:  int16(w.Rand.Range(-200, 200)),
+			Size:  Big,
+			Shape: uint8(w.Rand.Intn(4)),
+		}
+		w.NumRocks++
+	}
+	w.emit(Event{Kind: WaveStarted, Slot: -1, Other: -1, Value: int32(n)})
+}
+
+func (w *World) clearOfShips(p fixed.Vec, d fixed.Num) bool {
+	for i := range w.Ships {
+		sh := &w.Ships[i]
+		if sh.Present && (sh.Alive || sh.Lives > 0) && near(p, sh.Pos, d) {
+			return false
+		}
+	}
+	return true
+}
+
+// homeSpot is where slot i starts: on a ring around the centre of the field.
+func homeSpot(i int) fixed.Vec {
+	a := fixed.Angle(i * (fixed.Turn / MaxPlayers))
+	return fixed.Vec{X: FieldW / 2, Y: FieldH / 2}.Add(fixed.Dir(a).Scale(fixed.Int(160)))
+}
+
+// placeShip puts slot i's ship on the field at p, at rest, facing up, and
+// invulnerable for a while.
+func (w *World) placeShip(i int, p fixed.Vec) {
+	sh := &w.Ships[i]
+	sh.Alive = true
+	sh.Pos = p
+	sh.Vel = fixed.Vec{}
+	sh.Angle = 3 * fixed.Quarter
+	sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown = 0, 0, 0, 0
+	sh.Invuln = SpawnInvuln
+	sh.RespawnIn = 0
+}
+
+// respawn returns slot i's ship at the safest of a few candidate spots: its
+// home, the centre, then random points; the first with room enough, or the
+// one with the most room.
+func (w *World) respawn(i int) {
+	best, bestRoom := homeSpot(i), fixed.Min
+	for c := 0; c < 8; c++ {
+		var p fixed.Vec
+		switch c {
+		case 0:
+			p = homeSpot(i)
+		case 1:
+			p = fixed.Vec{X: FieldW / 2, Y: FieldH / 2}
+		default:
+			p = fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))}
+		}
+		room := w.room(p)
+		if room > bestRoom {
+			best, bestRoom = p, room
+		}
+		if room >= safeClearance {
+			break
+		}
+	}
+	w.placeShip(i, best)
+	w.emit(Event{Kind: ShipRespawned, Slot: int8(i), Other: -1, Pos: best})
+}
+
+// room returns the distance from p to the edge of the nearest rock, in
+// units (negative inside a rock), or fixed.Max with no rocks.
+func (w *World) room(p fixed.Vec) fixed.Num {
+	room := fixed.Max
+	for k := 0; k < int(w.NumRocks); k++ {
+		r := &w.Rocks[k]
+		d := fixed.Num(fixed.ISqrt(uint64(torusDistSq(p, r.Pos)))) - RockRadius(r.Size)
+		if d < room {
+			room = d
+		}
+	}
+	return room
+}
+
+func (w *World) checkOver() {
+	standing, last := 0, -1
+	for i := range w.Ships {
+		sh := &w.Ships[i]
+		if sh.Present && (sh.Alive || sh.Lives > 0) {
+			standing++
+			last = i
+		}
+	}
+	started := 0
+	for i := 0; i < MaxPlayers; i++ {
+		if w.Setup.Players&(1<<i) != 0 {
+			started++
+		}
+	}
+	switch {
+	case standing == 0:
+		w.Over = true
+	case w.Setup.Mode == Versus && started > 1 && standing == 1:
+		w.Over = true
+		w.Winner = int8(last)
+	}
+	if w.Over {
+		w.emit(Event{Kind: GameOver, Slot: w.Winner, Other: -1})
+	}
+}

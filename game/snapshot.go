@@ -1,0 +1,344 @@
+package game
+
+import (
+	"errors"
+	"strconv"
+
+	"rockstep/game/fixed"
+)
+
+// Snapshot format. A snapshot is the magic, the version, then every field of
+// the world in a fixed order, little-endian, fixed width; rocks and bullets
+// are written as a count and the live entries. The encoding is canonical:
+// every world has exactly one encoding and every accepted encoding decodes to
+// a world that re-encodes to the same bytes.
+const (
+	SnapshotVersion = 1
+	snapshotMagic   = "RSW" // Rockstep world
+
+	setupSize  = 8 + 5
+	headSize   = 4 + 8 + 4 + 1 + 2 + 1 + 1
+	shipSize   = 38
+	rockSize   = 26
+	bulletSize = 24
+
+	// MaxSnapshotSize is the largest snapshot, in bytes.
+	MaxSnapshotSize = len(snapshotMagic) + 1 + setupSize + headSize +
+		MaxPlayers*shipSize + 1 + MaxRocks*rockSize + 1 + MaxBullets*bulletSize
+)
+
+// MarshalBinary returns the snapshot of w.
+func (w *World) MarshalBinary() ([]byte, error) {
+	return w.AppendBinary(make([]byte, 0, w.snapshotSize()))
+}
+
+func (w *World) snapshotSize() int {
+	return MaxSnapshotSize - (MaxRocks-int(w.NumRocks))*rockSize - (MaxBullets-int(w.NumBullet))*bulletSize
+}
+
+// AppendBinary appends the snapshot of w to b. It never fails; with enough
+// capacity in b it does not allocate.
+func (w *World) AppendBinary(b []byte) ([]byte, error) {
+	return w.appendState(b), nil
+}
+
+func (w *World) appendState(b []byte) []byte {
+	b = append(b, snapshotMagic...)
+	b = append(b, SnapshotVersion)
+	s := &w.Setup
+	b = le64(b, s.Seed)
+	b = append(b, s.Players, byte(s.Mode), s.Lives, s.StartWave, bit(s.FriendlyFire))
+	b = le32(b, w.Tick)
+	b = le64(b, w.Rand.State)
+	b = le32(b, w.NextID)
+	b = append(b, w.Wave)
+	b = le16(b, w.WaveIn)
+	b = append(b, bit(w.Over), byte(w.Winner))
+	for i := range w.Ships {
+		sh := &w.Ships[i]
+		b = append(b, bit(sh.Present), bit(sh.Alive))
+		b = vec(b, sh.Pos)
+		b = vec(b, sh.Vel)
+		b = le16(b, uint16(sh.Angle))
+		b = append(b, sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown, sh.Lives)
+		b = le16(b, sh.Invuln)
+		b = le16(b, sh.RespawnIn)
+		b = le32(b, sh.Score)
+		b = le16(b, sh.Kills)
+		b = le16(b, sh.Deaths)
+		b = append(b, byte(sh.Prev))
+	}
+	b = append(b, w.NumRocks)
+	for k := 0; k < int(w.NumRocks); k++ {
+		r := &w.Rocks[k]
+		b = le32(b, r.ID)
+		b = vec(b, r.Pos)
+		b = vec(b, r.Vel)
+		b = le16(b, uint16(r.Angle))
+		b = le16(b, uint16(r.Spin))
+		b = append(b, r.Size, r.Shape)
+	}
+	b = append(b, w.NumBullet)
+	for k := 0; k < int(w.NumBullet); k++ {
+		u := &w.Bullets[k]
+		b = le32(b, u.ID)
+		b = vec(b, u.Pos)
+		b = vec(b, u.Vel)
+		b = le16(b, u.Life)
+		b = append(b, u.Owner, u.Power)
+	}
+	return b
+}
+
+func bit(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func le16(b []byte, v uint16) []byte { return append(b, byte(v), byte(v>>8)) }
+
+func le32(b []byte, v uint32) []byte {
+	return append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
+}
+
+func le64(b []byte, v uint64) []byte {
+	return append(b, byte(v), byte(v>>8), byte(v>>16), byte(v>>24),
+		byte(v>>32), byte(v>>40), byte(v>>48), byte(v>>56))
+}
+
+func vec(b []byte, v fixed.Vec) []byte {
+	return le32(le32(b, uint32(v.X)), uint32(v.Y))
+}
+
+// UnmarshalBinary replaces w with the world in snapshot data. On any error w
+// is left unchanged. Errors name the part of the snapshot that is wrong.
+func (w *World) UnmarshalBinary(data []byte) error {
+	var n World
+	if err := n.decode(data); err != nil {
+		return errors.New("decode snapshot: " + err.Error())
+	}
+	*w = n
+	return nil
+}
+
+// reader reads a snapshot; after the first error every read returns zero.
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = errors.New(what)
+	}
+}
+
+func (r *reader) take(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if len(r.b)-r.off < n {
+		r.fail("truncated at byte " + strconv.Itoa(len(r.b)))
+		return nil
+	}
+	p := r.b[r.off : r.off+n]
+	r.off += n
+	return p
+}
+
+func (r *reader) u8() uint8 {
+	if p := r.take(1); p != nil {
+		return p[0]
+	}
+	return 0
+}
+
+func (r *reader) u16() uint16 {
+	if p := r.take(2); p != nil {
+		return uint16(p[0]) | uint16(p[1])<<8
+	}
+	return 0
+}
+
+func (r *reader) u32() uint32 {
+	if p := r.take(4); p != nil {
+		return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+	}
+	return 0
+}
+
+func (r *reader) u64() uint64 {
+	lo := r.u32()
+	return uint64(lo) | uint64(r.u32())<<32
+}
+
+func (r *reader) flag(what string) bool {
+	switch r.u8() {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	r.fail(what + ": not 0 or 1")
+	return false
+}
+
+func u16At(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
+
+func u32At(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+func vecAt(b []byte) fixed.Vec {
+	return fixed.Vec{X: fixed.Num(u32At(b)), Y: fixed.Num(u32At(b[4:]))}
+}
+
+func onField(p fixed.Vec) bool {
+	return p.X >= 0 && p.X < FieldW && p.Y >= 0 && p.Y < FieldH
+}
+
+// entity names entity i of a kind in an error message. It is called only
+// on the error path, so decoding a good snapshot builds no strings.
+func entity(kind string, i int) string { return kind + " " + strconv.Itoa(i) + ": " }
+
+func (w *World) decode(data []byte) error {
+	r := &reader{b: data}
+	if string(r.take(len(snapshotMagic))) != snapshotMagic {
+		return errors.New("not a Rockstep world snapshot")
+	}
+	if v := r.u8(); v != SnapshotVersion {
+		return errors.New("version " + strconv.Itoa(int(v)) + ", want " + strconv.Itoa(SnapshotVersion))
+	}
+	s := &w.Setup
+	s.Seed = r.u64()
+	s.Players = r.u8()
+	s.Mode = Mode(r.u8())
+	s.Lives = r.u8()
+	s.StartWave = r.u8()
+	s.FriendlyFire = r.flag("friendly fire")
+	if r.err == nil {
+		if err := s.Validate(); err != nil {
+			return err
+		}
+	}
+	w.Tick = r.u32()
+	w.Rand.State = r.u64()
+	w.NextID = r.u32()
+	w.Wave = r.u8()
+	w.WaveIn = r.u16()
+	w.Over = r.flag("game over")
+	w.Winner = int8(r.u8())
+	if w.Winner < -1 || w.Winner >= MaxPlayers {
+		r.fail("winner " + strconv.Itoa(int(w.Winner)) + " is no slot")
+	}
+	for i := 0; i < len(w.Ships) && r.err == nil; i++ {
+		sh := &w.Ships[i]
+		b := r.take(shipSize)
+		if b == nil {
+			break
+		}
+		_ = b[shipSize-1]
+		sh.Present, sh.Alive = b[0] == 1, b[1] == 1
+		sh.Pos = vecAt(b[2:])
+		sh.Vel = vecAt(b[10:])
+		sh.Angle = fixed.Angle(u16At(b[18:]))
+		sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown, sh.Lives = b[20], b[21], b[22], b[23], b[24]
+		sh.Invuln = u16At(b[25:])
+		sh.RespawnIn = u16At(b[27:])
+		sh.Score = u32At(b[29:])
+		sh.Kills = u16At(b[33:])
+		sh.Deaths = u16At(b[35:])
+		sh.Prev = Input(b[37])
+		problem := ""
+		switch {
+		case b[0] > 1 || b[1] > 1:
+			problem = "flag not 0 or 1"
+		case !onField(sh.Pos):
+			problem = "position off the field"
+		case sh.Thrust > MaxThrust:
+			problem = "thrust above MaxThrust"
+		case sh.Hold >= ThrustRepeat:
+			problem = "hold not below ThrustRepeat"
+		case sh.Charge > MaxCharge:
+			problem = "charge above MaxCharge"
+		case sh.Lives > MaxLives:
+			problem = "lives above MaxLives"
+		case sh.Prev&^ClientInputMask != 0:
+			problem = "unknown input bits"
+		case sh.Alive && !sh.Present:
+			problem = "alive in an empty slot"
+		}
+		if problem != "" {
+			r.fail(entity("ship", i) + problem)
+		}
+	}
+	w.NumRocks = r.u8()
+	if int(w.NumRocks) > MaxRocks {
+		r.fail("rock count " + strconv.Itoa(int(w.NumRocks)) + " above " + strconv.Itoa(MaxRocks))
+	}
+	for k := 0; k < int(w.NumRocks) && r.err == nil; k++ {
+		rk := &w.Rocks[k]
+		b := r.take(rockSize)
+		if b == nil {
+			break
+		}
+		_ = b[rockSize-1]
+		rk.ID = u32At(b)
+		rk.Pos = vecAt(b[4:])
+		rk.Vel = vecAt(b[12:])
+		rk.Angle = fixed.Angle(u16At(b[20:]))
+		rk.Spin = int16(u16At(b[22:]))
+		rk.Size, rk.Shape = b[24], b[25]
+		problem := ""
+		switch {
+		case !onField(rk.Pos):
+			problem = "position off the field"
+		case rk.Size < Small || rk.Size > Big:
+			problem = "size outside 1..3"
+		}
+		if problem != "" {
+			r.fail(entity("rock", k) + problem)
+		}
+	}
+	w.NumBullet = r.u8()
+	if int(w.NumBullet) > MaxBullets {
+		r.fail("bullet count " + strconv.Itoa(int(w.NumBullet)) + " above " + strconv.Itoa(MaxBullets))
+	}
+	for k := 0; k < int(w.NumBullet) && r.err == nil; k++ {
+		u := &w.Bullets[k]
+		b := r.take(bulletSize)
+		if b == nil {
+			break
+		}
+		_ = b[bulletSize-1]
+		u.ID = u32At(b)
+		u.Pos = vecAt(b[4:])
+		u.Vel = vecAt(b[12:])
+		u.Life = u16At(b[20:])
+		u.Owner, u.Power = b[22], b[23]
+		problem := ""
+		switch {
+		case !onField(u.Pos):
+			problem = "position off the field"
+		case u.Owner >= MaxPlayers:
+			problem = "owner is no slot"
+		case u.Life == 0:
+			problem = "no life left"
+		case u.Power == 0 || u.Power > 2:
+			problem = "power outside 1..2"
+		}
+		if problem != "" {
+			r.fail(entity("bullet", k) + problem)
+		}
+	}
+	if r.err != nil {
+		return r.err
+	}
+	if r.off != len(data) {
+		return errors.New(strconv.Itoa(len(data)-r.off) + " bytes after the end")
+	}
+	return nil
+}
