@@ -1,0 +1,259 @@
+// Package lockstep is the client side of Rockstep's lockstep protocol, as a
+// state machine without I/O: frames and time in, frames and a confirmed
+// world out.
+//
+// A Session joins a room, follows the setup, and once the game starts
+// samples the local player's input every tick, sends one client packet per
+// turn (empty inputs too: silence means trouble), and executes turn T only
+// when it holds the master packet for T, in order, exactly once. It
+// tolerates loss, duplication and reordering: every packet carries the
+// turns the other side has not acknowledged, and the acknowledgements ride
+// on the traffic both ways. It reports the hash of every completed turn
+// and can catch up from a snapshot plus the master turns after it.
+//
+// A Session is not safe for concurrent use.
+package lockstep
+
+import (
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// Config is a session's settings.
+type Config struct {
+	RoomID      uint32
+	Name        string
+	PlayerID    [16]byte
+	Token       [16]byte // to reclaim a slot after a disconnect
+	Spectate    bool
+	Cookie      [16]byte      // from the transport's handshake, if it has one
+	JoinEvery   time.Duration // Join is repeated this often until answered
+	PingEvery   time.Duration // round-trip measurement
+	ResendEvery time.Duration // unacknowledged client turns are sent again this often
+	MaxCatchUp  int           // extra ticks one Update may run to catch up
+
+	// OnTurn, if set, sees every master turn as its execution begins (for
+	// replays and tests). OnSend sees every own turn as it is queued.
+	OnTurn func(*wire.MasterTurn)
+	OnSend func(wire.TurnInput)
+	// OnTurnEnd, if set, sees the world after every executed turn with its
+	// hash (for replays, bots and tests; it must not keep w).
+	OnTurnEnd func(turn uint32, hash uint64, w *game.World)
+}
+
+// LAN returns the settings for a game on a local network.
+func LAN() Config {
+	return Config{
+		JoinEvery:   250 * time.Millisecond,
+		PingEvery:   250 * time.Millisecond,
+		ResendEvery: 40 * time.Millisecond,
+		MaxCatchUp:  16,
+	}
+}
+
+// Phase is where a session is.
+type Phase uint8
+
+// Phases.
+const (
+	Joining  Phase = iota // sending Join until the room answers
+	Lobby                 // in the room, during setup
+	Starting              // waiting for a snapshot before the first turn
+	Playing               // the game runs
+	Finished              // the game is over or stopped
+	Refused               // the room turned the Join away
+	Left                  // the session left or was told to go
+)
+
+var phaseNames = [...]string{"joining", "lobby", "starting", "playing", "finished", "refused", "left"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "phase?"
+}
+
+// Buffer sizes.
+const (
+	masterRing = 256 // master turns held ahead of execution
+	sentRing   = 64  // own turns held until acknowledged
+	maxEvents  = 64  // UI events queued between drains
+	maxChat    = 32  // chat lines kept
+)
+
+// Stats are a session's measurements.
+type Stats struct {
+	RTT           time.Duration // latest smoothed round trip
+	RTTMax        time.Duration // largest round trip in the last few seconds
+	K             int           // ticks per turn in force
+	Delay         int           // input delay in turns in force
+	TurnsBuffered int           // master turns held, not yet executed
+	Stall         time.Duration // total time waiting for a master turn
+	StallMax      time.Duration // longest single wait
+	Ticks         uint32        // ticks executed
+	PacketsOut    uint64
+	PacketsIn     uint64
+	BytesOut      uint64
+	BytesIn       uint64
+	Resends       uint64 // client frames sent with nothing new in them
+	MalformedIn   uint64 // frames dropped because they did not decode
+	FPS           int    // Update calls per second, as reported
+}
+
+// Session is one client's view of a room and its game.
+type Session struct {
+	cfg   Config
+	phase Phase
+	now   time.Duration
+
+	slot     int // -1: spectator
+	token    [16]byte
+	roomID   uint32
+	setup    wire.SetupState
+	status   wire.RoomStatus
+	desync   *wire.DesyncReport
+	refusal  wire.Refuse
+	leave    wire.Leave
+	events   []Event
+	chat     []wire.Chat
+	lastJoin time.Duration
+
+	// the game
+	world    *game.World
+	start    wire.Start
+	haveSt   bool
+	cur      timing
+	pending  timing
+	hasPend  bool
+	execTurn uint32 // the turn being executed
+	tickIn   int    // ticks of execTurn already executed
+	masters  [masterRing]wire.MasterTurn
+	haveM    [masterRing]bool
+	mAck     uint32 // every master turn below this is held or executed
+	samples  [wire.MaxK]game.Input
+	lastIn   game.Input
+	nextSend uint32 // the next own turn to send
+	sent     [sentRing]wire.TurnInput
+	cAck     uint32 // every own turn below this reached the room
+	lastSend time.Duration
+	hashTurn uint32
+	hashLow  uint32
+	hasHash  bool
+	packets  int
+	clock    time.Duration // when tick 0 of execution was due
+	ticksRun int64         // ticks executed since clock
+	stalled  bool
+	stallAt  time.Duration
+
+	snapWant  bool
+	snapTurn  uint32
+	asm       assembly
+	lastPing  time.Duration
+	pingID    uint32
+	rttSmooth time.Duration
+	rttWin    [8]time.Duration
+	rttIdx    int
+	frames    int
+	frameAt   time.Duration
+	fps       int
+
+	gameEvents []game.Event
+	wish       lobbyWish
+
+	out   [][]byte
+	pool  [][]byte
+	cp    wire.ClientPacket
+	mp    wire.MasterPacket
+	stats Stats
+}
+
+type timing struct {
+	at       uint32
+	k, delay uint8
+}
+
+// New returns a session that will join the room when first updated.
+func New(cfg Config) *Session {
+	def := LAN()
+	if cfg.JoinEvery <= 0 {
+		cfg.JoinEvery = def.JoinEvery
+	}
+	if cfg.PingEvery <= 0 {
+		cfg.PingEvery = def.PingEvery
+	}
+	if cfg.ResendEvery <= 0 {
+		cfg.ResendEvery = def.ResendEvery
+	}
+	if cfg.MaxCatchUp <= 0 {
+		cfg.MaxCatchUp = def.MaxCatchUp
+	}
+	s := &Session{cfg: cfg, slot: -1, token: cfg.Token, lastJoin: -time.Hour, lastPing: -time.Hour}
+	s.cp.Turns = make([]wire.TurnInput, 0, wire.MaxBatch)
+	s.mp.Turns = make([]wire.MasterTurn, 0, wire.MaxBatch)
+	for i := range s.masters {
+		s.masters[i].Events = make([]wire.RoomEvent, 0, wire.MaxEvents)
+	}
+	return s
+}
+
+// Phase returns where the session is.
+func (s *Session) Phase() Phase { return s.phase }
+
+// Slot returns the local player's slot, or -1 for a spectator or before
+// the room has answered.
+func (s *Session) Slot() int { return s.slot }
+
+// Token returns the session token that reclaims the slot after a
+// disconnect (zero until welcomed).
+func (s *Session) Token() [16]byte { return s.token }
+
+// SetupState returns the latest setup and roster from the room.
+func (s *Session) SetupState() wire.SetupState { return s.setup }
+
+// RoomStatus returns the latest room status.
+func (s *Session) RoomStatus() wire.RoomStatus { return s.status }
+
+// Desync returns the desync report that stopped the game, or nil.
+func (s *Session) Desync() *wire.DesyncReport { return s.desync }
+
+// Refusal returns why the room refused the Join (valid in Refused).
+func (s *Session) Refusal() wire.Refuse { return s.refusal }
+
+// LeaveMessage returns why the room sent this session away (valid in Left).
+func (s *Session) LeaveMessage() wire.Leave { return s.leave }
+
+// World returns the confirmed world: the state after the last executed
+// tick, agreed by every player. It is nil before the game starts. The
+// caller must not change it (tests do, to inject a desync).
+func (s *Session) World() *game.World { return s.world }
+
+// ExecutedTurns returns how many turns have been executed: the turn being
+// executed and whether it is part way.
+func (s *Session) ExecutedTurns() (turn uint32, tickInTurn int) { return s.execTurn, s.tickIn }
+
+// Chat returns the last chat lines, oldest first.
+func (s *Session) Chat() []wire.Chat { return s.chat }
+
+// Stats returns the session's measurements.
+func (s *Session) Stats() Stats {
+	st := s.stats
+	st.RTT = s.rttSmooth
+	for _, v := range s.rttWin {
+		st.RTTMax = max(st.RTTMax, v)
+	}
+	t := s.timingAt(s.execTurn)
+	st.K, st.Delay = int(t.k), int(t.delay)
+	st.TurnsBuffered = int(s.mAck - s.execTurn)
+	st.FPS = s.fps
+	return st
+}
+
+func (s *Session) timingAt(t uint32) timing {
+	if s.hasPend && t >= s.pending.at {
+		return s.pending
+	}
+	return s.cur
+}

@@ -1,0 +1,273 @@
+package room
+
+import (
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// Receive handles one frame that arrived on conn at now. A frame that does
+// not decode, or is not valid from this sender in this state, is dropped and
+// counted; nothing a peer sends can make the room panic or grow unbounded.
+func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
+	r.advance(now)
+	r.stats.FramesIn++
+	r.stats.BytesIn += uint64(len(frame))
+	typ, payload, err := wire.Peek(frame)
+	if err != nil {
+		r.drop(DropMalformed)
+		return
+	}
+	m := r.conns[conn]
+	if m != nil {
+		if !r.allowRate(m) {
+			r.drop(DropRate)
+			return
+		}
+		m.heard = now
+		if !m.connected {
+			r.drop(DropNotMember)
+			return
+		}
+	}
+	// The hot path: a player's turn inputs, decoded into a reused packet.
+	if typ == wire.TypeClientPacket {
+		if m == nil {
+			r.drop(DropNotMember)
+			return
+		}
+		if err := r.cp.DecodePayload(payload); err != nil {
+			r.drop(DropMalformed)
+			return
+		}
+		r.onClientPacket(m, &r.cp)
+		return
+	}
+	msg, err := wire.Decode(frame)
+	if err != nil {
+		r.drop(DropMalformed)
+		return
+	}
+	if j, ok := msg.(wire.Join); ok {
+		r.onJoin(conn, m, j)
+		return
+	}
+	if m == nil {
+		r.drop(DropNotMember)
+		return
+	}
+	switch msg := msg.(type) {
+	case wire.SetupChange:
+		r.onSetupChange(m, msg)
+	case wire.Ready:
+		r.onReady(m, msg)
+	case wire.StartGame:
+		r.onStartGame(m)
+	case wire.Ping:
+		r.send(m.conn, wire.Pong{ID: msg.ID, Time: msg.Time})
+	case wire.Leave:
+		r.onLeave(m)
+	case wire.SnapshotChunk:
+		r.onSnapshotChunk(m, msg)
+	case wire.Chat:
+		r.onChat(m, msg)
+	case wire.Pause:
+		r.onPause(m, msg)
+	default:
+		r.drop(DropUnexpected)
+	}
+}
+
+// allowRate counts a frame against the connection's budget for the current
+// second.
+func (r *Room) allowRate(m *member) bool {
+	if r.now-m.rateStart >= time.Second {
+		m.rateStart, m.rateCount = r.now, 0
+	}
+	m.rateCount++
+	return m.rateCount <= r.cfg.MaxFramesPerS
+}
+
+// Disconnected tells the room that the transport lost conn.
+func (r *Room) Disconnected(now time.Duration, conn ConnID) {
+	r.advance(now)
+	if m := r.conns[conn]; m != nil {
+		r.lose(m)
+	}
+}
+
+// Tick runs the room's timers: silence, vacancy, lag, resends, periodic
+// state. Call it often (every few milliseconds of the caller's clock).
+func (r *Room) Tick(now time.Duration) {
+	r.advance(now)
+	for i := 0; i < len(r.members); i++ {
+		m := r.members[i]
+		if m.connected && now-m.heard > r.cfg.SilenceTimeout {
+			r.lose(m)
+			i = -1 // lose may remove members; start over (bounded by len)
+			continue
+		}
+	}
+	switch r.state {
+	case wire.StateSetup:
+		if now-r.lastSetup >= r.cfg.StatusEvery {
+			r.broadcastSetup()
+		}
+	case wire.StateRunning:
+		r.tickRunning()
+	case wire.StateFinished:
+		if now-r.lastStatus >= r.cfg.StatusEvery {
+			r.broadcastStatus()
+		}
+	}
+}
+
+func (r *Room) advance(now time.Duration) {
+	if now > r.now {
+		r.now = now
+	}
+}
+
+// lose handles a connection that is gone: in setup its player leaves; while
+// running its slot becomes vacant and is held for a reconnect.
+func (r *Room) lose(m *member) {
+	if !m.connected {
+		return
+	}
+	m.connected = false
+	r.removeMember(m)
+	if m.slot < 0 {
+		return
+	}
+	s := &r.slots[m.slot]
+	if s.m == m {
+		s.m = nil
+	}
+	switch r.state {
+	case wire.StateRunning:
+		if s.inGame && !s.vacant {
+			r.makeVacant(m.slot)
+		}
+	default:
+		*s = slot{}
+		r.broadcastSetup()
+	}
+}
+
+func (r *Room) removeMember(m *member) {
+	delete(r.conns, m.conn)
+	for i, x := range r.members {
+		if x == m {
+			copy(r.members[i:], r.members[i+1:])
+			r.members[len(r.members)-1] = nil
+			r.members = r.members[:len(r.members)-1]
+			break
+		}
+	}
+}
+
+// Kick removes conn from the room, telling it why.
+func (r *Room) Kick(now time.Duration, conn ConnID, text string) {
+	r.advance(now)
+	if m := r.conns[conn]; m != nil {
+		r.send(conn, wire.Leave{Reason: wire.LeaveKicked, Text: text})
+		r.onLeave(m)
+	}
+}
+
+// Shutdown tells every connection that the room is closing.
+func (r *Room) Shutdown(now time.Duration, text string) {
+	r.advance(now)
+	for _, m := range r.members {
+		r.send(m.conn, wire.Leave{Reason: wire.LeaveShutdown, Text: text})
+	}
+	r.state = wire.StateFinished
+}
+
+func (r *Room) onLeave(m *member) {
+	slotIdx := m.slot
+	m.connected = false
+	r.removeMember(m)
+	if slotIdx < 0 {
+		return
+	}
+	s := &r.slots[slotIdx]
+	if s.m == m {
+		s.m = nil
+	}
+	if r.state == wire.StateRunning && s.inGame {
+		// A player who quits is dropped at once: no slot is held.
+		s.vacant, s.live, s.rejoining = true, false, false
+		s.drop = true
+		r.statusDirty = true
+		return
+	}
+	*s = slot{}
+	r.broadcastSetup()
+}
+
+func (r *Room) onChat(m *member, c wire.Chat) {
+	from := uint8(wire.SpectatorSlot)
+	if m.slot >= 0 {
+		from = uint8(m.slot)
+	}
+	if c.From != 0 && c.From != from {
+		r.drop(DropSpoof) // the room says who spoke, whatever the packet claims
+	}
+	c.From = from
+	for _, x := range r.members {
+		r.send(x.conn, c)
+	}
+}
+
+func (r *Room) onPause(m *member, p wire.Pause) {
+	if m.slot != r.hostSlot() || r.state != wire.StateRunning {
+		r.drop(DropSpoof)
+		return
+	}
+	switch {
+	case p.Paused && r.child != wire.ChildPaused && !r.pausing:
+		r.pausing = true
+		r.queueEvent(wire.RoomEvent{Kind: wire.EventPause})
+	case !p.Paused && (r.child == wire.ChildPaused || r.pausing):
+		if r.pausing {
+			r.pausing = false
+			r.dropQueuedPause()
+			return
+		}
+		r.child = wire.ChildIterating
+		r.lastCompile = r.now
+		r.queueEvent(wire.RoomEvent{Kind: wire.EventResume})
+		r.statusDirty = true
+		r.compile()
+	}
+}
+
+func (r *Room) dropQueuedPause() {
+	for i, e := range r.events {
+		if e.Kind == wire.EventPause {
+			r.events = append(r.events[:i], r.events[i+1:]...)
+			return
+		}
+	}
+}
+
+func (r *Room) queueEvent(e wire.RoomEvent) {
+	if len(r.events) < wire.MaxEvents {
+		r.events = append(r.events, e)
+	}
+}
+
+// spectators returns how many spectators are connected.
+func (r *Room) spectators() int {
+	n := 0
+	for _, m := range r.members {
+		if m.slot < 0 {
+			n++
+		}
+	}
+	return n
+}
+
+var _ = game.MaxPlayers

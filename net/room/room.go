@@ -1,0 +1,338 @@
+// Package room is the host side of Rockstep's lockstep protocol: the Game
+// Room of the design (DESIGN.md §1–3), as a state machine without I/O.
+//
+// A Room takes frames and time in (Receive, Disconnected, Tick) and queues
+// frames out (Flush). It owns no socket, no goroutine and no clock: the
+// caller's clock is the only clock, which is what lets tests run ten
+// thousand ticks of a lossy network in a second. It runs no engine code
+// either; it gathers every player's commands into one master packet per
+// turn, referees the state hashes the clients report, and relays snapshots
+// between clients.
+//
+// A Room is not safe for concurrent use; its owner serialises calls.
+package room
+
+import (
+	"io"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// ConnID names one connection, as the transport numbers them. The room
+// never trusts a slot or player written in a packet: it acts for the slot of
+// the connection a packet came on.
+type ConnID uint32
+
+// Config is a room's settings. Durations are of the caller's clock.
+type Config struct {
+	RoomID         uint32
+	Name           string        // shown in lobbies and LAN lists; at most wire.MaxName bytes
+	MaxPlayers     int           // 1..game.MaxPlayers
+	MaxSpectators  int           // spectators admitted while running
+	Setup          game.Setup    // the initial setup (mode, lives, start wave, friendly fire)
+	Random         io.Reader     // tokens and seeds; crypto/rand.Reader outside tests
+	K              int           // initial ticks per turn (iterations_per_command)
+	Delay          int           // initial input delay, in turns
+	FixedTiming    bool          // never adapt K and Delay
+	LagAfter       time.Duration // a turn this late makes the room lagging
+	SilenceTimeout time.Duration // a connection silent this long is gone
+	VacancyTimeout time.Duration // a vacant slot is held this long for a reconnect
+	ResendEvery    time.Duration // unacknowledged master turns are sent again this often
+	StatusEvery    time.Duration // setup and status are repeated this often
+	AutoStart      int           // start once this many players are all ready (0: only the host starts)
+	MaxFramesPerS  int           // frames per second one connection may send before drops
+}
+
+// LAN returns the settings for a game on a local network: two ticks per
+// turn and one turn of input delay (33 ms), adapted as the network demands.
+func LAN() Config {
+	return Config{
+		Name:           "Rockstep",
+		MaxPlayers:     game.MaxPlayers,
+		MaxSpectators:  8,
+		Setup:          game.DefaultSetup(),
+		K:              2,
+		Delay:          1,
+		LagAfter:       250 * time.Millisecond,
+		SilenceTimeout: 3 * time.Second,
+		VacancyTimeout: 30 * time.Second,
+		ResendEvery:    50 * time.Millisecond,
+		StatusEvery:    time.Second,
+		MaxFramesPerS:  600,
+	}
+}
+
+// Sizes of the room's bounded buffers.
+const (
+	clientRing = 128 // client turns held per slot; must exceed turnWindow
+	turnWindow = 64  // how far ahead of the next master turn a client turn may be
+	masterRing = 512 // master turns kept for resends and catch-up
+	hashRing   = 256 // turns of reported hashes kept for comparison
+)
+
+// Drop reasons, counted in Stats.Dropped.
+const (
+	DropMalformed  = iota // the frame did not decode
+	DropUnexpected        // a message not valid in this state or from this sender
+	DropNotMember         // from a connection that has not joined
+	DropRate              // over the connection's frame rate
+	DropTurnWindow        // a client turn too far ahead
+	DropBadCount          // a client turn with the wrong number of ticks
+	DropSpoof             // claimed to be someone else, or did the host's job
+	DropSnapshot          // a snapshot chunk not asked for or inconsistent
+	numDropReasons
+)
+
+var dropNames = [numDropReasons]string{"malformed", "unexpected", "not_member", "rate", "turn_window", "bad_count", "spoof", "snapshot"}
+
+// DropReasonName returns the name of drop reason i, as used in logs and metrics.
+func DropReasonName(i int) string {
+	if i < 0 || i >= numDropReasons {
+		return "unknown"
+	}
+	return dropNames[i]
+}
+
+// NumDropReasons is the number of drop reasons.
+const NumDropReasons = numDropReasons
+
+// Stats are the room's counters.
+type Stats struct {
+	FramesIn, FramesOut uint64
+	BytesIn, BytesOut   uint64
+	Turns               uint64 // master turns compiled
+	LateTurns           uint64 // turns compiled after the room went lagging
+	Resends             uint64 // master frames sent again
+	Duplicates          uint64 // client turns received again (redundancy, not an error)
+	Dropped             [NumDropReasons]uint64
+}
+
+// DesyncInfo describes a detected desync.
+type DesyncInfo struct {
+	Turn    uint32
+	Entries []wire.HashEntry // every reported hash for Turn
+}
+
+// Room is one game room.
+type Room struct {
+	cfg      Config
+	state    wire.RoomState
+	child    wire.Child
+	setup    game.Setup
+	revision uint32
+	now      time.Duration
+
+	conns   map[ConnID]*member // lookup only; never iterated
+	members []*member          // every connection, in join order
+	slots   [game.MaxPlayers]slot
+
+	// running
+	nextTurn     uint32 // the next master turn to compile
+	cur          timing
+	pending      timing // a change announced for pending.at; valid if hasPending
+	hasPending   bool
+	lastCompile  time.Duration
+	lagging      uint8 // slots late for nextTurn, while child is lagging
+	pausing      bool  // pause after the next compiled turn
+	events       []wire.RoomEvent
+	master       [masterRing]wire.MasterTurn
+	hashes       [hashRing]hashRecord
+	desync       *DesyncInfo
+	lastStatus   time.Duration
+	statusDirty  bool
+	lastSetup    time.Duration
+	timingChecks uint32
+
+	snap snapshotRelay
+
+	out     []outFrame
+	arena   []byte
+	scratch wire.MasterPacket
+	cp      wire.ClientPacket
+	stats   Stats
+}
+
+type timing struct {
+	at       uint32 // first turn of this timing
+	k, delay uint8
+}
+
+type hashRecord struct {
+	turn   uint32
+	mask   uint8
+	hashes [game.MaxPlayers]uint32
+}
+
+// member is one connection: a player in a slot or a spectator.
+type member struct {
+	conn      ConnID
+	slot      int // -1: spectator
+	connected bool
+	heard     time.Duration // when the last frame arrived
+
+	started    bool          // has sent a client packet since Start
+	lastStart  time.Duration // when Start was last sent
+	masterAck  uint32        // every master turn below this has arrived at the client
+	lastMaster time.Duration // when a master frame was last sent
+	sentTo     uint32        // master turns below this were sent at least once
+
+	needSnap   bool // waiting for a snapshot before the master stream
+	snapTurn   uint32
+	lastChunks time.Duration
+
+	rateStart time.Duration
+	rateCount int
+}
+
+// slot is a player's place in the game; it outlives connections.
+type slot struct {
+	used      bool // a player holds the slot
+	m         *member
+	id        [16]byte
+	name      string
+	token     [16]byte
+	ready     bool
+	colour    uint8
+	rtt       uint16 // ms
+	fps       uint8
+	inGame    bool // took part in the running game and is not dropped
+	live      bool // running: the room waits for this slot's packets
+	rejoining bool // reconnected; live again with its first packet for nextTurn
+	vacant    bool
+	dropAt    time.Duration // vacant: when the slot is dropped
+	drop      bool          // drop in the next compiled turn
+	in        [clientRing]wire.TurnInput
+	have      [clientRing]bool
+	ack       uint32 // every client turn below this is held or compiled
+}
+
+// New returns a room in the setup state.
+func New(cfg Config) *Room {
+	def := LAN()
+	if cfg.MaxPlayers < 1 || cfg.MaxPlayers > game.MaxPlayers {
+		cfg.MaxPlayers = def.MaxPlayers
+	}
+	if cfg.K < 1 || cfg.K > wire.MaxK {
+		cfg.K = def.K
+	}
+	if cfg.Delay < 1 || cfg.Delay > wire.MaxDelay {
+		cfg.Delay = def.Delay
+	}
+	for _, d := range []*time.Duration{&cfg.LagAfter, &cfg.SilenceTimeout, &cfg.VacancyTimeout, &cfg.ResendEvery, &cfg.StatusEvery} {
+		if *d <= 0 {
+			switch d {
+			case &cfg.LagAfter:
+				*d = def.LagAfter
+			case &cfg.SilenceTimeout:
+				*d = def.SilenceTimeout
+			case &cfg.VacancyTimeout:
+				*d = def.VacancyTimeout
+			case &cfg.ResendEvery:
+				*d = def.ResendEvery
+			default:
+				*d = def.StatusEvery
+			}
+		}
+	}
+	if cfg.MaxFramesPerS <= 0 {
+		cfg.MaxFramesPerS = def.MaxFramesPerS
+	}
+	if len(cfg.Name) > wire.MaxName {
+		cfg.Name = cfg.Name[:wire.MaxName]
+	}
+	if cfg.Setup.Validate() != nil {
+		cfg.Setup = def.Setup
+	}
+	r := &Room{
+		cfg:   cfg,
+		setup: cfg.Setup,
+		conns: map[ConnID]*member{},
+		arena: make([]byte, 0, 64<<10),
+	}
+	r.setup.Players = 0
+	r.events = make([]wire.RoomEvent, 0, wire.MaxEvents)
+	for i := range r.master {
+		r.master[i].Events = make([]wire.RoomEvent, 0, wire.MaxEvents)
+	}
+	r.scratch.Turns = make([]wire.MasterTurn, 0, wire.MaxBatch)
+	r.cp.Turns = make([]wire.TurnInput, 0, wire.MaxBatch)
+	return r
+}
+
+// State returns the room's state and, while running, its child state.
+func (r *Room) State() (wire.RoomState, wire.Child) { return r.state, r.child }
+
+// Setup returns the current setup. While running, Seed and Players are set.
+func (r *Room) Setup() game.Setup { return r.setup }
+
+// Turn returns the next master turn to be compiled.
+func (r *Room) Turn() uint32 { return r.nextTurn }
+
+// Timing returns the ticks per turn and input delay (in turns) in force for
+// the next master turn.
+func (r *Room) Timing() (k, delay int) {
+	t := r.timingAt(r.nextTurn)
+	return int(t.k), int(t.delay)
+}
+
+// Stats returns the room's counters.
+func (r *Room) Stats() Stats { return r.stats }
+
+// Desync returns the desync that stopped the game, or nil.
+func (r *Room) Desync() *DesyncInfo { return r.desync }
+
+// PlayerCount returns how many slots hold a player (connected or vacant).
+func (r *Room) PlayerCount() int {
+	n := 0
+	for i := range r.slots {
+		if r.slots[i].used {
+			n++
+		}
+	}
+	return n
+}
+
+// Roster returns the players as the SetupState broadcast lists them.
+func (r *Room) Roster() []wire.Player {
+	var ps []wire.Player
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !s.used {
+			continue
+		}
+		ps = append(ps, r.playerEntry(i))
+	}
+	return ps
+}
+
+// Connections returns how many connections the room holds.
+func (r *Room) Connections() int { return len(r.members) }
+
+func (r *Room) playerEntry(i int) wire.Player {
+	s := &r.slots[i]
+	return wire.Player{
+		Slot:      uint8(i),
+		Ready:     s.ready,
+		Host:      i == r.hostSlot(),
+		Connected: s.m != nil && s.m.connected,
+		Colour:    s.colour,
+		Ping:      s.rtt,
+		ID:        s.id,
+		Name:      s.name,
+	}
+}
+
+// hostSlot is the lowest occupied slot: the player who changes the setup
+// and starts the game. If the host leaves, the next player inherits.
+func (r *Room) hostSlot() int {
+	for i := range r.slots {
+		if r.slots[i].used && !r.slots[i].vacant {
+			return i
+		}
+	}
+	return -1
+}
+
+func (r *Room) drop(reason int) { r.stats.Dropped[reason]++ }

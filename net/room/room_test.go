@@ -1,0 +1,578 @@
+package room_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/room"
+	"rockstep/net/wire"
+)
+
+// peer is a hand-driven client: it sends frames to the room and keeps what
+// the room sent it.
+type peer struct {
+	t    testing.TB
+	conn room.ConnID
+	got  []wire.Message
+}
+
+type bench struct {
+	t     testing.TB
+	r     *room.Room
+	now   time.Duration
+	peers map[room.ConnID]*peer
+}
+
+func newBench(t testing.TB, mod func(*room.Config)) *bench {
+	t.Helper()
+	cfg := room.LAN()
+	cfg.Random = rand.NewChaCha8([32]byte{1})
+	cfg.FixedTiming = true
+	if mod != nil {
+		mod(&cfg)
+	}
+	return &bench{t: t, r: room.New(cfg), peers: map[room.ConnID]*peer{}}
+}
+
+func (b *bench) peer(conn room.ConnID) *peer {
+	p := b.peers[conn]
+	if p == nil {
+		p = &peer{t: b.t, conn: conn}
+		b.peers[conn] = p
+	}
+	return p
+}
+
+func (b *bench) flush() {
+	b.r.Flush(func(c room.ConnID, f []byte) {
+		m, err := wire.Decode(f)
+		if err != nil {
+			b.t.Fatalf("the room sent a frame that does not decode: %v", err)
+		}
+		p := b.peer(c)
+		p.got = append(p.got, m)
+	})
+}
+
+func (b *bench) send(conn room.ConnID, m wire.Message) {
+	b.t.Helper()
+	f, err := wire.Append(nil, m)
+	if err != nil {
+		b.t.Fatalf("encode %T: %v", m, err)
+	}
+	b.r.Receive(b.now, conn, f)
+	b.flush()
+}
+
+func (b *bench) tick(d time.Duration) {
+	b.now += d
+	b.r.Tick(b.now)
+	b.flush()
+}
+
+// last returns the newest message of type T the peer received, and clears
+// its inbox.
+func last[T wire.Message](p *peer) (T, bool) {
+	var zero T
+	found := false
+	for _, m := range p.got {
+		if v, ok := m.(T); ok {
+			zero, found = v, true
+		}
+	}
+	p.got = p.got[:0]
+	return zero, found
+}
+
+func (b *bench) join(conn room.ConnID, name string) wire.Welcome {
+	b.t.Helper()
+	b.send(conn, wire.Join{Name: name, PlayerID: [16]byte{byte(conn)}})
+	w, ok := last[wire.Welcome](b.peer(conn))
+	if !ok {
+		b.t.Fatalf("%s: no Welcome", name)
+	}
+	return w
+}
+
+// startGame joins n players, readies them and starts.
+func (b *bench) startGame(n int) []wire.Welcome {
+	b.t.Helper()
+	var ws []wire.Welcome
+	for i := 1; i <= n; i++ {
+		ws = append(ws, b.join(room.ConnID(i), "p"))
+	}
+	for i := 1; i <= n; i++ {
+		b.send(room.ConnID(i), wire.Ready{Ready: true})
+	}
+	b.send(1, wire.StartGame{})
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		b.t.Fatalf("state after start = %d, want running", st)
+	}
+	return ws
+}
+
+// play sends turn t from conn with inputs in.
+func (b *bench) play(conn room.ConnID, t uint32, in game.Input) {
+	b.t.Helper()
+	k, _ := b.r.Timing()
+	ti := wire.TurnInput{Turn: t, Count: uint8(k)}
+	for i := 0; i < k; i++ {
+		ti.Inputs[i] = in
+	}
+	b.send(conn, wire.ClientPacket{Turns: []wire.TurnInput{ti}})
+}
+
+func masters(p *peer) []wire.MasterTurn {
+	var out []wire.MasterTurn
+	for _, m := range p.got {
+		if mp, ok := m.(wire.MasterPacket); ok {
+			out = append(out, mp.Turns...)
+		}
+	}
+	p.got = p.got[:0]
+	return out
+}
+
+func TestJoinSetupAndStart(t *testing.T) {
+	b := newBench(t, nil)
+	w1 := b.join(1, "Ann")
+	w2 := b.join(2, "Bob")
+	if w1.Slot != 0 || w2.Slot != 1 {
+		t.Fatalf("slots = %d, %d; want 0, 1 (first come, first served)", w1.Slot, w2.Slot)
+	}
+	if w1.Token == w2.Token || w1.Token == ([16]byte{}) {
+		t.Fatal("tokens must be distinct and non-zero")
+	}
+	st, ok := last[wire.SetupState](b.peer(1))
+	if !ok || len(st.Players) != 2 || !st.Players[0].Host || st.Players[1].Host {
+		t.Fatalf("setup state after two joins = %+v, want 2 players with slot 0 host", st)
+	}
+	// The host changes the setup; everyone sees the full state.
+	s := game.DefaultSetup()
+	s.Mode, s.Lives, s.StartWave, s.FriendlyFire = game.Versus, 5, 3, true
+	b.send(1, wire.SetupChange{Setup: s})
+	st2, ok := last[wire.SetupState](b.peer(2))
+	if !ok || st2.Setup.Mode != game.Versus || st2.Setup.Lives != 5 || st2.Revision <= st.Revision {
+		t.Fatalf("setup seen by player 2 = %+v, want versus with 5 lives at a newer revision", st2.Setup)
+	}
+	// A non-host cannot change it.
+	before := b.r.Stats().Dropped[room.DropSpoof]
+	b.send(2, wire.SetupChange{Setup: game.DefaultSetup()})
+	if b.r.Setup().Mode != game.Versus || b.r.Stats().Dropped[room.DropSpoof] != before+1 {
+		t.Error("a non-host changed the setup, or it was not counted")
+	}
+	// Start needs everyone ready.
+	b.send(1, wire.Ready{Ready: true})
+	b.send(1, wire.StartGame{})
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatal("started with a player not ready")
+	}
+	b.send(2, wire.Ready{Ready: true})
+	b.send(2, wire.StartGame{}) // not the host
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatal("a non-host started the game")
+	}
+	b.send(1, wire.StartGame{})
+	if st, child := b.r.State(); st != wire.StateRunning || child != wire.ChildIterating {
+		t.Fatalf("state = %d/%d, want running/iterating", st, child)
+	}
+	start, ok := last[wire.Start](b.peer(2))
+	if !ok || start.Setup.Players != 0b11 || start.Setup.Mode != game.Versus || start.Setup.Seed == 0 {
+		t.Fatalf("Start = %+v, want both slots, versus, a seed", start)
+	}
+	if err := start.Setup.Validate(); err != nil {
+		t.Errorf("the started setup is invalid: %v", err)
+	}
+}
+
+func TestAutoStart(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.AutoStart = 2 })
+	b.join(1, "a")
+	b.join(2, "b")
+	b.send(1, wire.Ready{Ready: true})
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatal("auto-started with one of two ready")
+	}
+	b.send(2, wire.Ready{Ready: true})
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatal("did not auto-start with both ready")
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.MaxPlayers = 2 })
+	b.join(1, "a")
+	b.join(2, "b")
+	b.send(3, wire.Join{Name: "c"})
+	if r, ok := last[wire.Refuse](b.peer(3)); !ok || r.Reason != wire.RefuseFull {
+		t.Errorf("third join into a room of two: %+v, want refused as full", r)
+	}
+	b.send(4, wire.Join{Name: "d", Token: [16]byte{9, 9}})
+	if r, ok := last[wire.Refuse](b.peer(4)); !ok || r.Reason != wire.RefuseBadToken {
+		t.Errorf("join with an unknown token: %+v, want refused for the token", r)
+	}
+	b.send(5, wire.Join{Name: "e", RoomID: 77})
+	if r, ok := last[wire.Refuse](b.peer(5)); !ok || r.Reason != wire.RefuseNoRoom {
+		t.Errorf("join of another room id: %+v, want no such room", r)
+	}
+	if got := b.r.Connections(); got != 2 {
+		t.Errorf("connections = %d, want 2: refused joins must leave no state", got)
+	}
+}
+
+func TestRepeatedJoinIsIdempotent(t *testing.T) {
+	b := newBench(t, nil)
+	w1 := b.join(1, "a")
+	w2 := b.join(1, "a") // the Welcome was lost and the client asks again
+	if w1 != w2 || b.r.PlayerCount() != 1 {
+		t.Fatalf("a repeated Join changed things: %+v vs %+v, players %d", w1, w2, b.r.PlayerCount())
+	}
+}
+
+func TestLeaveDuringSetupFreesSlot(t *testing.T) {
+	b := newBench(t, nil)
+	b.join(1, "a")
+	b.join(2, "b")
+	b.send(1, wire.Leave{Reason: wire.LeaveQuit})
+	if b.r.PlayerCount() != 1 {
+		t.Fatalf("players after a leave = %d, want 1", b.r.PlayerCount())
+	}
+	st, _ := last[wire.SetupState](b.peer(2))
+	if len(st.Players) != 1 || !st.Players[0].Host {
+		t.Errorf("after the host left: %+v, want the remaining player as host", st.Players)
+	}
+	// Silence also counts as leaving during setup.
+	b.tick(4 * time.Second)
+	if b.r.PlayerCount() != 0 {
+		t.Errorf("a silent player was kept in setup")
+	}
+}
+
+func TestMasterPacketsGatherEveryPlayer(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(3)
+	b.play(1, 0, game.Up)
+	b.play(2, 0, game.Fire)
+	if b.r.Turn() != 0 {
+		t.Fatal("compiled turn 0 before every player sent it")
+	}
+	b.play(3, 0, game.Left)
+	if b.r.Turn() != 1 {
+		t.Fatalf("next turn = %d, want 1 once all three sent turn 0", b.r.Turn())
+	}
+	ms := masters(b.peer(2))
+	if len(ms) == 0 {
+		t.Fatal("no master packet sent")
+	}
+	mt := ms[len(ms)-1]
+	if mt.Turn != 0 || mt.Players != 0b111 || mt.Inputs[0][0] != game.Up || mt.Inputs[1][1] != game.Fire || mt.Inputs[2][0] != game.Left {
+		t.Fatalf("master turn = %+v", mt)
+	}
+	// A duplicate or stale turn changes nothing and is counted.
+	dups := b.r.Stats().Duplicates
+	b.play(1, 0, game.Down)
+	if b.r.Stats().Duplicates != dups+1 {
+		t.Error("a stale turn was not counted")
+	}
+	// A turn far ahead is outside the window.
+	win := b.r.Stats().Dropped[room.DropTurnWindow]
+	b.play(1, 1000, game.Down)
+	if b.r.Stats().Dropped[room.DropTurnWindow] != win+1 {
+		t.Error("a turn outside the window was not counted")
+	}
+	// A turn with the wrong tick count is refused.
+	bad := b.r.Stats().Dropped[room.DropBadCount]
+	b.send(1, wire.ClientPacket{Turns: []wire.TurnInput{{Turn: 1, Count: 5}}})
+	if b.r.Stats().Dropped[room.DropBadCount] != bad+1 {
+		t.Error("a turn with the wrong tick count was not counted")
+	}
+}
+
+func TestSpoofingChangesNothing(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.MaxSpectators = 2 })
+	b.startGame(2)
+	// A spectator joins and tries to play.
+	b.send(9, wire.Join{Spectate: true})
+	if w, ok := last[wire.Welcome](b.peer(9)); !ok || w.Slot != wire.SpectatorSlot {
+		t.Fatalf("spectator welcome = %+v", w)
+	}
+	spoof := b.r.Stats().Dropped[room.DropSpoof]
+	b.play(9, 0, game.Fire)
+	// A player claims in chat to be someone else.
+	b.send(2, wire.Chat{From: 0, Text: "I am the host"})
+	chat, _ := last[wire.Chat](b.peer(1))
+	// A non-host pauses.
+	b.send(2, wire.Pause{Paused: true})
+	// A stranger sends inputs.
+	b.play(42, 0, game.Fire)
+	if got := b.r.Stats().Dropped[room.DropSpoof]; got < spoof+2 {
+		t.Errorf("spoof drops = %d, want at least %d", got, spoof+2)
+	}
+	if chat.From != 1 {
+		t.Errorf("chat From = %d, want the sender's real slot 1", chat.From)
+	}
+	if b.r.Stats().Dropped[room.DropNotMember] == 0 {
+		t.Error("a stranger's packet was not counted")
+	}
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
+	ms := masters(b.peer(1))
+	if len(ms) == 0 || ms[0].Inputs[0][0] != 0 || ms[0].Inputs[1][0] != 0 {
+		t.Fatalf("spoofed input reached the master packet: %+v", ms)
+	}
+	if _, child := b.r.State(); child == wire.ChildPaused {
+		t.Error("a non-host paused the game")
+	}
+}
+
+func TestMalformedFramesAreCounted(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(1)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 2000; i++ {
+		f := make([]byte, r.IntN(64))
+		for j := range f {
+			f[j] = byte(r.Uint32())
+		}
+		b.r.Receive(b.now, room.ConnID(1+r.IntN(3)), f)
+	}
+	b.flush()
+	st := b.r.Stats()
+	if st.Dropped[room.DropMalformed] == 0 {
+		t.Error("random frames were not counted as malformed")
+	}
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Error("random frames stopped the game")
+	}
+}
+
+func TestLaggingThenIterating(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.play(1, 0, 0)
+	b.tick(300 * time.Millisecond)
+	_, child := b.r.State()
+	status := b.r.Status()
+	if child != wire.ChildLagging || status.Lagging != 0b10 {
+		t.Fatalf("child = %d lagging = %b, want lagging on slot 1", child, status.Lagging)
+	}
+	b.play(2, 0, 0)
+	if _, child := b.r.State(); child != wire.ChildIterating || b.r.Stats().LateTurns != 1 {
+		t.Fatalf("after the late packet: child = %d late = %d, want iterating and one late turn", child, b.r.Stats().LateTurns)
+	}
+}
+
+func TestVacancyReconnectAndDrop(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.VacancyTimeout = 5 * time.Second })
+	ws := b.startGame(3)
+	for _, c := range []room.ConnID{1, 2, 3} {
+		b.play(c, 0, 0)
+	}
+	// Player 3 goes silent: the room waits (lagging), then holds its slot
+	// as vacant and the game goes on.
+	b.play(1, 1, 0)
+	b.play(2, 1, 0)
+	for i := 0; i < 40; i++ {
+		b.send(1, wire.Ping{})
+		b.send(2, wire.Ping{})
+		b.tick(100 * time.Millisecond)
+		if i == 10 {
+			if _, child := b.r.State(); child != wire.ChildLagging || b.r.Status().Lagging != 0b100 {
+				t.Fatalf("child = %d lagging = %b, want lagging on slot 2", child, b.r.Status().Lagging)
+			}
+		}
+	}
+	if st := b.r.Status(); st.Vacant != 0b100 || st.Lagging&0b100 != 0 || st.VacancyMs == 0 {
+		t.Fatalf("status = %+v, want slot 2 vacant with a countdown, and no longer waited for", st)
+	}
+	if b.r.Turn() != 2 {
+		t.Fatalf("turn = %d: the game must go on without the vacant slot", b.r.Turn())
+	}
+	b.play(1, 2, 0)
+	b.play(2, 2, 0)
+	if _, child := b.r.State(); child != wire.ChildVacancy {
+		t.Fatalf("child = %d, want vacancy while slot 2 is held", child)
+	}
+	ms := masters(b.peer(1))
+	sawVacant := false
+	for _, mt := range ms {
+		for _, e := range mt.Events {
+			if e.Kind == wire.EventVacant && e.Slot == 2 {
+				sawVacant = true
+			}
+		}
+	}
+	if !sawVacant {
+		t.Error("no EventVacant in the master stream")
+	}
+	// A wrong token is refused; the right one gets the slot back.
+	b.send(7, wire.Join{Token: [16]byte{1}})
+	if r, ok := last[wire.Refuse](b.peer(7)); !ok || r.Reason != wire.RefuseBadToken {
+		t.Errorf("wrong token: %+v, want refused", r)
+	}
+	b.send(8, wire.Join{Token: ws[2].Token})
+	if w, ok := last[wire.Welcome](b.peer(8)); !ok || w.Slot != 2 {
+		t.Fatalf("right token: %+v, want slot 2 back", w)
+	}
+	// The returning player asks nothing of the room until it catches up:
+	// its first in-time packet makes it live again.
+	b.play(8, 3, game.Up)
+	b.play(1, 3, 0)
+	b.play(2, 3, 0)
+	found := false
+	for _, mt := range masters(b.peer(1)) {
+		for _, e := range mt.Events {
+			if e.Kind == wire.EventJoin && e.Slot == 2 && mt.Turn == 3 && mt.Inputs[2][0] == game.Up {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatal("the returning player's input did not rejoin the master stream at turn 3")
+	}
+	// Now player 2 vanishes for good: after the vacancy timeout it is dropped
+	// by a master turn carrying game.Leave.
+	for i := 0; i < 100; i++ {
+		b.send(1, wire.Ping{})
+		b.send(8, wire.Ping{})
+		b.tick(100 * time.Millisecond)
+	}
+	for turn := uint32(4); turn < 7; turn++ {
+		b.play(1, turn, 0)
+		b.play(8, turn, 0)
+	}
+	dropped := false
+	for _, mt := range masters(b.peer(1)) {
+		for _, e := range mt.Events {
+			if e.Kind == wire.EventDrop && e.Slot == 1 && mt.Inputs[1][0] == game.Leave {
+				dropped = true
+			}
+		}
+	}
+	if !dropped {
+		t.Fatal("the vacant slot was not dropped with a Leave input")
+	}
+	if b.r.PlayerCount() != 2 {
+		t.Errorf("players after the drop = %d, want 2", b.r.PlayerCount())
+	}
+}
+
+func TestPauseAndResume(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(1)
+	b.send(1, wire.Pause{Paused: true})
+	b.play(1, 0, 0)
+	if _, child := b.r.State(); child != wire.ChildPaused {
+		t.Fatalf("child = %d, want paused after the next turn", child)
+	}
+	b.play(1, 1, 0)
+	if b.r.Turn() != 1 {
+		t.Fatal("compiled a turn while paused")
+	}
+	b.send(1, wire.Pause{Paused: false})
+	if _, child := b.r.State(); child != wire.ChildIterating || b.r.Turn() != 2 {
+		t.Fatalf("after resume: child %d turn %d, want iterating and turn 1 compiled", child, b.r.Turn())
+	}
+}
+
+func TestDesyncStopsTheGame(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
+	b.send(1, wire.ClientPacket{HasHash: true, HashTurn: 0, HashLow: 0xAAAA})
+	b.send(2, wire.ClientPacket{HasHash: true, HashTurn: 0, HashLow: 0xAAAA})
+	if b.r.Desync() != nil {
+		t.Fatal("equal hashes reported a desync")
+	}
+	b.play(1, 1, 0)
+	b.play(2, 1, 0)
+	b.send(1, wire.ClientPacket{HasHash: true, HashTurn: 1, HashLow: 0x1111})
+	b.send(2, wire.ClientPacket{HasHash: true, HashTurn: 1, HashLow: 0x2222})
+	d := b.r.Desync()
+	if d == nil || d.Turn != 1 || len(d.Entries) != 2 {
+		t.Fatalf("desync = %+v, want turn 1 with both players' hashes", d)
+	}
+	if _, child := b.r.State(); child != wire.ChildDesynced {
+		t.Fatal("child state is not desynced")
+	}
+	rep, ok := last[wire.DesyncReport](b.peer(2))
+	if !ok || rep.Turn != 1 {
+		t.Fatalf("players were not told: %+v", rep)
+	}
+	b.play(1, 2, 0)
+	b.play(2, 2, 0)
+	if b.r.Turn() != 2 {
+		t.Error("turns were compiled after the desync")
+	}
+}
+
+func TestFinishAndRematch(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.r.EndGame()
+	b.flush()
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatal("EndGame did not finish the game")
+	}
+	b.send(2, wire.Ready{Ready: true})
+	if st, _ := b.r.State(); st != wire.StateSetup || b.r.PlayerCount() != 2 {
+		t.Fatal("a Ready after the game did not return to setup with the same players")
+	}
+	b.send(1, wire.Ready{Ready: true})
+	b.send(1, wire.StartGame{})
+	if st, _ := b.r.State(); st != wire.StateRunning || b.r.Turn() != 0 {
+		t.Fatal("the rematch did not start at turn 0")
+	}
+}
+
+func TestAllPlayersGoneFinishes(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(1)
+	b.tick(4 * time.Second)
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatalf("state = %d, want finished when every player is gone", st)
+	}
+}
+
+func TestShutdownTellsEveryone(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.r.Shutdown(b.now, "server stopping")
+	b.flush()
+	for _, c := range []room.ConnID{1, 2} {
+		if l, ok := last[wire.Leave](b.peer(c)); !ok || l.Reason != wire.LeaveShutdown {
+			t.Errorf("conn %d: %+v, want a shutdown Leave", c, l)
+		}
+	}
+}
+
+// BenchmarkRoomTurn is the room's work for one turn of an 8-player game:
+// eight client packets in, one master turn compiled and sent to eight.
+// Budget (DESIGN.md §6): ≤ 5 µs and 0 allocations.
+func BenchmarkRoomTurn(b *testing.B) {
+	bn := newBench(b, nil)
+	bn.startGame(8)
+	frames := make([][]byte, 8)
+	cp := wire.ClientPacket{Turns: []wire.TurnInput{{Count: 2}}, HasHash: true}
+	var sink int
+	send := func(c room.ConnID, f []byte) { sink += len(f) }
+	b.ReportAllocs()
+	t := uint32(0)
+	for b.Loop() {
+		for i := range frames {
+			cp.Turns[0].Turn = t
+			cp.Turns[0].Inputs[0] = game.Input(i) & game.ClientInputMask
+			cp.MasterAck = t
+			cp.HashTurn = t - 1
+			frames[i], _ = cp.AppendFrame(frames[i][:0])
+			bn.r.Receive(bn.now, room.ConnID(i+1), frames[i])
+		}
+		bn.r.Flush(send)
+		bn.now += 33 * time.Millisecond
+		t++
+	}
+	_ = sink
+}

@@ -1,0 +1,402 @@
+package room
+
+import (
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// onClientPacket stores a player's turn inputs, acknowledgements, hash and
+// statistics, then compiles every master turn that has become complete.
+func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
+	if r.state != wire.StateRunning {
+		if r.state == wire.StateFinished {
+			return // late packets of the last turns
+		}
+		r.drop(DropUnexpected)
+		return
+	}
+	if p.MasterAck > m.masterAck && p.MasterAck <= r.nextTurn {
+		m.masterAck = p.MasterAck
+	}
+	if m.needSnap && p.MasterAck > m.snapTurn {
+		m.needSnap = false // the snapshot arrived and was restored
+	}
+	if m.slot < 0 {
+		if len(p.Turns) > 0 {
+			r.drop(DropSpoof) // spectators have no inputs
+		}
+		m.started = true
+		return
+	}
+	if !m.started {
+		m.started = true
+	}
+	s := &r.slots[m.slot]
+	if !s.inGame || s.drop {
+		return
+	}
+	if p.HasStats {
+		s.rtt, s.fps = p.RTT, p.FPS
+	}
+	for i := range p.Turns {
+		r.storeTurn(s, &p.Turns[i])
+	}
+	if p.HasHash {
+		r.recordHash(m.slot, p.HashTurn, p.HashLow)
+	}
+	r.compile()
+}
+
+func (r *Room) storeTurn(s *slot, t *wire.TurnInput) {
+	switch {
+	case t.Turn < r.nextTurn:
+		r.stats.Duplicates++ // redundancy: the turn was already compiled
+		return
+	case t.Turn >= r.nextTurn+turnWindow:
+		r.drop(DropTurnWindow)
+		return
+	case t.Count != r.timingAt(t.Turn).k:
+		r.drop(DropBadCount)
+		return
+	}
+	i := t.Turn % clientRing
+	if s.have[i] && s.in[i].Turn == t.Turn {
+		r.stats.Duplicates++
+		return
+	}
+	s.in[i], s.have[i] = *t, true
+	if s.ack < r.nextTurn {
+		s.ack = r.nextTurn
+	}
+	for s.ack < r.nextTurn+turnWindow && s.has(s.ack) {
+		s.ack++
+	}
+}
+
+func (s *slot) has(turn uint32) bool {
+	i := turn % clientRing
+	return s.have[i] && s.in[i].Turn == turn
+}
+
+// timingAt returns the timing in force for turn t.
+func (r *Room) timingAt(t uint32) timing {
+	if r.hasPending && t >= r.pending.at {
+		return r.pending
+	}
+	return r.cur
+}
+
+// compile emits every master turn for which all live players' inputs are
+// in, in order.
+func (r *Room) compile() {
+	for r.state == wire.StateRunning && r.child != wire.ChildDesynced && r.child != wire.ChildPaused {
+		missing := uint8(0)
+		for i := range r.slots {
+			s := &r.slots[i]
+			if s.inGame && s.live && !s.drop && !s.has(r.nextTurn) {
+				missing |= 1 << i
+			}
+		}
+		if missing != 0 {
+			return
+		}
+		r.compileTurn()
+	}
+}
+
+func (r *Room) compileTurn() {
+	t := r.nextTurn
+	tm := r.timingAt(t)
+	mt := &r.master[t%masterRing]
+	mt.Turn, mt.Count, mt.Players = t, tm.k, 0
+	mt.Inputs = [game.MaxPlayers][wire.MaxK]game.Input{}
+	mt.Events = mt.Events[:0]
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !s.inGame {
+			continue
+		}
+		mt.Players |= 1 << i
+		switch {
+		case s.drop:
+			mt.Inputs[i][0] = game.Leave
+			mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventDrop, Slot: uint8(i)})
+			s.inGame, s.live, s.drop = false, false, false
+			*s = slot{} // the slot and its token are gone
+			r.statusDirty = true
+		case s.has(t) && (s.live || s.rejoining):
+			mt.Inputs[i] = s.in[t%clientRing].Inputs
+			if s.rejoining {
+				s.rejoining, s.live, s.vacant = false, true, false
+				mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
+				r.statusDirty = true
+			}
+		}
+		if s.inGame {
+			s.have[t%clientRing] = false
+			if s.ack <= t {
+				s.ack = t + 1
+			}
+		}
+	}
+	r.adaptTiming(t, mt)
+	for _, e := range r.events {
+		if len(mt.Events) < wire.MaxEvents {
+			mt.Events = append(mt.Events, e)
+		}
+	}
+	r.events = r.events[:0]
+	if r.child == wire.ChildLagging {
+		r.stats.LateTurns++
+		r.child = wire.ChildIterating
+		r.lagging = 0
+		r.statusDirty = true
+	}
+	r.nextTurn++
+	r.stats.Turns++
+	r.lastCompile = r.now
+	if r.hasPending && r.nextTurn >= r.pending.at {
+		r.cur, r.hasPending = r.pending, false
+	}
+	if r.pausing {
+		r.pausing = false
+		r.child = wire.ChildPaused
+		r.statusDirty = true
+	}
+	r.settleChild()
+	r.sendMasters(false)
+	if r.statusDirty {
+		r.broadcastStatus()
+	}
+}
+
+// settleChild moves between iterating and vacancy as slots empty and fill.
+func (r *Room) settleChild() {
+	v := r.vacancies() > 0
+	switch {
+	case r.child == wire.ChildIterating && v:
+		r.child = wire.ChildVacancy
+		r.statusDirty = true
+	case r.child == wire.ChildVacancy && !v:
+		r.child = wire.ChildIterating
+		r.statusDirty = true
+	}
+}
+
+// sendMasters sends each playing or watching client the master turns it
+// has not acknowledged, oldest first, at most wire.MaxBatch per frame: new
+// turns at once, and unacknowledged ones again after ResendEvery.
+func (r *Room) sendMasters(resend bool) {
+	for _, m := range r.members {
+		if m.needSnap || !m.connected {
+			continue
+		}
+		if m.masterAck >= r.nextTurn {
+			continue
+		}
+		fresh := m.sentTo < r.nextTurn
+		if !fresh && !(resend && r.now-m.lastMaster >= r.cfg.ResendEvery) {
+			continue
+		}
+		if !fresh {
+			r.stats.Resends++
+		}
+		from := m.masterAck
+		if r.nextTurn-from > masterRing {
+			from = r.nextTurn - masterRing // cannot happen for a live client; bounded anyway
+		}
+		to := r.nextTurn
+		if to-from > wire.MaxBatch {
+			to = from + wire.MaxBatch
+		}
+		p := &r.scratch
+		p.Turns = p.Turns[:0]
+		for t := from; t < to; t++ {
+			p.Turns = append(p.Turns, r.master[t%masterRing])
+		}
+		p.ClientAck = 0
+		if m.slot >= 0 {
+			p.ClientAck = r.slots[m.slot].ack
+		}
+		r.sendMaster(m.conn, p)
+		m.lastMaster = r.now
+		if to > m.sentTo {
+			m.sentTo = to
+		}
+	}
+}
+
+func (r *Room) tickRunning() {
+	now := r.now
+	for i := range r.slots {
+		s := &r.slots[i]
+		if s.inGame && s.vacant && !s.drop && !s.rejoining && now >= s.dropAt {
+			s.drop = true // dropped by the next master turn, identically everywhere
+			r.statusDirty = true
+		}
+	}
+	r.sendStarts()
+	r.relaySnapshots()
+	if r.child == wire.ChildIterating || r.child == wire.ChildVacancy || r.child == wire.ChildLagging {
+		// Vacant slots that must be dropped do not wait for anyone.
+		r.compile()
+		missing := uint8(0)
+		for i := range r.slots {
+			s := &r.slots[i]
+			if s.inGame && s.live && !s.drop && !s.has(r.nextTurn) {
+				missing |= 1 << i
+			}
+		}
+		if missing != 0 && now-r.lastCompile > r.cfg.LagAfter {
+			if r.child != wire.ChildLagging || r.lagging != missing {
+				r.child, r.lagging = wire.ChildLagging, missing
+				r.statusDirty = true
+			}
+		}
+	}
+	r.sendMasters(true)
+	if r.statusDirty || now-r.lastStatus >= r.cfg.StatusEvery {
+		r.broadcastStatus()
+	}
+}
+
+// sendStarts repeats Start to every player who has not yet answered it.
+func (r *Room) sendStarts() {
+	for _, m := range r.members {
+		if m.started || m.needSnap || m.slot < 0 || !m.connected {
+			continue
+		}
+		if r.now-m.lastStart < 4*r.cfg.ResendEvery {
+			continue
+		}
+		m.lastStart = r.now
+		r.send(m.conn, r.startMessage())
+	}
+}
+
+// makeVacant holds slot i for a reconnect: the room stops waiting for it,
+// fills its inputs with nothing, and tells everyone in the next master turn.
+func (r *Room) makeVacant(i int) {
+	s := &r.slots[i]
+	s.vacant, s.live, s.rejoining = true, false, false
+	s.dropAt = r.now + r.cfg.VacancyTimeout
+	r.queueEvent(wire.RoomEvent{Kind: wire.EventVacant, Slot: uint8(i)})
+	if r.child == wire.ChildIterating || r.child == wire.ChildLagging {
+		r.child = wire.ChildVacancy
+	}
+	r.statusDirty = true
+	if r.activePlayers() == 0 {
+		r.finish()
+		return
+	}
+	r.compile()
+}
+
+func (r *Room) vacancies() int {
+	n := 0
+	for i := range r.slots {
+		if r.slots[i].inGame && r.slots[i].vacant {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *Room) activePlayers() int {
+	n := 0
+	for i := range r.slots {
+		s := &r.slots[i]
+		if s.inGame && !s.vacant {
+			n++
+		}
+	}
+	return n
+}
+
+// finish ends the game: the room stops compiling and, once a player asks
+// for a rematch, returns to setup.
+func (r *Room) finish() {
+	r.state, r.child = wire.StateFinished, wire.ChildIterating
+	r.broadcastStatus()
+}
+
+// EndGame ends a running game (the host's choice, or the game is over).
+func (r *Room) EndGame() {
+	if r.state == wire.StateRunning {
+		r.finish()
+	}
+}
+
+// recordHash compares slot's hash for turn with the others reported for
+// the same turn; any difference stops the game as desynced.
+func (r *Room) recordHash(slotIdx int, turn uint32, h uint32) {
+	if turn >= r.nextTurn || r.nextTurn-turn > hashRing {
+		return // a turn that was never compiled, or too old to compare
+	}
+	rec := &r.hashes[turn%hashRing]
+	if rec.turn != turn || rec.mask == 0 {
+		*rec = hashRecord{turn: turn}
+	}
+	rec.mask |= 1 << slotIdx
+	rec.hashes[slotIdx] = h
+	for i := 0; i < game.MaxPlayers; i++ {
+		if i != slotIdx && rec.mask&(1<<i) != 0 && rec.hashes[i] != h {
+			r.declareDesync(rec)
+			return
+		}
+	}
+}
+
+func (r *Room) declareDesync(rec *hashRecord) {
+	if r.child == wire.ChildDesynced {
+		return
+	}
+	d := &DesyncInfo{Turn: rec.turn}
+	for i := 0; i < game.MaxPlayers; i++ {
+		if rec.mask&(1<<i) != 0 {
+			d.Entries = append(d.Entries, wire.HashEntry{Slot: uint8(i), HashLow: rec.hashes[i]})
+		}
+	}
+	r.desync = d
+	r.child = wire.ChildDesynced
+	rep := wire.DesyncReport{Turn: d.Turn, Entries: d.Entries}
+	for _, m := range r.members {
+		r.send(m.conn, rep)
+	}
+	r.broadcastStatus()
+}
+
+func (r *Room) broadcastStatus() {
+	r.statusDirty = false
+	r.lastStatus = r.now
+	st := r.status()
+	for _, m := range r.members {
+		r.send(m.conn, st)
+	}
+}
+
+func (r *Room) status() wire.RoomStatus {
+	st := wire.RoomStatus{State: r.state, Child: r.child, Turn: r.nextTurn}
+	if r.child == wire.ChildLagging {
+		st.Lagging = r.lagging
+	}
+	first := r.now
+	for i := range r.slots {
+		s := &r.slots[i]
+		if s.inGame && s.vacant {
+			st.Vacant |= 1 << i
+			if s.dropAt > first || st.VacancyMs == 0 {
+				if left := s.dropAt - r.now; left > 0 && (st.VacancyMs == 0 || uint32(left.Milliseconds()) < st.VacancyMs) {
+					st.VacancyMs = uint32(left.Milliseconds())
+				}
+			}
+		}
+	}
+	if st.Vacant != 0 && st.Child == wire.ChildIterating {
+		st.Child = wire.ChildVacancy
+	}
+	return st
+}
+
+// Status returns what the room would broadcast as its status now.
+func (r *Room) Status() wire.RoomStatus { return r.status() }

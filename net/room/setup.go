@@ -1,0 +1,300 @@
+package room
+
+import (
+	"io"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// onJoin admits a connection as a new player, a returning player (by
+// token) or a spectator, or refuses it. A repeated Join on the same
+// connection (the Welcome was lost) is answered again, identically.
+func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
+	if j.RoomID != 0 && j.RoomID != r.cfg.RoomID {
+		r.send(conn, wire.Refuse{Reason: wire.RefuseNoRoom, Text: "no such room"})
+		return
+	}
+	if m != nil {
+		r.welcome(m)
+		return
+	}
+	if r.state == wire.StateFinished && r.desync == nil && len(r.members) == 0 {
+		r.reset()
+	}
+	var zero [16]byte
+	if j.Token != zero {
+		r.rejoin(conn, j)
+		return
+	}
+	if j.Spectate || r.state != wire.StateSetup {
+		if r.state == wire.StateSetup || r.spectators() >= r.cfg.MaxSpectators {
+			r.send(conn, wire.Refuse{Reason: wire.RefuseRunning, Text: "the game has not started, or no room to watch"})
+			return
+		}
+		m := r.addMember(conn, -1)
+		r.welcome(m)
+		r.startSnapshot(m)
+		return
+	}
+	free := -1
+	for i := 0; i < r.cfg.MaxPlayers; i++ {
+		if !r.slots[i].used {
+			free = i
+			break
+		}
+	}
+	if free < 0 {
+		r.send(conn, wire.Refuse{Reason: wire.RefuseFull, Text: "the room is full"})
+		return
+	}
+	s := &r.slots[free]
+	*s = slot{used: true, id: j.PlayerID, name: cleanName(j.Name, free), colour: uint8(free)}
+	if _, err := io.ReadFull(r.cfg.Random, s.token[:]); err != nil {
+		*s = slot{}
+		r.send(conn, wire.Refuse{Reason: wire.RefuseShutdown, Text: "the room cannot issue tokens"})
+		return
+	}
+	m = r.addMember(conn, free)
+	s.m = m
+	r.welcome(m)
+	r.broadcastSetup()
+}
+
+// rejoin gives a slot back to the player holding its token.
+func (r *Room) rejoin(conn ConnID, j wire.Join) {
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !s.used || s.token != j.Token {
+			continue
+		}
+		if old := s.m; old != nil {
+			// The old connection is stale (the player came back on a new one).
+			old.connected = false
+			r.removeMember(old)
+		}
+		m := r.addMember(conn, i)
+		s.m = m
+		if j.Name != "" {
+			s.name = cleanName(j.Name, i)
+		}
+		r.welcome(m)
+		if r.state == wire.StateRunning && s.inGame {
+			s.rejoining = true
+			r.startSnapshot(m)
+			r.statusDirty = true
+		} else {
+			r.broadcastSetup()
+		}
+		return
+	}
+	r.drop(DropSpoof)
+	r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken, Text: "unknown session token"})
+}
+
+func (r *Room) addMember(conn ConnID, slotIdx int) *member {
+	m := &member{conn: conn, slot: slotIdx, connected: true, heard: r.now, rateStart: r.now}
+	r.conns[conn] = m
+	r.members = append(r.members, m)
+	return m
+}
+
+func (r *Room) welcome(m *member) {
+	w := wire.Welcome{RoomID: r.cfg.RoomID, Slot: wire.SpectatorSlot, State: r.state}
+	if m.slot >= 0 {
+		w.Slot = uint8(m.slot)
+		w.Token = r.slots[m.slot].token
+	}
+	r.send(m.conn, w)
+	if r.state == wire.StateSetup {
+		r.send(m.conn, r.setupState())
+	}
+	if r.state == wire.StateRunning && m.started {
+		m.started = false // send Start again until the client answers
+	}
+}
+
+// cleanName keeps a name printable and within limits; an empty name
+// becomes "Player N".
+func cleanName(name string, slotIdx int) string {
+	b := make([]rune, 0, len(name))
+	n := 0
+	for _, c := range name {
+		if c < 0x20 || c == 0x7f || c == 0xfffd {
+			continue
+		}
+		if n+len(string(c)) > wire.MaxName {
+			break
+		}
+		n += len(string(c))
+		b = append(b, c)
+	}
+	if len(b) == 0 {
+		return "Player " + string(rune('1'+slotIdx))
+	}
+	return string(b)
+}
+
+func (r *Room) setupState() wire.SetupState {
+	return wire.SetupState{
+		Revision: r.revision,
+		RoomID:   r.cfg.RoomID,
+		Name:     r.cfg.Name,
+		Setup:    r.setup,
+		MaxSlots: uint8(r.cfg.MaxPlayers),
+		Players:  r.Roster(),
+	}
+}
+
+// broadcastSetup sends the full setup and roster to everyone: after every
+// change, and now and then so a lost copy is replaced.
+func (r *Room) broadcastSetup() {
+	r.revision++
+	r.lastSetup = r.now
+	st := r.setupState()
+	for _, m := range r.members {
+		r.send(m.conn, st)
+	}
+}
+
+func (r *Room) onSetupChange(m *member, c wire.SetupChange) {
+	if r.state != wire.StateSetup || m.slot != r.hostSlot() {
+		r.drop(DropSpoof)
+		return
+	}
+	s := c.Setup
+	s.Seed, s.Players = 0, 1
+	if s.Validate() != nil {
+		r.drop(DropUnexpected)
+		return
+	}
+	s.Players = 0
+	if s == r.setup {
+		r.send(m.conn, r.setupState())
+		return
+	}
+	r.setup = s
+	// A changed setup asks everyone to confirm again.
+	for i := range r.slots {
+		r.slots[i].ready = false
+	}
+	r.broadcastSetup()
+}
+
+func (r *Room) onReady(m *member, rd wire.Ready) {
+	if m.slot < 0 {
+		r.drop(DropUnexpected)
+		return
+	}
+	if r.state == wire.StateFinished && rd.Ready {
+		r.reset() // a rematch: back to setup with the same players
+	}
+	if r.state != wire.StateSetup {
+		r.drop(DropUnexpected)
+		return
+	}
+	s := &r.slots[m.slot]
+	if s.ready != rd.Ready {
+		s.ready = rd.Ready
+		r.broadcastSetup()
+	} else {
+		r.send(m.conn, r.setupState())
+	}
+	if r.cfg.AutoStart > 0 && r.PlayerCount() >= r.cfg.AutoStart && r.allReady() {
+		r.start()
+	}
+}
+
+func (r *Room) onStartGame(m *member) {
+	if m.slot != r.hostSlot() {
+		r.drop(DropSpoof)
+		return
+	}
+	if r.state != wire.StateSetup {
+		return // a repeated request after the start
+	}
+	if !r.allReady() {
+		r.drop(DropUnexpected)
+		return
+	}
+	r.start()
+}
+
+func (r *Room) allReady() bool {
+	n := 0
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !s.used {
+			continue
+		}
+		if !s.ready || s.m == nil {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// start moves the room to running: the roster is locked, a seed is drawn,
+// and every player is told the setup and timing of turn 0.
+func (r *Room) start() {
+	var seed [8]byte
+	if _, err := io.ReadFull(r.cfg.Random, seed[:]); err != nil {
+		return
+	}
+	r.setup.Seed = uint64(seed[0]) | uint64(seed[1])<<8 | uint64(seed[2])<<16 | uint64(seed[3])<<24 |
+		uint64(seed[4])<<32 | uint64(seed[5])<<40 | uint64(seed[6])<<48 | uint64(seed[7])<<56
+	r.setup.Players = 0
+	for i := range r.slots {
+		s := &r.slots[i]
+		if s.used {
+			r.setup.Players |= 1 << i
+			s.inGame, s.live = true, true
+			s.vacant, s.rejoining, s.drop = false, false, false
+			s.ack = 0
+			s.have = [clientRing]bool{}
+		}
+	}
+	r.state, r.child = wire.StateRunning, wire.ChildIterating
+	r.nextTurn = 0
+	r.cur = timing{at: 0, k: uint8(r.cfg.K), delay: uint8(r.cfg.Delay)}
+	r.hasPending = false
+	r.lastCompile = r.now
+	r.events = r.events[:0]
+	r.hashes = [hashRing]hashRecord{}
+	r.desync = nil
+	r.pausing = false
+	for _, m := range r.members {
+		m.started, m.masterAck, m.sentTo = false, 0, 0
+		m.lastStart = r.now - r.cfg.ResendEvery*10
+	}
+	r.sendStarts()
+	r.broadcastStatus()
+}
+
+// startMessage is what a player needs to run the game from turn 0.
+func (r *Room) startMessage() wire.Start {
+	return wire.Start{Setup: r.setup, FirstTurn: 0, K: uint8(r.cfg.K), Delay: uint8(r.cfg.Delay)}
+}
+
+// reset returns a finished room to setup for a rematch: same players, no
+// one ready, a fresh game to come.
+func (r *Room) reset() {
+	r.state, r.child = wire.StateSetup, wire.ChildIterating
+	r.setup.Seed, r.setup.Players = 0, 0
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !s.used {
+			continue
+		}
+		if s.vacant || s.m == nil {
+			*s = slot{}
+			continue
+		}
+		s.ready, s.inGame, s.live, s.drop = false, false, false, false
+	}
+	r.desync = nil
+	r.broadcastSetup()
+}
+
+var _ = game.MaxPlayers

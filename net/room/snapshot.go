@@ -1,0 +1,179 @@
+package room
+
+import (
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// The room runs no engine, so a snapshot for a spectator or a returning
+// player comes from a playing client: the room asks one for its world at
+// the end of a turn, checks the bytes against the hash the client states
+// and against the hashes other players reported for that turn, and relays
+// it, followed by the master turns after it.
+
+const (
+	snapshotAsk   = time.Second            // ask another client if no snapshot came by then
+	snapshotEvery = 250 * time.Millisecond // resend chunks to a client that has not restored
+)
+
+type snapshotRelay struct {
+	ready bool // data holds a whole, checked snapshot
+	turn  uint32
+	hash  uint64
+	data  []byte
+
+	asking  bool
+	src     ConnID
+	askAt   time.Duration
+	askTurn uint32
+	asm     assembly
+}
+
+type assembly struct {
+	turn  uint32
+	hash  uint64
+	total uint8
+	got   int
+	have  [wire.MaxChunks]bool
+	size  [wire.MaxChunks]uint16
+	buf   []byte // wire.MaxChunks*wire.MaxChunk bytes once used
+}
+
+// startSnapshot marks m as needing a snapshot before the master stream.
+func (r *Room) startSnapshot(m *member) {
+	m.needSnap = true
+	m.lastChunks = r.now - snapshotEvery
+	r.relaySnapshots()
+}
+
+// usable reports whether the held snapshot can still be followed by the
+// master turns the room keeps.
+func (r *Room) usable() bool {
+	s := &r.snap
+	return s.ready && r.nextTurn-s.turn < masterRing/2 && s.turn < r.nextTurn
+}
+
+func (r *Room) relaySnapshots() {
+	waiting := false
+	for _, m := range r.members {
+		if m.needSnap && m.connected {
+			waiting = true
+			break
+		}
+	}
+	if !waiting || r.state != wire.StateRunning {
+		return
+	}
+	s := &r.snap
+	if !r.usable() {
+		if !s.asking || r.now-s.askAt >= snapshotAsk {
+			r.askSnapshot()
+		}
+		return
+	}
+	for _, m := range r.members {
+		if !m.needSnap || !m.connected || r.now-m.lastChunks < snapshotEvery {
+			continue
+		}
+		m.lastChunks = r.now
+		m.snapTurn = s.turn
+		m.masterAck, m.sentTo = s.turn+1, s.turn+1
+		st := r.startMessage()
+		st.FirstTurn = s.turn + 1
+		tm := r.timingAt(s.turn + 1)
+		st.K, st.Delay = tm.k, tm.delay
+		if r.hasPending && r.pending.at > s.turn+1 {
+			st.ChangeAt, st.ChangeK, st.ChangeDelay = r.pending.at, r.pending.k, r.pending.delay
+		}
+		r.send(m.conn, st)
+		total := (len(s.data) + wire.MaxChunk - 1) / wire.MaxChunk
+		for i := 0; i < total; i++ {
+			end := min((i+1)*wire.MaxChunk, len(s.data))
+			r.send(m.conn, wire.SnapshotChunk{Turn: s.turn, Hash: s.hash, Total: uint8(total), Index: uint8(i), Data: s.data[i*wire.MaxChunk : end]})
+		}
+	}
+}
+
+// askSnapshot asks the lowest playing, connected, up-to-date client for its
+// world, preferring a different one from the last that failed to answer.
+func (r *Room) askSnapshot() {
+	s := &r.snap
+	var pick *member
+	for i := range r.slots {
+		sl := &r.slots[i]
+		m := sl.m
+		if !sl.inGame || !sl.live || m == nil || !m.connected || !m.started || m.needSnap {
+			continue
+		}
+		if pick == nil || (s.asking && pick.conn == s.src) {
+			pick = m
+		}
+	}
+	if pick == nil {
+		return
+	}
+	turn := uint32(0)
+	if r.nextTurn > 0 {
+		turn = r.nextTurn - 1
+	}
+	s.asking, s.src, s.askAt, s.askTurn = true, pick.conn, r.now, turn
+	s.asm.total, s.asm.got = 0, 0
+	r.send(pick.conn, wire.SnapshotRequest{Turn: turn})
+}
+
+func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
+	s := &r.snap
+	if r.state != wire.StateRunning || !s.asking || m.conn != s.src || c.Turn < s.askTurn || c.Turn >= r.nextTurn {
+		r.drop(DropSnapshot)
+		return
+	}
+	a := &s.asm
+	if a.total == 0 || a.turn != c.Turn || a.hash != c.Hash || a.total != c.Total {
+		*a = assembly{turn: c.Turn, hash: c.Hash, total: c.Total, buf: a.buf}
+	}
+	if a.buf == nil {
+		a.buf = make([]byte, wire.MaxChunks*wire.MaxChunk)
+	}
+	if a.have[c.Index] {
+		return
+	}
+	if int(c.Index) < int(c.Total)-1 && len(c.Data) != wire.MaxChunk {
+		r.drop(DropSnapshot) // only the last chunk may be short
+		return
+	}
+	copy(a.buf[int(c.Index)*wire.MaxChunk:], c.Data)
+	a.have[c.Index], a.size[c.Index] = true, uint16(len(c.Data))
+	a.got++
+	if a.got < int(a.total) {
+		return
+	}
+	n := (int(a.total)-1)*wire.MaxChunk + int(a.size[a.total-1])
+	data := a.buf[:n]
+	if game.Sum64(data) != a.hash || !r.hashAgrees(a.turn, uint32(a.hash)) {
+		r.drop(DropSnapshot)
+		a.total, a.got = 0, 0
+		s.askAt = r.now - snapshotAsk // ask someone again at once
+		return
+	}
+	s.data = append(s.data[:0], data...)
+	s.turn, s.hash, s.ready, s.asking = a.turn, a.hash, true, false
+	a.total, a.got = 0, 0
+	r.relaySnapshots()
+}
+
+// hashAgrees reports whether no other player reported a different hash for
+// turn.
+func (r *Room) hashAgrees(turn uint32, low uint32) bool {
+	rec := &r.hashes[turn%hashRing]
+	if rec.turn != turn {
+		return true
+	}
+	for i := 0; i < game.MaxPlayers; i++ {
+		if rec.mask&(1<<i) != 0 && rec.hashes[i] != low {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,857 @@
+package wire
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"unicode/utf8"
+
+	"rockstep/game"
+)
+
+// The encoding of every message is canonical: a value has exactly one
+// encoding and a decoder accepts nothing else (varints are minimal, bools
+// are 0 or 1, unused bits and padding are zero). So a frame that decodes
+// re-encodes to the same bytes.
+//
+// Fields that a flag or a count says are absent (HashTurn when HasHash is
+// false, inputs past Count, inputs of slots not in a master turn's Players,
+// the timing fields of a non-timing event) are not sent: the encoder
+// ignores them and the decoder leaves them zero.
+
+// encoder is a message that this package can encode. Its methods have
+// value receivers, so both T and *T satisfy it.
+type encoder interface {
+	Message
+	check() error                  // reports the first limit the message breaks
+	appendPayload(b []byte) []byte // appends the payload; only called after check
+}
+
+// decoder is a pointer to a message that this package can decode.
+type decoder interface {
+	encoder
+	decodePayload(r *reader) error // fills the message from r; check is called after
+}
+
+// Append appends m as a whole frame (header and payload) to b. If m breaks
+// a limit of the protocol (a name too long, a count out of range, a frame
+// above MaxFrame), it returns b unchanged and an error: what Append sends,
+// Decode accepts. m may be a message value or a non-nil pointer to one.
+func Append(b []byte, m Message) ([]byte, error) {
+	switch v := m.(type) {
+	case nil:
+		return b, fmt.Errorf("encode: nil message: %w", ErrInvalid)
+	case *ClientPacket:
+		if v == nil {
+			break
+		}
+		return v.AppendFrame(b)
+	case ClientPacket:
+		return v.AppendFrame(b)
+	case *MasterPacket:
+		if v == nil {
+			break
+		}
+		return v.AppendFrame(b)
+	case MasterPacket:
+		return v.AppendFrame(b)
+	}
+	if rv := reflect.ValueOf(m); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return b, fmt.Errorf("encode: nil %T: %w", m, ErrInvalid)
+	}
+	p, ok := m.(encoder)
+	if !ok {
+		return b, fmt.Errorf("encode: %T is not a message of package wire: %w", m, ErrUnknownType)
+	}
+	t := p.Type()
+	if err := p.check(); err != nil {
+		return b, fmt.Errorf("encode %s: %w", t, err)
+	}
+	out := p.appendPayload(append(b, Version, byte(t)))
+	return finishFrame(b, out, t)
+}
+
+// finishFrame returns out, the frame appended to b, or b and an error if the
+// frame is larger than MaxFrame.
+func finishFrame(b, out []byte, t Type) ([]byte, error) {
+	if n := len(out) - len(b); n > MaxFrame {
+		return b, fmt.Errorf("encode %s: frame of %d bytes, limit %d: %w", t, n, MaxFrame, ErrTooLarge)
+	}
+	return out, nil
+}
+
+// Decode decodes a whole frame. It returns the message as a value (such as
+// Chat, not *Chat) that shares no memory with frame. Errors name the message
+// and the field, and wrap ErrVersion, ErrUnknownType, ErrTooLarge,
+// ErrTruncated, ErrTrailing, ErrLimit or ErrInvalid.
+func Decode(frame []byte) (Message, error) {
+	t, pl, err := Peek(frame)
+	if err != nil {
+		return nil, fmt.Errorf("decode: %w", err)
+	}
+	var m Message
+	switch t {
+	case TypeClientPacket:
+		var p ClientPacket
+		if err := p.DecodePayload(pl); err != nil {
+			return nil, err
+		}
+		return p, nil
+	case TypeMasterPacket:
+		var p MasterPacket
+		if err := p.DecodePayload(pl); err != nil {
+			return nil, err
+		}
+		return p, nil
+	case TypeHello:
+		m, err = decodeAs[Hello](pl)
+	case TypeCookie:
+		m, err = decodeAs[Cookie](pl)
+	case TypeJoin:
+		m, err = decodeAs[Join](pl)
+	case TypeWelcome:
+		m, err = decodeAs[Welcome](pl)
+	case TypeRefuse:
+		m, err = decodeAs[Refuse](pl)
+	case TypeSetupState:
+		m, err = decodeAs[SetupState](pl)
+	case TypeSetupChange:
+		m, err = decodeAs[SetupChange](pl)
+	case TypeReady:
+		m, err = decodeAs[Ready](pl)
+	case TypeStart:
+		m, err = decodeAs[Start](pl)
+	case TypePing:
+		m, err = decodeAs[Ping](pl)
+	case TypePong:
+		m, err = decodeAs[Pong](pl)
+	case TypeLeave:
+		m, err = decodeAs[Leave](pl)
+	case TypeSnapshotRequest:
+		m, err = decodeAs[SnapshotRequest](pl)
+	case TypeSnapshotChunk:
+		m, err = decodeAs[SnapshotChunk](pl)
+	case TypeDesyncReport:
+		m, err = decodeAs[DesyncReport](pl)
+	case TypeChat:
+		m, err = decodeAs[Chat](pl)
+	case TypeRoomStatus:
+		m, err = decodeAs[RoomStatus](pl)
+	case TypePause:
+		m, err = decodeAs[Pause](pl)
+	case TypeStartGame:
+		m, err = decodeAs[StartGame](pl)
+	default:
+		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", t, err)
+	}
+	return m, nil
+}
+
+// decodeAs decodes a payload into a T, checks it and that nothing trails it.
+func decodeAs[T any, P interface {
+	*T
+	decoder
+}](pl []byte) (T, error) {
+	var m T
+	r := reader{b: pl}
+	if err := P(&m).decodePayload(&r); err != nil {
+		return m, err
+	}
+	if err := r.finish(); err != nil {
+		return m, err
+	}
+	return m, P(&m).check()
+}
+
+// reader reads the fields of a payload. The first failure sticks: later
+// reads return zero values, and err names the field that failed.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) fail(field string, err error) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%s: %w", field, err)
+	}
+}
+
+// finish reports the first error, or trailing bytes.
+func (r *reader) finish() error {
+	if r.err == nil && len(r.b) > 0 {
+		r.err = fmt.Errorf("%d bytes after the payload: %w", len(r.b), ErrTrailing)
+	}
+	return r.err
+}
+
+// take returns the next n bytes, or nil after a failure.
+func (r *reader) take(field string, n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n > len(r.b) {
+		r.fail(field, ErrTruncated)
+		return nil
+	}
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) u8(field string) uint8 {
+	if v := r.take(field, 1); v != nil {
+		return v[0]
+	}
+	return 0
+}
+
+func (r *reader) bool(field string) bool {
+	switch r.u8(field) {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	r.fail(field, fmt.Errorf("bool not 0 or 1: %w", ErrInvalid))
+	return false
+}
+
+func (r *reader) u32le(field string) uint32 {
+	if v := r.take(field, 4); v != nil {
+		return binary.LittleEndian.Uint32(v)
+	}
+	return 0
+}
+
+func (r *reader) u64le(field string) uint64 {
+	if v := r.take(field, 8); v != nil {
+		return binary.LittleEndian.Uint64(v)
+	}
+	return 0
+}
+
+func (r *reader) bytes16(field string) (a [16]byte) {
+	if v := r.take(field, 16); v != nil {
+		copy(a[:], v)
+	}
+	return a
+}
+
+// uvarint reads a minimally encoded unsigned varint.
+func (r *reader) uvarint(field string) uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	switch {
+	case n == 0:
+		r.fail(field, ErrTruncated)
+		return 0
+	case n < 0:
+		r.fail(field, fmt.Errorf("varint overflows 64 bits: %w", ErrInvalid))
+		return 0
+	case n > 1 && r.b[n-1] == 0:
+		r.fail(field, fmt.Errorf("varint not minimally encoded: %w", ErrInvalid))
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// uvarintMax reads an unsigned varint no larger than max.
+func (r *reader) uvarintMax(field string, max uint64) uint64 {
+	v := r.uvarint(field)
+	if v > max {
+		r.fail(field, fmt.Errorf("%d above %d: %w", v, max, ErrInvalid))
+		return 0
+	}
+	return v
+}
+
+func (r *reader) uvarint32(field string) uint32 {
+	return uint32(r.uvarintMax(field, math.MaxUint32))
+}
+
+// delta reads a value written by appendDelta against base.
+func (r *reader) delta(field string, base uint32) uint32 {
+	z := r.uvarintMax(field, 1<<33) // |d| < 2³²: the zigzag fits 33 bits
+	d := int64(z>>1) ^ -int64(z&1)
+	v := int64(base) - d
+	if v < 0 || v > math.MaxUint32 {
+		r.fail(field, fmt.Errorf("delta %d from %d leaves uint32: %w", d, base, ErrInvalid))
+		return 0
+	}
+	return uint32(v)
+}
+
+// bytes reads a length-prefixed byte string of at most max bytes. The
+// result is a copy, nil when empty.
+func (r *reader) bytes(field string, max int) []byte {
+	n := r.uvarint(field)
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(max) {
+		r.fail(field, fmt.Errorf("%d bytes, limit %d: %w", n, max, ErrLimit))
+		return nil
+	}
+	v := r.take(field, int(n))
+	if len(v) == 0 {
+		return nil
+	}
+	return append([]byte(nil), v...)
+}
+
+// string reads a length-prefixed UTF-8 string of at most max bytes.
+func (r *reader) string(field string, max int) string {
+	n := r.uvarint(field)
+	if r.err != nil {
+		return ""
+	}
+	if n > uint64(max) {
+		r.fail(field, fmt.Errorf("%d bytes, limit %d: %w", n, max, ErrLimit))
+		return ""
+	}
+	v := r.take(field, int(n))
+	if !utf8.Valid(v) {
+		r.fail(field, fmt.Errorf("not UTF-8: %w", ErrInvalid))
+		return ""
+	}
+	return string(v)
+}
+
+// appendDelta writes v as the zigzag varint of base-v: small when v is
+// near base on either side, and defined for every pair of uint32.
+func appendDelta(b []byte, base, v uint32) []byte {
+	d := int64(base) - int64(v)
+	return binary.AppendUvarint(b, uint64(d<<1^d>>63))
+}
+
+func appendBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// checkString reports a string over max bytes or not UTF-8.
+func checkString(field, s string, max int) error {
+	if len(s) > max {
+		return fmt.Errorf("%s: %d bytes, limit %d: %w", field, len(s), max, ErrLimit)
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%s: not UTF-8: %w", field, ErrInvalid)
+	}
+	return nil
+}
+
+// checkRange reports v outside lo..hi.
+func checkRange(field string, v, lo, hi int) error {
+	if v < lo || v > hi {
+		return fmt.Errorf("%s %d outside %d..%d: %w", field, v, lo, hi, ErrInvalid)
+	}
+	return nil
+}
+
+// checkSlot reports a slot that is neither a player slot nor, if
+// spectator is true, SpectatorSlot.
+func checkSlot(field string, slot uint8, spectator bool) error {
+	if slot < game.MaxPlayers || spectator && slot == SpectatorSlot {
+		return nil
+	}
+	return fmt.Errorf("%s %d is not a player slot: %w", field, slot, ErrInvalid)
+}
+
+// game.Setup: Seed u64 LE, Players u8, Mode u8, Lives u8, StartWave u8,
+// FriendlyFire bool. Only Mode is checked here; the room validates the rest.
+
+func checkSetup(s game.Setup) error {
+	return checkRange("setup: mode", int(s.Mode), int(game.Coop), int(game.Versus))
+}
+
+func appendSetup(b []byte, s game.Setup) []byte {
+	b = binary.LittleEndian.AppendUint64(b, s.Seed)
+	b = append(b, s.Players, byte(s.Mode), s.Lives, s.StartWave)
+	return appendBool(b, s.FriendlyFire)
+}
+
+func (r *reader) setup() game.Setup {
+	return game.Setup{
+		Seed:         r.u64le("setup: seed"),
+		Players:      r.u8("setup: players"),
+		Mode:         game.Mode(r.u8("setup: mode")),
+		Lives:        r.u8("setup: lives"),
+		StartWave:    r.u8("setup: start wave"),
+		FriendlyFire: r.bool("setup: friendly fire"),
+	}
+}
+
+// Hello: Nonce u64 LE, then zeros up to HelloSize bytes.
+
+func (m Hello) check() error { return nil }
+
+func (m Hello) appendPayload(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint64(b, m.Nonce)
+	var pad [HelloSize - 8]byte
+	return append(b, pad[:]...)
+}
+
+func (m *Hello) decodePayload(r *reader) error {
+	if len(r.b) != HelloSize {
+		return fmt.Errorf("payload of %d bytes, want %d: %w", len(r.b), HelloSize, ErrInvalid)
+	}
+	m.Nonce = r.u64le("nonce")
+	for _, c := range r.take("padding", HelloSize-8) {
+		if c != 0 {
+			return fmt.Errorf("padding not zero: %w", ErrInvalid)
+		}
+	}
+	return r.err
+}
+
+// Cookie: Nonce u64 LE, Cookie 16 bytes.
+
+func (m Cookie) check() error { return nil }
+
+func (m Cookie) appendPayload(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint64(b, m.Nonce)
+	return append(b, m.Cookie[:]...)
+}
+
+func (m *Cookie) decodePayload(r *reader) error {
+	m.Nonce = r.u64le("nonce")
+	m.Cookie = r.bytes16("cookie")
+	return r.err
+}
+
+// Join: Cookie 16, RoomID u32 LE, PlayerID 16, Name, Token 16, Spectate.
+
+func (m Join) check() error { return checkString("name", m.Name, MaxName) }
+
+func (m Join) appendPayload(b []byte) []byte {
+	b = append(b, m.Cookie[:]...)
+	b = binary.LittleEndian.AppendUint32(b, m.RoomID)
+	b = append(b, m.PlayerID[:]...)
+	b = appendString(b, m.Name)
+	b = append(b, m.Token[:]...)
+	return appendBool(b, m.Spectate)
+}
+
+func (m *Join) decodePayload(r *reader) error {
+	m.Cookie = r.bytes16("cookie")
+	m.RoomID = r.u32le("room id")
+	m.PlayerID = r.bytes16("player id")
+	m.Name = r.string("name", MaxName)
+	m.Token = r.bytes16("token")
+	m.Spectate = r.bool("spectate")
+	return r.err
+}
+
+// Welcome: RoomID u32 LE, Slot u8, Token 16, State u8.
+
+func (m Welcome) check() error {
+	if err := checkSlot("slot", m.Slot, true); err != nil {
+		return err
+	}
+	return checkRange("state", int(m.State), int(StateSetup), int(StateFinished))
+}
+
+func (m Welcome) appendPayload(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, m.RoomID)
+	b = append(b, m.Slot)
+	b = append(b, m.Token[:]...)
+	return append(b, byte(m.State))
+}
+
+func (m *Welcome) decodePayload(r *reader) error {
+	m.RoomID = r.u32le("room id")
+	m.Slot = r.u8("slot")
+	m.Token = r.bytes16("token")
+	m.State = RoomState(r.u8("state"))
+	return r.err
+}
+
+// Refuse: Reason u8, Text.
+
+func (m Refuse) check() error {
+	if err := checkRange("reason", int(m.Reason), 1, refuseReasonEnd-1); err != nil {
+		return err
+	}
+	return checkString("text", m.Text, MaxText)
+}
+
+func (m Refuse) appendPayload(b []byte) []byte {
+	return appendString(append(b, byte(m.Reason)), m.Text)
+}
+
+func (m *Refuse) decodePayload(r *reader) error {
+	m.Reason = RefuseReason(r.u8("reason"))
+	m.Text = r.string("text", MaxText)
+	return r.err
+}
+
+// SetupState: Revision uvarint, RoomID u32 LE, Name, Setup, MaxSlots u8,
+// player count u8, players. A player: Slot u8, flags u8 (bit 0 Ready,
+// bit 1 Host, bit 2 Connected), Colour u8, Ping uvarint, ID 16, Name.
+
+const (
+	playerReady = 1 << iota
+	playerHost
+	playerConnected
+	playerFlags = playerReady | playerHost | playerConnected
+)
+
+func (m SetupState) check() error {
+	if err := checkString("name", m.Name, MaxName); err != nil {
+		return err
+	}
+	if err := checkSetup(m.Setup); err != nil {
+		return err
+	}
+	if err := checkRange("max slots", int(m.MaxSlots), 0, game.MaxPlayers); err != nil {
+		return err
+	}
+	if len(m.Players) > game.MaxPlayers {
+		return fmt.Errorf("%d players, limit %d: %w", len(m.Players), game.MaxPlayers, ErrLimit)
+	}
+	for i, p := range m.Players {
+		if err := checkSlot("slot", p.Slot, false); err != nil {
+			return fmt.Errorf("player %d: %w", i, err)
+		}
+		if i > 0 && p.Slot <= m.Players[i-1].Slot {
+			return fmt.Errorf("player %d: slot %d after slot %d, not in slot order: %w", i, p.Slot, m.Players[i-1].Slot, ErrInvalid)
+		}
+		if err := checkString("name", p.Name, MaxName); err != nil {
+			return fmt.Errorf("player %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func (m SetupState) appendPayload(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(m.Revision))
+	b = binary.LittleEndian.AppendUint32(b, m.RoomID)
+	b = appendString(b, m.Name)
+	b = appendSetup(b, m.Setup)
+	b = append(b, m.MaxSlots, byte(len(m.Players)))
+	for _, p := range m.Players {
+		var f byte
+		if p.Ready {
+			f |= playerReady
+		}
+		if p.Host {
+			f |= playerHost
+		}
+		if p.Connected {
+			f |= playerConnected
+		}
+		b = append(b, p.Slot, f, p.Colour)
+		b = binary.AppendUvarint(b, uint64(p.Ping))
+		b = append(b, p.ID[:]...)
+		b = appendString(b, p.Name)
+	}
+	return b
+}
+
+func (m *SetupState) decodePayload(r *reader) error {
+	m.Revision = r.uvarint32("revision")
+	m.RoomID = r.u32le("room id")
+	m.Name = r.string("name", MaxName)
+	m.Setup = r.setup()
+	m.MaxSlots = r.u8("max slots")
+	n := int(r.u8("player count"))
+	if r.err != nil {
+		return r.err
+	}
+	if n > game.MaxPlayers {
+		return fmt.Errorf("%d players, limit %d: %w", n, game.MaxPlayers, ErrLimit)
+	}
+	if n > 0 {
+		m.Players = make([]Player, n)
+	}
+	for i := range m.Players {
+		p := &m.Players[i]
+		p.Slot = r.u8("slot")
+		f := r.u8("flags")
+		if f&^playerFlags != 0 {
+			r.fail("flags", fmt.Errorf("unknown bits %#x: %w", f&^playerFlags, ErrInvalid))
+		}
+		p.Ready, p.Host, p.Connected = f&playerReady != 0, f&playerHost != 0, f&playerConnected != 0
+		p.Colour = r.u8("colour")
+		p.Ping = uint16(r.uvarintMax("ping", math.MaxUint16))
+		p.ID = r.bytes16("id")
+		p.Name = r.string("name", MaxName)
+		if r.err != nil {
+			return fmt.Errorf("player %d: %w", i, r.err)
+		}
+	}
+	return nil
+}
+
+// SetupChange: Setup.
+
+func (m SetupChange) check() error                  { return checkSetup(m.Setup) }
+func (m SetupChange) appendPayload(b []byte) []byte { return appendSetup(b, m.Setup) }
+
+func (m *SetupChange) decodePayload(r *reader) error {
+	m.Setup = r.setup()
+	return r.err
+}
+
+// Ready: Ready bool.
+
+func (m Ready) check() error                  { return nil }
+func (m Ready) appendPayload(b []byte) []byte { return appendBool(b, m.Ready) }
+
+func (m *Ready) decodePayload(r *reader) error {
+	m.Ready = r.bool("ready")
+	return r.err
+}
+
+// Start: Setup, FirstTurn uvarint, K u8, Delay u8, ChangeAt uvarint, and
+// only if ChangeAt is not zero: ChangeK u8, ChangeDelay u8.
+
+func (m Start) check() error {
+	if err := checkSetup(m.Setup); err != nil {
+		return err
+	}
+	if err := checkRange("k", int(m.K), 1, MaxK); err != nil {
+		return err
+	}
+	if err := checkRange("delay", int(m.Delay), 0, MaxDelay); err != nil {
+		return err
+	}
+	if m.ChangeAt == 0 {
+		if m.ChangeK != 0 || m.ChangeDelay != 0 {
+			return fmt.Errorf("timing change without a turn: %w", ErrInvalid)
+		}
+		return nil
+	}
+	if err := checkRange("change k", int(m.ChangeK), 1, MaxK); err != nil {
+		return err
+	}
+	return checkRange("change delay", int(m.ChangeDelay), 0, MaxDelay)
+}
+
+func (m Start) appendPayload(b []byte) []byte {
+	b = appendSetup(b, m.Setup)
+	b = binary.AppendUvarint(b, uint64(m.FirstTurn))
+	b = append(b, m.K, m.Delay)
+	b = binary.AppendUvarint(b, uint64(m.ChangeAt))
+	if m.ChangeAt != 0 {
+		b = append(b, m.ChangeK, m.ChangeDelay)
+	}
+	return b
+}
+
+func (m *Start) decodePayload(r *reader) error {
+	m.Setup = r.setup()
+	m.FirstTurn = r.uvarint32("first turn")
+	m.K = r.u8("k")
+	m.Delay = r.u8("delay")
+	m.ChangeAt = r.uvarint32("change at")
+	if m.ChangeAt != 0 {
+		m.ChangeK = r.u8("change k")
+		m.ChangeDelay = r.u8("change delay")
+	}
+	return r.err
+}
+
+// Ping and Pong: ID u32 LE, Time i64 LE.
+
+func (m Ping) check() error { return nil }
+func (m Pong) check() error { return nil }
+
+func (m Ping) appendPayload(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint32(b, m.ID)
+	return binary.LittleEndian.AppendUint64(b, uint64(m.Time))
+}
+
+func (m Pong) appendPayload(b []byte) []byte { return Ping(m).appendPayload(b) }
+
+func (m *Ping) decodePayload(r *reader) error {
+	m.ID = r.u32le("id")
+	m.Time = int64(r.u64le("time"))
+	return r.err
+}
+
+func (m *Pong) decodePayload(r *reader) error { return (*Ping)(m).decodePayload(r) }
+
+// Leave: Reason u8, Text.
+
+func (m Leave) check() error {
+	if err := checkRange("reason", int(m.Reason), 1, leaveReasonEnd-1); err != nil {
+		return err
+	}
+	return checkString("text", m.Text, MaxText)
+}
+
+func (m Leave) appendPayload(b []byte) []byte {
+	return appendString(append(b, byte(m.Reason)), m.Text)
+}
+
+func (m *Leave) decodePayload(r *reader) error {
+	m.Reason = LeaveReason(r.u8("reason"))
+	m.Text = r.string("text", MaxText)
+	return r.err
+}
+
+// SnapshotRequest: Turn uvarint.
+
+func (m SnapshotRequest) check() error { return nil }
+
+func (m SnapshotRequest) appendPayload(b []byte) []byte {
+	return binary.AppendUvarint(b, uint64(m.Turn))
+}
+
+func (m *SnapshotRequest) decodePayload(r *reader) error {
+	m.Turn = r.uvarint32("turn")
+	return r.err
+}
+
+// SnapshotChunk: Turn uvarint, Hash u64 LE, Total u8, Index u8, Data.
+
+func (m SnapshotChunk) check() error {
+	if err := checkRange("total", int(m.Total), 1, MaxChunks); err != nil {
+		return err
+	}
+	if m.Index >= m.Total {
+		return fmt.Errorf("index %d of %d chunks: %w", m.Index, m.Total, ErrInvalid)
+	}
+	if len(m.Data) > MaxChunk {
+		return fmt.Errorf("data: %d bytes, limit %d: %w", len(m.Data), MaxChunk, ErrLimit)
+	}
+	return nil
+}
+
+func (m SnapshotChunk) appendPayload(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(m.Turn))
+	b = binary.LittleEndian.AppendUint64(b, m.Hash)
+	b = append(b, m.Total, m.Index)
+	b = binary.AppendUvarint(b, uint64(len(m.Data)))
+	return append(b, m.Data...)
+}
+
+func (m *SnapshotChunk) decodePayload(r *reader) error {
+	m.Turn = r.uvarint32("turn")
+	m.Hash = r.u64le("hash")
+	m.Total = r.u8("total")
+	m.Index = r.u8("index")
+	m.Data = r.bytes("data", MaxChunk)
+	return r.err
+}
+
+// DesyncReport: Turn uvarint, entry count u8, entries of Slot u8 and
+// HashLow u32 LE.
+
+func (m DesyncReport) check() error {
+	if len(m.Entries) > game.MaxPlayers {
+		return fmt.Errorf("%d entries, limit %d: %w", len(m.Entries), game.MaxPlayers, ErrLimit)
+	}
+	for i, e := range m.Entries {
+		if err := checkSlot("slot", e.Slot, false); err != nil {
+			return fmt.Errorf("entry %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func (m DesyncReport) appendPayload(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(m.Turn))
+	b = append(b, byte(len(m.Entries)))
+	for _, e := range m.Entries {
+		b = binary.LittleEndian.AppendUint32(append(b, e.Slot), e.HashLow)
+	}
+	return b
+}
+
+func (m *DesyncReport) decodePayload(r *reader) error {
+	m.Turn = r.uvarint32("turn")
+	n := int(r.u8("entry count"))
+	if r.err != nil {
+		return r.err
+	}
+	if n > game.MaxPlayers {
+		return fmt.Errorf("%d entries, limit %d: %w", n, game.MaxPlayers, ErrLimit)
+	}
+	if n > 0 {
+		m.Entries = make([]HashEntry, n)
+	}
+	for i := range m.Entries {
+		m.Entries[i] = HashEntry{Slot: r.u8("slot"), HashLow: r.u32le("hash")}
+		if r.err != nil {
+			return fmt.Errorf("entry %d: %w", i, r.err)
+		}
+	}
+	return nil
+}
+
+// Chat: From u8, Text.
+
+func (m Chat) check() error {
+	if err := checkSlot("from", m.From, true); err != nil {
+		return err
+	}
+	return checkString("text", m.Text, MaxChat)
+}
+
+func (m Chat) appendPayload(b []byte) []byte { return appendString(append(b, m.From), m.Text) }
+
+func (m *Chat) decodePayload(r *reader) error {
+	m.From = r.u8("from")
+	m.Text = r.string("text", MaxChat)
+	return r.err
+}
+
+// RoomStatus: State u8, Child u8, Turn uvarint, Lagging u8, Vacant u8,
+// VacancyMs uvarint.
+
+func (m RoomStatus) check() error {
+	if err := checkRange("state", int(m.State), int(StateSetup), int(StateFinished)); err != nil {
+		return err
+	}
+	return checkRange("child", int(m.Child), int(ChildIterating), int(ChildDesynced))
+}
+
+func (m RoomStatus) appendPayload(b []byte) []byte {
+	b = append(b, byte(m.State), byte(m.Child))
+	b = binary.AppendUvarint(b, uint64(m.Turn))
+	b = append(b, m.Lagging, m.Vacant)
+	return binary.AppendUvarint(b, uint64(m.VacancyMs))
+}
+
+func (m *RoomStatus) decodePayload(r *reader) error {
+	m.State = RoomState(r.u8("state"))
+	m.Child = Child(r.u8("child"))
+	m.Turn = r.uvarint32("turn")
+	m.Lagging = r.u8("lagging")
+	m.Vacant = r.u8("vacant")
+	m.VacancyMs = r.uvarint32("vacancy ms")
+	return r.err
+}
+
+// StartGame: no payload.
+
+func (m StartGame) check() error                  { return nil }
+func (m StartGame) appendPayload(b []byte) []byte { return b }
+
+func (m *StartGame) decodePayload(r *reader) error { return r.err }
+
+// Pause: Paused bool.
+
+func (m Pause) check() error                  { return nil }
+func (m Pause) appendPayload(b []byte) []byte { return appendBool(b, m.Paused) }
+
+func (m *Pause) decodePayload(r *reader) error {
+	m.Paused = r.bool("paused")
+	return r.err
+}

@@ -1,0 +1,211 @@
+package wire
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var updateCorpus = flag.Bool("update-corpus", false, "rewrite the fuzz seed corpus in testdata/fuzz from samples()")
+
+// FuzzDecode: no input makes Decode panic, and whatever decodes re-encodes
+// to the same bytes (the encoding is canonical) and decodes again to an
+// equal value.
+func FuzzDecode(f *testing.F) {
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		m, err := Decode(frame)
+		if err != nil {
+			if m != nil {
+				t.Fatalf("Decode returned %#v with error %v", m, err)
+			}
+			return
+		}
+		if reflect.ValueOf(m).Kind() == reflect.Pointer {
+			t.Fatalf("Decode returned a pointer %T", m)
+		}
+		again, err := Append(nil, m)
+		if err != nil {
+			t.Fatalf("Append(Decode(% x)): %v", frame, err)
+		}
+		if !bytes.Equal(again, frame) {
+			t.Fatalf("re-encoding differs:\n got % x\nwant % x", again, frame)
+		}
+		m2, err := Decode(again)
+		if err != nil {
+			t.Fatalf("Decode(Append(m)): %v", err)
+		}
+		if !reflect.DeepEqual(m, m2) {
+			t.Fatalf("second decode:\n got %#v\nwant %#v", m2, m)
+		}
+	})
+}
+
+// FuzzClientPacket: the reusing decoder never panics, agrees with a fresh
+// decode whatever it decoded before, and what it decodes re-encodes to the
+// same payload.
+func FuzzClientPacket(f *testing.F) {
+	var reused ClientPacket
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		var fresh ClientPacket
+		errFresh := fresh.DecodePayload(payload)
+		errReused := reused.DecodePayload(payload)
+		if (errFresh == nil) != (errReused == nil) {
+			t.Fatalf("fresh decode: %v, reused decode: %v", errFresh, errReused)
+		}
+		if errFresh != nil {
+			return
+		}
+		if !equalClient(fresh, reused) {
+			t.Fatalf("reused decode:\n got %+v\nwant %+v", reused, fresh)
+		}
+		frame, err := fresh.AppendFrame(nil)
+		if err != nil {
+			t.Fatalf("AppendFrame(decoded): %v", err)
+		}
+		if !bytes.Equal(frame[headerSize:], payload) {
+			t.Fatalf("re-encoding differs:\n got % x\nwant % x", frame[headerSize:], payload)
+		}
+	})
+}
+
+// FuzzMasterPacket is FuzzClientPacket for master packets.
+func FuzzMasterPacket(f *testing.F) {
+	var reused MasterPacket
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		var fresh MasterPacket
+		errFresh := fresh.DecodePayload(payload)
+		errReused := reused.DecodePayload(payload)
+		if (errFresh == nil) != (errReused == nil) {
+			t.Fatalf("fresh decode: %v, reused decode: %v", errFresh, errReused)
+		}
+		if errFresh != nil {
+			return
+		}
+		if !equalMaster(fresh, reused) {
+			t.Fatalf("reused decode:\n got %+v\nwant %+v", reused, fresh)
+		}
+		frame, err := fresh.AppendFrame(nil)
+		if err != nil {
+			t.Fatalf("AppendFrame(decoded): %v", err)
+		}
+		if !bytes.Equal(frame[headerSize:], payload) {
+			t.Fatalf("re-encoding differs:\n got % x\nwant % x", frame[headerSize:], payload)
+		}
+	})
+}
+
+// FuzzStreamReader: the reader never panics, returns frames of 1..MaxFrame
+// bytes, and the frames it returns, framed again, are the bytes it read.
+func FuzzStreamReader(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := bytes.NewReader(data)
+		s := NewStreamReader(r)
+		var again []byte
+		for range len(data) + 1 { // each frame consumes at least 2 bytes
+			frame, err := s.Next()
+			if err != nil {
+				break
+			}
+			if len(frame) < 1 || len(frame) > MaxFrame {
+				t.Fatalf("frame of %d bytes", len(frame))
+			}
+			again = AppendStreamFrame(again, frame)
+		}
+		if consumed := data[:len(data)-r.Len()]; !bytes.HasPrefix(consumed, again) {
+			t.Fatalf("reframed % x is not a prefix of the bytes read % x", again, consumed)
+		}
+	})
+}
+
+// seedCorpus returns the seed inputs of each fuzz target, by file name:
+// frames and payloads of every sample and a few malformed ones.
+func seedCorpus(tb testing.TB) map[string]map[string][]byte {
+	c := map[string]map[string][]byte{
+		"FuzzDecode":       {},
+		"FuzzClientPacket": {},
+		"FuzzMasterPacket": {},
+		"FuzzStreamReader": {},
+	}
+	all, _ := stream(tb)
+	c["FuzzStreamReader"]["all-samples"] = all
+	for _, s := range samples() {
+		frame := mustAppend(tb, s.m)
+		c["FuzzDecode"][s.name] = frame
+		switch s.m.Type() {
+		case TypeClientPacket:
+			c["FuzzClientPacket"][s.name] = frame[headerSize:]
+		case TypeMasterPacket:
+			c["FuzzMasterPacket"][s.name] = frame[headerSize:]
+		}
+		if strings.HasPrefix(s.name, "client-packet") || strings.HasPrefix(s.name, "master-packet") || s.name == "hello" {
+			c["FuzzStreamReader"][s.name] = AppendStreamFrame(nil, frame)
+		}
+	}
+	c["FuzzDecode"]["wrong-version"] = []byte{Version + 1, byte(TypePing), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	c["FuzzDecode"]["unknown-type"] = []byte{Version, byte(TypeStartGame) + 1, 0}
+	c["FuzzStreamReader"]["length-zero"] = []byte{0}
+	c["FuzzStreamReader"]["length-too-large"] = []byte{0xf9, 0x0a, Version}
+	return c
+}
+
+// corpusFile returns data in the `go test fuzz v1` format, with every
+// byte that is not printable ASCII as a \x escape.
+func corpusFile(data []byte) []byte {
+	b := []byte("go test fuzz v1\n[]byte(\"")
+	for _, c := range data {
+		switch {
+		case c == '"' || c == '\\':
+			b = append(b, '\\', c)
+		case c >= 0x20 && c < 0x7f:
+			b = append(b, c)
+		default:
+			b = fmt.Appendf(b, "\\x%02x", c)
+		}
+	}
+	return append(b, "\")\n"...)
+}
+
+// TestSeedCorpus keeps testdata/fuzz in step with the encoding: run with
+// -update-corpus after changing it, never edit the files by hand.
+func TestSeedCorpus(t *testing.T) {
+	for target, seeds := range seedCorpus(t) {
+		dir := filepath.Join("testdata", "fuzz", target)
+		if *updateCorpus {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		names := make([]string, 0, len(seeds))
+		for name := range seeds {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			path := filepath.Join(dir, name)
+			want := corpusFile(seeds[name])
+			if *updateCorpus {
+				if err := os.WriteFile(path, want, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Errorf("seed %s: %v (run go test -run TestSeedCorpus -update-corpus)", path, err)
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("seed %s is stale (run go test -run TestSeedCorpus -update-corpus)", path)
+			}
+		}
+	}
+}

@@ -1,0 +1,363 @@
+// Package wire defines every message Rockstep sends over the network, its
+// binary encoding and the framing for stream transports.
+//
+// A frame is: protocol version (1 byte), message type (1 byte), payload.
+// Message type ids are only ever appended. Integers that are usually small
+// are unsigned varints; inputs are packed as bits. Decoders never panic:
+// malformed, truncated, oversized or wrong-version input is rejected with an
+// error that names the message and the problem.
+package wire
+
+import "rockstep/game"
+
+// Version is the protocol version written in every frame. A peer speaking
+// another version is refused (and a LAN listing shows it as incompatible).
+const Version = 1
+
+// Limits of the protocol. Every decoder enforces them.
+const (
+	MaxFrame      = 1400 // bytes of one frame, header included
+	MaxName       = 24   // bytes of a player or room name
+	MaxChat       = 200  // bytes of a chat line
+	MaxText       = 200  // bytes of a refusal or leave text
+	MaxK          = 8    // ticks per turn (iterations_per_command)
+	MaxDelay      = 16   // input delay, in turns
+	MaxBatch      = 16   // turns in one client or master packet
+	MaxEvents     = 8    // room events in one master turn
+	MaxChunk      = 1024 // bytes of snapshot data in one chunk
+	MaxChunks     = 64   // chunks of one snapshot (64 KiB, far above game.MaxSnapshotSize)
+	SpectatorSlot = 0xFF // the slot of a spectator
+)
+
+// Type identifies a message. Values are only ever appended.
+type Type uint8
+
+// Message types.
+const (
+	TypeHello           Type = 1  // client → host: first contact, padded
+	TypeCookie          Type = 2  // host → client: stateless cookie to echo
+	TypeJoin            Type = 3  // client → room: join as player or spectator
+	TypeWelcome         Type = 4  // room → client: you are in
+	TypeRefuse          Type = 5  // room → client: you are not
+	TypeSetupState      Type = 6  // room → all: the full setup and roster
+	TypeSetupChange     Type = 7  // host player → room: change the setup
+	TypeReady           Type = 8  // client → room: ready or not
+	TypeStart           Type = 9  // room → client: the game starts
+	TypeClientPacket    Type = 10 // client → room: inputs per turn, hash, stats
+	TypeMasterPacket    Type = 11 // room → client: every player's inputs per turn
+	TypePing            Type = 12 // either way: measure round trip
+	TypePong            Type = 13 // answer to Ping
+	TypeLeave           Type = 14 // either way: going away, and why
+	TypeSnapshotRequest Type = 15 // room → client: send your snapshot
+	TypeSnapshotChunk   Type = 16 // either way: part of a world snapshot
+	TypeDesyncReport    Type = 17 // room → all: the game stopped on a desync
+	TypeChat            Type = 18 // either way: a chat line
+	TypeRoomStatus      Type = 19 // room → all: state, child state, who is late or gone
+	TypePause           Type = 20 // host player → room: pause or resume
+	TypeStartGame       Type = 21 // host player → room: start now (everyone is ready)
+)
+
+// Message is any message of this package.
+type Message interface {
+	Type() Type
+}
+
+// Hello opens a handshake. It is padded to HelloSize so that the host's
+// Cookie reply is never larger than the request (no amplification).
+type Hello struct {
+	Nonce uint64 // echoed in the Cookie
+}
+
+// HelloSize is the payload size of a Hello, padding included, in bytes.
+const HelloSize = 64
+
+// Cookie answers a Hello. The client echoes Cookie in its Join; the host
+// checks it without having stored anything (an HMAC of the source address
+// and a time window).
+type Cookie struct {
+	Nonce  uint64
+	Cookie [16]byte
+}
+
+// Join asks to join a room, as a new player, a returning player (Token
+// set), or a spectator.
+type Join struct {
+	Cookie   [16]byte
+	RoomID   uint32   // 0: the server's default room
+	PlayerID [16]byte // random per install
+	Name     string   // at most MaxName bytes
+	Token    [16]byte // zero for a new player; the session token to reclaim a slot
+	Spectate bool
+}
+
+// Welcome admits a client to a room.
+type Welcome struct {
+	RoomID uint32
+	Slot   uint8 // SpectatorSlot for a spectator
+	Token  [16]byte
+	State  RoomState
+}
+
+// RefuseReason says why a Join was refused.
+type RefuseReason uint8
+
+// Refusal reasons.
+const (
+	RefuseFull      RefuseReason = 1
+	RefuseRunning   RefuseReason = 2 // the game has started and spectators are off
+	RefuseBadToken  RefuseReason = 3
+	RefuseVersion   RefuseReason = 4
+	RefuseNoRoom    RefuseReason = 5
+	RefuseBadCookie RefuseReason = 6
+	RefuseShutdown  RefuseReason = 7
+	RefuseRateLimit RefuseReason = 8
+	refuseReasonEnd              = 9
+)
+
+// Refuse turns a Join away.
+type Refuse struct {
+	Reason RefuseReason
+	Text   string // at most MaxText bytes
+}
+
+// RoomState is the parent state of a room (DESIGN.md §2).
+type RoomState uint8
+
+// Room states.
+const (
+	StateSetup    RoomState = 0
+	StateRunning  RoomState = 1
+	StateFinished RoomState = 2
+)
+
+// Child is the child state of a running room.
+type Child uint8
+
+// Child states.
+const (
+	ChildIterating Child = 0
+	ChildLagging   Child = 1 // a player's packet is late; everyone waits
+	ChildVacancy   Child = 2 // a player is gone; their slot is held for a while
+	ChildPaused    Child = 3
+	ChildDesynced  Child = 4
+)
+
+// Player is one roster entry of SetupState.
+type Player struct {
+	Slot      uint8
+	Ready     bool
+	Host      bool // this player may change the setup and start
+	Connected bool
+	Colour    uint8  // index into the palette
+	Ping      uint16 // ms, as last reported
+	ID        [16]byte
+	Name      string
+}
+
+// SetupState is the full setup and roster, broadcast after every change and
+// now and then besides, so that a lost copy is soon replaced.
+type SetupState struct {
+	Revision uint32 // grows with every change
+	RoomID   uint32
+	Name     string // the room's name
+	Setup    game.Setup
+	MaxSlots uint8
+	Players  []Player // at most game.MaxPlayers, in slot order
+}
+
+// SetupChange asks the room to replace the setup (the host player only).
+// The Seed and Players fields are the room's to set and are ignored.
+type SetupChange struct {
+	Setup game.Setup
+}
+
+// Ready says whether the sender is ready to start.
+type Ready struct {
+	Ready bool
+}
+
+// Start begins the game. It is repeated until the client's first client
+// packet arrives. A client joining a running game from a snapshot gets a
+// Start whose FirstTurn is the turn after the snapshot, with the timing in
+// force then and any change already announced for later (ChangeAt, zero if
+// none).
+type Start struct {
+	Setup       game.Setup // with Seed and Players filled in
+	FirstTurn   uint32
+	K           uint8 // ticks per turn
+	Delay       uint8 // input delay in turns
+	ChangeAt    uint32
+	ChangeK     uint8
+	ChangeDelay uint8
+}
+
+// StartGame asks the room to start the game (the host player only; every
+// player must be ready).
+type StartGame struct{}
+
+// TurnInput is one turn's input from one player: Count ticks, oldest first.
+type TurnInput struct {
+	Turn   uint32
+	Count  uint8 // ticks, 1..MaxK
+	Inputs [MaxK]game.Input
+}
+
+// ClientPacket carries a player's inputs for one or more turns (the newest,
+// plus unacknowledged older ones again), the hash of a completed turn and
+// timing statistics. Spectators send one with no turns as an acknowledgement.
+type ClientPacket struct {
+	Turns     []TurnInput // consecutive turns, oldest first, same Count each; at most MaxBatch
+	MasterAck uint32      // every master turn below this has arrived
+	HasHash   bool
+	HashTurn  uint32 // the turn whose end state HashLow digests
+	HashLow   uint32 // the low 32 bits of the world hash after HashTurn
+	HasStats  bool
+	RTT       uint16 // ms, measured by Ping/Pong
+	FPS       uint8  // frames per second achieved
+}
+
+// EventKind is the kind of a RoomEvent.
+type EventKind uint8
+
+// Room events carried in master turns, so every engine sees them at the
+// same turn.
+const (
+	EventJoin    EventKind = 1 // Slot reclaimed (reconnected)
+	EventVacant  EventKind = 2 // Slot lost its connection; its inputs are empty meanwhile
+	EventDrop    EventKind = 3 // Slot was dropped; its input carries game.Leave this turn
+	EventTiming  EventKind = 4 // from turn At, K and Delay change
+	EventPause   EventKind = 5 // the game pauses after this turn
+	EventResume  EventKind = 6
+	eventKindEnd           = 7
+)
+
+// RoomEvent is one room event.
+type RoomEvent struct {
+	Kind  EventKind
+	Slot  uint8
+	At    uint32 // EventTiming: first turn of the new timing
+	K     uint8  // EventTiming
+	Delay uint8  // EventTiming
+}
+
+// MasterTurn is one turn of the game: every present player's inputs and the
+// room's events.
+type MasterTurn struct {
+	Turn    uint32
+	Count   uint8 // ticks in this turn, 1..MaxK
+	Players uint8 // bit i: slot i has inputs in this turn
+	Inputs  [game.MaxPlayers][MaxK]game.Input
+	Events  []RoomEvent // at most MaxEvents
+}
+
+// MasterPacket carries consecutive master turns (new ones and resends of
+// ones not yet acknowledged) and tells the client which of its own turns the
+// room holds.
+type MasterPacket struct {
+	ClientAck uint32       // every client turn below this has arrived from you
+	Turns     []MasterTurn // consecutive, oldest first; at most MaxBatch
+}
+
+// Ping asks for a Pong. Time is the sender's clock, in µs, echoed back.
+type Ping struct {
+	ID   uint32
+	Time int64
+}
+
+// Pong answers a Ping.
+type Pong struct {
+	ID   uint32
+	Time int64
+}
+
+// LeaveReason says why a peer goes away.
+type LeaveReason uint8
+
+// Leave reasons.
+const (
+	LeaveQuit      LeaveReason = 1
+	LeaveKicked    LeaveReason = 2
+	LeaveShutdown  LeaveReason = 3
+	LeaveTimeout   LeaveReason = 4
+	LeaveGameOver  LeaveReason = 5
+	leaveReasonEnd             = 6
+)
+
+// Leave says goodbye.
+type Leave struct {
+	Reason LeaveReason
+	Text   string
+}
+
+// SnapshotRequest asks a client for a snapshot of its world at the end of
+// turn Turn or the first turn after it that it completes.
+type SnapshotRequest struct {
+	Turn uint32
+}
+
+// SnapshotChunk is part Index of Total of a world snapshot taken at the end
+// of Turn, whose full game.World.Hash is Hash.
+type SnapshotChunk struct {
+	Turn  uint32
+	Hash  uint64
+	Total uint8 // chunks, 1..MaxChunks
+	Index uint8
+	Data  []byte // at most MaxChunk bytes
+}
+
+// HashEntry is one player's reported hash.
+type HashEntry struct {
+	Slot    uint8
+	HashLow uint32
+}
+
+// DesyncReport tells everyone the game stopped because the hashes players
+// reported for Turn differ.
+type DesyncReport struct {
+	Turn    uint32
+	Entries []HashEntry // at most game.MaxPlayers
+}
+
+// Chat is a chat line. From is filled in by the room.
+type Chat struct {
+	From uint8
+	Text string
+}
+
+// RoomStatus tells everyone the room's state, its child state and who it
+// waits for. Sent on every change and now and then besides.
+type RoomStatus struct {
+	State     RoomState
+	Child     Child
+	Turn      uint32 // newest master turn
+	Lagging   uint8  // bit i: slot i is late
+	Vacant    uint8  // bit i: slot i is disconnected and held
+	VacancyMs uint32 // ms until the first vacant slot is dropped
+}
+
+// Pause asks the room to pause or resume (the host player only).
+type Pause struct {
+	Paused bool
+}
+
+func (Hello) Type() Type           { return TypeHello }
+func (Cookie) Type() Type          { return TypeCookie }
+func (Join) Type() Type            { return TypeJoin }
+func (Welcome) Type() Type         { return TypeWelcome }
+func (Refuse) Type() Type          { return TypeRefuse }
+func (SetupState) Type() Type      { return TypeSetupState }
+func (SetupChange) Type() Type     { return TypeSetupChange }
+func (Ready) Type() Type           { return TypeReady }
+func (Start) Type() Type           { return TypeStart }
+func (ClientPacket) Type() Type    { return TypeClientPacket }
+func (MasterPacket) Type() Type    { return TypeMasterPacket }
+func (Ping) Type() Type            { return TypePing }
+func (Pong) Type() Type            { return TypePong }
+func (Leave) Type() Type           { return TypeLeave }
+func (SnapshotRequest) Type() Type { return TypeSnapshotRequest }
+func (SnapshotChunk) Type() Type   { return TypeSnapshotChunk }
+func (DesyncReport) Type() Type    { return TypeDesyncReport }
+func (Chat) Type() Type            { return TypeChat }
+func (RoomStatus) Type() Type      { return TypeRoomStatus }
+func (Pause) Type() Type           { return TypePause }
+func (StartGame) Type() Type       { return TypeStartGame }
