@@ -63,6 +63,8 @@ type Bot struct {
 
 	// Verification.
 	Mismatches int    // own turns whose master inputs differ from what was sent
+	FirstTurn  uint32 // the first master turn executed (above 0 after a snapshot)
+	turns      int
 	Digest     uint64 // rolling digest of every master turn executed
 	Final      Final  // the world when it first reached cfg.Ticks
 
@@ -141,6 +143,10 @@ func (b *Bot) onSend(t wire.TurnInput) {
 }
 
 func (b *Bot) onTurn(mt *wire.MasterTurn) {
+	if b.turns == 0 {
+		b.FirstTurn = mt.Turn
+	}
+	b.turns++
 	h := b.Digest ^ uint64(mt.Turn)<<32 ^ uint64(mt.Count)<<8 ^ uint64(mt.Players)
 	for i := 0; i < game.MaxPlayers; i++ {
 		for k := 0; k < int(mt.Count); k++ {
@@ -333,7 +339,7 @@ type Summary struct {
 	Turn            uint32
 	Hash            uint64
 	HashGroups      int // distinct final hashes among the bots: 1 means all agree
-	DigestGroups    int // distinct digests of the master turns executed
+	DigestGroups    int // distinct digests of the master turns executed, among bots that saw turn 0
 	Desyncs         int
 	InputMismatches int
 	StallMax        time.Duration
@@ -372,7 +378,9 @@ func (l *Local) Summary() Summary {
 				s.K, s.Delay = st.K, st.Delay
 			}
 			hashes[[2]uint64{uint64(b.Final.Turn), b.Final.Hash}] = true
-			digests[b.Final.Digest] = true
+			if b.FirstTurn == 0 {
+				digests[b.Final.Digest] = true
+			}
 		}
 	}
 	if l.Room.Desync() != nil && s.Desyncs == 0 {

@@ -237,7 +237,9 @@ func (s *Session) onMaster(p *wire.MasterPacket) {
 	if s.phase != Playing && s.phase != Finished {
 		return
 	}
-	if p.ClientAck > s.cAck && p.ClientAck <= s.nextSend {
+	if p.ClientAck > s.cAck {
+		// Beyond nextSend when the room compiled turns without us (after a
+		// reconnect): those turns are done and must not be sent.
 		s.cAck = p.ClientAck
 	}
 	for i := range p.Turns {

@@ -56,7 +56,7 @@ func (s *Session) run(input InputSource) {
 	due := int64((s.now - s.clock) / tickDur)
 	budget := due - s.ticksRun
 	buffered := int64(s.mAck - s.execTurn)
-	if lead := int64(s.timingAt(s.execTurn).delay) + 2; buffered > lead {
+	if lead := int64(s.timingAt(s.execTurn).delay) + 1; buffered > lead {
 		budget += min(int64(s.cfg.MaxCatchUp), buffered-lead)
 	}
 	budget = min(budget, int64(4*wire.MaxK+s.cfg.MaxCatchUp))
@@ -206,7 +206,7 @@ func (s *Session) sendClientPacket(resend bool) {
 	if s.phase != Playing {
 		return
 	}
-	if s.nextSend-s.cAck > sentRing {
+	if s.nextSend > s.cAck && s.nextSend-s.cAck > sentRing {
 		s.cAck = s.nextSend - sentRing // bounded: older turns are gone
 	}
 	p := &s.cp

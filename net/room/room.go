@@ -70,6 +70,10 @@ const (
 	turnWindow = 64  // how far ahead of the next master turn a client turn may be
 	masterRing = 512 // master turns kept for resends and catch-up
 	hashRing   = 256 // turns of reported hashes kept for comparison
+
+	// rejoinSlack is how far behind the game a returning player's turns may
+	// be for the room to wait for it again.
+	rejoinSlack = 4 // turns
 )
 
 // Drop reasons, counted in Stats.Dropped.

@@ -39,7 +39,7 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 		s.rtt, s.fps = p.RTT, p.FPS
 	}
 	for i := range p.Turns {
-		r.storeTurn(s, &p.Turns[i])
+		r.storeTurn(m.slot, &p.Turns[i])
 	}
 	if p.HasHash {
 		r.recordHash(m.slot, p.HashTurn, p.HashLow)
@@ -47,7 +47,17 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 	r.compile()
 }
 
-func (r *Room) storeTurn(s *slot, t *wire.TurnInput) {
+func (r *Room) storeTurn(slotIdx int, t *wire.TurnInput) {
+	s := &r.slots[slotIdx]
+	if s.rejoining && t.Turn+rejoinSlack >= r.nextTurn {
+		// A returning player whose inputs come within a few turns of the
+		// game's: the room waits for it again from the next turn on. Its
+		// turns arrive in order from there (each is resent until
+		// acknowledged); the others wait at most rejoinSlack turns, once.
+		s.rejoining, s.live, s.vacant = false, true, false
+		r.queueEvent(wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(slotIdx)})
+		r.statusDirty = true
+	}
 	switch {
 	case t.Turn < r.nextTurn:
 		r.stats.Duplicates++ // redundancy: the turn was already compiled

@@ -1,0 +1,288 @@
+package lockstep_test
+
+import (
+	"testing"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/bots"
+	"rockstep/net/lockstep"
+	"rockstep/net/room"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+func impairment(t testing.TB, spec string) transport.Impairment {
+	t.Helper()
+	imp, err := transport.ParseImpairment(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return imp
+}
+
+func newLocal(t testing.TB, cfg bots.Config) *bots.Local {
+	t.Helper()
+	cfg.Fast = true
+	l, err := bots.NewLocal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// agree checks that every bot still playing reached the target on the
+// same turn with the same hash and saw the same master turns.
+func agree(t testing.TB, l *bots.Local) bots.Summary {
+	t.Helper()
+	s := l.Summary()
+	if s.HashGroups != 1 || s.DigestGroups != 1 || s.Desyncs != 0 {
+		t.Fatalf("bots disagree: %s", s)
+	}
+	for _, b := range l.Bots {
+		if !b.Gone && !b.Final.OK {
+			t.Fatalf("bot %d never reached the target tick: %s", b.Index, s)
+		}
+	}
+	return s
+}
+
+// TestBadNetworks plays 8 bots for 10,000 ticks over three networks, from
+// none to far worse than any LAN: everyone ends on the same hash, every
+// input sent is applied exactly once at the same tick on every engine, and
+// nothing deadlocks.
+func TestBadNetworks(t *testing.T) {
+	tests := []struct {
+		name string
+		spec string
+	}{
+		{"no impairment", ""},
+		{"wifi", "latency=50ms,jitter=25ms,loss=5%"},
+		{"terrible", "latency=250ms,jitter=250ms,loss=25%,dup=25%,reorder=10%"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLocal(t, bots.Config{Bots: 8, Ticks: 10000, Seed: 11, Net: impairment(t, tt.spec)})
+			if _, err := l.Run(); err != nil {
+				t.Fatal(err)
+			}
+			s := agree(t, l)
+			if s.InputMismatches != 0 {
+				t.Errorf("%d own turns were applied with other inputs than sent: %s", s.InputMismatches, s)
+			}
+			for _, b := range l.Bots {
+				if st := b.Session.Stats(); st.Ticks < 10000 {
+					t.Errorf("bot %d executed %d ticks", b.Index, st.Ticks)
+				}
+			}
+			t.Log(s)
+		})
+	}
+}
+
+// TestDesyncDetected corrupts one client's world and expects the room to
+// stop the game at the next reported hash, naming that player.
+func TestDesyncDetected(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 4, Ticks: 3000, Seed: 3, Net: impairment(t, "latency=20ms,jitter=5ms")})
+	const corruptTurn = 600
+	l.Bots[2].CorruptAfterTurn = corruptTurn
+	if _, err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	d := l.Room.Desync()
+	if d == nil {
+		t.Fatal("no desync detected")
+	}
+	if d.Turn != corruptTurn+1 {
+		t.Errorf("desync detected at turn %d, want %d: the first hash after the corruption", d.Turn, corruptTurn+1)
+	}
+	culprit := l.Bots[2].Session.Slot()
+	count := map[uint32]int{}
+	for _, e := range d.Entries {
+		count[e.HashLow]++
+	}
+	for _, e := range d.Entries {
+		if int(e.Slot) == culprit && count[e.HashLow] != 1 {
+			t.Errorf("the report does not single out slot %d: %+v", culprit, d.Entries)
+		}
+	}
+	if st, child := l.Room.State(); st != wire.StateRunning || child != wire.ChildDesynced {
+		t.Errorf("room state %d/%d, want running/desynced", st, child)
+	}
+	// Every client is told, and the game stops.
+	l.RunUntil(func() bool { return false }, l.Now()+2*time.Second)
+	for _, b := range l.Bots {
+		rep := b.Session.Desync()
+		if rep == nil || rep.Turn != d.Turn {
+			t.Errorf("bot %d was not told of the desync: %+v", b.Index, rep)
+		}
+		if turn, _ := b.Session.ExecutedTurns(); turn > corruptTurn+20 {
+			t.Errorf("bot %d went on to turn %d after the desync", b.Index, turn)
+		}
+	}
+}
+
+// TestReconnect: a player vanishes mid-game, comes back on a new connection
+// with its token, catches up from a snapshot and ends on the same hash.
+func TestReconnect(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 4, Ticks: 6000, Seed: 5, Net: impairment(t, "latency=30ms,jitter=10ms,loss=2%")})
+	if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 1500 }, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	l.Vanish(2)
+	if err := l.RunUntil(func() bool { return l.Room.Status().Vacant != 0 }, l.Now()+10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	slot := l.Bots[2].Session.Slot()
+	if l.Room.Status().Vacant != 1<<slot {
+		t.Fatalf("vacant = %b, want slot %d", l.Room.Status().Vacant, slot)
+	}
+	// A reconnect with a wrong token is refused.
+	impostor := l.Join(lockstep.Config{Name: "impostor", Token: [16]byte{0xde, 0xad}})
+	l.RunUntil(func() bool { return impostor.Session.Phase() != lockstep.Joining }, l.Now()+5*time.Second)
+	if impostor.Session.Phase() != lockstep.Refused || impostor.Session.Refusal().Reason != wire.RefuseBadToken {
+		t.Fatalf("impostor: phase %s refusal %+v, want refused for the token", impostor.Session.Phase(), impostor.Session.Refusal())
+	}
+	impostor.Gone = true
+	// The real player comes back.
+	back := l.Return(2)
+	if _, err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if back.Session.Slot() != slot {
+		t.Errorf("returned to slot %d, want %d", back.Session.Slot(), slot)
+	}
+	agree(t, l)
+	if w := back.Session.World(); !w.Ships[slot].Present {
+		t.Error("the returning player's ship is gone")
+	}
+	if l.Room.Status().Vacant != 0 {
+		t.Errorf("vacant = %b after the return", l.Room.Status().Vacant)
+	}
+}
+
+// TestUnclaimedSlotDropped: a player vanishes for good; after the vacancy
+// timeout every engine removes its ship at the same turn.
+func TestUnclaimedSlotDropped(t *testing.T) {
+	rc := room.LAN()
+	rc.VacancyTimeout = 4 * time.Second
+	l := newLocal(t, bots.Config{Bots: 3, Ticks: 3000, Seed: 8, Room: rc, Net: impairment(t, "latency=10ms")})
+	if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 600 }, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	slot := l.Bots[1].Session.Slot()
+	l.Vanish(1)
+	dropTurn := map[int]uint32{}
+	if err := l.RunUntil(func() bool {
+		for _, b := range l.Bots {
+			if b.Gone {
+				continue
+			}
+			for _, e := range b.Session.Events() {
+				if e.Kind == lockstep.EvDropped && e.Slot == slot {
+					dropTurn[b.Index] = e.Turn
+				}
+			}
+		}
+		return l.Finished()
+	}, 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	agree(t, l)
+	if len(dropTurn) != 2 || dropTurn[0] != dropTurn[2] {
+		t.Fatalf("drop seen at turns %v, want the same turn on both remaining players", dropTurn)
+	}
+	for _, b := range l.Bots {
+		if !b.Gone && b.Session.World().Ships[slot].Present {
+			t.Errorf("bot %d still has the dropped player's ship", b.Index)
+		}
+	}
+}
+
+// TestSpectatorJoinsLate: a spectator joins at tick 5000, receives a
+// snapshot and the master stream, and ends on the same hash.
+func TestSpectatorJoinsLate(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 4, Ticks: 8000, Seed: 9, Net: impairment(t, "latency=40ms,jitter=20ms,loss=3%")})
+	if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 5000 }, 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	spec := l.Join(lockstep.Config{Name: "watcher", Spectate: true})
+	if _, err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if spec.Session.Slot() != -1 || !spec.Final.OK {
+		t.Fatalf("spectator slot %d final %+v", spec.Session.Slot(), spec.Final)
+	}
+	if first, _ := spec.Session.ExecutedTurns(); first < 2000 {
+		t.Errorf("spectator at turn %d: it should have started from a snapshot, not turn 0", first)
+	}
+	agree(t, l)
+}
+
+// TestAdaptiveDelay: with a 200 ms round trip the room raises the input
+// delay until stalls stop, and everyone switches at the same tick.
+func TestAdaptiveDelay(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 4, Ticks: 3000, Seed: 4, Net: impairment(t, "latency=100ms")})
+	if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 1200 }, 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var stallBefore []time.Duration
+	for _, b := range l.Bots {
+		stallBefore = append(stallBefore, b.Session.Stats().Stall)
+	}
+	if _, err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	s := agree(t, l)
+	wantMin := int((200*time.Millisecond)/(time.Second/game.TicksPerSecond)) / s.K // turns covering the round trip
+	if s.Delay < wantMin {
+		t.Errorf("input delay %d turns of %d ticks, want at least %d to cover a 200 ms round trip", s.Delay, s.K, wantMin)
+	}
+	for i, b := range l.Bots {
+		if more := b.Session.Stats().Stall - stallBefore[i]; more > 50*time.Millisecond {
+			t.Errorf("bot %d stalled %v more after adapting, want stalls to stop", i, more)
+		}
+	}
+	t.Log(s)
+}
+
+// TestSlowClientRaisesK: one client runs at 20 frames per second; the room
+// lengthens turns, announced ahead so all switch at the same tick.
+func TestSlowClientRaisesK(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 4, Ticks: 3000, Seed: 6, Net: impairment(t, "latency=5ms")})
+	l.Bots[3].FPS = 20
+	timingTurns := make([]map[uint32]bool, len(l.Bots))
+	for i := range timingTurns {
+		timingTurns[i] = map[uint32]bool{}
+	}
+	if err := l.RunUntil(func() bool {
+		for i, b := range l.Bots {
+			for _, e := range b.Session.Events() {
+				if e.Kind == lockstep.EvTiming {
+					timingTurns[i][e.Turn] = true
+				}
+			}
+		}
+		return l.Finished()
+	}, 10*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	s := agree(t, l)
+	if s.K < 3 {
+		t.Errorf("K = %d with a 20 fps client, want at least 3", s.K)
+	}
+	if len(timingTurns[0]) == 0 {
+		t.Fatal("no timing change announced")
+	}
+	for i := range timingTurns {
+		if len(timingTurns[i]) != len(timingTurns[0]) {
+			t.Errorf("bot %d saw timing changes at %v, bot 0 at %v", i, timingTurns[i], timingTurns[0])
+		}
+		for turn := range timingTurns[0] {
+			if !timingTurns[i][turn] {
+				t.Errorf("bot %d missed the timing change at turn %d", i, turn)
+			}
+		}
+	}
+	t.Log(s)
+}
