@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"rockstep/net/bots"
+	"rockstep/net/transport"
+)
+
+// botsOptions are the flags of `rockstep -bots`.
+type botsOptions struct {
+	n      int
+	local  bool
+	join   string
+	ticks  int
+	netsim string
+	seed   uint64
+	fast   bool
+}
+
+// runBots plays a bot game and prints its one-line summary. It exits
+// non-zero if the bots did not finish or did not agree.
+func runBots(o botsOptions, stdout, stderr io.Writer) int {
+	if o.join != "" {
+		fmt.Fprintln(stderr, "rockstep: -bots -join needs the real network transport, which is not built yet; use -local")
+		return 2
+	}
+	if !o.local {
+		fmt.Fprintln(stderr, "rockstep: -bots needs -local (an in-process room) or -join ADDR")
+		return 2
+	}
+	imp, err := transport.ParseImpairment(o.netsim)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: -netsim: %v\n", err)
+		return 2
+	}
+	l, err := bots.NewLocal(bots.Config{Bots: o.n, Ticks: o.ticks, Seed: o.seed, Net: imp, Fast: o.fast})
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: %v\n", err)
+		return 2
+	}
+	s, err := l.Run()
+	fmt.Fprintln(stdout, s)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "rockstep: %v\n", err)
+		return 1
+	case s.HashGroups != 1 || s.Desyncs != 0:
+		fmt.Fprintln(stderr, "rockstep: the bots did not agree")
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+)
+
+// newTestApp returns an app driven by script; it needs no window until it
+// is drawn.
+func newTestApp(t *testing.T, script func(n int) Intents) *App {
+	t.Helper()
+	app, err := NewApp(Options{Seed: 5})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	app.script = script
+	return app
+}
+
+func play(t *testing.T, app *App) *playScene {
+	t.Helper()
+	s, ok := app.scene.(*playScene)
+	if !ok {
+		t.Fatalf("scene is %T, want *playScene", app.scene)
+	}
+	return s
+}
+
+func TestEscQuits(t *testing.T) {
+	app := newTestApp(t, func(n int) Intents { return Intents{Quit: n == 3} })
+	for n := 0; n < 3; n++ {
+		if err := app.Update(); err != nil {
+			t.Fatalf("update %d: %v", n, err)
+		}
+	}
+	if err := app.Update(); !errors.Is(err, ebiten.Termination) {
+		t.Errorf("update after Esc = %v, want ebiten.Termination", err)
+	}
+}
+
+func TestEveryUpdateStepsTheEngineWithTheShipInput(t *testing.T) {
+	app := newTestApp(t, func(int) Intents { return Intents{Ship: game.Right} })
+	start := play(t, app).world.Ships[me].Angle
+	for n := 0; n < 10; n++ {
+		if err := app.Update(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := play(t, app)
+	if s.world.Tick != 10 {
+		t.Errorf("engine at tick %d after 10 updates, want 10", s.world.Tick)
+	}
+	if got, want := s.world.Ships[me].Angle, start+10*game.RotateSpeed; got != want {
+		t.Errorf("ship angle %d after turning right for 10 ticks, want %d", got, want)
+	}
+	if s.prev.Tick != 9 {
+		t.Errorf("previous world at tick %d, want 9", s.prev.Tick)
+	}
+}
+
+func TestPauseStopsTheEngine(t *testing.T) {
+	// P at updates 2 and 8: the engine stands still from the first to the second.
+	app := newTestApp(t, func(n int) Intents { return Intents{Pause: n == 2 || n == 8} })
+	want := []uint32{1, 2, 2, 2, 2, 2, 2, 2, 3, 4, 5, 6} // engine tick after each update
+	for n, w := range want {
+		if err := app.Update(); err != nil {
+			t.Fatal(err)
+		}
+		if got := play(t, app).world.Tick; got != w {
+			t.Fatalf("update %d: engine at tick %d, want %d", n, got, w)
+		}
+	}
+}
+
+func TestEnterPlaysAgainOnlyAfterGameOver(t *testing.T) {
+	enter := false
+	app := newTestApp(t, func(int) Intents { return Intents{Confirm: enter} })
+	first := play(t, app)
+
+	enter = true
+	if err := app.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if play(t, app) != first {
+		t.Fatal("Enter during a game started another")
+	}
+
+	first.world.Over = true
+	if err := app.Update(); err != nil {
+		t.Fatal(err)
+	}
+	next := play(t, app)
+	if next == first {
+		t.Fatal("Enter after game over did not start a new game")
+	}
+	if next.seed != first.seed+1 {
+		t.Errorf("new game seed %d, want %d", next.seed, first.seed+1)
+	}
+	if next.world.Over || next.world.Tick != 0 || next.world.Ships[me].Lives != 3 {
+		t.Errorf("new game: over %v, tick %d, lives %d; want a fresh game", next.world.Over, next.world.Tick, next.world.Ships[me].Lives)
+	}
+}
+
+func TestParticlesComeFromEventsAndDieOut(t *testing.T) {
+	ps := newParticles(1)
+	ps.react([]game.Event{
+		{Kind: game.RockDestroyed, Size: game.Big},
+		{Kind: game.ShipDestroyed, Slot: 0},
+	})
+	if ps.n == 0 {
+		t.Fatal("explosions made no particles")
+	}
+	for tick := 0; tick < 10*game.TicksPerSecond && ps.n > 0; tick++ {
+		ps.step()
+		for i := 0; i < ps.n; i++ {
+			q := &ps.p[i]
+			if q.x < 0 || q.x >= fieldW || q.y < 0 || q.y >= fieldH {
+				t.Fatalf("tick %d: particle at (%v, %v), off the field", tick, q.x, q.y)
+			}
+		}
+	}
+	if ps.n != 0 {
+		t.Errorf("%d particles still alive after 10 s", ps.n)
+	}
+	for range maxParticles {
+		ps.react([]game.Event{{Kind: game.ShipDestroyed}})
+	}
+	if ps.n != maxParticles {
+		t.Errorf("%d particles after a flood of explosions, want the pool full (%d)", ps.n, maxParticles)
+	}
+}

@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"rockstep/assets"
+	"rockstep/game"
+)
+
+// Text sizes in world units; faces are rescaled with the view so that the
+// HUD keeps its place on the field at any window size.
+const (
+	sizeScore  = 30
+	sizeLabel  = 15
+	sizeBanner = 72
+	sizeSub    = 24
+)
+
+// hud draws the heads-up display: score, lives, wave, thrust and the
+// banners in the middle of the field. It keeps its faces, labels and
+// formatted numbers between frames.
+type hud struct {
+	score, label, banner, sub text.GoTextFace
+	scale                     float64
+
+	// One label per place on the screen.
+	scoreTitle, scoreValue, waveTitle, waveValue, thrustTitle label
+	bannerTitle, bannerSub, hintLine                          label
+
+	scoreOf uint32
+	scoreS  string
+	waveOf  uint8
+	waveS   string
+	titleOf uint8
+	titleS  string // cached "WAVE n" of the banner
+	over    string // cached line under the game-over banner
+	overOf  uint32
+}
+
+func newHUD(f assets.Fonts) *hud {
+	h := &hud{
+		score:  text.GoTextFace{Source: f.Mono},
+		label:  text.GoTextFace{Source: f.Regular},
+		banner: text.GoTextFace{Source: f.Bold},
+		sub:    text.GoTextFace{Source: f.Regular},
+		scoreS: "0",
+		waveS:  "0",
+	}
+	return h
+}
+
+// rescale sizes the faces for view v.
+func (h *hud) rescale(v view) {
+	if v.Scale == h.scale {
+		return
+	}
+	h.scale = v.Scale
+	h.score.Size = sizeScore * v.Scale
+	h.label.Size = sizeLabel * v.Scale
+	h.banner.Size = sizeBanner * v.Scale
+	h.sub.Size = sizeSub * v.Scale
+}
+
+// text draws s through label l with face f at world point (x, y), aligned
+// as given, in colour c at opacity a.
+func (h *hud) text(dst *ebiten.Image, v view, l *label, s string, f *text.GoTextFace, x, y float64, align text.Align, c color.RGBA, a float32) {
+	sx, sy := v.pt(x, y)
+	l.draw(dst, s, f, sx, sy, align, c, a)
+}
+
+// draw draws the HUD of slot me in world w.
+func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int) {
+	h.rescale(v)
+	r.hud.reset()
+	sh := &w.Ships[me]
+	col := playerColour(me)
+
+	if sh.Score != h.scoreOf || h.scoreS == "" {
+		h.scoreOf, h.scoreS = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
+	}
+	h.text(dst, v, &h.scoreTitle, "SCORE", &h.label, 28, 18, text.AlignStart, colDim, 1)
+	h.text(dst, v, &h.scoreValue, h.scoreS, &h.score, 28, 34, text.AlignStart, colText, 1)
+
+	// Lives left, as small ships; the one on the field counts too.
+	for k := 0; k < int(sh.Lives); k++ {
+		r.outline(nil, &r.hud, shipOutline[:], 38+float64(k)*24, 86, -math.Pi/2, 0.75, 0, col, 1, 0.14)
+	}
+
+	if w.Wave != h.waveOf {
+		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))
+	}
+	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, 18, text.AlignEnd, colDim, 1)
+	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, 34, text.AlignEnd, colText, 1)
+
+	// The thrust level stays where it was set, so the player must see it.
+	h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH-50, text.AlignStart, colDim, 1)
+	for k := 0; k < game.MaxThrust; k++ {
+		x, y := v.pt(28+float64(k)*20, fieldH-28)
+		bw, bh := v.px(15), v.px(8)
+		if k < int(sh.Thrust) {
+			c := col
+			if k >= game.MaxThrust-1 {
+				c = colFlame
+			}
+			r.hud.rect(x, y, bw, bh, tint(c, 1))
+		} else {
+			r.hud.rect(x, y, bw, bh, tint(colBorder, 1))
+			r.hud.rect(x+1, y+1, bw-2, bh-2, tint(colField, 1))
+		}
+	}
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+}
+
+// bannerText draws a title and a line under it in the middle of the field.
+func (h *hud) bannerText(dst *ebiten.Image, v view, title, sub string, c color.RGBA, a float32) {
+	h.rescale(v)
+	h.text(dst, v, &h.bannerTitle, title, &h.banner, fieldW/2, fieldH/2-70, text.AlignCenter, c, a)
+	if sub != "" {
+		h.text(dst, v, &h.bannerSub, sub, &h.sub, fieldW/2, fieldH/2+24, text.AlignCenter, colText, a)
+	}
+}
+
+// hint draws one line of small text centred at the bottom of the field, on
+// a dark band that keeps it readable over rocks.
+func (h *hud) hint(dst *ebiten.Image, r *renderer, v view, s string, a float32) {
+	h.rescale(v)
+	w := float32(h.hintLine.prepare(s, &h.label))
+	x, y := v.pt(fieldW/2, fieldH-40)
+	pad := v.px(10)
+	r.hud.reset()
+	r.hud.rect(x-w/2-pad, y-v.px(5), w+2*pad, v.px(sizeLabel*1.35+10), tint(colBars, 0.6*a))
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+	h.text(dst, v, &h.hintLine, s, &h.label, fieldW/2, fieldH-40, text.AlignCenter, colDim, a)
+}
+
+// finalScore returns the line under the game-over banner, formatted once
+// per score.
+func (h *hud) finalScore(score uint32) string {
+	if h.over == "" || h.overOf != score {
+		h.overOf, h.over = score, "final score "+strconv.FormatUint(uint64(score), 10)+"   ·   Esc quits"
+	}
+	return h.over
+}
+
+// waveBanner returns "WAVE n", formatted once per wave.
+func (h *hud) waveBanner(n uint8) string {
+	if h.titleS == "" || h.titleOf != n {
+		h.titleOf, h.titleS = n, "WAVE "+strconv.Itoa(int(n))
+	}
+	return h.titleS
+}
+
+// dim darkens the field under a banner, so that it stands out from the
+// rocks drifting behind it.
+func (h *hud) dim(dst *ebiten.Image, r *renderer) {
+	b := r.fieldRect
+	r.hud.reset()
+	r.hud.rect(float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), tint(colBars, 0.45))
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+}

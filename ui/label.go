@@ -1,0 +1,69 @@
+package ui
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+)
+
+// label is one line of text on the screen, rendered into an image of its
+// own when its text or size changes and drawn from that image otherwise:
+// text.Draw lays the line out and allocates on every call, a label only
+// when the text changes.
+type label struct {
+	s    string
+	size float64 // of the face it was rendered with, pixels
+	w    float64 // advance of the text, pixels
+	img  *ebiten.Image
+	op   ebiten.DrawImageOptions
+}
+
+// labelPad is the margin around the text in a label's image, in pixels,
+// for glyphs whose ink overhangs their advance.
+const labelPad = 2
+
+// draw draws s with face f at screen point (x, y): the top of the line,
+// and its left end, middle or right end as align says; in colour c at
+// opacity a.
+func (l *label) draw(dst *ebiten.Image, s string, f *text.GoTextFace, x, y float32, align text.Align, c color.RGBA, a float32) {
+	if s == "" {
+		return
+	}
+	l.prepare(s, f)
+	left := float64(x)
+	switch align {
+	case text.AlignCenter:
+		left -= l.w / 2
+	case text.AlignEnd:
+		left -= l.w
+	}
+	l.op.GeoM.Reset()
+	// Whole pixels keep the glyphs as crisp as they were rendered.
+	l.op.GeoM.Translate(math.Round(left)-labelPad, math.Round(float64(y))-labelPad)
+	l.op.ColorScale.Reset()
+	l.op.ColorScale.Scale(float32(c.R)/255*a, float32(c.G)/255*a, float32(c.B)/255*a, float32(c.A)/255*a)
+	dst.DrawImage(l.img, &l.op)
+}
+
+// prepare renders s with face f unless the label holds it already, and
+// returns the width of the text in pixels.
+func (l *label) prepare(s string, f *text.GoTextFace) float64 {
+	if l.img == nil || l.s != s || l.size != f.Size {
+		l.render(s, f)
+	}
+	return l.w
+}
+
+func (l *label) render(s string, f *text.GoTextFace) {
+	if l.img != nil {
+		l.img.Deallocate()
+	}
+	w, h := text.Measure(s, f, 0)
+	l.img = ebiten.NewImage(int(math.Ceil(w))+2*labelPad, int(math.Ceil(h))+2*labelPad)
+	var op text.DrawOptions
+	op.GeoM.Translate(labelPad, labelPad)
+	text.Draw(l.img, s, f, &op)
+	l.s, l.size, l.w = s, f.Size, w
+}

@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+)
+
+// playScene is a single-player game on the local engine.
+type playScene struct {
+	env   *env
+	seed  uint64
+	wave  uint8      // the games' starting wave
+	world game.World // the state after the last tick
+	prev  game.World // the state one tick before, drawn from for interpolation
+	fx    *particles
+
+	hint       bool // show the controls for a while: the first game only
+	paused     bool
+	bannerWave uint8  // wave announced by the banner
+	bannerLeft int    // ticks the banner has left on screen
+	ticks      uint32 // updates since the scene began, paused or not
+}
+
+const (
+	me          = 0                       // the local player's slot
+	bannerTicks = 2 * game.TicksPerSecond // how long "WAVE n" shows
+	hintTicks   = 8 * game.TicksPerSecond // how long the controls hint shows
+)
+
+func newPlayScene(e *env, seed uint64, wave uint8) (*playScene, error) {
+	if wave == 0 {
+		wave = 1
+	}
+	w, err := game.New(game.Setup{Seed: seed, Players: 1 << me, Mode: game.Coop, Lives: 3, StartWave: wave})
+	if err != nil {
+		return nil, fmt.Errorf("new game, seed %d: %w", seed, err)
+	}
+	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: newParticles(seed), hint: true}
+	s.bannerWave, s.bannerLeft = w.Wave, bannerTicks
+	return s, nil
+}
+
+// Update implements Scene.
+func (s *playScene) Update(in Intents) (Scene, error) {
+	s.ticks++
+	if s.world.Over && in.Confirm {
+		next, err := newPlayScene(s.env, s.seed+1, s.wave)
+		if err != nil {
+			return s, err
+		}
+		next.hint = false
+		return next, nil
+	}
+	if in.Pause && !s.world.Over {
+		s.paused = !s.paused
+	}
+	if s.paused {
+		s.prev = s.world
+		return s, nil
+	}
+	var inputs [game.MaxPlayers]game.Input
+	inputs[me] = in.Ship
+	s.prev = s.world
+	s.world.Step(inputs)
+	events := s.world.LastEvents()
+	for _, e := range events {
+		if e.Kind == game.WaveStarted {
+			s.bannerWave, s.bannerLeft = uint8(e.Value), bannerTicks
+		}
+	}
+	s.fx.react(events)
+	s.fx.step()
+	if s.bannerLeft > 0 {
+		s.bannerLeft--
+	}
+	return s, nil
+}
+
+// Draw implements Scene.
+func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
+	if s.paused {
+		t = 1
+	}
+	r := s.env.draw
+	field := r.begin(screen, v)
+	r.drawBackdrop(screen, field, s.ticks)
+	r.drawWorld(field, &s.prev, &s.world, t)
+	s.fx.draw(field, r, t)
+
+	h := s.env.hud
+	if s.world.Over || s.paused {
+		h.dim(field, r)
+	}
+	h.draw(field, r, v, &s.world, me)
+	switch {
+	case s.world.Over:
+		h.bannerText(field, v, "GAME OVER", "press Enter to play again", colDanger, 1)
+		h.hint(field, r, v, h.finalScore(s.world.Ships[me].Score), 1)
+	case s.paused:
+		h.bannerText(field, v, "PAUSED", "press P to resume", colText, 1)
+	case s.bannerLeft > 0:
+		a := float32(s.bannerLeft) / (bannerTicks / 3)
+		if a > 1 {
+			a = 1
+		}
+		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, a)
+	}
+	if s.hint && !s.world.Over && s.ticks < hintTicks {
+		a := float32(hintTicks-s.ticks) / game.TicksPerSecond
+		if a > 1 {
+			a = 1
+		}
+		h.hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    P pause    Esc quit", a)
+	}
+}

@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+)
+
+// renderer draws a world as glowing vector outlines. A frame is a handful
+// of draw calls: the stars and every glow in one additive batch, every
+// outline and fill in one batch over it, then the explosions and the HUD.
+type renderer struct {
+	glow  beams         // additive: stars, glows
+	core  beams         // over: fills, outlines, shots
+	fx    beams         // additive: explosions
+	hud   beams         // over: HUD shapes
+	white *ebiten.Image // a white pixel, the source of every triangle
+
+	v         view
+	lineWidth float32       // pixels, of the current frame
+	glowWidth float32       // pixels
+	field     *ebiten.Image // the screen clipped to the field
+	fieldOf   *ebiten.Image // the screen field was cut from
+	fieldRect image.Rectangle
+	stars     [140]star
+	copies    [4][2]float64  // offsets of wrapped copies, units
+	pts       [24][2]float32 // an outline on the screen, pixels
+}
+
+// star is a fixed point of the backdrop.
+type star struct {
+	x, y  float64 // world units
+	size  float64 // world units
+	light float32 // 0..1
+}
+
+// Opacity of the glow around outlines.
+const glowAlpha = 0.22
+
+func newRenderer() *renderer {
+	r := &renderer{}
+	// A cosmetic RNG of the UI's own: the engine's RNG is state of the game
+	// and must never be drawn from outside it.
+	rnd := rand.New(rand.NewPCG(0x5eed, 0x57a75))
+	for i := range r.stars {
+		r.stars[i] = star{
+			x:     rnd.Float64() * fieldW,
+			y:     rnd.Float64() * fieldH,
+			size:  0.8 + rnd.Float64()*1.2,
+			light: 0.10 + 0.45*float32(rnd.Float64()*rnd.Float64()),
+		}
+	}
+	return r
+}
+
+// begin prepares a frame on screen under view v and returns the image to
+// draw the field on: the screen clipped to the field's rectangle, so that
+// wrapped copies of objects do not spill into the bars.
+func (r *renderer) begin(screen *ebiten.Image, v view) *ebiten.Image {
+	if r.white == nil {
+		img := ebiten.NewImage(3, 3)
+		img.Fill(color.White)
+		r.white = img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)
+	}
+	rect := v.rect()
+	if r.field == nil || r.fieldOf != screen || r.fieldRect != rect {
+		r.field = screen.SubImage(rect).(*ebiten.Image)
+		r.fieldOf, r.fieldRect = screen, rect
+	}
+	r.v = v
+	r.lineWidth = float32(math.Max(1.5, 2*v.Scale))
+	r.glowWidth = r.lineWidth * 5
+	r.glow.reset()
+	r.core.reset()
+	r.fx.reset()
+	r.hud.reset()
+	return r.field
+}
+
+// outline adds the closed polygon pts (local units), scaled by size, turned
+// by angle (radians) and placed at world point (x, y), with the copies that
+// wrap around the field's edges within reach: its glow, a fill of opacity
+// fillA if above zero, and its line, in colour c at opacity a. glow nil
+// draws no glow; core receives the fill and the line.
+func (r *renderer) outline(glow, core *beams, pts [][2]float64, x, y, angle, size, reach float64, c color.RGBA, a, fillA float32) {
+	sin, cos := math.Sincos(angle)
+	n := len(pts)
+	if n > len(r.pts) {
+		n = len(r.pts)
+	}
+	lc, gc, fc := tint(c, a), tint(c, a*glowAlpha), tint(c, fillA)
+	copies := wrapCopies(x, y, reach, &r.copies)
+	for k := 0; k < copies; k++ {
+		cx, cy := x+r.copies[k][0], y+r.copies[k][1]
+		for i, p := range pts[:n] {
+			r.pts[i][0], r.pts[i][1] = r.v.pt(cx+(p[0]*cos-p[1]*sin)*size, cy+(p[0]*sin+p[1]*cos)*size)
+		}
+		if fillA > 0 {
+			sx, sy := r.v.pt(cx, cy)
+			core.fan(sx, sy, r.pts[:n], fc)
+		}
+		for i := 0; i < n; i++ {
+			p, q := r.pts[i], r.pts[(i+1)%n]
+			if glow != nil {
+				glow.glow(p[0], p[1], q[0], q[1], r.glowWidth, gc)
+			}
+			core.line(p[0], p[1], q[0], q[1], r.lineWidth, lc)
+		}
+	}
+}
+
+// arc adds an arc of radius rad (units) around world point (x, y) from
+// angle a0 sweeping clockwise by sweep (radians), with its glow.
+func (r *renderer) arc(x, y, rad, a0, sweep float64, c color.RGBA, a float32) {
+	segs := int(math.Ceil(32 * math.Abs(sweep) / (2 * math.Pi)))
+	segs = max(segs, 2)
+	lc, gc := tint(c, a), tint(c, a*glowAlpha)
+	px, py := r.v.pt(x+rad*math.Cos(a0), y+rad*math.Sin(a0))
+	for k := 1; k <= segs; k++ {
+		ang := a0 + sweep*float64(k)/float64(segs)
+		qx, qy := r.v.pt(x+rad*math.Cos(ang), y+rad*math.Sin(ang))
+		r.glow.glow(px, py, qx, qy, r.glowWidth, gc)
+		r.core.line(px, py, qx, qy, r.lineWidth, lc)
+		px, py = qx, qy
+	}
+}
+
+// drawBackdrop paints the bars, the field and its stars.
+func (r *renderer) drawBackdrop(screen, field *ebiten.Image, tick uint32) {
+	screen.Fill(fillBars)
+	field.Fill(fillField)
+	for i := range r.stars {
+		s := &r.stars[i]
+		// A slow twinkle, different for every star.
+		tw := 0.8 + 0.2*float32(math.Sin(float64(tick)*0.03+float64(i)*1.7))
+		x, y := r.v.pt(s.x, s.y)
+		d := max(r.v.px(s.size), 1)
+		r.glow.rect(x-d/2, y-d/2, d, d, tint(colStar, s.light*tw))
+	}
+	// The field's edge, where things wrap round.
+	b := r.fieldRect
+	x0, y0, x1, y1 := float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y)
+	edge := tint(colBorder, 1)
+	r.glow.rect(x0, y0, x1-x0, 1, edge)
+	r.glow.rect(x0, y1-1, x1-x0, 1, edge)
+	r.glow.rect(x0, y0+1, 1, y1-y0-2, edge)
+	r.glow.rect(x1-1, y0+1, 1, y1-y0-2, edge)
+}
+
+// drawWorld draws the world as it was a fraction t ∈ [0, 1] of a tick after
+// prev, on its way to cur, onto field, together with the backdrop's stars.
+func (r *renderer) drawWorld(field *ebiten.Image, prev, cur *game.World, t float64) {
+	r.drawRocks(prev, cur, t)
+	r.drawBullets(prev, cur, t)
+	for i := range cur.Ships {
+		r.drawShip(i, &prev.Ships[i], &cur.Ships[i], t, cur.Tick)
+	}
+	r.glow.flush(field, r.white, ebiten.BlendLighter)
+	r.core.flush(field, r.white, ebiten.BlendSourceOver)
+}
+
+func (r *renderer) drawRocks(prev, cur *game.World, t float64) {
+	before := prev.LiveRocks()
+	j := 0
+	for _, rk := range cur.LiveRocks() {
+		x, y, a := toUnits(rk.Pos.X), toUnits(rk.Pos.Y), float64(rk.Angle)
+		var ok bool
+		if j, ok = prevIndex(before, rockID, j, rk.ID); ok {
+			x, y = lerpPos(before[j].Pos, rk.Pos, t)
+			a = lerpAngle(before[j].Angle, rk.Angle, t)
+		}
+		rad := toUnits(game.RockRadius(rk.Size))
+		// A faint fill gives the rocks body without hiding what is behind.
+		r.outline(&r.glow, &r.core, rockShapes[rk.Shape&3], x, y, toRadians(a), rad, rad*1.1, colRock, 1, 0.06)
+	}
+}
+
+func (r *renderer) drawBullets(prev, cur *game.World, t float64) {
+	before := prev.LiveBullets()
+	j := 0
+	for _, b := range cur.LiveBullets() {
+		x, y := toUnits(b.Pos.X), toUnits(b.Pos.Y)
+		var ok bool
+		if j, ok = prevIndex(before, bulletID, j, b.ID); ok {
+			x, y = lerpPos(before[j].Pos, b.Pos, t)
+		}
+		col := playerColour(int(b.Owner))
+		// A short streak behind the shot along its velocity, and a bright
+		// head; full-power shots are longer and bigger.
+		vx, vy := toUnits(b.Vel.X), toUnits(b.Vel.Y)
+		tail, rad := 1.5, 1.8 // ticks of travel, units
+		if b.Power > 1 {
+			tail, rad = 2.5, 3
+		}
+		n := wrapCopies(x, y, 40, &r.copies)
+		for c := 0; c < n; c++ {
+			cx, cy := x+r.copies[c][0], y+r.copies[c][1]
+			sx, sy := r.v.pt(cx, cy)
+			ex, ey := r.v.pt(cx-vx*tail, cy-vy*tail)
+			r.glow.glow(ex, ey, sx, sy, r.glowWidth, tint(col, glowAlpha*1.5))
+			r.glow.disc(sx, sy, r.v.px(rad*3), tint(col, 0.5), true)
+			r.core.line(ex, ey, sx, sy, r.lineWidth, tint(col, 0.9))
+			r.core.disc(sx, sy, max(r.v.px(rad), 1), tint(colCore, 1), false)
+		}
+	}
+}
+
+// drawShip draws slot i's ship between its states in prev and cur.
+func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32) {
+	if !cur.Present || !cur.Alive {
+		return
+	}
+	x, y, a := toUnits(cur.Pos.X), toUnits(cur.Pos.Y), float64(cur.Angle)
+	if prev.Alive {
+		x, y = lerpPos(prev.Pos, cur.Pos, t)
+		a = lerpAngle(prev.Angle, cur.Angle, t)
+	}
+	ang := toRadians(a)
+	alpha := float32(1)
+	if cur.Invuln > 0 && (cur.Invuln/6)%2 == 1 {
+		alpha = 0.25 // blinking: not yet vulnerable
+	}
+	col := playerColour(i)
+
+	if cur.Thrust > 0 {
+		// The flame grows with the thrust level and flickers.
+		flick := 0.85 + 0.15*math.Sin(float64(tick)*1.9+float64(i))
+		length := (5 + 5*float64(cur.Thrust)) * flick // units behind the notch
+		flame := [3][2]float64{{-7.5, -3.5}, {-5 - length, 0}, {-7.5, 3.5}}
+		r.outline(&r.glow, &r.core, flame[:], x, y, ang, 1, 60, colFlame, alpha, 0.25*alpha)
+	}
+	r.outline(&r.glow, &r.core, shipOutline[:], x, y, ang, 1, 30, col, alpha, 0.14*alpha)
+
+	if cur.Charge > 0 {
+		// The charge ring fills clockwise from the top; once full it pulses.
+		f := float64(cur.Charge) / game.MaxCharge
+		ca, cc := float32(0.5+0.5*f), col
+		if cur.Charge >= game.MaxCharge {
+			ca, cc = float32(0.75+0.25*math.Sin(float64(tick)*0.5)), colCore
+		}
+		n := wrapCopies(x, y, 30, &r.copies)
+		for c := 0; c < n; c++ {
+			r.arc(x+r.copies[c][0], y+r.copies[c][1], 22, -math.Pi/2, 2*math.Pi*f, cc, ca*alpha)
+		}
+	}
+}

@@ -1,0 +1,42 @@
+package ui
+
+import "math"
+
+// Outlines in local world units: +X is where the object faces (angle 0),
+// Y grows downward, as on the field.
+
+// shipOutline is the classic Asteroids ship: a long nose, two swept wings
+// and a notch at the back. It fits within game.ShipRadius (12 units).
+var shipOutline = [...][2]float64{
+	{16, 0},
+	{-10, -10},
+	{-5, 0},
+	{-10, 10},
+}
+
+// rockShapes are the outlines of Rock.Shape 0..3 for a rock of radius 1:
+// jagged polygons whose points lie between 0.64 and 1.06 of the radius, so
+// that the outline roughly matches the engine's round hit area.
+var rockShapes [4][]([2]float64)
+
+func init() {
+	radii := [4][]float64{
+		{1.00, 0.78, 1.02, 0.92, 0.70, 0.98, 1.04, 0.80, 0.96, 0.74, 1.00},
+		{0.95, 1.05, 0.72, 0.90, 1.02, 0.86, 0.66, 0.98, 1.04, 0.82, 0.94, 0.76},
+		{1.04, 0.88, 0.96, 0.64, 0.92, 1.02, 0.90, 0.72, 1.00, 0.94},
+		{0.86, 1.02, 0.96, 0.78, 1.04, 0.70, 0.92, 1.00, 0.84, 1.03, 0.74},
+	}
+	// Uneven spacing of the points, as a fraction of the even step, so that
+	// no shape looks like a regular polygon.
+	jitter := [...]float64{0, 0.18, -0.12, 0.22, -0.2, 0.08, -0.06}
+	for s, rs := range radii {
+		n := len(rs)
+		step := 2 * math.Pi / float64(n)
+		pts := make([][2]float64, n)
+		for i, r := range rs {
+			a := (float64(i) + jitter[i%len(jitter)]) * step
+			pts[i] = [2]float64{r * math.Cos(a), r * math.Sin(a)}
+		}
+		rockShapes[s] = pts
+	}
+}

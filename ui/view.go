@@ -1,0 +1,91 @@
+package ui
+
+import (
+	"image"
+	"math"
+
+	"rockstep/game"
+	"rockstep/game/fixed"
+)
+
+// Field size in world units, as floats for drawing.
+var (
+	fieldW = toUnits(game.FieldW)
+	fieldH = toUnits(game.FieldH)
+)
+
+// toUnits converts a Q16.16 number to world units.
+func toUnits(n fixed.Num) float64 { return float64(n) / float64(fixed.One) }
+
+// toRadians converts an engine angle (65536 a turn, clockwise on screen) to
+// radians in the same direction.
+func toRadians(a float64) float64 { return a * (2 * math.Pi / fixed.Turn) }
+
+// view maps world units onto the screen: the whole field, scaled uniformly
+// to fit the screen and centred, with bars on the sides that do not match
+// its aspect.
+type view struct {
+	Scale  float64 // screen pixels per world unit
+	X0, Y0 float64 // screen position of the field's top-left corner, pixels
+}
+
+// fitView returns the view of the field on a screen of w×h pixels.
+func fitView(w, h float64) view {
+	s := math.Min(w/fieldW, h/fieldH)
+	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		s = 1
+	}
+	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h - fieldH*s) / 2}
+}
+
+// pt returns the screen position of world point (x, y), in pixels.
+func (v view) pt(x, y float64) (float32, float32) {
+	return float32(v.X0 + x*v.Scale), float32(v.Y0 + y*v.Scale)
+}
+
+// px returns a world length in screen pixels.
+func (v view) px(units float64) float32 { return float32(units * v.Scale) }
+
+// rect returns the screen rectangle of the field, rounded inward to whole
+// pixels.
+func (v view) rect() image.Rectangle {
+	return image.Rect(
+		int(math.Ceil(v.X0)), int(math.Ceil(v.Y0)),
+		int(math.Floor(v.X0+fieldW*v.Scale)), int(math.Floor(v.Y0+fieldH*v.Scale)),
+	)
+}
+
+// wrapCopies writes into dst the offsets, in world units, at which an
+// object at (x, y) with the given radius must be drawn so that the part of
+// it that crosses an edge of the field shows at the opposite edge. The
+// first offset is always (0, 0); it returns how many it wrote (1 to 4).
+func wrapCopies(x, y, radius float64, dst *[4][2]float64) int {
+	var dx, dy float64
+	switch {
+	case x < radius:
+		dx = fieldW
+	case x > fieldW-radius:
+		dx = -fieldW
+	}
+	switch {
+	case y < radius:
+		dy = fieldH
+	case y > fieldH-radius:
+		dy = -fieldH
+	}
+	dst[0] = [2]float64{0, 0}
+	n := 1
+	if dx != 0 {
+		dst[n] = [2]float64{dx, 0}
+		n++
+	}
+	if dy != 0 {
+		dst[n] = [2]float64{0, dy}
+		n++
+	}
+	if dx != 0 && dy != 0 {
+		dst[n] = [2]float64{dx, dy}
+		n++
+	}
+	return n
+}

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"image"
+	"testing"
+)
+
+func TestFitViewKeepsAspect(t *testing.T) {
+	tests := []struct {
+		name     string
+		w, h     float64
+		want     view
+		wantRect image.Rectangle
+	}{
+		{"same size", 1280, 720, view{1, 0, 0}, image.Rect(0, 0, 1280, 720)},
+		{"double (HiDPI)", 2560, 1440, view{2, 0, 0}, image.Rect(0, 0, 2560, 1440)},
+		{"wider: bars left and right", 1600, 720, view{1, 160, 0}, image.Rect(160, 0, 1440, 720)},
+		{"taller: bars top and bottom", 640, 720, view{0.5, 0, 180}, image.Rect(0, 180, 640, 540)},
+		{"degenerate window", 0, 0, view{1, -640, -360}, image.Rect(-640, -360, 640, 360)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := fitView(tc.w, tc.h)
+			if got != tc.want {
+				t.Errorf("fitView(%v, %v) = %+v, want %+v", tc.w, tc.h, got, tc.want)
+			}
+			if r := got.rect(); r != tc.wantRect {
+				t.Errorf("fitView(%v, %v).rect() = %v, want %v", tc.w, tc.h, r, tc.wantRect)
+			}
+		})
+	}
+}
+
+func TestViewMapsFieldCorners(t *testing.T) {
+	v := fitView(1600, 720)
+	if x, y := v.pt(0, 0); x != 160 || y != 0 {
+		t.Errorf("pt(0, 0) = (%v, %v), want (160, 0)", x, y)
+	}
+	if x, y := v.pt(fieldW, fieldH); x != 1440 || y != 720 {
+		t.Errorf("pt(field corner) = (%v, %v), want (1440, 720)", x, y)
+	}
+	if got := v.px(12); got != 12 {
+		t.Errorf("px(12) = %v, want 12", got)
+	}
+}
+
+func TestWrapCopies(t *testing.T) {
+	tests := []struct {
+		name    string
+		x, y, r float64
+		want    [][2]float64
+	}{
+		{"in the middle", 640, 360, 40, [][2]float64{{0, 0}}},
+		{"touching the left edge", 10, 360, 40, [][2]float64{{0, 0}, {fieldW, 0}}},
+		{"touching the right edge", 1270, 360, 40, [][2]float64{{0, 0}, {-fieldW, 0}}},
+		{"touching the top edge", 640, 5, 40, [][2]float64{{0, 0}, {0, fieldH}}},
+		{"touching the bottom edge", 640, 700, 40, [][2]float64{{0, 0}, {0, -fieldH}}},
+		{"in a corner", 1275, 3, 40, [][2]float64{{0, 0}, {-fieldW, 0}, {0, fieldH}, {-fieldW, fieldH}}},
+		{"exactly a radius away", 40, 680, 40, [][2]float64{{0, 0}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var dst [4][2]float64
+			n := wrapCopies(tc.x, tc.y, tc.r, &dst)
+			if n != len(tc.want) {
+				t.Fatalf("wrapCopies(%v, %v, %v) wrote %d offsets %v, want %v", tc.x, tc.y, tc.r, n, dst[:n], tc.want)
+			}
+			for i := range tc.want {
+				if dst[i] != tc.want[i] {
+					t.Errorf("offset %d = %v, want %v", i, dst[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
