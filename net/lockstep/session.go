@@ -159,6 +159,7 @@ type Session struct {
 	frames    int
 	frameAt   time.Duration
 	fps       int
+	fpsSet    bool
 
 	gameEvents []game.Event
 	wish       lobbyWish

@@ -21,7 +21,9 @@ func (s *Session) Update(now time.Duration, input InputSource) {
 	s.advance(now)
 	s.frames++
 	if s.now-s.frameAt >= time.Second {
-		s.fps = s.frames * int(time.Second) / int(s.now-s.frameAt)
+		if !s.fpsSet {
+			s.fps = s.frames * int(time.Second) / int(s.now-s.frameAt)
+		}
 		s.frames, s.frameAt = 0, s.now
 	}
 	switch s.phase {
@@ -46,6 +48,14 @@ func (s *Session) Update(now time.Duration, input InputSource) {
 	s.run(input)
 	if s.now-s.lastSend >= s.cfg.ResendEvery {
 		s.sendClientPacket(true)
+	}
+}
+
+// SetFPS reports the frame rate the player's machine achieves, when the
+// session is updated on a loop of its own rather than once per frame.
+func (s *Session) SetFPS(fps int) {
+	if fps > 0 {
+		s.fps, s.fpsSet = fps, true
 	}
 }
 

@@ -33,6 +33,7 @@ type Config struct {
 	MaxSpectators  int           // spectators admitted while running
 	Setup          game.Setup    // the initial setup (mode, lives, start wave, friendly fire)
 	Random         io.Reader     // tokens and seeds; crypto/rand.Reader outside tests
+	Seed           uint64        // a fixed seed for every game (0: a random one each game)
 	K              int           // initial ticks per turn (iterations_per_command)
 	Delay          int           // initial input delay, in turns
 	FixedTiming    bool          // never adapt K and Delay
@@ -310,6 +311,18 @@ func (r *Room) Roster() []wire.Player {
 	}
 	return ps
 }
+
+// HasConn reports whether conn is a member (player or spectator).
+func (r *Room) HasConn(conn ConnID) bool { return r.conns[conn] != nil }
+
+// Name returns the room's name.
+func (r *Room) Name() string { return r.cfg.Name }
+
+// ID returns the room's id.
+func (r *Room) ID() uint32 { return r.cfg.RoomID }
+
+// MaxPlayers returns how many players the room takes.
+func (r *Room) MaxPlayers() int { return r.cfg.MaxPlayers }
 
 // Connections returns how many connections the room holds.
 func (r *Room) Connections() int { return len(r.members) }

@@ -244,6 +244,9 @@ func (r *Room) start() {
 	}
 	r.setup.Seed = uint64(seed[0]) | uint64(seed[1])<<8 | uint64(seed[2])<<16 | uint64(seed[3])<<24 |
 		uint64(seed[4])<<32 | uint64(seed[5])<<40 | uint64(seed[6])<<48 | uint64(seed[7])<<56
+	if r.cfg.Seed != 0 {
+		r.setup.Seed = r.cfg.Seed
+	}
 	r.setup.Players = 0
 	for i := range r.slots {
 		s := &r.slots[i]

@@ -142,6 +142,10 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[Pause](pl)
 	case TypeStartGame:
 		m, err = decodeAs[StartGame](pl)
+	case TypeCreateRoom:
+		m, err = decodeAs[CreateRoom](pl)
+	case TypeRoomCreated:
+		m, err = decodeAs[RoomCreated](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -836,6 +840,38 @@ func (m *RoomStatus) decodePayload(r *reader) error {
 	m.Lagging = r.u8("lagging")
 	m.Vacant = r.u8("vacant")
 	m.VacancyMs = r.uvarint32("vacancy ms")
+	return r.err
+}
+
+// CreateRoom: Name string, Setup.
+
+func (m CreateRoom) check() error {
+	if err := checkString("name", m.Name, MaxName); err != nil {
+		return err
+	}
+	return checkSetup(m.Setup)
+}
+
+func (m CreateRoom) appendPayload(b []byte) []byte {
+	return appendSetup(appendString(b, m.Name), m.Setup)
+}
+
+func (m *CreateRoom) decodePayload(r *reader) error {
+	m.Name = r.string("name", MaxName)
+	m.Setup = r.setup()
+	return r.err
+}
+
+// RoomCreated: RoomID u32 LE.
+
+func (m RoomCreated) check() error { return nil }
+
+func (m RoomCreated) appendPayload(b []byte) []byte {
+	return binary.LittleEndian.AppendUint32(b, m.RoomID)
+}
+
+func (m *RoomCreated) decodePayload(r *reader) error {
+	m.RoomID = r.u32le("room id")
 	return r.err
 }
 

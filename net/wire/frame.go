@@ -47,6 +47,8 @@ var typeNames = [...]string{
 	TypeRoomStatus:      "room status",
 	TypePause:           "pause",
 	TypeStartGame:       "start game",
+	TypeCreateRoom:      "create room",
+	TypeRoomCreated:     "room created",
 }
 
 // String returns the message type's name as errors and logs print it,

@@ -55,6 +55,8 @@ const (
 	TypeRoomStatus      Type = 19 // room → all: state, child state, who is late or gone
 	TypePause           Type = 20 // host player → room: pause or resume
 	TypeStartGame       Type = 21 // host player → room: start now (everyone is ready)
+	TypeCreateRoom      Type = 22 // client → server: open a new room
+	TypeRoomCreated     Type = 23 // server → client: the new room's id
 )
 
 // Message is any message of this package.
@@ -189,6 +191,19 @@ type Start struct {
 	ChangeAt    uint32
 	ChangeK     uint8
 	ChangeDelay uint8
+}
+
+// CreateRoom asks a dedicated server to open a room with this name and
+// setup (Setup.Seed non-zero fixes the game's seed; Players is ignored).
+// The answer is RoomCreated, or Refuse.
+type CreateRoom struct {
+	Name  string
+	Setup game.Setup
+}
+
+// RoomCreated answers CreateRoom with the new room's id, to join with.
+type RoomCreated struct {
+	RoomID uint32
 }
 
 // StartGame asks the room to start the game (the host player only; every
@@ -361,3 +376,5 @@ func (Chat) Type() Type            { return TypeChat }
 func (RoomStatus) Type() Type      { return TypeRoomStatus }
 func (Pause) Type() Type           { return TypePause }
 func (StartGame) Type() Type       { return TypeStartGame }
+func (CreateRoom) Type() Type      { return TypeCreateRoom }
+func (RoomCreated) Type() Type     { return TypeRoomCreated }
