@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"rockstep/net/bots"
 	"rockstep/net/transport"
@@ -17,14 +21,17 @@ type botsOptions struct {
 	netsim string
 	seed   uint64
 	fast   bool
+
+	perRoom  int
+	players  int
+	tokenDir string
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
 // non-zero if the bots did not finish or did not agree.
 func runBots(o botsOptions, stdout, stderr io.Writer) int {
 	if o.join != "" {
-		fmt.Fprintln(stderr, "rockstep: -bots -join needs the real network transport, which is not built yet; use -local")
-		return 2
+		return runRemoteBots(o, stdout, stderr)
 	}
 	if !o.local {
 		fmt.Fprintln(stderr, "rockstep: -bots needs -local (an in-process room) or -join ADDR")
@@ -41,6 +48,25 @@ func runBots(o botsOptions, stdout, stderr io.Writer) int {
 		return 2
 	}
 	s, err := l.Run()
+	fmt.Fprintln(stdout, s)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "rockstep: %v\n", err)
+		return 1
+	case s.HashGroups != 1 || s.Desyncs != 0:
+		fmt.Fprintln(stderr, "rockstep: the bots did not agree")
+		return 1
+	}
+	return 0
+}
+
+func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{
+		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
+		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir,
+	})
 	fmt.Fprintln(stdout, s)
 	switch {
 	case err != nil:

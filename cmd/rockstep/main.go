@@ -37,6 +37,17 @@ func run(args []string) int {
 	fs.IntVar(&bo.ticks, "ticks", 3000, "with -bots: game ticks every bot plays (60 a second)")
 	fs.StringVar(&bo.netsim, "netsim", "", "simulate a bad network on every link: `SPEC` like latency=80ms,jitter=30ms,loss=5%,dup=2%,reorder=2%,bw=1mbps")
 	fs.BoolVar(&bo.fast, "fast", false, "with -bots -local: run on a virtual clock as fast as the machine allows")
+	fs.IntVar(&bo.perRoom, "per-room", 0, "with -bots -join: put `N` bots in each room, creating rooms on the server (0: all in the default room)")
+	fs.IntVar(&bo.players, "players", 0, "with -bots -join: a room starts once it has `N` ready players (default: -per-room, or -bots)")
+	fs.StringVar(&bo.tokenDir, "token-dir", "", "with -bots -join: keep each bot's session token in `DIR`, so a restarted bot reclaims its slot")
+	var so serverOptions
+	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
+	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", DefaultPort), "with -server: UDP `ADDR` to listen on")
+	fs.StringVar(&so.name, "name", "Rockstep", "with -server: the server's `NAME`, shown in game lists")
+	fs.StringVar(&so.logFormat, "log-format", "text", "with -server: log format, text or json")
+	fs.StringVar(&so.metrics, "metrics", "", "with -server: serve /healthz and Prometheus /metrics over HTTP on `ADDR`")
+	fs.BoolVar(&so.lan, "lan", true, "with -server: advertise the server on the LAN")
+	fs.IntVar(&so.maxRooms, "max-rooms", 0, "with -server: rooms at once (default 256)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -49,6 +60,9 @@ func run(args []string) int {
 		return 2
 	}
 
+	if *server {
+		return runServer(so, os.Stderr)
+	}
 	if bo.n != 0 {
 		bo.seed = *seed
 		if bo.seed == 0 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -346,6 +345,7 @@ type Summary struct {
 	RTTp50          time.Duration
 	UpBytesPerS     float64 // per bot
 	DownBytesPerS   float64 // per bot
+	VacanciesSeen   int     // bots that saw another player's slot become vacant (remote runs)
 	K, Delay        int
 	LateTurns       uint64
 	Dropped         uint64
@@ -391,11 +391,7 @@ func (l *Local) Summary() Summary {
 		s.UpBytesPerS = float64(up) / secs / float64(players)
 		s.DownBytesPerS = float64(down) / secs / float64(players)
 	}
-	if len(l.rtts) > 0 {
-		r := slices.Clone(l.rtts)
-		slices.Sort(r)
-		s.RTTp50 = r[len(r)/2]
-	}
+	s.RTTp50 = median(l.rtts)
 	rs := l.Room.Stats()
 	s.LateTurns = rs.LateTurns
 	for _, d := range rs.Dropped {
@@ -406,8 +402,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d turn=%d hash=%016x hash_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d game_s=%.1f wall_ms=%d",
+	return fmt.Sprintf("bots=%d ticks=%d turn=%d hash=%016x hash_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d game_s=%.1f wall_ms=%d",
 		s.Bots, s.Ticks, s.Turn, s.Hash, s.HashGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
-		s.K, s.Delay, s.LateTurns, s.Dropped, s.GameTime.Seconds(), s.Wall.Milliseconds())
+		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.GameTime.Seconds(), s.Wall.Milliseconds())
 }

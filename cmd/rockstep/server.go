@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"rockstep/net/host"
+	"rockstep/net/transport"
+)
+
+// serverOptions are the flags of `rockstep -server`.
+type serverOptions struct {
+	listen    string
+	name      string
+	logFormat string
+	metrics   string
+	lan       bool
+	maxRooms  int
+}
+
+// DefaultPort is the UDP port a server listens on unless told otherwise.
+const DefaultPort = 7777
+
+func newLogger(format string, w io.Writer) (*slog.Logger, error) {
+	switch format {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("-log-format %q: want text or json", format)
+}
+
+// runServer runs a dedicated headless server until SIGINT or SIGTERM. It
+// opens no window and needs no display.
+func runServer(o serverOptions, stderr io.Writer) int {
+	log, err := newLogger(o.logFormat, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: %v\n", err)
+		return 2
+	}
+	srv, err := transport.Listen(o.listen, transport.LAN())
+	if err != nil {
+		log.Error("cannot listen", "addr", o.listen, "err", err)
+		return 1
+	}
+	cfg := host.Defaults()
+	cfg.Name, cfg.Log = o.name, log
+	if o.maxRooms > 0 {
+		cfg.MaxRooms = o.maxRooms
+	}
+	h := host.New(cfg)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if o.metrics != "" {
+		ln, err := net.Listen("tcp", o.metrics)
+		if err != nil {
+			log.Error("cannot serve metrics", "addr", o.metrics, "err", err)
+			return 1
+		}
+		hs := &http.Server{Handler: h.MetricsHandler(), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = hs.Serve(ln) }()
+		defer hs.Close()
+		log.Info("metrics", "addr", ln.Addr().String())
+	}
+	if o.lan {
+		log.Info("LAN advertising is not available yet; join by address")
+	}
+	log.Info("listening", "addr", srv.Addr().String(), "name", o.name)
+	if err := h.Serve(ctx, srv); err != nil && !errors.Is(err, context.Canceled) {
+		log.Error("server stopped", "err", err)
+		return 1
+	}
+	log.Info("stopped")
+	return 0
+}

@@ -1,0 +1,219 @@
+// Package client runs a lockstep session over a transport: dialled over
+// the network, or attached to an in-process host through a pipe. The UI and
+// the bots use it.
+//
+// The session runs on the client's own goroutine at the engine's pace; the
+// UI reads and commands it through Do, and gives it the local input with
+// SetInput.
+package client
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// Options configure a client.
+type Options struct {
+	Session   lockstep.Config
+	Transport transport.Config // zero: transport.LAN()
+	// Input, if set, supplies the local input per tick (bots); otherwise
+	// the last value given to SetInput is used (the UI).
+	Input lockstep.InputSource
+	// FPS, if set, reports the frames per second the caller achieves
+	// (the UI's frame rate) instead of the session loop's rate.
+	FPS func() int
+}
+
+// Client is a running session.
+type Client struct {
+	mu    sync.Mutex
+	s     *lockstep.Session
+	opt   Options
+	input atomic.Uint32
+	start time.Time
+	done  chan struct{}
+	err   error
+	stop  context.CancelFunc
+	send  func([]byte) error
+}
+
+// ErrClosed is returned by Err after Close.
+var ErrClosed = errors.New("client closed")
+
+// updateEvery is the session loop's period when nothing arrives.
+const updateEvery = 4 * time.Millisecond
+
+func newClient(opt Options) *Client {
+	if opt.Transport.MTU == 0 {
+		opt.Transport = transport.LAN()
+	}
+	if opt.Session.JoinEvery == 0 {
+		def := lockstep.LAN()
+		def.RoomID, def.Name, def.PlayerID, def.Token, def.Spectate = opt.Session.RoomID, opt.Session.Name, opt.Session.PlayerID, opt.Session.Token, opt.Session.Spectate
+		def.OnTurn, def.OnSend, def.OnTurnEnd = opt.Session.OnTurn, opt.Session.OnSend, opt.Session.OnTurnEnd
+		opt.Session = def
+	}
+	return &Client{s: lockstep.New(opt.Session), opt: opt, start: time.Now(), done: make(chan struct{})}
+}
+
+func (c *Client) now() time.Duration { return time.Since(c.start) }
+
+func (c *Client) sample(tick uint32) game.Input {
+	if c.opt.Input != nil {
+		return c.opt.Input(tick)
+	}
+	return game.Input(c.input.Load())
+}
+
+// Dial connects to a host at addr and starts the session, which joins the
+// room given in opt.Session.
+func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
+	c := newClient(opt)
+	tc, err := transport.Dial(ctx, addr, c.opt.Transport)
+	if err != nil {
+		return nil, err
+	}
+	c.send = func(f []byte) error {
+		if unreliable(f) && tc.SendDatagram(f) == nil {
+			return nil
+		}
+		return tc.Send(f)
+	}
+	runCtx, cancel := context.WithCancel(context.Background())
+	c.stop = cancel
+	go func() {
+		err := tc.Run(runCtx, (*netHandler)(c))
+		c.finish(err)
+	}()
+	return c, nil
+}
+
+// Attach starts a session over an in-process pipe whose other end the host
+// holds (see host.Host.Attach).
+func Attach(p *transport.Pipe, opt Options) *Client {
+	c := newClient(opt)
+	c.send = p.SendToHost
+	runCtx, cancel := context.WithCancel(context.Background())
+	c.stop = cancel
+	go func() {
+		t := time.NewTicker(updateEvery)
+		defer t.Stop()
+		defer p.Close()
+		for {
+			select {
+			case <-runCtx.Done():
+				c.leave()
+				c.finish(nil)
+				return
+			case <-p.ClientWake():
+			case <-t.C:
+			}
+			c.mu.Lock()
+			now := c.now()
+			p.DrainClient(func(f []byte) { c.s.Receive(now, f) })
+			c.step(now)
+			c.mu.Unlock()
+		}
+	}()
+	return c
+}
+
+// step updates the session and sends what it queued; c.mu is held.
+func (c *Client) step(now time.Duration) {
+	if c.opt.FPS != nil {
+		c.s.SetFPS(c.opt.FPS())
+	}
+	c.s.Update(now, c.sample)
+	c.s.Flush(func(f []byte) { _ = c.send(f) })
+}
+
+func (c *Client) leave() {
+	c.mu.Lock()
+	c.s.Leave()
+	c.s.Flush(func(f []byte) { _ = c.send(f) })
+	c.mu.Unlock()
+}
+
+func (c *Client) finish(err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+		if err == nil {
+			c.err = ErrClosed
+		}
+	}
+	c.mu.Unlock()
+	close(c.done)
+}
+
+// netHandler is the transport's view of a Client.
+type netHandler Client
+
+func (h *netHandler) Message(frame []byte) {
+	c := (*Client)(h)
+	c.mu.Lock()
+	now := c.now()
+	c.s.Receive(now, frame)
+	c.step(now) // a master turn may be due at once
+	c.mu.Unlock()
+}
+
+// unreliable reports whether a frame is better sent as a bare datagram:
+// lockstep turns carry their own acknowledgements and redundancy, and
+// pings measure the path they take.
+func unreliable(frame []byte) bool {
+	if len(frame) < 2 {
+		return false
+	}
+	switch wire.Type(frame[1]) {
+	case wire.TypeMasterPacket, wire.TypeClientPacket, wire.TypePing, wire.TypePong:
+		return true
+	}
+	return false
+}
+
+func (h *netHandler) Tick(time.Time) {
+	c := (*Client)(h)
+	c.mu.Lock()
+	c.step(c.now())
+	c.mu.Unlock()
+}
+
+// Do runs f with the session, on the caller's goroutine, while the session
+// loop waits. f must not keep the session or its world.
+func (c *Client) Do(f func(s *lockstep.Session)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f(c.s)
+}
+
+// SetInput sets the local player's input for the ticks to come.
+func (c *Client) SetInput(in game.Input) { c.input.Store(uint32(in & game.ClientInputMask)) }
+
+// Done is closed when the session loop has stopped.
+func (c *Client) Done() <-chan struct{} { return c.done }
+
+// Err returns why the loop stopped (valid after Done).
+func (c *Client) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close leaves the room and stops the loop; it waits at most a second.
+func (c *Client) Close() {
+	c.leave()
+	c.stop()
+	select {
+	case <-c.done:
+	case <-time.After(time.Second):
+	}
+}

@@ -1,0 +1,422 @@
+// Package host runs Rockstep rooms over a transport: the dedicated
+// `-server`, and the in-process host behind the Host button, whose own
+// player reaches the room through a transport.Pipe with no network hop.
+//
+// Everything that touches a room happens on the transport's loop goroutine;
+// other goroutines reach the host only through pipes, Stats and the
+// metrics handler.
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"log/slog"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/room"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// Config is a host's settings.
+type Config struct {
+	Name     string        // the default room's name (and the server's, on the LAN)
+	Room     room.Config   // template for every room; Random is the host's
+	MaxRooms int           // rooms at once
+	Linger   time.Duration // a finished, empty room (not the default) is closed after this
+	Log      *slog.Logger  // nil: discard
+}
+
+// Defaults returns a host's settings for a LAN.
+func Defaults() Config {
+	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, Linger: 30 * time.Second}
+}
+
+// DefaultRoom is the id of the room a Join with RoomID 0 goes to.
+const DefaultRoom = 1
+
+// shutdownGrace is how long the host keeps the sockets open after telling
+// every client it is closing, so the news gets out.
+const shutdownGrace = 200 * time.Millisecond
+
+// Host runs rooms.
+type Host struct {
+	cfg   Config
+	log   *slog.Logger
+	start time.Time
+	srv   *transport.Server
+
+	rooms    map[uint32]*hosted
+	order    []uint32
+	nextRoom uint32
+	conns    map[room.ConnID]*conn // by the host's own connection id
+	byNet    map[transport.ConnID]room.ConnID
+	nextConn room.ConnID
+
+	pipeMu   sync.Mutex
+	newPipes []*transport.Pipe
+	pipes    map[room.ConnID]*transport.Pipe
+
+	closing  atomic.Bool
+	shutAt   time.Duration
+	cancel   context.CancelFunc
+	stats    statsBox
+	dropped  [numHostDrops]uint64
+	lastStat time.Duration
+}
+
+type hosted struct {
+	r       *room.Room
+	emptyAt time.Duration // when it became finished and empty (0: not)
+	state   wire.RoomState
+}
+
+// conn is a connection as the host numbers it: over the network (net) or
+// an in-process pipe (pipe set).
+type conn struct {
+	room uint32 // 0: not in a room
+	addr netip.AddrPort
+	net  transport.ConnID
+	pipe *transport.Pipe
+}
+
+// Host-level drop reasons (frames the host itself turns away).
+const (
+	dropHostMalformed = iota
+	dropHostNotJoined
+	dropHostNoRoom
+	numHostDrops
+)
+
+var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room"}
+
+// New returns a host with its default room open.
+func New(cfg Config) *Host {
+	def := Defaults()
+	if cfg.MaxRooms <= 0 {
+		cfg.MaxRooms = def.MaxRooms
+	}
+	if cfg.Linger <= 0 {
+		cfg.Linger = def.Linger
+	}
+	if cfg.Room.MaxPlayers == 0 {
+		cfg.Room = def.Room
+	}
+	if cfg.Name == "" {
+		cfg.Name = def.Name
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := &Host{
+		cfg:      cfg,
+		log:      log,
+		start:    time.Now(),
+		rooms:    map[uint32]*hosted{},
+		conns:    map[room.ConnID]*conn{},
+		byNet:    map[transport.ConnID]room.ConnID{},
+		pipes:    map[room.ConnID]*transport.Pipe{},
+		nextRoom: DefaultRoom,
+		nextConn: 1,
+	}
+	h.openRoom(cfg.Name, cfg.Room.Setup, 0)
+	return h
+}
+
+func (h *Host) now() time.Duration { return time.Since(h.start) }
+
+// openRoom creates a room and returns its id.
+func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
+	id := h.nextRoom
+	h.nextRoom++
+	rc := h.cfg.Room
+	rc.RoomID = id
+	rc.Name = name
+	rc.Random = rand.Reader
+	rc.Seed = seed
+	setup.Seed, setup.Players = 0, 0
+	if s := setup; s.Lives != 0 {
+		s.Players = 1
+		if s.Validate() == nil {
+			rc.Setup = setup
+		}
+	}
+	h.rooms[id] = &hosted{r: room.New(rc)}
+	h.order = append(h.order, id)
+	h.log.Info("room opened", "room", id, "name", name)
+	return id
+}
+
+// Serve runs the host on srv until ctx is done; then it tells every client
+// the server is stopping, gives the news a moment to get out, and returns.
+func (h *Host) Serve(ctx context.Context, srv *transport.Server) error {
+	h.srv = srv
+	inner, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	defer cancel()
+	go func() {
+		select {
+		case <-ctx.Done():
+			h.closing.Store(true)
+		case <-inner.Done():
+		}
+	}()
+	err := srv.Run(inner, h)
+	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
+		return nil
+	}
+	return err
+}
+
+// Attach connects an in-process client through p, as if it had dialled.
+// It may be called from any goroutine.
+func (h *Host) Attach(p *transport.Pipe) {
+	h.pipeMu.Lock()
+	h.newPipes = append(h.newPipes, p)
+	h.pipeMu.Unlock()
+}
+
+// Connected is called by the transport for a new, validated connection.
+func (h *Host) Connected(c transport.ConnID, addr netip.AddrPort) {
+	id := h.newConnID()
+	h.byNet[c] = id
+	h.conns[id] = &conn{addr: addr, net: c}
+	h.log.Debug("connected", "conn", id, "addr", addr)
+}
+
+// newConnID returns an id no connection of this host has had.
+func (h *Host) newConnID() room.ConnID {
+	id := h.nextConn
+	h.nextConn++
+	return id
+}
+
+// Message routes a frame to the connection's room, or handles a Join or
+// CreateRoom from a connection not yet in one.
+func (h *Host) Message(c transport.ConnID, frame []byte) {
+	if id, ok := h.byNet[c]; ok {
+		h.route(id, frame)
+	}
+}
+
+// Disconnected tells the connection's room it is gone.
+func (h *Host) Disconnected(c transport.ConnID, reason error) {
+	id, ok := h.byNet[c]
+	if !ok {
+		return
+	}
+	delete(h.byNet, c)
+	h.lose(id)
+	h.log.Debug("disconnected", "conn", id, "reason", reason)
+}
+
+func (h *Host) lose(id room.ConnID) {
+	if cn := h.conns[id]; cn != nil && cn.room != 0 {
+		if hr := h.rooms[cn.room]; hr != nil {
+			hr.r.Disconnected(h.now(), id)
+			h.flush(hr)
+		}
+	}
+	delete(h.conns, id)
+}
+
+func (h *Host) route(id room.ConnID, frame []byte) {
+	now := h.now()
+	cn := h.conns[id]
+	if cn == nil {
+		return
+	}
+	if cn.room != 0 {
+		if hr := h.rooms[cn.room]; hr != nil && hr.r.HasConn(id) {
+			hr.r.Receive(now, id, frame)
+			h.flush(hr)
+			return
+		}
+		cn.room = 0 // left its room; it may join another
+	}
+	msg, err := wire.Decode(frame)
+	if err != nil {
+		h.dropped[dropHostMalformed]++
+		return
+	}
+	switch m := msg.(type) {
+	case wire.Join:
+		target := m.RoomID
+		if target == 0 {
+			target = DefaultRoom
+		}
+		hr := h.rooms[target]
+		if hr == nil {
+			h.dropped[dropHostNoRoom]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom, Text: "no such room"})
+			return
+		}
+		hr.r.Receive(now, id, frame)
+		if hr.r.HasConn(id) {
+			cn.room = target
+		}
+		h.flush(hr)
+	case wire.CreateRoom:
+		if len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load() {
+			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
+			return
+		}
+		name := m.Name
+		if name == "" {
+			name = h.cfg.Name
+		}
+		rid := h.openRoom(name, m.Setup, m.Setup.Seed)
+		h.reply(id, wire.RoomCreated{RoomID: rid})
+	case wire.Ping:
+		h.reply(id, wire.Pong{ID: m.ID, Time: m.Time})
+	default:
+		h.dropped[dropHostNotJoined]++
+	}
+}
+
+func (h *Host) reply(id room.ConnID, m wire.Message) {
+	b, err := wire.Append(nil, m)
+	if err != nil {
+		return
+	}
+	h.sendTo(id, b)
+}
+
+func (h *Host) sendTo(id room.ConnID, frame []byte) {
+	cn := h.conns[id]
+	switch {
+	case cn == nil:
+	case cn.pipe != nil:
+		if err := cn.pipe.SendToClient(frame); err != nil {
+			h.log.Warn("in-process client not draining", "conn", id, "err", err)
+		}
+	case h.srv != nil:
+		if unreliable(frame) && h.srv.SendDatagram(cn.net, frame) == nil {
+			return
+		}
+		_ = h.srv.Send(cn.net, frame) // a full queue is the transport's to count
+	}
+}
+
+// unreliable reports whether a frame is better sent as a bare datagram:
+// lockstep turns carry their own acknowledgements and redundancy, and
+// pings measure the path they take, so neither waits for KCP's flush.
+func unreliable(frame []byte) bool {
+	if len(frame) < 2 {
+		return false
+	}
+	switch wire.Type(frame[1]) {
+	case wire.TypeMasterPacket, wire.TypeClientPacket, wire.TypePing, wire.TypePong:
+		return true
+	}
+	return false
+}
+
+func (h *Host) flush(hr *hosted) {
+	hr.r.Flush(h.sendTo)
+}
+
+// Tick runs every room's timers, drains in-process clients, closes rooms
+// that are done, and handles shutdown.
+func (h *Host) Tick(time.Time) {
+	now := h.now()
+	h.pollPipes()
+	if h.closing.Load() {
+		h.shutdown(now)
+	}
+	for i := 0; i < len(h.order); i++ {
+		id := h.order[i]
+		hr := h.rooms[id]
+		hr.r.Tick(now)
+		h.flush(hr)
+		h.watch(id, hr, now)
+		if id != DefaultRoom && hr.emptyAt != 0 && now-hr.emptyAt > h.cfg.Linger {
+			h.stats.mu.Lock()
+			add(&h.stats.closed, hr.r.Stats())
+			h.stats.mu.Unlock()
+			delete(h.rooms, id)
+			h.order = append(h.order[:i], h.order[i+1:]...)
+			i--
+			h.log.Info("room closed", "room", id)
+		}
+	}
+	if now-h.lastStat >= 500*time.Millisecond {
+		h.lastStat = now
+		h.publishStats()
+	}
+}
+
+// watch logs a room's state changes and notes when it is finished and empty.
+func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
+	st, child := hr.r.State()
+	if st != hr.state {
+		h.log.Info("room state", "room", id, "state", stateName(st), "players", hr.r.PlayerCount())
+		hr.state = st
+		if d := hr.r.Desync(); d != nil {
+			h.log.Warn("desync", "room", id, "turn", d.Turn, "entries", len(d.Entries))
+		}
+	}
+	_ = child
+	if st == wire.StateFinished && hr.r.Connections() == 0 {
+		if hr.emptyAt == 0 {
+			hr.emptyAt = now
+		}
+	} else {
+		hr.emptyAt = 0
+	}
+}
+
+func stateName(s wire.RoomState) string {
+	switch s {
+	case wire.StateSetup:
+		return "setup"
+	case wire.StateRunning:
+		return "running"
+	case wire.StateFinished:
+		return "finished"
+	}
+	return "unknown"
+}
+
+func (h *Host) pollPipes() {
+	h.pipeMu.Lock()
+	fresh := h.newPipes
+	h.newPipes = nil
+	h.pipeMu.Unlock()
+	for _, p := range fresh {
+		id := h.newConnID()
+		h.pipes[id] = p
+		h.conns[id] = &conn{pipe: p}
+	}
+	for id, p := range h.pipes {
+		p.DrainHost(func(f []byte) { h.route(id, f) })
+		if p.Closed() {
+			h.lose(id)
+			delete(h.pipes, id)
+		}
+	}
+}
+
+// shutdown tells every room's clients the server is stopping, then, after
+// a grace period, stops the transport.
+func (h *Host) shutdown(now time.Duration) {
+	if h.shutAt == 0 {
+		h.shutAt = now
+		h.log.Info("shutting down", "rooms", len(h.rooms))
+		for _, id := range h.order {
+			hr := h.rooms[id]
+			hr.r.Shutdown(now, "the server is shutting down")
+			h.flush(hr)
+		}
+		return
+	}
+	if now-h.shutAt >= shutdownGrace && h.cancel != nil {
+		h.cancel()
+	}
+}

@@ -1,0 +1,182 @@
+package host_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/bots"
+	"rockstep/net/client"
+	"rockstep/net/host"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// serve starts a host on a loopback port and returns its address.
+func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.CancelFunc, chan error) {
+	t.Helper()
+	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Serve(ctx, srv) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			t.Error("host did not stop")
+		}
+	})
+	return h, srv.Addr(), cancel, done
+}
+
+func TestBotsPlayOverLoopback(t *testing.T) {
+	_, addr, _, _ := serve(t, host.Defaults())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 4, Ticks: 300, Seed: 2})
+	t.Log(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.HashGroups != 1 || s.Desyncs != 0 {
+		t.Fatalf("bots disagree: %s", s)
+	}
+}
+
+// TestRoomsAndPipe: a client creates a room by message, bots play in it,
+// while an in-process client plays in the default room through a pipe.
+func TestRoomsAndPipe(t *testing.T) {
+	h, addr, _, _ := serve(t, host.Defaults())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// The in-process player: the Host button's own client.
+	p := transport.NewPipe()
+	h.Attach(p)
+	sc := lockstep.LAN()
+	sc.Name = "host player"
+	var final atomic.Uint64
+	sc.OnTurnEnd = func(turn uint32, hash uint64, w *game.World) {
+		if w.Tick >= 300 && final.Load() == 0 {
+			final.Store(hash | 1)
+		}
+	}
+	local := client.Attach(p, client.Options{Session: sc, Input: func(uint32) game.Input { return game.Fire }})
+	defer local.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		started := false
+		local.Do(func(s *lockstep.Session) {
+			if s.Phase() == lockstep.Lobby && !s.IsHost() {
+				return
+			}
+			if s.Phase() == lockstep.Lobby {
+				s.SetReady(true)
+				s.RequestStart()
+			}
+			started = s.Phase() == lockstep.Playing
+		})
+		if started {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Meanwhile bots fill two rooms of their own, created by message.
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 4, PerRoom: 2, Ticks: 300, Seed: 9})
+	if err != nil || s.HashGroups != 1 {
+		t.Fatalf("bots in created rooms: %v: %s", err, s)
+	}
+	for final.Load() == 0 && time.Now().Before(deadline.Add(10*time.Second)) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if final.Load() == 0 {
+		t.Fatal("the in-process player did not reach tick 300")
+	}
+	st := h.Stats()
+	if st.Rooms < 3 {
+		t.Errorf("rooms = %d, want the default and two created", st.Rooms)
+	}
+}
+
+// TestShutdownTellsClients: cancelling the host's context tells every
+// client why, and Serve returns within a second.
+func TestShutdownTellsClients(t *testing.T) {
+	_, addr, cancel, done := serve(t, host.Defaults())
+	sc := lockstep.LAN()
+	c, err := client.Dial(context.Background(), addr.String(), client.Options{Session: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	waitFor(t, func() bool {
+		ok := false
+		c.Do(func(s *lockstep.Session) { ok = s.Phase() == lockstep.Lobby })
+		return ok
+	})
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve returned %v, want nil on shutdown", err)
+		}
+		done <- nil // for the cleanup
+	case <-time.After(time.Second):
+		t.Fatal("Serve did not return within a second")
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("shutdown took %v", d)
+	}
+	waitFor(t, func() bool {
+		var l wire.Leave
+		c.Do(func(s *lockstep.Session) { l = s.LeaveMessage() })
+		return l.Reason == wire.LeaveShutdown
+	})
+}
+
+func TestMetrics(t *testing.T) {
+	h, addr, _, _ := serve(t, host.Defaults())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, Ticks: 120, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(600 * time.Millisecond) // stats are published twice a second
+	rec := httptest.NewRecorder()
+	h.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	body := rec.Body.String()
+	for _, want := range []string{"rockstep_rooms 1", "rockstep_turns_total ", `rockstep_dropped_total{reason="malformed"}`, "rockstep_transport_packets_in_total "} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %q", want)
+		}
+	}
+	if strings.Contains(body, "rockstep_turns_total 0\n") {
+		t.Error("no turns counted after a game")
+	}
+	rec = httptest.NewRecorder()
+	h.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
+	if rec.Code != 200 || rec.Body.String() != "ok\n" {
+		t.Errorf("healthz = %d %q", rec.Code, rec.Body.String())
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

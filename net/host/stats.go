@@ -1,0 +1,143 @@
+package host
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"slices"
+	"sync"
+
+	"rockstep/net/room"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// Stats is a host's state and counters, as the metrics endpoint reports
+// them. Counters count since the host started; rooms closed since keep
+// their share.
+type Stats struct {
+	Rooms, Running, Players, Connections int
+	Turns, LateTurns, Resends            uint64
+	FramesIn, FramesOut                  uint64
+	BytesIn, BytesOut                    uint64
+	Dropped                              map[string]uint64 // by reason, room and host
+}
+
+type statsBox struct {
+	mu     sync.Mutex
+	cur    Stats
+	closed room.Stats // counters of rooms already closed
+}
+
+func (h *Host) publishStats() {
+	s := Stats{Rooms: len(h.rooms), Connections: len(h.conns), Dropped: map[string]uint64{}}
+	var sum room.Stats
+	for _, id := range h.order {
+		hr := h.rooms[id]
+		if st, _ := hr.r.State(); st == wire.StateRunning {
+			s.Running++
+		}
+		s.Players += hr.r.PlayerCount()
+		add(&sum, hr.r.Stats())
+	}
+	h.stats.mu.Lock()
+	add(&sum, h.stats.closed)
+	h.stats.mu.Unlock()
+	s.Turns, s.LateTurns, s.Resends = sum.Turns, sum.LateTurns, sum.Resends
+	s.FramesIn, s.FramesOut, s.BytesIn, s.BytesOut = sum.FramesIn, sum.FramesOut, sum.BytesIn, sum.BytesOut
+	for i, n := range sum.Dropped {
+		s.Dropped[room.DropReasonName(i)] = n
+	}
+	for i, n := range h.dropped {
+		s.Dropped[hostDropNames[i]] = n
+	}
+	h.stats.mu.Lock()
+	h.stats.cur = s
+	h.stats.mu.Unlock()
+}
+
+func add(into *room.Stats, s room.Stats) {
+	into.FramesIn += s.FramesIn
+	into.FramesOut += s.FramesOut
+	into.BytesIn += s.BytesIn
+	into.BytesOut += s.BytesOut
+	into.Turns += s.Turns
+	into.LateTurns += s.LateTurns
+	into.Resends += s.Resends
+	into.Duplicates += s.Duplicates
+	for i := range s.Dropped {
+		into.Dropped[i] += s.Dropped[i]
+	}
+}
+
+// Stats returns the latest published stats (refreshed twice a second). It
+// is safe from any goroutine.
+func (h *Host) Stats() Stats {
+	h.stats.mu.Lock()
+	defer h.stats.mu.Unlock()
+	s := h.stats.cur
+	d := make(map[string]uint64, len(s.Dropped))
+	for k, v := range s.Dropped {
+		d[k] = v
+	}
+	s.Dropped = d
+	return s
+}
+
+// MetricsHandler serves /healthz and /metrics (Prometheus text format) for
+// the host and, if srv is not nil, its transport.
+func (h *Host) MetricsHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		if h.closing.Load() {
+			http.Error(w, "shutting down", http.StatusServiceUnavailable)
+			return
+		}
+		io.WriteString(w, "ok\n")
+	})
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+		h.writeMetrics(w)
+	})
+	return mux
+}
+
+func (h *Host) writeMetrics(w io.Writer) {
+	s := h.Stats()
+	gauge := func(name, help string, v int) {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %d\n", name, help, name, name, v)
+	}
+	counter := func(name, help string, v uint64) {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", name, help, name, name, v)
+	}
+	gauge("rockstep_rooms", "Rooms open.", s.Rooms)
+	gauge("rockstep_rooms_running", "Rooms with a game running.", s.Running)
+	gauge("rockstep_players", "Players in rooms, connected or held for a reconnect.", s.Players)
+	gauge("rockstep_connections", "Connections, in a room or not yet.", s.Connections)
+	counter("rockstep_turns_total", "Master turns compiled.", s.Turns)
+	counter("rockstep_late_turns_total", "Turns compiled after a room went lagging.", s.LateTurns)
+	counter("rockstep_master_resends_total", "Master frames sent again.", s.Resends)
+	counter("rockstep_frames_in_total", "Frames received by rooms.", s.FramesIn)
+	counter("rockstep_frames_out_total", "Frames sent by rooms.", s.FramesOut)
+	counter("rockstep_bytes_in_total", "Bytes received by rooms.", s.BytesIn)
+	counter("rockstep_bytes_out_total", "Bytes sent by rooms.", s.BytesOut)
+	fmt.Fprintf(w, "# HELP rockstep_dropped_total Frames dropped, by reason.\n# TYPE rockstep_dropped_total counter\n")
+	for _, name := range sortedKeys(s.Dropped) {
+		fmt.Fprintf(w, "rockstep_dropped_total{reason=%q} %d\n", name, s.Dropped[name])
+	}
+	if h.srv != nil {
+		ts := h.srv.Stats()
+		gauge("rockstep_transport_sessions", "Transport sessions.", ts.Sessions)
+		counter("rockstep_transport_packets_in_total", "Datagrams received.", ts.PacketsIn)
+		counter("rockstep_transport_packets_out_total", "Datagrams sent.", ts.PacketsOut)
+		counter("rockstep_transport_bytes_in_total", "Datagram bytes received.", ts.BytesIn)
+		counter("rockstep_transport_bytes_out_total", "Datagram bytes sent.", ts.BytesOut)
+		fmt.Fprintf(w, "# HELP rockstep_transport_dropped_total Datagrams dropped, by reason.\n# TYPE rockstep_transport_dropped_total counter\n")
+		for i, n := range ts.Dropped {
+			fmt.Fprintf(w, "rockstep_transport_dropped_total{reason=%q} %d\n", transport.DropReason(i), n)
+		}
+	}
+}
+
+func sortedKeys(m map[string]uint64) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,0 +1,380 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ClientHandler receives a client's events. Its methods are called on the
+// client's loop goroutine (Run) only, one at a time; they may call
+// Client.Send.
+type ClientHandler interface {
+	// Message delivers one frame from the server, in the order sent. frame
+	// is valid only during the call.
+	Message(frame []byte)
+	// Tick is called every Config.Interval, after the datagrams received so
+	// far have been handled.
+	Tick(now time.Time)
+}
+
+// Client is the dialling end of the UDP transport: one connected socket and
+// one KCP session, driven by Run.
+type Client struct {
+	cfg    Config
+	conn   *net.UDPConn
+	server netip.AddrPort
+	sess   *session
+	now    time.Time
+	err    error // set once the session is over; Run returns it
+
+	obuf []byte // Data datagrams
+	hbuf []byte // Ping and Close
+	dbuf []byte // Datagram
+	rbuf []byte // a received frame
+
+	running   atomic.Bool
+	closeOnce sync.Once
+}
+
+// Dial connects to the server at addr ("127.0.0.1:7777", "[::1]:7777",
+// "host:port") and performs the handshake: Hello, Cookie, Connect, Accept,
+// each repeated every 250 ms until answered, until ctx ends or
+// cfg.HandshakeTimeout passes. A refusal is an error matching ErrRefused;
+// no answer, one matching ErrTimeout. Zero numeric fields of cfg take LAN()'s
+// values. Call Run to use the connection.
+func Dial(ctx context.Context, addr string, cfg Config) (*Client, error) {
+	return dial(ctx, nil, addr, cfg)
+}
+
+// dial is Dial from a chosen local address (nil: any), for tests that need
+// several source IPs on loopback.
+func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Client, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", addr, err)
+	}
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", addr, err)
+	}
+	conn, err := net.DialUDP("udp", local, ua)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", addr, err)
+	}
+	c := &Client{
+		cfg:    cfg,
+		conn:   conn,
+		server: ua.AddrPort(),
+		obuf:   make([]byte, 0, cfg.MTU),
+		hbuf:   make([]byte, 0, 64),
+	}
+	if err := c.handshake(ctx); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("dial %s: %w", addr, err)
+	}
+	return c, nil
+}
+
+// handshake runs the client side of the handshake on the socket, with read
+// deadlines and no goroutine.
+func (c *Client) handshake(ctx context.Context) error {
+	start := time.Now()
+	deadline := start.Add(c.cfg.HandshakeTimeout)
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	// Wake a blocked read when ctx ends.
+	var cancelled atomic.Bool
+	stopWake := context.AfterFunc(ctx, func() {
+		cancelled.Store(true)
+		_ = c.conn.SetReadDeadline(time.Unix(1, 0))
+	})
+	defer stopWake()
+	defer c.conn.SetReadDeadline(time.Time{})
+
+	var nonce [nonceSize]byte
+	_, _ = rand.Read(nonce[:]) // crypto/rand.Read never fails
+	pkt := appendHello(nil, nonce)
+	gotCookie := false
+	buf := make([]byte, c.cfg.MTU+1)
+	for attempt := 0; ; attempt++ {
+		now := time.Now()
+		if cancelled.Load() {
+			return ctx.Err()
+		}
+		if !now.Before(deadline) {
+			stage := "hello"
+			if gotCookie {
+				stage = "connect"
+			}
+			return fmt.Errorf("no answer to %s after %d attempts in %v: %w",
+				stage, attempt, now.Sub(start).Round(time.Millisecond), ErrTimeout)
+		}
+		if _, err := c.conn.Write(pkt); err != nil && !isTransient(err) {
+			return err
+		}
+		retry := now.Add(handshakeRetry)
+		if retry.After(deadline) {
+			retry = deadline
+		}
+		if cancelled.Load() {
+			return ctx.Err()
+		}
+		if err := c.conn.SetReadDeadline(retry); err != nil {
+			return err
+		}
+	read:
+		for {
+			n, err := c.conn.Read(buf)
+			if err != nil {
+				if cancelled.Load() {
+					return ctx.Err()
+				}
+				if isTimeout(err) {
+					break read
+				}
+				if isTransient(err) {
+					continue
+				}
+				return err
+			}
+			in := buf[:n]
+			switch {
+			case n == cookieLen && in[0] == kindCookie && !gotCookie && bytes.Equal(in[1:1+nonceSize], nonce[:]):
+				var cookie [cookieSize]byte
+				copy(cookie[:], in[1+nonceSize:])
+				pkt = appendConnect(nil, nonce, cookie)
+				gotCookie = true
+				break read // send the Connect now
+			case n == acceptLen && in[0] == kindAccept && gotCookie && bytes.Equal(in[1:1+nonceSize], nonce[:]):
+				conv := binary.LittleEndian.Uint32(in[1+nonceSize:])
+				c.accept(conv, nonce, time.Now())
+				return nil
+			case n == refuseLen && in[0] == kindRefuse && bytes.Equal(in[1:1+nonceSize], nonce[:]):
+				return &RefusedError{Reason: in[1+nonceSize]}
+			}
+			// Anything else (a stale answer, a Data datagram whose Accept
+			// was lost) is ignored: the server repeats what matters.
+		}
+	}
+}
+
+func (c *Client) accept(conv uint32, nonce [nonceSize]byte, now time.Time) {
+	c.now = now
+	var sess *session
+	sess = newSession(c.cfg, conv, c.server, now, func(buf []byte, size int) {
+		c.obuf = append(append(c.obuf[:0], kindData), buf[:size]...)
+		c.write(c.obuf)
+		sess.lastSend = c.now
+	})
+	sess.nonce = nonce
+	c.sess = sess
+	c.rbuf = make([]byte, sess.recvBufSize())
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// isTransient reports whether a socket error leaves the socket usable: an
+// ICMP error reported on a connected socket, for one.
+func isTransient(err error) bool {
+	return err != nil && !errors.Is(err, net.ErrClosed) && !isTimeout(err)
+}
+
+// LocalAddr returns the client socket's address.
+func (c *Client) LocalAddr() netip.AddrPort {
+	return c.conn.LocalAddr().(*net.UDPAddr).AddrPort()
+}
+
+// RemoteAddr returns the server's address.
+func (c *Client) RemoteAddr() netip.AddrPort { return c.server }
+
+// Send queues frame (1 to MaxFrame bytes, copied) for the server. It fails
+// once the session is over, or if MaxQueue bytes are already waiting for the
+// server's acknowledgement. Call it from handler callbacks or before Run.
+func (c *Client) Send(frame []byte) error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.sess.send(frame, c.cfg.MaxQueue)
+}
+
+// SendDatagram sends frame to the server at once as one unreliable
+// datagram (see Server.SendDatagram). Call it from handler callbacks or
+// before Run.
+func (c *Client) SendDatagram(frame []byte) error {
+	switch {
+	case c.err != nil:
+		return c.err
+	case len(frame) == 0 || dgramHead+len(frame) > c.cfg.MTU:
+		return fmt.Errorf("send datagram: %d bytes: %w", len(frame), ErrFrameSize)
+	}
+	c.dbuf = appendDatagram(c.dbuf[:0], c.sess.conv, frame)
+	c.write(c.dbuf)
+	c.sess.lastSend = c.now
+	return nil
+}
+
+// Queued returns the bytes of frames sent and not yet acknowledged. Call it
+// from handler callbacks or before Run.
+func (c *Client) Queued() int { return c.sess.queued() }
+
+// Run drives the connection until ctx is done (it then tells the server and
+// returns nil), the server closes it (an error matching ErrClosed, a
+// *CloseError), or the server is silent past Timeout (an error matching
+// ErrTimeout). The socket is closed when Run returns. Run may be called once.
+func (c *Client) Run(ctx context.Context, h ClientHandler) error {
+	if !c.running.CompareAndSwap(false, true) {
+		return errors.New("transport: Client.Run called twice")
+	}
+	if c.err != nil { // closed before Run
+		return c.err
+	}
+	r := startReader(c.conn, c.cfg.MTU)
+	defer c.closeOnce.Do(r.stop)
+	ticker := time.NewTicker(c.cfg.Interval)
+	defer ticker.Stop()
+	c.now = time.Now()
+	c.sess.lastRecv = c.now // the time before Run is not the server's silence
+	for c.err == nil {
+		select {
+		case <-ctx.Done():
+			c.hangUp(CloseNormal)
+			return nil
+		case err := <-r.fatal:
+			return fmt.Errorf("client %v: %w", c.LocalAddr(), err)
+		case d := <-r.inbox:
+			c.handlePacket(time.Now(), d.bytes(), h)
+			r.recycle(d)
+		case <-ticker.C:
+			c.drain(r, h)
+			if c.err != nil {
+				break
+			}
+			now := time.Now()
+			c.tick(now)
+			if c.err == nil {
+				h.Tick(now)
+			}
+		}
+	}
+	return c.err
+}
+
+// drain handles the datagrams already received.
+func (c *Client) drain(r *socketReader, h ClientHandler) {
+	for range inboxSize {
+		select {
+		case d := <-r.inbox:
+			c.handlePacket(time.Now(), d.bytes(), h)
+			r.recycle(d)
+		default:
+			return
+		}
+	}
+}
+
+// Close tells the server the client is leaving and releases the socket, for
+// a client whose Run was never called. Run closes its socket itself when it
+// returns; to stop a running client, end Run's context.
+func (c *Client) Close() error {
+	if c.running.Load() {
+		return nil
+	}
+	var err error
+	c.closeOnce.Do(func() {
+		c.hangUp(CloseNormal)
+		err = c.conn.Close()
+	})
+	return err
+}
+
+// hangUp tells the server the session is over, best effort, three times.
+func (c *Client) hangUp(reason byte) {
+	if c.err == nil {
+		c.err = &CloseError{Reason: reason}
+	}
+	for range 3 {
+		c.write(appendClose(c.hbuf[:0], c.sess.conv, reason))
+	}
+}
+
+// handlePacket handles one datagram from the server. The socket is
+// connected, so only the server's datagrams arrive; they are still checked.
+func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
+	c.now = now
+	if len(pkt) > c.cfg.MTU || c.err != nil {
+		return
+	}
+	conv, ok := convOf(pkt)
+	if !ok || conv != c.sess.conv {
+		return // handshake repeats, stale sessions, garbage
+	}
+	switch pkt[0] {
+	case kindPing:
+		if len(pkt) == pingLen {
+			c.sess.lastRecv = now
+		}
+	case kindClose:
+		if len(pkt) == closeLen {
+			c.err = fmt.Errorf("server %v: %w", c.server, &CloseError{Reason: pkt[5], ByPeer: true})
+		}
+	case kindDgram:
+		if len(pkt) > dgramHead && len(pkt)-dgramHead <= MaxFrame {
+			c.sess.lastRecv = now
+			h.Message(pkt[dgramHead:])
+		}
+	case kindData:
+		if !c.sess.input(pkt[1:]) {
+			return
+		}
+		c.sess.lastRecv = now
+		for c.err == nil {
+			n, err := c.sess.recv(c.rbuf)
+			if err != nil {
+				c.hangUp(CloseProtocol)
+				c.err = fmt.Errorf("server %v: %w", c.server, err)
+				return
+			}
+			if n == 0 {
+				return
+			}
+			h.Message(c.rbuf[:n])
+		}
+	}
+}
+
+// tick drives KCP, sends a heartbeat when idle, and gives up on a silent
+// server.
+func (c *Client) tick(now time.Time) {
+	c.now = now
+	c.sess.kcp.Update()
+	switch silent := now.Sub(c.sess.lastRecv); {
+	case silent > c.cfg.Timeout:
+		c.hangUp(CloseTimeout)
+		c.err = fmt.Errorf("server %v silent for %v: %w", c.server, silent.Round(time.Millisecond), ErrTimeout)
+	case now.Sub(c.sess.lastSend) >= c.cfg.Heartbeat:
+		c.write(appendPing(c.hbuf[:0], c.sess.conv))
+		c.sess.lastSend = now
+	}
+}
+
+func (c *Client) write(b []byte) {
+	if c.conn == nil { // a fuzzed client
+		return
+	}
+	// Errors are ignored: UDP is best effort, and a server that cannot be
+	// reached times out.
+	_, _ = c.conn.Write(b)
+}

@@ -1,0 +1,546 @@
+package transport
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ConnID names one session of a server. It is the session's KCP conv id,
+// random and never 0.
+type ConnID uint32
+
+// ServerHandler receives a server's events. Its methods are called on the
+// server's loop goroutine only, one at a time; they may call Server.Send and
+// Server.CloseConn.
+type ServerHandler interface {
+	// Connected reports a new session, after its handshake.
+	Connected(c ConnID, addr netip.AddrPort)
+	// Message delivers one frame, in the order sent. frame is valid only
+	// during the call.
+	Message(c ConnID, frame []byte)
+	// Disconnected reports the end of a session: reason wraps ErrTimeout,
+	// or is a *CloseError (closed by the peer, by CloseConn, or by the
+	// server stopping). No event for c follows.
+	Disconnected(c ConnID, reason error)
+	// Tick is called every Config.Interval, after the datagrams received so
+	// far have been handled.
+	Tick(now time.Time)
+}
+
+// Server is the listening end of the UDP transport: one socket, one loop
+// goroutine (Run) driving the KCP sessions of all its clients. It keeps no
+// state for a source address until that source has echoed a cookie.
+type Server struct {
+	cfg     Config
+	conn    *net.UDPConn // nil in tests that drive handlePacket directly
+	addr    netip.AddrPort
+	writeTo func(b []byte, to netip.AddrPort) // sends a datagram; tests may replace it
+
+	cookies *cookieJar
+	limiter *rateLimiter
+	h       ServerHandler
+	now     time.Time // of the datagram or tick being handled
+
+	sessions map[uint32]*session
+	byAddr   map[netip.AddrPort]*session
+	perIP    map[netip.Addr]int
+	list     []*session // the sessions, for ticking in a stable order
+	ended    []*session // closed, Disconnected not yet called
+	expired  []*session // scratch for tick
+
+	hbuf []byte // handshake replies, Ping and Close
+	obuf []byte // Data datagrams
+	rbuf []byte // a received frame
+
+	stats     serverCounters
+	running   atomic.Bool
+	stop      chan struct{}
+	closeOnce sync.Once
+}
+
+// Listen opens a UDP socket on addr ("127.0.0.1:0", ":7777", "[::1]:0") for
+// a server with the given settings. Zero numeric fields of cfg take LAN()'s
+// values. Call Run to serve.
+func Listen(addr string, cfg Config) (*Server, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", addr, err)
+	}
+	ua, err := net.ResolveUDPAddr("udp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", addr, err)
+	}
+	conn, err := net.ListenUDP("udp", ua)
+	if err != nil {
+		return nil, fmt.Errorf("listen %s: %w", addr, err)
+	}
+	// Room for bursts (a thousand clients' turns at once); best effort.
+	_ = conn.SetReadBuffer(4 << 20)
+	_ = conn.SetWriteBuffer(4 << 20)
+	s, err := newServer(cfg, time.Now())
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("listen %s: %w", addr, err)
+	}
+	s.conn = conn
+	s.addr = conn.LocalAddr().(*net.UDPAddr).AddrPort()
+	s.writeTo = func(b []byte, to netip.AddrPort) {
+		// Errors are ignored: UDP is best effort, and a peer that cannot
+		// be reached times out.
+		_, _ = conn.WriteToUDPAddrPort(b, to)
+	}
+	return s, nil
+}
+
+// newServer makes a server without a socket: its datagrams go nowhere until
+// writeTo is set. cfg must have passed withDefaults.
+func newServer(cfg Config, now time.Time) (*Server, error) {
+	secret := make([]byte, 32)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, fmt.Errorf("cookie secret: %w", err)
+	}
+	s := &Server{
+		cfg:      cfg,
+		writeTo:  func([]byte, netip.AddrPort) {},
+		cookies:  newCookieJar(secret),
+		limiter:  newRateLimiter(cfg.HandshakeRate, now),
+		h:        nopHandler{},
+		now:      now,
+		sessions: make(map[uint32]*session),
+		byAddr:   make(map[netip.AddrPort]*session),
+		perIP:    make(map[netip.Addr]int),
+		hbuf:     make([]byte, 0, 64),
+		obuf:     make([]byte, 0, cfg.MTU),
+		stop:     make(chan struct{}),
+	}
+	s.rbuf = make([]byte, (maxFragments(cfg.MTU)+1)*segmentPayload(cfg.MTU))
+	return s, nil
+}
+
+// Addr returns the address the server's socket is bound to.
+func (s *Server) Addr() netip.AddrPort { return s.addr }
+
+// Run serves until ctx is done or Close is called, then closes every
+// session (telling its peer), calls Disconnected for each, closes the socket
+// and returns nil. It returns an error if the socket fails. Run may be
+// called once.
+func (s *Server) Run(ctx context.Context, h ServerHandler) error {
+	if !s.running.CompareAndSwap(false, true) {
+		return errors.New("transport: Server.Run called twice")
+	}
+	if s.conn == nil {
+		return errors.New("transport: Server.Run without a socket")
+	}
+	s.h = h
+	r := startReader(s.conn, s.cfg.MTU)
+	defer r.stop()
+	ticker := time.NewTicker(s.cfg.Interval)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			s.shutdown()
+			return nil
+		case <-s.stop:
+			s.shutdown()
+			return nil
+		case err := <-r.fatal:
+			s.shutdown()
+			return fmt.Errorf("serve %v: %w", s.addr, err)
+		case d := <-r.inbox:
+			s.handlePacket(time.Now(), d.from, d.bytes())
+			r.recycle(d)
+		case <-ticker.C:
+			s.drain(r)
+			now := time.Now()
+			s.tick(now)
+			s.h.Tick(now)
+			s.reap()
+		}
+	}
+}
+
+// drain handles the datagrams already received.
+func (s *Server) drain(r *socketReader) {
+	for range inboxSize {
+		select {
+		case d := <-r.inbox:
+			s.handlePacket(time.Now(), d.from, d.bytes())
+			r.recycle(d)
+		default:
+			return
+		}
+	}
+}
+
+// Close stops a running Run as if its context ended, or releases the socket
+// of a server whose Run was never called. It is safe from any goroutine.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() { close(s.stop) })
+	if !s.running.Load() && s.conn != nil {
+		return s.conn.Close()
+	}
+	return nil
+}
+
+// Stats returns the server's counters. It is safe from any goroutine.
+func (s *Server) Stats() ServerStats { return s.stats.snapshot() }
+
+// Send queues frame (1 to MaxFrame bytes, copied) for c. It fails if c is
+// unknown or closed, or if MaxQueue bytes are already waiting for c's
+// acknowledgement. Call it only from handler callbacks (or before Run).
+func (s *Server) Send(c ConnID, frame []byte) error {
+	sess := s.sessions[uint32(c)]
+	if sess == nil {
+		return fmt.Errorf("send to conn %d: %w", c, ErrUnknownConn)
+	}
+	err := sess.send(frame, s.cfg.MaxQueue)
+	switch {
+	case errors.Is(err, ErrQueueFull):
+		s.drop(DropQueueFull, sess.addr)
+	case errors.Is(err, ErrFrameSize) && len(frame) > MaxFrame:
+		s.drop(DropOversize, sess.addr)
+	}
+	if err != nil {
+		return fmt.Errorf("send to conn %d: %w", c, err)
+	}
+	return nil
+}
+
+// SendDatagram sends frame to c at once, as one unreliable datagram: not
+// retransmitted, not ordered, not delayed to KCP's next flush. It is for
+// messages that carry their own acknowledgements and redundancy (the
+// lockstep turns), which then reach the peer without KCP's up-to-an-interval
+// wait. A frame too large for one datagram fails with ErrFrameSize; send it
+// with Send. Call it only from handler callbacks.
+func (s *Server) SendDatagram(c ConnID, frame []byte) error {
+	sess := s.sessions[uint32(c)]
+	switch {
+	case sess == nil:
+		return fmt.Errorf("send datagram to conn %d: %w", c, ErrUnknownConn)
+	case len(frame) == 0 || dgramHead+len(frame) > s.cfg.MTU:
+		return fmt.Errorf("send datagram to conn %d: %d bytes: %w", c, len(frame), ErrFrameSize)
+	}
+	s.obuf = appendDatagram(s.obuf[:0], sess.conv, frame)
+	s.write(s.obuf, sess.addr)
+	sess.lastSend = s.now
+	return nil
+}
+
+// Queued returns the bytes of frames sent to c and not yet acknowledged, 0
+// for an unknown c. Call it only from handler callbacks.
+func (s *Server) Queued(c ConnID) int {
+	if sess := s.sessions[uint32(c)]; sess != nil {
+		return sess.queued()
+	}
+	return 0
+}
+
+// CloseConn closes c, telling its peer reason (a Close* constant or the
+// caller's own, from CloseApp up). Disconnected follows once the current
+// callback returns. Call it only from handler callbacks.
+func (s *Server) CloseConn(c ConnID, reason byte) {
+	if sess := s.sessions[uint32(c)]; sess != nil {
+		s.end(sess, &CloseError{Reason: reason}, true)
+	}
+}
+
+// handlePacket handles one datagram received at now from addr: the whole
+// per-datagram logic of the server, free of sockets so that tests and the
+// fuzzer can call it. pkt is not kept.
+func (s *Server) handlePacket(now time.Time, from netip.AddrPort, pkt []byte) {
+	s.now = now
+	s.stats.packetsIn.Add(1)
+	s.stats.bytesIn.Add(uint64(len(pkt)))
+	switch {
+	case len(pkt) > s.cfg.MTU:
+		s.drop(DropOversize, from)
+	case len(pkt) == 0:
+		s.drop(DropMalformed, from)
+	case pkt[0] == kindHello:
+		s.hello(now, from, pkt)
+	case pkt[0] == kindConnect:
+		s.connect(now, from, pkt)
+	case pkt[0] == kindData || pkt[0] == kindPing || pkt[0] == kindClose || pkt[0] == kindDgram:
+		s.established(now, from, pkt)
+	default:
+		s.drop(DropMalformed, from)
+	}
+	s.reap()
+}
+
+func (s *Server) hello(now time.Time, from netip.AddrPort, pkt []byte) {
+	if len(pkt) < helloSize {
+		s.drop(DropMalformed, from)
+		return
+	}
+	if !s.limiter.allow(now, from.Addr()) {
+		s.drop(DropRate, from)
+		return
+	}
+	var nonce [nonceSize]byte
+	copy(nonce[:], pkt[2:])
+	var reply []byte
+	if pkt[1] != protocolVersion {
+		s.drop(DropMalformed, from)
+		reply = appendRefuse(s.hbuf[:0], nonce, RefuseVersion)
+	} else {
+		reply = appendCookie(s.hbuf[:0], nonce, s.cookies.make(from, nonce[:], window(now)))
+		s.stats.cookies.Add(1)
+	}
+	// Never amplify: an unvalidated source gets back at most what it sent.
+	// The sizes are constants (see the assertion below); this guards edits.
+	if len(reply) > len(pkt) {
+		return
+	}
+	s.write(reply, from)
+}
+
+// Compile-time assertions: a Hello's answers are no larger than a Hello.
+var (
+	_ [helloSize - cookieLen]byte
+	_ [helloSize - refuseLen]byte
+)
+
+func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
+	if len(pkt) != connectLen || pkt[1] != protocolVersion {
+		s.drop(DropMalformed, from)
+		return
+	}
+	if !s.limiter.allow(now, from.Addr()) {
+		s.drop(DropRate, from)
+		return
+	}
+	var nonce [nonceSize]byte
+	copy(nonce[:], pkt[2:])
+	if !s.cookies.verify(now, from, nonce[:], pkt[2+nonceSize:]) {
+		s.drop(DropBadCookie, from)
+		return
+	}
+	if old := s.byAddr[from]; old != nil {
+		if old.nonce == nonce { // a repeat: the Accept was lost
+			s.write(appendAccept(s.hbuf[:0], nonce, old.conv), from)
+			return
+		}
+		// The client at this address started over.
+		s.end(old, &CloseError{Reason: CloseReplaced}, false)
+	}
+	ip := from.Addr()
+	switch {
+	case len(s.sessions) >= s.cfg.MaxSessions:
+		s.drop(DropOverLimit, from)
+		s.write(appendRefuse(s.hbuf[:0], nonce, RefuseFull), from)
+		return
+	case s.perIP[ip] >= s.cfg.MaxPerIP:
+		s.drop(DropOverLimit, from)
+		s.write(appendRefuse(s.hbuf[:0], nonce, RefusePerIP), from)
+		return
+	}
+	sess := s.open(now, from, nonce)
+	s.write(appendAccept(s.hbuf[:0], nonce, sess.conv), from)
+	s.h.Connected(ConnID(sess.conv), from)
+}
+
+// open makes and registers a session for a validated client.
+func (s *Server) open(now time.Time, from netip.AddrPort, nonce [nonceSize]byte) *session {
+	conv := s.newConv()
+	var sess *session
+	sess = newSession(s.cfg, conv, from, now, func(buf []byte, size int) {
+		s.writeData(sess, buf[:size])
+	})
+	sess.nonce = nonce
+	s.sessions[conv] = sess
+	s.byAddr[from] = sess
+	s.perIP[from.Addr()]++
+	sess.idx = len(s.list)
+	s.list = append(s.list, sess)
+	s.stats.sessions.Store(int64(len(s.sessions)))
+	s.stats.accepted.Add(1)
+	return sess
+}
+
+// newConv returns a random conv id, not 0 and not in use.
+func (s *Server) newConv() uint32 {
+	var b [4]byte
+	for {
+		_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+		conv := binary.LittleEndian.Uint32(b[:])
+		if conv != 0 && s.sessions[conv] == nil {
+			return conv
+		}
+	}
+}
+
+func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
+	conv, ok := convOf(pkt)
+	if !ok {
+		s.drop(DropMalformed, from)
+		return
+	}
+	sess := s.sessions[conv]
+	switch {
+	case sess == nil:
+		s.drop(DropUnknownSession, from)
+		return
+	case sess.addr != from:
+		s.drop(DropWrongAddr, from)
+		return
+	}
+	switch pkt[0] {
+	case kindPing:
+		if len(pkt) != pingLen {
+			s.drop(DropMalformed, from)
+			return
+		}
+		sess.lastRecv = now
+	case kindClose:
+		if len(pkt) != closeLen {
+			s.drop(DropMalformed, from)
+			return
+		}
+		s.end(sess, &CloseError{Reason: pkt[5], ByPeer: true}, false)
+	case kindDgram:
+		if len(pkt) <= dgramHead || len(pkt)-dgramHead > MaxFrame {
+			s.drop(DropMalformed, from)
+			return
+		}
+		sess.lastRecv = now
+		s.h.Message(ConnID(sess.conv), pkt[dgramHead:])
+	case kindData:
+		if !sess.input(pkt[1:]) {
+			s.drop(DropMalformed, from)
+			return
+		}
+		sess.lastRecv = now
+		for !sess.closing {
+			n, err := sess.recv(s.rbuf)
+			if err != nil {
+				s.drop(DropOversize, from)
+				s.end(sess, &CloseError{Reason: CloseProtocol}, true)
+				return
+			}
+			if n == 0 {
+				return
+			}
+			s.h.Message(ConnID(sess.conv), s.rbuf[:n])
+		}
+	}
+}
+
+// tick drives every session's KCP, sends heartbeats and ends the sessions
+// whose peers have been silent past Timeout.
+func (s *Server) tick(now time.Time) {
+	s.now = now
+	s.expired = s.expired[:0]
+	for _, sess := range s.list {
+		sess.kcp.Update()
+		switch {
+		case now.Sub(sess.lastRecv) > s.cfg.Timeout:
+			s.expired = append(s.expired, sess)
+		case now.Sub(sess.lastSend) >= s.cfg.Heartbeat:
+			s.write(appendPing(s.hbuf[:0], sess.conv), sess.addr)
+			sess.lastSend = now
+		}
+	}
+	for i, sess := range s.expired {
+		s.end(sess, fmt.Errorf("conn %d at %v silent for %v: %w",
+			sess.conv, sess.addr, now.Sub(sess.lastRecv).Round(time.Millisecond), ErrTimeout), true)
+		s.expired[i] = nil
+	}
+	s.reap()
+}
+
+// end closes a session at once: it is forgotten, its peer is told (if
+// notify) and Disconnected is called by the next reap.
+func (s *Server) end(sess *session, why error, notify bool) {
+	if sess.closing {
+		return
+	}
+	sess.closing, sess.why = true, why
+	delete(s.sessions, sess.conv)
+	delete(s.byAddr, sess.addr)
+	ip := sess.addr.Addr()
+	if s.perIP[ip]--; s.perIP[ip] <= 0 {
+		delete(s.perIP, ip)
+	}
+	last := len(s.list) - 1
+	s.list[sess.idx] = s.list[last]
+	s.list[sess.idx].idx = sess.idx
+	s.list[last] = nil
+	s.list = s.list[:last]
+	s.stats.sessions.Store(int64(len(s.sessions)))
+	if notify {
+		reason := CloseProtocol
+		var ce *CloseError
+		switch {
+		case errors.As(why, &ce):
+			reason = ce.Reason
+		case errors.Is(why, ErrTimeout):
+			reason = CloseTimeout
+		}
+		// Best effort, repeated: the peer stops waiting at once if one arrives.
+		for range 3 {
+			s.write(appendClose(s.hbuf[:0], sess.conv, reason), sess.addr)
+		}
+	}
+	s.ended = append(s.ended, sess)
+}
+
+// reap calls Disconnected for the sessions ended since the last reap.
+// Disconnected may end more sessions; they are reaped in the same call.
+func (s *Server) reap() {
+	for i := 0; i < len(s.ended); i++ {
+		sess := s.ended[i]
+		s.ended[i] = nil
+		s.h.Disconnected(ConnID(sess.conv), sess.why)
+	}
+	s.ended = s.ended[:0]
+}
+
+// shutdown ends every session, telling the peers.
+func (s *Server) shutdown() {
+	for len(s.list) > 0 {
+		s.end(s.list[len(s.list)-1], &CloseError{Reason: CloseShutdown}, true)
+	}
+	s.reap()
+}
+
+// writeData sends one KCP output datagram of sess, behind the Data kind byte.
+func (s *Server) writeData(sess *session, segs []byte) {
+	s.obuf = append(append(s.obuf[:0], kindData), segs...)
+	s.write(s.obuf, sess.addr)
+	sess.lastSend = s.now
+}
+
+func (s *Server) write(b []byte, to netip.AddrPort) {
+	s.stats.packetsOut.Add(1)
+	s.stats.bytesOut.Add(uint64(len(b)))
+	s.writeTo(b, to)
+}
+
+// drop counts a dropped datagram (or refused frame) and logs it, at most
+// once per second per reason.
+func (s *Server) drop(r DropReason, from netip.AddrPort) {
+	n := s.stats.dropped[r].Add(1)
+	if s.cfg.Log == nil || s.now.Sub(s.stats.lastLog[r]) < time.Second {
+		return
+	}
+	s.stats.lastLog[r] = s.now
+	s.cfg.Log.Warn("transport: dropped", "reason", r.String(), "from", from.String(), "total", n)
+}
+
+// nopHandler is the handler of a server before Run.
+type nopHandler struct{}
+
+func (nopHandler) Connected(ConnID, netip.AddrPort) {}
+func (nopHandler) Message(ConnID, []byte)           {}
+func (nopHandler) Disconnected(ConnID, error)       {}
+func (nopHandler) Tick(time.Time)                   {}

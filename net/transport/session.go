@@ -1,0 +1,142 @@
+package transport
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/xtaci/kcp-go/v5"
+)
+
+// session is one end of an established connection: a KCP state machine in
+// message mode plus the bookkeeping for heartbeats, timeouts and the send
+// queue bound. It is driven by its owner's loop (Server or Client) and is
+// not safe for concurrent use.
+//
+// KCP reads its own millisecond clock; everything else here takes the
+// owner's now. KCP flushes queued frames only on Update, on a grid of
+// Config.Interval, so a frame waits at most one Interval before it leaves.
+type session struct {
+	conv  uint32
+	addr  netip.AddrPort
+	nonce [nonceSize]byte // of the Connect that made it: a repeated Connect gets the same Accept
+	kcp   *kcp.KCP
+	idx   int // in the owner's list of sessions
+
+	mss      int       // largest segment payload, bytes
+	maxFrg   int       // largest frg a frame may have
+	lastRecv time.Time // last valid datagram from the peer
+	lastSend time.Time // last datagram to the peer
+
+	// Frames not yet acknowledged, oldest first, to bound the queue in
+	// bytes: KCP only tells segments (WaitSnd), oldest first too.
+	queue       []queuedFrame
+	queueHead   int
+	queuedSegs  int
+	queuedBytes int
+
+	closing bool  // closed; waiting for the owner to forget it
+	why     error // why it closed, for Disconnected
+}
+
+type queuedFrame struct {
+	segs  int // KCP segments the frame took
+	bytes int
+}
+
+// newSession makes a session whose datagrams go to output (the kind byte is
+// added by output's caller: see kcpOutput).
+func newSession(cfg Config, conv uint32, addr netip.AddrPort, now time.Time, output func(buf []byte, size int)) *session {
+	k := kcp.NewKCP(conv, output)
+	k.SetMtu(kcpMTU(cfg.MTU))
+	k.WndSize(cfg.SendWindow, cfg.RecvWindow)
+	k.NoDelay(b2i(cfg.NoDelay), int(cfg.Interval/time.Millisecond), cfg.FastResend, b2i(cfg.NoCongestion))
+	return &session{
+		conv:     conv,
+		addr:     addr,
+		kcp:      k,
+		mss:      segmentPayload(cfg.MTU),
+		maxFrg:   maxFragments(cfg.MTU),
+		lastRecv: now,
+		lastSend: now,
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// send queues one frame, or fails if it is empty, larger than MaxFrame or
+// would take the queue over maxQueue bytes.
+func (s *session) send(frame []byte, maxQueue int) error {
+	if len(frame) == 0 || len(frame) > MaxFrame {
+		return fmt.Errorf("send %d bytes: %w", len(frame), ErrFrameSize)
+	}
+	s.trimQueue()
+	if s.queuedBytes+len(frame) > maxQueue {
+		return fmt.Errorf("send %d bytes with %d queued: %w", len(frame), s.queuedBytes, ErrQueueFull)
+	}
+	before := s.kcp.WaitSnd()
+	if s.kcp.Send(frame) != 0 {
+		return fmt.Errorf("send %d bytes: %w", len(frame), ErrFrameSize)
+	}
+	segs := s.kcp.WaitSnd() - before
+	if s.queueHead > 0 && s.queueHead == len(s.queue) {
+		s.queue, s.queueHead = s.queue[:0], 0
+	} else if s.queueHead > 64 && s.queueHead*2 > len(s.queue) {
+		n := copy(s.queue, s.queue[s.queueHead:])
+		s.queue, s.queueHead = s.queue[:n], 0
+	}
+	s.queue = append(s.queue, queuedFrame{segs: segs, bytes: len(frame)})
+	s.queuedSegs += segs
+	s.queuedBytes += len(frame)
+	return nil
+}
+
+// trimQueue forgets the frames KCP no longer holds.
+func (s *session) trimQueue() {
+	waiting := s.kcp.WaitSnd()
+	for s.queueHead < len(s.queue) && s.queuedSegs-s.queue[s.queueHead].segs >= waiting {
+		f := s.queue[s.queueHead]
+		s.queuedSegs -= f.segs
+		s.queuedBytes -= f.bytes
+		s.queueHead++
+	}
+}
+
+// queued returns the bytes of frames not yet acknowledged.
+func (s *session) queued() int {
+	s.trimQueue()
+	return s.queuedBytes
+}
+
+// input feeds one Data datagram (kind byte removed) to KCP. It reports false
+// if the segments are malformed for this session.
+func (s *session) input(segs []byte) bool {
+	if !checkSegments(segs, s.conv, s.mss, s.maxFrg) {
+		return false
+	}
+	return s.kcp.Input(segs, kcp.IKCP_PACKET_REGULAR, false) == 0
+}
+
+// recvBufSize is the buffer recv needs: a MaxFrame frame's segments, full.
+func (s *session) recvBufSize() int { return (s.maxFrg + 1) * s.mss }
+
+// recv returns the next whole frame into buf (of recvBufSize bytes), n == 0 if none is ready, or an
+// error if the peer sent a message that cannot be a frame (too large, or
+// fragments that never end).
+func (s *session) recv(buf []byte) (int, error) {
+	n := s.kcp.Recv(buf)
+	switch {
+	case n == -1:
+		return 0, nil
+	case n < 0:
+		return 0, fmt.Errorf("receive: message larger than %d bytes", len(buf))
+	case n > MaxFrame:
+		return 0, fmt.Errorf("receive %d bytes: %w", n, ErrFrameSize)
+	}
+	return n, nil
+}

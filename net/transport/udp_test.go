@@ -1,0 +1,533 @@
+package transport
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Loopback tests: real UDP sockets on 127.0.0.0/8 only, every wait bounded.
+
+// testFrame is frame seq of a numbered stream: its size varies from 4 bytes
+// to MaxFrame (so some take two KCP segments) and its bytes follow from seq.
+func testFrame(buf []byte, seq int) []byte {
+	size := 4 + seq%300
+	if seq%97 == 0 {
+		size = MaxFrame
+	}
+	b := binary.LittleEndian.AppendUint32(buf[:0], uint32(seq))
+	for i := 4; i < size; i++ {
+		b = append(b, byte(seq+i))
+	}
+	return b
+}
+
+// checkFrame returns an error unless frame is testFrame(seq).
+func checkFrame(frame []byte, seq int) error {
+	var want [MaxFrame]byte
+	w := testFrame(want[:], seq)
+	if len(frame) < 4 {
+		return fmt.Errorf("frame %d: %d bytes", seq, len(frame))
+	}
+	if got := int(binary.LittleEndian.Uint32(frame)); got != seq {
+		return fmt.Errorf("frame %d: got frame %d", seq, got)
+	}
+	if string(frame) != string(w) {
+		return fmt.Errorf("frame %d: %d bytes, want %d, or wrong content", seq, len(frame), len(w))
+	}
+	return nil
+}
+
+// stream sends n numbered frames as fast as the queue allows and checks
+// that the frames received are the numbered stream, in order.
+type stream struct {
+	n, sent, got int
+	err          error
+	buf          [MaxFrame]byte
+}
+
+// pump sends frames while send succeeds and queued stays under limit.
+func (s *stream) pump(send func([]byte) error, queued func() int, limit int) {
+	for s.sent < s.n && queued() < limit {
+		if err := send(testFrame(s.buf[:], s.sent)); err != nil {
+			if !errors.Is(err, ErrQueueFull) && s.err == nil {
+				s.err = err
+			}
+			return
+		}
+		s.sent++
+	}
+}
+
+func (s *stream) receive(frame []byte) {
+	if s.err == nil {
+		s.err = checkFrame(frame, s.got)
+	}
+	s.got++
+}
+
+// streamServer is a ServerHandler that runs a stream with every client.
+type streamServer struct {
+	srv *Server
+	n   int // frames to send to each client; 0: none
+
+	mu           sync.Mutex
+	streams      map[ConnID]*stream
+	disconnected map[ConnID]error
+	ticks        int
+	closeReq     []closeReq
+}
+
+func newStreamServer(n int) *streamServer {
+	return &streamServer{n: n, streams: map[ConnID]*stream{}, disconnected: map[ConnID]error{}}
+}
+
+func (h *streamServer) Connected(c ConnID, _ netip.AddrPort) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.streams[c] = &stream{n: h.n}
+}
+
+func (h *streamServer) Message(c ConnID, frame []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.streams[c].receive(frame)
+}
+
+func (h *streamServer) Disconnected(c ConnID, why error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.disconnected[c] = why
+}
+
+func (h *streamServer) Tick(time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.ticks++
+	for _, r := range h.closeReq {
+		h.srv.CloseConn(r.c, r.reason)
+	}
+	h.closeReq = nil
+	for c, s := range h.streams {
+		if _, gone := h.disconnected[c]; gone {
+			continue
+		}
+		s.pump(func(f []byte) error { return h.srv.Send(c, f) },
+			func() int { return h.srv.Queued(c) }, h.srv.cfg.MaxQueue/2)
+	}
+}
+
+// view runs fn with the handler's state locked.
+func (h *streamServer) view(fn func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fn()
+}
+
+// streamClient is a ClientHandler that runs a stream with the server.
+type streamClient struct {
+	cl *Client
+	mu sync.Mutex
+	s  stream
+}
+
+func (h *streamClient) Message(frame []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.s.receive(frame)
+}
+
+func (h *streamClient) Tick(time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.s.pump(h.cl.Send, h.cl.Queued, h.cl.cfg.MaxQueue/2)
+}
+
+func (h *streamClient) view(fn func(s *stream)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fn(&h.s)
+}
+
+// running is a Run in progress; wait returns its result.
+type running struct {
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func (r running) wait(tb testing.TB, within time.Duration) error {
+	tb.Helper()
+	select {
+	case err := <-r.done:
+		r.done <- err // for the cleanup
+		return err
+	case <-time.After(within):
+		tb.Fatalf("Run did not return within %v", within)
+		return nil
+	}
+}
+
+func start(tb testing.TB, run func(ctx context.Context) error) running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := running{cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- run(ctx) }()
+	tb.Cleanup(func() {
+		cancel()
+		select {
+		case <-r.done:
+		case <-time.After(5 * time.Second):
+			tb.Errorf("Run still running 5 s after its context ended")
+		}
+	})
+	return r
+}
+
+func listen(tb testing.TB, cfg Config) *Server {
+	tb.Helper()
+	s, err := Listen("127.0.0.1:0", cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+func dialT(tb testing.TB, s *Server, local string, cfg Config) *Client {
+	tb.Helper()
+	var la *net.UDPAddr
+	if local != "" {
+		la = net.UDPAddrFromAddrPort(netip.MustParseAddrPort(local))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := dial(ctx, la, s.Addr().String(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+// eventually polls cond every 5 ms until it holds or within passes.
+func eventually(tb testing.TB, within time.Duration, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("after %v: %s", within, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestExchangeInOrder(t *testing.T) {
+	const n = 10000
+	cfg := LAN()
+	srv := listen(t, cfg)
+	sh := newStreamServer(n)
+	sh.srv = srv
+	sr := start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+
+	cl := dialT(t, srv, "", cfg)
+	ch := &streamClient{cl: cl, s: stream{n: n}}
+	cr := start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+
+	begin := time.Now()
+	eventually(t, 20*time.Second, "10,000 frames each way", func() bool {
+		done := false
+		ch.view(func(s *stream) {
+			if s.err != nil {
+				t.Fatalf("client: %v", s.err)
+			}
+			done = s.got == n && s.sent == n
+		})
+		sh.view(func() {
+			for _, s := range sh.streams {
+				if s.err != nil {
+					t.Fatalf("server: %v", s.err)
+				}
+				done = done && s.got == n && s.sent == n
+			}
+			done = done && len(sh.streams) == 1
+		})
+		return done
+	})
+	t.Logf("%d frames each way in %v", n, time.Since(begin).Round(time.Millisecond))
+
+	cr.cancel()
+	if err := cr.wait(t, 2*time.Second); err != nil {
+		t.Fatalf("client Run: %v, want nil after its context ended", err)
+	}
+	var why error
+	eventually(t, 2*time.Second, "Disconnected on the server", func() bool {
+		sh.view(func() {
+			for _, err := range sh.disconnected {
+				why = err
+			}
+		})
+		return why != nil
+	})
+	var ce *CloseError
+	if !errors.As(why, &ce) || !ce.ByPeer || ce.Reason != CloseNormal {
+		t.Errorf("Disconnected(%v), want closed by peer, reason normal", why)
+	}
+	if st := srv.Stats(); st.Sessions != 0 || st.Accepted != 1 {
+		t.Errorf("stats %+v: want 0 sessions, 1 accepted", st)
+	}
+	sr.cancel()
+	if err := sr.wait(t, 2*time.Second); err != nil {
+		t.Errorf("server Run: %v", err)
+	}
+}
+
+// TestSessionEnd: how each end learns the session is over.
+func TestSessionEnd(t *testing.T) {
+	cfg := LAN()
+	cfg.Heartbeat = 50 * time.Millisecond
+	cfg.Timeout = 500 * time.Millisecond
+	slack := 300 * time.Millisecond
+	tests := []struct {
+		name       string
+		end        func(e ends)
+		wantServer func(error) bool // the server's Disconnected reason
+		wantClient func(error) bool // the client's Run result
+		within     time.Duration    // from end to both outcomes
+	}{
+		{
+			name:       "client leaves",
+			end:        func(e ends) { e.cr.cancel() },
+			wantServer: isClose(CloseNormal, true),
+			wantClient: func(err error) bool { return err == nil },
+			within:     slack,
+		},
+		{
+			name:       "server stops",
+			end:        func(e ends) { e.sr.cancel() },
+			wantServer: isClose(CloseShutdown, false),
+			wantClient: isClose(CloseShutdown, true),
+			within:     slack,
+		},
+		{
+			name:       "server closes the conn",
+			end:        func(e ends) { e.sh.closeConn(e.c, CloseApp+1) },
+			wantServer: isClose(CloseApp+1, false),
+			wantClient: isClose(CloseApp+1, true),
+			within:     slack,
+		},
+		{
+			name: "client socket dies",
+			end: func(e ends) {
+				e.cl.conn.Close() // no Close datagram: the server must notice the silence
+			},
+			wantServer: func(err error) bool { return errors.Is(err, ErrTimeout) },
+			wantClient: func(err error) bool { return errors.Is(err, net.ErrClosed) },
+			within:     cfg.Timeout + slack,
+		},
+		{
+			name: "server socket dies",
+			end: func(e ends) {
+				e.srv.conn.Close() // no Close datagram: the client must notice the silence
+			},
+			wantServer: isClose(CloseShutdown, false),
+			wantClient: func(err error) bool { return errors.Is(err, ErrTimeout) },
+			within:     cfg.Timeout + slack,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := listen(t, cfg)
+			sh := newStreamServer(1 << 30) // keep data flowing to the client
+			sh.srv = srv
+			sr := start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+			cl := dialT(t, srv, "", cfg)
+			ch := &streamClient{cl: cl, s: stream{n: 1 << 30}}
+			cr := start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+			var c ConnID
+			eventually(t, 2*time.Second, "data flowing both ways", func() bool {
+				got := 0
+				ch.view(func(s *stream) { got = s.got })
+				sh.view(func() {
+					for id, s := range sh.streams {
+						c = id
+						got = min(got, s.got)
+					}
+				})
+				return got > 100
+			})
+
+			ended := time.Now()
+			tc.end(ends{srv: srv, sh: sh, sr: sr, cl: cl, cr: cr, c: c})
+			clientErr := cr.wait(t, tc.within+time.Second)
+			var serverWhy error
+			eventually(t, tc.within+time.Second, "Disconnected on the server", func() bool {
+				sh.view(func() { serverWhy = sh.disconnected[c] })
+				return serverWhy != nil
+			})
+			if took := time.Since(ended); took > tc.within {
+				t.Errorf("both ends knew after %v, want within %v", took, tc.within)
+			}
+			if !tc.wantServer(serverWhy) {
+				t.Errorf("server: Disconnected(%v)", serverWhy)
+			}
+			if !tc.wantClient(clientErr) {
+				t.Errorf("client: Run returned %v", clientErr)
+			}
+			ch.view(func(s *stream) {
+				if s.err != nil {
+					t.Errorf("client stream: %v", s.err)
+				}
+			})
+		})
+	}
+}
+
+// ends is what a TestSessionEnd case may act on.
+type ends struct {
+	srv    *Server
+	sh     *streamServer
+	sr, cr running
+	cl     *Client
+	c      ConnID
+}
+
+func isClose(reason byte, byPeer bool) func(error) bool {
+	return func(err error) bool {
+		var ce *CloseError
+		return errors.As(err, &ce) && ce.Reason == reason && ce.ByPeer == byPeer && errors.Is(err, ErrClosed)
+	}
+}
+
+// closeConn makes the server's loop call CloseConn at its next Tick, as a
+// handler would: the test goroutine may not call it directly.
+func (h *streamServer) closeConn(c ConnID, reason byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closeReq = append(h.closeReq, closeReq{c, reason})
+}
+
+type closeReq struct {
+	c      ConnID
+	reason byte
+}
+
+func TestLimits(t *testing.T) {
+	cfg := LAN()
+	cfg.MaxSessions = 3
+	cfg.MaxPerIP = 2
+	srv := listen(t, cfg)
+	sh := newStreamServer(0)
+	sh.srv = srv
+	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+
+	tests := []struct {
+		name  string
+		local string
+		want  byte // 0: connected, else the refusal reason
+	}{
+		{"first from .1", "127.0.0.1:0", 0},
+		{"second from .1", "127.0.0.1:0", 0},
+		{"third from .1: per IP", "127.0.0.1:0", RefusePerIP},
+		{"first from .2", "127.0.0.2:0", 0},
+		{"first from .3: full", "127.0.0.3:0", RefuseFull},
+	}
+	parent := t
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			c, err := dial(ctx, net.UDPAddrFromAddrPort(netip.MustParseAddrPort(tc.local)), srv.Addr().String(), cfg)
+			if tc.want == 0 {
+				if err != nil {
+					t.Fatalf("dial: %v", err)
+				}
+				parent.Cleanup(func() { c.Close() }) // the session counts until the test ends
+				return
+			}
+			var re *RefusedError
+			if !errors.As(err, &re) || re.Reason != tc.want || !errors.Is(err, ErrRefused) {
+				t.Fatalf("dial: %v, want refused with reason %d", err, tc.want)
+			}
+		})
+	}
+	if st := srv.Stats(); st.Sessions != 3 || st.Dropped[DropOverLimit] != 2 {
+		t.Errorf("stats %+v: want 3 sessions, 2 over_limit drops", st)
+	}
+}
+
+func TestDialTimeout(t *testing.T) {
+	// A socket that never answers.
+	mute, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mute.Close()
+	cfg := LAN()
+	cfg.HandshakeTimeout = 600 * time.Millisecond
+	begin := time.Now()
+	_, err = Dial(context.Background(), mute.LocalAddr().String(), cfg)
+	took := time.Since(begin)
+	if !errors.Is(err, ErrTimeout) {
+		t.Errorf("dial: %v, want ErrTimeout", err)
+	}
+	if took < cfg.HandshakeTimeout || took > cfg.HandshakeTimeout+300*time.Millisecond {
+		t.Errorf("gave up after %v, want %v", took, cfg.HandshakeTimeout)
+	}
+	// Hellos were repeated every 250 ms, no more.
+	_ = mute.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	hellos := 0
+	buf := make([]byte, 2048)
+	for range 100 {
+		n, _, err := mute.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			break
+		}
+		if n >= helloSize && buf[0] == kindHello {
+			hellos++
+		}
+	}
+	if hellos < 2 || hellos > 4 {
+		t.Errorf("%d Hellos in %v, want 3 (every 250 ms)", hellos, cfg.HandshakeTimeout)
+	}
+
+	// A cancelled context ends the dial at once.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	begin = time.Now()
+	_, err = Dial(ctx, mute.LocalAddr().String(), LAN())
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) {
+		t.Errorf("dial with a 50 ms context: %v", err)
+	}
+	if took := time.Since(begin); took > 400*time.Millisecond {
+		t.Errorf("dial with a 50 ms context took %v", took)
+	}
+}
+
+func TestIPv6Loopback(t *testing.T) {
+	srv, err := Listen("[::1]:0", LAN())
+	if err != nil {
+		t.Skipf("no IPv6 loopback here: %v", err)
+	}
+	sh := newStreamServer(100)
+	sh.srv = srv
+	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	cl, err := Dial(ctx, srv.Addr().String(), LAN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := &streamClient{cl: cl, s: stream{n: 100}}
+	start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+	eventually(t, 3*time.Second, "100 frames each way over ::1", func() bool {
+		got := 0
+		ch.view(func(s *stream) { got = s.got })
+		return got == 100
+	})
+	if a := cl.LocalAddr(); !a.Addr().Is6() || !a.Addr().IsLoopback() {
+		t.Errorf("client address %v, want on ::1", a)
+	}
+}
