@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"os/signal"
 	"syscall"
@@ -63,9 +64,15 @@ func runBots(o botsOptions, stdout, stderr io.Writer) int {
 func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// On loopback, each room's bots dial from their own address, as the
+	// machines of a LAN would, so per-IP limits see one machine per room.
+	spread := false
+	if ap, err := netip.ParseAddrPort(o.join); err == nil && ap.Addr().Is4() && ap.Addr().IsLoopback() && o.perRoom > 0 {
+		spread = true
+	}
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
-		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir,
+		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
 	})
 	fmt.Fprintln(stdout, s)
 	switch {

@@ -343,9 +343,10 @@ type Summary struct {
 	InputMismatches int
 	StallMax        time.Duration
 	RTTp50          time.Duration
-	UpBytesPerS     float64 // per bot
-	DownBytesPerS   float64 // per bot
-	VacanciesSeen   int     // bots that saw another player's slot become vacant (remote runs)
+	UpBytesPerS     float64       // per bot
+	DownBytesPerS   float64       // per bot
+	VacanciesSeen   int           // bots that saw another player's slot become vacant (remote runs)
+	LateP99         time.Duration // 99th percentile of how late ticks ran against their schedule (bucket bound)
 	K, Delay        int
 	LateTurns       uint64
 	Dropped         uint64
@@ -359,6 +360,7 @@ func (l *Local) Summary() Summary {
 	hashes := map[[2]uint64]bool{}
 	digests := map[uint64]bool{}
 	var up, down uint64
+	var late [len(lockstep.LatenessBuckets) + 1]uint64
 	players := 0
 	for _, b := range l.Bots {
 		st := b.Session.Stats()
@@ -367,6 +369,9 @@ func (l *Local) Summary() Summary {
 			s.Desyncs++
 		}
 		s.InputMismatches += b.Mismatches
+		for i, n := range st.Lateness {
+			late[i] += n
+		}
 		if !b.Spectator {
 			up += st.BytesOut
 			down += st.BytesIn
@@ -392,6 +397,7 @@ func (l *Local) Summary() Summary {
 		s.DownBytesPerS = float64(down) / secs / float64(players)
 	}
 	s.RTTp50 = median(l.rtts)
+	s.LateP99 = lockstep.LatenessQuantile(late, 0.99)
 	rs := l.Room.Stats()
 	s.LateTurns = rs.LateTurns
 	for _, d := range rs.Dropped {
@@ -402,8 +408,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d turn=%d hash=%016x hash_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d game_s=%.1f wall_ms=%d",
+	return fmt.Sprintf("bots=%d ticks=%d turn=%d hash=%016x hash_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d late_ms_p99=%d game_s=%.1f wall_ms=%d",
 		s.Bots, s.Ticks, s.Turn, s.Hash, s.HashGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
-		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.GameTime.Seconds(), s.Wall.Milliseconds())
+		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LateP99.Milliseconds(), s.GameTime.Seconds(), s.Wall.Milliseconds())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,6 +30,10 @@ type RemoteConfig struct {
 	TokenDir  string // if set, bot i keeps its session token in TokenDir/bot-i.token and reclaims its slot with it
 	Transport transport.Config
 	Timeout   time.Duration // give up after this (default: ticks of game time ×3 + 30 s)
+	// SpreadLoopback dials each room's bots from their own loopback address
+	// (127.0.1.1, 127.0.1.2, …) when the server is on 127.0.0.0/8, so that
+	// per-IP limits treat each room as one machine on a LAN.
+	SpreadLoopback bool
 }
 
 // remoteBot is one bot's connection and progress.
@@ -37,6 +42,7 @@ type remoteBot struct {
 	c      *client.Client
 	pilot  *Pilot
 	room   uint32
+	from   netip.Addr
 	final  Final
 	vacant bool // saw another player's slot become vacant
 	err    error
@@ -79,6 +85,9 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		}
 		for i := g * group; i < min((g+1)*group, cfg.Bots); i++ {
 			b := &remoteBot{i: i, pilot: NewPilot(cfg.Seed*1000 + uint64(i)), room: roomID}
+			if cfg.SpreadLoopback {
+				b.from = netip.AddrFrom4([4]byte{127, 0, byte(1 + g/250), byte(1 + g%250)})
+			}
 			bots[i] = b
 			wg.Add(1)
 			go func() {
@@ -94,6 +103,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	var errs []error
 	var up, down uint64
 	var rtts []time.Duration
+	var late [len(lockstep.LatenessBuckets) + 1]uint64
 	for _, b := range bots {
 		if b.err != nil {
 			errs = append(errs, fmt.Errorf("bot %d: %w", b.i, b.err))
@@ -103,6 +113,9 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 			s.StallMax = max(s.StallMax, st.StallMax)
 			up += st.BytesOut
 			down += st.BytesIn
+			for i, n := range st.Lateness {
+				late[i] += n
+			}
 			if st.RTT > 0 {
 				rtts = append(rtts, st.RTT)
 			}
@@ -139,6 +152,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		s.DownBytesPerS = float64(down) / secs / float64(cfg.Bots)
 	}
 	s.RTTp50 = median(rtts)
+	s.LateP99 = lockstep.LatenessQuantile(late, 0.99)
 	return s, errors.Join(errs...)
 }
 
@@ -213,7 +227,7 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 			b.mu.Unlock()
 		}
 	}
-	c, err := client.Dial(ctx, cfg.Addr, client.Options{Session: sc, Transport: cfg.Transport, Input: func(uint32) game.Input { return b.pilot.Next() }})
+	c, err := client.Dial(ctx, cfg.Addr, client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }})
 	if err != nil {
 		return err
 	}

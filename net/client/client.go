@@ -10,6 +10,7 @@ package client
 import (
 	"context"
 	"errors"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,6 +31,8 @@ type Options struct {
 	// FPS, if set, reports the frames per second the caller achieves
 	// (the UI's frame rate) instead of the session loop's rate.
 	FPS func() int
+	// From, if valid, is the local IP to dial from (load tests on loopback).
+	From netip.Addr
 }
 
 // Client is a running session.
@@ -77,7 +80,13 @@ func (c *Client) sample(tick uint32) game.Input {
 // room given in opt.Session.
 func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 	c := newClient(opt)
-	tc, err := transport.Dial(ctx, addr, c.opt.Transport)
+	var tc *transport.Client
+	var err error
+	if opt.From.IsValid() {
+		tc, err = transport.DialFrom(ctx, opt.From, addr, c.opt.Transport)
+	} else {
+		tc, err = transport.Dial(ctx, addr, c.opt.Transport)
+	}
 	if err != nil {
 		return nil, err
 	}

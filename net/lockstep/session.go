@@ -101,6 +101,41 @@ type Stats struct {
 	Resends       uint64 // client frames sent with nothing new in them
 	MalformedIn   uint64 // frames dropped because they did not decode
 	FPS           int    // Update calls per second, as reported
+	// Lateness counts executed ticks by how late they ran against the
+	// session's own schedule, in the buckets of LatenessBuckets.
+	Lateness [len(LatenessBuckets) + 1]uint64
+}
+
+// LatenessBuckets are the upper bounds of the Lateness histogram's
+// buckets; the last bucket counts everything later.
+var LatenessBuckets = [...]time.Duration{
+	time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond,
+	20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
+	200 * time.Millisecond, 500 * time.Millisecond, time.Second,
+}
+
+// LatenessQuantile returns the upper bound of the bucket holding quantile
+// q (0..1) of a lateness histogram, or 0 for an empty one.
+func LatenessQuantile(h [len(LatenessBuckets) + 1]uint64, q float64) time.Duration {
+	var total uint64
+	for _, n := range h {
+		total += n
+	}
+	if total == 0 {
+		return 0
+	}
+	want := uint64(q * float64(total))
+	var seen uint64
+	for i, n := range h {
+		seen += n
+		if seen > want || seen == total {
+			if i < len(LatenessBuckets) {
+				return LatenessBuckets[i]
+			}
+			return 2 * LatenessBuckets[len(LatenessBuckets)-1]
+		}
+	}
+	return 0
 }
 
 // Session is one client's view of a room and its game.

@@ -114,6 +114,7 @@ func (s *Session) stepTick(input InputSource) bool {
 		s.samples[s.tickIn] = x
 	}
 	s.world.Step(in)
+	s.countLateness()
 	s.collect()
 	s.tickIn++
 	s.ticksRun++
@@ -272,4 +273,16 @@ func (s *Session) GameEvents() []game.Event {
 	ev := append([]game.Event(nil), s.gameEvents...)
 	s.gameEvents = s.gameEvents[:0]
 	return ev
+}
+
+// countLateness files the tick just run by how late it ran against the
+// session's schedule: tick n is due once n+1 ticks' time has passed since
+// the clock started.
+func (s *Session) countLateness() {
+	late := s.now - (s.clock + time.Duration(s.ticksRun+1)*tickDur)
+	i := 0
+	for i < len(LatenessBuckets) && late > LatenessBuckets[i] {
+		i++
+	}
+	s.stats.Lateness[i]++
 }

@@ -576,3 +576,26 @@ func BenchmarkRoomTurn(b *testing.B) {
 	}
 	_ = sink
 }
+
+// TestLonePlayerReconnects: the only player comes back on a new connection
+// before the old one timed out; the game is not ended, and the slot is the
+// player's again.
+func TestLonePlayerReconnects(t *testing.T) {
+	b := newBench(t, nil)
+	ws := b.startGame(1)
+	b.play(1, 0, 0)
+	b.send(2, wire.Join{Token: ws[0].Token})
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatalf("state = %d after the lone player reconnected, want running", st)
+	}
+	if w, ok := last[wire.Welcome](b.peer(2)); !ok || w.Slot != 0 {
+		t.Fatalf("welcome = %+v, want slot 0", w)
+	}
+	if b.r.HasConn(1) {
+		t.Error("the stale connection is still a member")
+	}
+	b.play(2, 1, game.Fire)
+	if b.r.Status().Vacant != 0 {
+		t.Errorf("vacant = %b after the player's turns arrived", b.r.Status().Vacant)
+	}
+}

@@ -287,6 +287,18 @@ func (r *Room) sendStarts() {
 // makeVacant holds slot i for a reconnect: the room stops waiting for it,
 // fills its inputs with nothing, and tells everyone in the next master turn.
 func (r *Room) makeVacant(i int) {
+	r.holdSlot(i)
+	if r.activePlayers() == 0 {
+		r.finish()
+		return
+	}
+	r.compile()
+}
+
+// holdSlot marks slot i vacant: not waited for, inputs empty, dropped at
+// the vacancy timeout unless reclaimed; everyone hears of it in the next
+// master turn.
+func (r *Room) holdSlot(i int) {
 	s := &r.slots[i]
 	s.vacant, s.live, s.rejoining = true, false, false
 	s.dropAt = r.now + r.cfg.VacancyTimeout
@@ -295,11 +307,6 @@ func (r *Room) makeVacant(i int) {
 		r.child = wire.ChildVacancy
 	}
 	r.statusDirty = true
-	if r.activePlayers() == 0 {
-		r.finish()
-		return
-	}
-	r.compile()
 }
 
 func (r *Room) vacancies() int {

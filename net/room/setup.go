@@ -80,7 +80,12 @@ func (r *Room) rejoin(conn ConnID, j wire.Join) {
 		}
 		r.welcome(m)
 		if r.state == wire.StateRunning && s.inGame {
-			s.rejoining = true
+			// The old connection is gone: stop waiting for it until the
+			// returning client has caught up (see storeTurn).
+			if !s.vacant {
+				r.holdSlot(i)
+			}
+			s.rejoining, s.live = true, false
 			r.startSnapshot(m)
 			r.statusDirty = true
 		} else {

@@ -55,8 +55,14 @@ func Dial(ctx context.Context, addr string, cfg Config) (*Client, error) {
 	return dial(ctx, nil, addr, cfg)
 }
 
-// dial is Dial from a chosen local address (nil: any), for tests that need
-// several source IPs on loopback.
+// DialFrom is Dial from a chosen local IP (port chosen by the system): load
+// tests give each simulated machine its own loopback address, so per-IP
+// limits apply to them as they would on a LAN.
+func DialFrom(ctx context.Context, local netip.Addr, addr string, cfg Config) (*Client, error) {
+	return dial(ctx, net.UDPAddrFromAddrPort(netip.AddrPortFrom(local, 0)), addr, cfg)
+}
+
+// dial is Dial from a chosen local address (nil: any).
 func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Client, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {

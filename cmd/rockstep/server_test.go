@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"rockstep/net/client"
+	"rockstep/net/lockstep"
+	"rockstep/net/wire"
+)
+
+// proc is the command running in a child process, its output collected.
+type proc struct {
+	cmd *exec.Cmd
+	mu  sync.Mutex
+	out bytes.Buffer
+	err bytes.Buffer
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func start(t *testing.T, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(os.Args[0], args...)}
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=")
+	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
+	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			_ = p.cmd.Process.Kill()
+			_ = p.cmd.Wait()
+		}
+	})
+	return p
+}
+
+func (p *proc) stdout() string { p.mu.Lock(); defer p.mu.Unlock(); return p.out.String() }
+func (p *proc) stderr() string { p.mu.Lock(); defer p.mu.Unlock(); return p.err.String() }
+
+var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
+
+// startServer runs `rockstep -server` on a loopback port, with no display,
+// and returns it with its address.
+func startServer(t *testing.T, extra ...string) (*proc, string) {
+	t.Helper()
+	p := start(t, append([]string{"-server", "-listen", "127.0.0.1:0", "-lan=false"}, extra...)...)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := listening.FindStringSubmatch(p.stderr()); m != nil {
+			return p, m[1]
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("server did not start:\n%s", p.stderr())
+	return nil, ""
+}
+
+func (p *proc) wait(t *testing.T, limit time.Duration) (int, time.Duration) {
+	t.Helper()
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+		return p.cmd.ProcessState.ExitCode(), time.Since(start)
+	case <-time.After(limit):
+		_ = p.cmd.Process.Kill()
+		t.Fatalf("process did not exit within %v; stderr:\n%s", limit, p.stderr())
+	}
+	return -1, 0
+}
+
+// TestServerStopsOnSIGTERM: a headless server with no display serves a
+// client; SIGTERM tells the client why and the process exits 0 within a
+// second.
+func TestServerStopsOnSIGTERM(t *testing.T) {
+	srv, addr := startServer(t)
+	c, err := client.Dial(context.Background(), addr, client.Options{Session: lockstep.Config{Name: "watcher"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	waitUntil(t, 5*time.Second, func() bool {
+		ok := false
+		c.Do(func(s *lockstep.Session) { ok = s.Phase() == lockstep.Lobby })
+		return ok
+	})
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	code, took := srv.wait(t, 3*time.Second)
+	if code != 0 || took > time.Second {
+		t.Errorf("exit %d after %v, want 0 within a second; stderr:\n%s", code, took, srv.stderr())
+	}
+	waitUntil(t, 2*time.Second, func() bool {
+		var l wire.Leave
+		c.Do(func(s *lockstep.Session) { l = s.LeaveMessage() })
+		return l.Reason == wire.LeaveShutdown
+	})
+}
+
+var hashField = regexp.MustCompile(`\bhash=([0-9a-f]{16})\b`)
+
+// TestKilledBotReclaimsSlot: four bot processes play on a server; one is
+// killed mid-game, the others see its slot vacant and go on; restarted, it
+// reclaims the slot with its token, catches up, and all four end on the
+// same hash.
+func TestKilledBotReclaimsSlot(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 12 seconds of game")
+	}
+	_, addr := startServer(t)
+	const ticks = "720"
+	dirs := make([]string, 4)
+	bots := make([]*proc, 4)
+	for i := range bots {
+		dirs[i] = t.TempDir()
+		bots[i] = start(t, "-bots", "1", "-join", addr, "-players", "4", "-ticks", ticks, "-token-dir", dirs[i], "-seed", string(rune('1'+i)))
+	}
+	time.Sleep(4 * time.Second) // the game starts and runs a while
+	if _, err := os.Stat(dirs[3] + "/bot-0.token"); err != nil {
+		t.Fatalf("bot 3 kept no token: %v", err)
+	}
+	_ = bots[3].cmd.Process.Kill() // SIGKILL: no goodbye
+	_ = bots[3].cmd.Wait()
+	time.Sleep(4500 * time.Millisecond) // past the 3 s silence timeout: the slot is vacant
+	bots[3] = start(t, "-bots", "1", "-join", addr, "-players", "4", "-ticks", ticks, "-token-dir", dirs[3], "-seed", "4")
+	var hashes []string
+	for i, b := range bots {
+		code, _ := b.wait(t, 60*time.Second)
+		out := b.stdout()
+		m := hashField.FindStringSubmatch(out)
+		if code != 0 || m == nil {
+			t.Fatalf("bot %d: exit %d\nstdout: %s\nstderr: %s", i, code, out, b.stderr())
+		}
+		hashes = append(hashes, m[1])
+		if i < 3 && !strings.Contains(out, "vacancies_seen=1") {
+			t.Errorf("bot %d did not see the vacancy: %s", i, out)
+		}
+	}
+	for i := range hashes {
+		if hashes[i] != hashes[0] {
+			t.Fatalf("final hashes differ: %v", hashes)
+		}
+	}
+}
+
+func waitUntil(t *testing.T, limit time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %v", limit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
