@@ -41,6 +41,8 @@ func run(args []string) int {
 	fs.IntVar(&bo.players, "players", 0, "with -bots -join: a room starts once it has `N` ready players (default: -per-room, or -bots)")
 	fs.StringVar(&bo.tokenDir, "token-dir", "", "with -bots -join: keep each bot's session token in `DIR`, so a restarted bot reclaims its slot")
 	var so serverOptions
+	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
+	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
 	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
 	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", DefaultPort), "with -server: UDP `ADDR` to listen on")
 	fs.StringVar(&so.name, "name", "Rockstep", "with -server: the server's `NAME`, shown in game lists")
@@ -62,6 +64,9 @@ func run(args []string) int {
 
 	if *server {
 		return runServer(so, os.Stderr)
+	}
+	if *browse {
+		return runBrowse(*browseTimeout, os.Stdout, os.Stderr)
 	}
 	if bo.n != 0 {
 		bo.seed = *seed

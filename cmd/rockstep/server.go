@@ -73,7 +73,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		log.Info("metrics", "addr", ln.Addr().String())
 	}
 	if o.lan {
-		log.Info("LAN advertising is not available yet; join by address")
+		advertise(ctx, h, srv.Addr().Port(), hostName(), log)
 	}
 	log.Info("listening", "addr", srv.Addr().String(), "name", o.name)
 	if err := h.Serve(ctx, srv); err != nil && !errors.Is(err, context.Canceled) {
@@ -82,4 +82,12 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// hostName is the machine's name as LAN lists show it.
+func hostName() string {
+	if n, err := os.Hostname(); err == nil && n != "" {
+		return n
+	}
+	return "server"
 }

@@ -39,7 +39,8 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(os.Args[0], args...)}
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=")
+	// The race detector otherwise sleeps a second at exit (atexit_sleep_ms).
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0")
 	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
 	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
 	if err := p.cmd.Start(); err != nil {

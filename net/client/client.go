@@ -46,6 +46,8 @@ type Client struct {
 	err   error
 	stop  context.CancelFunc
 	send  func([]byte) error
+
+	leftSent bool // the loop has flushed the session after Leave
 }
 
 // ErrClosed is returned by Err after Close.
@@ -135,19 +137,25 @@ func Attach(p *transport.Pipe, opt Options) *Client {
 	return c
 }
 
-// step updates the session and sends what it queued; c.mu is held.
+// step updates the session and sends what it queued; c.mu is held and
+// this is the loop's goroutine, the only one that may send.
 func (c *Client) step(now time.Duration) {
 	if c.opt.FPS != nil {
 		c.s.SetFPS(c.opt.FPS())
 	}
 	c.s.Update(now, c.sample)
 	c.s.Flush(func(f []byte) { _ = c.send(f) })
+	if c.s.Phase() == lockstep.Left {
+		c.leftSent = true
+	}
 }
 
+// leave tells the room the player quits; on the loop's goroutine only.
 func (c *Client) leave() {
 	c.mu.Lock()
 	c.s.Leave()
 	c.s.Flush(func(f []byte) { _ = c.send(f) })
+	c.leftSent = true
 	c.mu.Unlock()
 }
 
@@ -218,8 +226,26 @@ func (c *Client) Err() error {
 }
 
 // Close leaves the room and stops the loop; it waits at most a second.
+// The Leave is queued here and sent by the loop, the only goroutine that
+// may use the transport.
 func (c *Client) Close() {
-	c.leave()
+	c.mu.Lock()
+	c.s.Leave()
+	c.mu.Unlock()
+	for deadline := time.Now().Add(100 * time.Millisecond); time.Now().Before(deadline); {
+		c.mu.Lock()
+		sent := c.leftSent
+		c.mu.Unlock()
+		if sent {
+			break
+		}
+		select {
+		case <-c.done:
+		case <-time.After(2 * time.Millisecond):
+			continue
+		}
+		break
+	}
 	c.stop()
 	select {
 	case <-c.done:

@@ -126,6 +126,7 @@ func New(cfg Config) *Host {
 		nextConn: 1,
 	}
 	h.openRoom(cfg.Name, cfg.Room.Setup, 0)
+	h.publishStats()
 	return h
 }
 

@@ -22,6 +22,12 @@ type Stats struct {
 	FramesIn, FramesOut                  uint64
 	BytesIn, BytesOut                    uint64
 	Dropped                              map[string]uint64 // by reason, room and host
+
+	// The default room, as a LAN listing shows the server.
+	Name        string
+	RoomPlayers int
+	RoomMax     int
+	RoomState   wire.RoomState
 }
 
 type statsBox struct {
@@ -32,6 +38,10 @@ type statsBox struct {
 
 func (h *Host) publishStats() {
 	s := Stats{Rooms: len(h.rooms), Connections: len(h.conns), Dropped: map[string]uint64{}}
+	if def := h.rooms[DefaultRoom]; def != nil {
+		s.Name, s.RoomPlayers, s.RoomMax = def.r.Name(), def.r.PlayerCount(), def.r.MaxPlayers()
+		s.RoomState, _ = def.r.State()
+	}
 	var sum room.Stats
 	for _, id := range h.order {
 		hr := h.rooms[id]

@@ -201,6 +201,11 @@ func (r *Room) onLeave(m *member) {
 		s.vacant, s.live, s.rejoining = true, false, false
 		s.drop = true
 		r.statusDirty = true
+		if r.remaining() == 0 {
+			r.finish()
+			return
+		}
+		r.compile() // the others may have been waiting for this player
 		return
 	}
 	*s = slot{}

@@ -529,12 +529,43 @@ func TestFinishAndRematch(t *testing.T) {
 }
 
 func TestAllPlayersGoneFinishes(t *testing.T) {
-	b := newBench(t, nil)
-	b.startGame(1)
+	b := newBench(t, func(c *room.Config) { c.VacancyTimeout = 10 * time.Second })
+	b.startGame(2)
 	b.tick(4 * time.Second)
-	if st, _ := b.r.State(); st != wire.StateFinished {
-		t.Fatalf("state = %d, want finished when every player is gone", st)
+	if st, _ := b.r.State(); st != wire.StateRunning || b.r.Status().Vacant != 0b11 {
+		t.Fatalf("state = %d vacant = %b: silent players' slots must be held for a reconnect", st, b.r.Status().Vacant)
 	}
+	turn := b.r.Turn()
+	b.tick(time.Second)
+	if b.r.Turn() != turn {
+		t.Fatal("turns were compiled with no player live")
+	}
+	for i := 0; i < 12; i++ {
+		b.tick(time.Second)
+	}
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatalf("state = %d, want finished once the vacant slots are dropped", st)
+	}
+}
+
+func TestEveryoneLeavesFinishes(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.play(1, 0, 0)
+	b.send(1, wire.Leave{Reason: wire.LeaveQuit})
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatal("one of two leaving ended the game")
+	}
+	b.play(2, 0, 0)
+	b.play(2, 1, 0)
+	if b.r.Turn() != 2 {
+		t.Fatalf("turn = %d: the game must go on for the one left", b.r.Turn())
+	}
+	b.send(2, wire.Leave{Reason: wire.LeaveQuit})
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatalf("state = %d, want finished when everyone left", st)
+	}
+	b.tick(time.Second) // and nothing spins
 }
 
 func TestShutdownTellsEveryone(t *testing.T) {

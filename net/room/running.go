@@ -98,20 +98,39 @@ func (r *Room) timingAt(t uint32) timing {
 
 // compile emits every master turn for which all live players' inputs are
 // in, in order.
+//
+// With no live player there is no one to wait for and nothing to compile:
+// the game holds (vacant slots wait for their players) until a player is
+// live again or every slot has left.
 func (r *Room) compile() {
 	for r.state == wire.StateRunning && r.child != wire.ChildDesynced && r.child != wire.ChildPaused {
-		missing := uint8(0)
+		missing, live := uint8(0), 0
 		for i := range r.slots {
 			s := &r.slots[i]
-			if s.inGame && s.live && !s.drop && !s.has(r.nextTurn) {
-				missing |= 1 << i
+			if s.inGame && s.live && !s.drop {
+				live++
+				if !s.has(r.nextTurn) {
+					missing |= 1 << i
+				}
 			}
 		}
-		if missing != 0 {
+		if missing != 0 || live == 0 {
 			return
 		}
 		r.compileTurn()
 	}
+}
+
+// remaining returns how many slots are still in the game: playing, or
+// vacant and held for a reconnect.
+func (r *Room) remaining() int {
+	n := 0
+	for i := range r.slots {
+		if s := &r.slots[i]; s.inGame && !s.drop {
+			n++
+		}
+	}
+	return n
 }
 
 func (r *Room) compileTurn() {
@@ -245,6 +264,10 @@ func (r *Room) tickRunning() {
 			r.statusDirty = true
 		}
 	}
+	if r.remaining() == 0 {
+		r.finish() // everyone left or was dropped
+		return
+	}
 	r.sendStarts()
 	r.relaySnapshots()
 	if r.child == wire.ChildIterating || r.child == wire.ChildVacancy || r.child == wire.ChildLagging {
@@ -288,10 +311,6 @@ func (r *Room) sendStarts() {
 // fills its inputs with nothing, and tells everyone in the next master turn.
 func (r *Room) makeVacant(i int) {
 	r.holdSlot(i)
-	if r.activePlayers() == 0 {
-		r.finish()
-		return
-	}
 	r.compile()
 }
 
@@ -313,17 +332,6 @@ func (r *Room) vacancies() int {
 	n := 0
 	for i := range r.slots {
 		if r.slots[i].inGame && r.slots[i].vacant {
-			n++
-		}
-	}
-	return n
-}
-
-func (r *Room) activePlayers() int {
-	n := 0
-	for i := range r.slots {
-		s := &r.slots[i]
-		if s.inGame && !s.vacant {
 			n++
 		}
 	}
