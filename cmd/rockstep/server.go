@@ -73,7 +73,9 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		log.Info("metrics", "addr", ln.Addr().String())
 	}
 	if o.lan {
-		advertise(ctx, h, srv.Addr().Port(), hostName(), log)
+		if err := h.AdvertiseLAN(ctx, srv.Addr().Port(), hostName()); err != nil {
+			log.Warn("cannot advertise on the LAN; players can still join by address", "err", err)
+		}
 	}
 	log.Info("listening", "addr", srv.Addr().String(), "name", o.name)
 	if err := h.Serve(ctx, srv); err != nil && !errors.Is(err, context.Canceled) {

@@ -33,6 +33,11 @@ type Options struct {
 	FPS func() int
 	// From, if valid, is the local IP to dial from (load tests on loopback).
 	From netip.Addr
+	// Netsim, if not zero, makes this client's own links bad in both
+	// directions (`-netsim`), so anyone can feel a bad network.
+	Netsim transport.Impairment
+	// Seed seeds Netsim's randomness.
+	Seed uint64
 }
 
 // Client is a running session.
@@ -48,6 +53,9 @@ type Client struct {
 	send  func([]byte) error
 
 	leftSent bool // the loop has flushed the session after Leave
+
+	up, down *transport.Link // the simulated bad network, if any
+	due      [][]byte
 }
 
 // ErrClosed is returned by Err after Close.
@@ -66,7 +74,47 @@ func newClient(opt Options) *Client {
 		def.OnTurn, def.OnSend, def.OnTurnEnd = opt.Session.OnTurn, opt.Session.OnSend, opt.Session.OnTurnEnd
 		opt.Session = def
 	}
-	return &Client{s: lockstep.New(opt.Session), opt: opt, start: time.Now(), done: make(chan struct{})}
+	c := &Client{s: lockstep.New(opt.Session), opt: opt, start: time.Now(), done: make(chan struct{})}
+	if !opt.Netsim.IsZero() {
+		c.up = transport.NewLink(opt.Netsim, opt.Seed*2+1)
+		c.down = transport.NewLink(opt.Netsim, opt.Seed*2+2)
+	}
+	return c
+}
+
+// receive hands a frame from the room to the session, through the
+// simulated network if there is one; c.mu is held.
+func (c *Client) receive(now time.Duration, f []byte) {
+	if c.down != nil {
+		c.down.Send(now, f)
+		return
+	}
+	c.s.Receive(now, f)
+}
+
+// out sends a frame to the room, through the simulated network if there is
+// one; on the loop's goroutine with c.mu held.
+func (c *Client) out(now time.Duration, f []byte) {
+	if c.up != nil {
+		c.up.Send(now, f)
+		return
+	}
+	_ = c.send(f)
+}
+
+// simulate delivers what the simulated network has let through by now.
+func (c *Client) simulate(now time.Duration) {
+	if c.up == nil {
+		return
+	}
+	c.due = c.down.Deliver(now, c.due[:0])
+	for _, f := range c.due {
+		c.s.Receive(now, f)
+	}
+	c.due = c.up.Deliver(now, c.due[:0])
+	for _, f := range c.due {
+		_ = c.send(f)
+	}
 }
 
 func (c *Client) now() time.Duration { return time.Since(c.start) }
@@ -129,7 +177,7 @@ func Attach(p *transport.Pipe, opt Options) *Client {
 			}
 			c.mu.Lock()
 			now := c.now()
-			p.DrainClient(func(f []byte) { c.s.Receive(now, f) })
+			p.DrainClient(func(f []byte) { c.receive(now, f) })
 			c.step(now)
 			c.mu.Unlock()
 		}
@@ -143,8 +191,9 @@ func (c *Client) step(now time.Duration) {
 	if c.opt.FPS != nil {
 		c.s.SetFPS(c.opt.FPS())
 	}
+	c.simulate(now)
 	c.s.Update(now, c.sample)
-	c.s.Flush(func(f []byte) { _ = c.send(f) })
+	c.s.Flush(func(f []byte) { c.out(now, f) })
 	if c.s.Phase() == lockstep.Left {
 		c.leftSent = true
 	}
@@ -178,7 +227,7 @@ func (h *netHandler) Message(frame []byte) {
 	c := (*Client)(h)
 	c.mu.Lock()
 	now := c.now()
-	c.s.Receive(now, frame)
+	c.receive(now, frame)
 	c.step(now) // a master turn may be due at once
 	c.mu.Unlock()
 }

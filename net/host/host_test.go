@@ -180,3 +180,23 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestClientNetsim: -netsim makes a client's own links slow; its measured
+// round trip shows it.
+func TestClientNetsim(t *testing.T) {
+	_, addr, _, _ := serve(t, host.Defaults())
+	imp, err := transport.ParseImpairment("latency=30ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := client.Dial(context.Background(), addr.String(), client.Options{Session: lockstep.Config{Name: "far"}, Netsim: imp, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	waitFor(t, func() bool {
+		var rtt time.Duration
+		c.Do(func(s *lockstep.Session) { rtt = s.Stats().RTT })
+		return rtt >= 55*time.Millisecond
+	})
+}

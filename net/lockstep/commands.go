@@ -53,6 +53,10 @@ func (s *Session) Say(text string) {
 	s.send(wire.Chat{Text: text})
 }
 
+// EndGame asks the room to finish the game (the host only): when the world
+// is over, or to stop early. The room answers with status finished.
+func (s *Session) EndGame() { s.send(wire.EndGame{}) }
+
 // Pause asks the room to pause or resume (the host only).
 func (s *Session) Pause(paused bool) { s.send(wire.Pause{Paused: paused}) }
 

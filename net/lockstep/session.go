@@ -98,9 +98,10 @@ type Stats struct {
 	PacketsIn     uint64
 	BytesOut      uint64
 	BytesIn       uint64
-	Resends       uint64 // client frames sent with nothing new in them
-	MalformedIn   uint64 // frames dropped because they did not decode
-	FPS           int    // Update calls per second, as reported
+	Resends       uint64        // client frames sent with nothing new in them
+	MalformedIn   uint64        // frames dropped because they did not decode
+	FPS           int           // Update calls per second, as reported
+	Drift         time.Duration // how far execution is behind the session's own clock (positive: behind)
 	// Lateness counts executed ticks by how late they ran against the
 	// session's own schedule, in the buckets of LatenessBuckets.
 	Lateness [len(LatenessBuckets) + 1]uint64
@@ -284,6 +285,9 @@ func (s *Session) Stats() Stats {
 	st.K, st.Delay = int(t.k), int(t.delay)
 	st.TurnsBuffered = int(s.mAck - s.execTurn)
 	st.FPS = s.fps
+	if s.phase == Playing {
+		st.Drift = s.now - (s.clock + time.Duration(s.ticksRun)*tickDur)
+	}
 	return st
 }
 

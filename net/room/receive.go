@@ -64,6 +64,12 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 		r.onReady(m, msg)
 	case wire.StartGame:
 		r.onStartGame(m)
+	case wire.EndGame:
+		if m.slot != r.hostSlot() {
+			r.drop(DropSpoof)
+			return
+		}
+		r.EndGame()
 	case wire.Ping:
 		r.send(m.conn, wire.Pong{ID: msg.ID, Time: msg.Time})
 	case wire.Leave:

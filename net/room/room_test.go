@@ -512,10 +512,13 @@ func TestDesyncStopsTheGame(t *testing.T) {
 func TestFinishAndRematch(t *testing.T) {
 	b := newBench(t, nil)
 	b.startGame(2)
-	b.r.EndGame()
-	b.flush()
+	b.send(2, wire.EndGame{}) // not the host
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatal("a non-host ended the game")
+	}
+	b.send(1, wire.EndGame{})
 	if st, _ := b.r.State(); st != wire.StateFinished {
-		t.Fatal("EndGame did not finish the game")
+		t.Fatal("the host's EndGame did not finish the game")
 	}
 	b.send(2, wire.Ready{Ready: true})
 	if st, _ := b.r.State(); st != wire.StateSetup || b.r.PlayerCount() != 2 {

@@ -146,6 +146,8 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[CreateRoom](pl)
 	case TypeRoomCreated:
 		m, err = decodeAs[RoomCreated](pl)
+	case TypeEndGame:
+		m, err = decodeAs[EndGame](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -874,6 +876,13 @@ func (m *RoomCreated) decodePayload(r *reader) error {
 	m.RoomID = r.u32le("room id")
 	return r.err
 }
+
+// EndGame: no payload.
+
+func (m EndGame) check() error                  { return nil }
+func (m EndGame) appendPayload(b []byte) []byte { return b }
+
+func (m *EndGame) decodePayload(r *reader) error { return r.err }
 
 // StartGame: no payload.
 

@@ -146,6 +146,7 @@ func samples() []sample {
 		{"start game", StartGame{}},
 		{"create room", CreateRoom{Name: "Friday night", Setup: game.Setup{Seed: 42, Mode: game.Versus, Lives: 5, StartWave: 2, FriendlyFire: true}}},
 		{"room created", RoomCreated{RoomID: 0xdeadbeef}},
+		{"end game", EndGame{}},
 		{"start with a timing change", Start{Setup: game.Setup{Seed: 5, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, FirstTurn: 900, K: 2, Delay: 3, ChangeAt: 910, ChangeK: 3, ChangeDelay: 5}},
 	}
 }
@@ -373,7 +374,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"version 2", append([]byte{Version + 1}, ping[1:]...), ErrVersion},
 		{"version 255", append([]byte{255}, ping[1:]...), ErrVersion},
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeRoomCreated) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeEndGame) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -667,7 +668,7 @@ func TestTypeString(t *testing.T) {
 		{TypeMasterPacket, "master packet"},
 		{TypePause, "pause"},
 		{0, "type(0)"},
-		{TypeRoomCreated + 1, "type(24)"},
+		{TypeEndGame + 1, "type(25)"},
 	}
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {

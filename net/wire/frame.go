@@ -49,6 +49,7 @@ var typeNames = [...]string{
 	TypeStartGame:       "start game",
 	TypeCreateRoom:      "create room",
 	TypeRoomCreated:     "room created",
+	TypeEndGame:         "end game",
 }
 
 // String returns the message type's name as errors and logs print it,

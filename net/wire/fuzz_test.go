@@ -148,7 +148,7 @@ func seedCorpus(tb testing.TB) map[string]map[string][]byte {
 		}
 	}
 	c["FuzzDecode"]["wrong-version"] = []byte{Version + 1, byte(TypePing), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
-	c["FuzzDecode"]["unknown-type"] = []byte{Version, byte(TypeRoomCreated) + 1, 0}
+	c["FuzzDecode"]["unknown-type"] = []byte{Version, byte(TypeEndGame) + 1, 0}
 	c["FuzzStreamReader"]["length-zero"] = []byte{0}
 	c["FuzzStreamReader"]["length-too-large"] = []byte{0xf9, 0x0a, Version}
 	return c

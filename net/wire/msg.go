@@ -57,6 +57,7 @@ const (
 	TypeStartGame       Type = 21 // host player → room: start now (everyone is ready)
 	TypeCreateRoom      Type = 22 // client → server: open a new room
 	TypeRoomCreated     Type = 23 // server → client: the new room's id
+	TypeEndGame         Type = 24 // host player → room: the game is over (or the host ends it)
 )
 
 // Message is any message of this package.
@@ -205,6 +206,12 @@ type CreateRoom struct {
 type RoomCreated struct {
 	RoomID uint32
 }
+
+// EndGame asks the room to finish the running game: every engine reaches
+// game over at the same tick, and the host player's client says so (or the
+// host ends the game early). The room then shows results and waits for a
+// rematch.
+type EndGame struct{}
 
 // StartGame asks the room to start the game (the host player only; every
 // player must be ready).
@@ -378,3 +385,4 @@ func (Pause) Type() Type           { return TypePause }
 func (StartGame) Type() Type       { return TypeStartGame }
 func (CreateRoom) Type() Type      { return TypeCreateRoom }
 func (RoomCreated) Type() Type     { return TypeRoomCreated }
+func (EndGame) Type() Type         { return TypeEndGame }
