@@ -267,6 +267,11 @@ func (s *Session) LeaveMessage() wire.Leave { return s.leave }
 // caller must not change it (tests do, to inject a desync).
 func (s *Session) World() *game.World { return s.world }
 
+// DisplayWorld returns the world to draw: the predicted world when
+// prediction is on, otherwise the confirmed world. The caller must not
+// change it or keep it past the session's next call.
+func (s *Session) DisplayWorld() *game.World { return s.world }
+
 // ExecutedTurns returns how many turns have been executed: the turn being
 // executed and whether it is part way.
 func (s *Session) ExecutedTurns() (turn uint32, tickInTurn int) { return s.execTurn, s.tickIn }
