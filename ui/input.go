@@ -10,36 +10,66 @@ import (
 // keyboard (or, in tests, from a script). Scenes act on intents, never on
 // keys, so a scene can be driven without a window.
 type Intents struct {
-	Ship    game.Input // controls of the local ship held this update
-	Confirm bool       // Enter was just pressed: start, play again
-	Pause   bool       // P was just pressed: pause or resume
-	Quit    bool       // Esc was just pressed: leave the game
+	Ship       game.Input // controls of the local ship held this update
+	Confirm    bool       // Enter was just pressed: start, play again
+	Pause      bool       // P was just pressed: pause or resume
+	Quit       bool       // Esc was just pressed: back, the in-game menu
+	Graph      bool       // F3 was just pressed: show or hide the network graph
+	Fullscreen bool       // F11 was just pressed: toggle full screen
 }
 
 // KeyPredicate reports whether a key is down (or was just pressed).
 type KeyPredicate func(ebiten.Key) bool
 
-// shipKeys maps each ship control to the keys that hold it: arrows and WASD
-// steer, Space charges and fires.
-var shipKeys = [...]struct {
-	bit  game.Input
-	keys [2]ebiten.Key
-}{
-	{game.Up, [2]ebiten.Key{ebiten.KeyArrowUp, ebiten.KeyW}},
-	{game.Down, [2]ebiten.Key{ebiten.KeyArrowDown, ebiten.KeyS}},
-	{game.Left, [2]ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyA}},
-	{game.Right, [2]ebiten.Key{ebiten.KeyArrowRight, ebiten.KeyD}},
-	{game.Fire, [2]ebiten.Key{ebiten.KeySpace, ebiten.KeySpace}},
+// KeyMap maps each ship control to the keys that hold it.
+type KeyMap []struct {
+	Bit  game.Input
+	Keys []ebiten.Key
 }
 
-// ShipInput returns the ship controls held according to pressed. Opposite
+// defaultKeyMap: arrows and WASD steer, Space charges and fires.
+var defaultKeyMap = KeyMap{
+	{game.Up, []ebiten.Key{ebiten.KeyArrowUp, ebiten.KeyW}},
+	{game.Down, []ebiten.Key{ebiten.KeyArrowDown, ebiten.KeyS}},
+	{game.Left, []ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyA}},
+	{game.Right, []ebiten.Key{ebiten.KeyArrowRight, ebiten.KeyD}},
+	{game.Fire, []ebiten.Key{ebiten.KeySpace}},
+}
+
+// NewKeyMap returns the key map of bindings; a key name Ebiten does not
+// know is skipped (LoadSettings has already replaced such bindings).
+func NewKeyMap(b KeyBindings) KeyMap {
+	m := make(KeyMap, 0, 5)
+	for _, c := range []struct {
+		bit   game.Input
+		names []string
+	}{{game.Up, b.Up}, {game.Down, b.Down}, {game.Left, b.Left}, {game.Right, b.Right}, {game.Fire, b.Fire}} {
+		var keys []ebiten.Key
+		for _, n := range c.names {
+			var k ebiten.Key
+			if k.UnmarshalText([]byte(n)) == nil {
+				keys = append(keys, k)
+			}
+		}
+		m = append(m, struct {
+			Bit  game.Input
+			Keys []ebiten.Key
+		}{c.bit, keys})
+	}
+	return m
+}
+
+// Input returns the ship controls held according to pressed. Opposite
 // keys held together cancel out, so the engine never sees Up with Down or
 // Left with Right.
-func ShipInput(pressed KeyPredicate) game.Input {
+func (m KeyMap) Input(pressed KeyPredicate) game.Input {
 	var in game.Input
-	for _, k := range shipKeys {
-		if pressed(k.keys[0]) || pressed(k.keys[1]) {
-			in |= k.bit
+	for _, c := range m {
+		for _, k := range c.Keys {
+			if pressed(k) {
+				in |= c.Bit
+				break
+			}
 		}
 	}
 	if in&(game.Up|game.Down) == game.Up|game.Down {
@@ -48,16 +78,26 @@ func ShipInput(pressed KeyPredicate) game.Input {
 	if in&(game.Left|game.Right) == game.Left|game.Right {
 		in &^= game.Left | game.Right
 	}
-	return in
+	return in & game.ClientInputMask
 }
 
-// ReadIntents returns the intents of one update: held is whether a key is
-// down, just whether it went down since the last update.
-func ReadIntents(held, just KeyPredicate) Intents {
+// ShipInput returns the ship controls held according to pressed, with the
+// default keys.
+func ShipInput(pressed KeyPredicate) game.Input { return defaultKeyMap.Input(pressed) }
+
+// ReadIntents returns the intents of one update with the default keys:
+// held is whether a key is down, just whether it went down since the last
+// update.
+func ReadIntents(held, just KeyPredicate) Intents { return defaultKeyMap.Intents(held, just) }
+
+// Intents returns the intents of one update under key map m.
+func (m KeyMap) Intents(held, just KeyPredicate) Intents {
 	return Intents{
-		Ship:    ShipInput(held),
-		Confirm: just(ebiten.KeyEnter) || just(ebiten.KeyNumpadEnter),
-		Pause:   just(ebiten.KeyP),
-		Quit:    just(ebiten.KeyEscape),
+		Ship:       m.Input(held),
+		Confirm:    just(ebiten.KeyEnter) || just(ebiten.KeyNumpadEnter),
+		Pause:      just(ebiten.KeyP),
+		Quit:       just(ebiten.KeyEscape),
+		Graph:      just(ebiten.KeyF3),
+		Fullscreen: just(ebiten.KeyF11),
 	}
 }

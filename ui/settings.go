@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/net/wire"
+)
+
+// Settings are the player's choices, kept between runs as JSON in
+// settings.json under the config directory (see SettingsDir).
+type Settings struct {
+	Name       string      `json:"name"`       // shown to other players; at most wire.MaxName bytes
+	PlayerID   string      `json:"player_id"`  // 32 hex digits, random, made once per install
+	Keys       KeyBindings `json:"keys"`       // ship controls
+	Volume     int         `json:"volume"`     // sound effects, 0 (mute) to 100
+	Fullscreen bool        `json:"fullscreen"` // start in full screen
+}
+
+// KeyBindings name the keys of each ship control, by Ebiten's key names
+// ("ArrowUp", "W", "Space", "KP8", …). A control may have several keys.
+type KeyBindings struct {
+	Up    []string `json:"up"`
+	Down  []string `json:"down"`
+	Left  []string `json:"left"`
+	Right []string `json:"right"`
+	Fire  []string `json:"fire"`
+}
+
+// EnvConfigDir, when set, is the directory settings are kept in instead of
+// the user's config directory (tests, portable installs).
+const EnvConfigDir = "ROCKSTEP_CONFIG_DIR"
+
+// settingsFile is the name of the settings file in its directory.
+const settingsFile = "settings.json"
+
+// SettingsDir returns the directory of settings.json: $ROCKSTEP_CONFIG_DIR,
+// or "rockstep" in the user's config directory.
+func SettingsDir() (string, error) {
+	if d := os.Getenv(EnvConfigDir); d != "" {
+		return d, nil
+	}
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("settings: %w", err)
+	}
+	return filepath.Join(d, "rockstep"), nil
+}
+
+// DefaultKeys are the controls of a fresh install: arrows or WASD steer,
+// Space fires.
+func DefaultKeys() KeyBindings {
+	return KeyBindings{
+		Up:    []string{"ArrowUp", "W"},
+		Down:  []string{"ArrowDown", "S"},
+		Left:  []string{"ArrowLeft", "A"},
+		Right: []string{"ArrowRight", "D"},
+		Fire:  []string{"Space"},
+	}
+}
+
+// DefaultSettings returns the settings of a fresh install, with a new
+// random player id and guest name.
+func DefaultSettings() Settings {
+	var id [16]byte
+	_, _ = rand.Read(id[:]) // crypto/rand never fails on supported systems
+	var tag [2]byte
+	_, _ = rand.Read(tag[:])
+	return Settings{
+		Name:     "Guest-" + strings.ToUpper(hex.EncodeToString(tag[:])),
+		PlayerID: hex.EncodeToString(id[:]),
+		Keys:     DefaultKeys(),
+		Volume:   70,
+	}
+}
+
+// ID returns the player id as bytes (lockstep.Config.PlayerID).
+func (s Settings) ID() [16]byte {
+	var id [16]byte
+	b, err := hex.DecodeString(s.PlayerID)
+	if err == nil && len(b) == len(id) {
+		copy(id[:], b)
+	}
+	return id
+}
+
+// repair fills what is missing or out of range from def and reports what
+// it changed, so that a hand-edited file with one bad field keeps the rest.
+func (s *Settings) repair(def Settings) []string {
+	var fixed []string
+	name := strings.TrimSpace(s.Name)
+	switch {
+	case name == "" || !utf8.ValidString(name):
+		if s.Name != "" {
+			fixed = append(fixed, "name")
+		}
+		name = def.Name
+	case len(name) > wire.MaxName:
+		name = truncateUTF8(name, wire.MaxName)
+	}
+	s.Name = name
+	if b, err := hex.DecodeString(s.PlayerID); err != nil || len(b) != 16 {
+		if s.PlayerID != "" {
+			fixed = append(fixed, "player_id")
+		}
+		s.PlayerID = def.PlayerID
+	}
+	if s.Volume < 0 || s.Volume > 100 {
+		fixed = append(fixed, "volume")
+		s.Volume = min(max(s.Volume, 0), 100)
+	}
+	d := DefaultKeys()
+	for _, k := range []struct {
+		name string
+		keys *[]string
+		def  []string
+	}{{"up", &s.Keys.Up, d.Up}, {"down", &s.Keys.Down, d.Down}, {"left", &s.Keys.Left, d.Left}, {"right", &s.Keys.Right, d.Right}, {"fire", &s.Keys.Fire, d.Fire}} {
+		if len(*k.keys) == 0 {
+			*k.keys = k.def
+			continue
+		}
+		for _, n := range *k.keys {
+			var key ebiten.Key
+			if key.UnmarshalText([]byte(n)) != nil {
+				fixed = append(fixed, "keys."+k.name+" ("+n+")")
+				*k.keys = k.def
+				break
+			}
+		}
+	}
+	return fixed
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character.
+func truncateUTF8(s string, n int) string {
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
+
+// LoadSettings reads the settings in dir. A missing file gives the defaults,
+// saved at once so the player id stays. A file that does not parse is
+// renamed to settings.json.bad (never overwritten silently) and the
+// defaults are used; a file with some bad fields keeps the good ones. The
+// warning, if not empty, is the one line to show the player; err is set
+// only when the settings could not be saved (they are still usable).
+func LoadSettings(dir string) (s Settings, warning string, err error) {
+	def := DefaultSettings()
+	path := filepath.Join(dir, settingsFile)
+	data, rerr := os.ReadFile(path)
+	switch {
+	case errors.Is(rerr, fs.ErrNotExist):
+		return def, "", SaveSettings(dir, def)
+	case rerr != nil:
+		// Unreadable (permissions, a directory in the way): use the
+		// defaults for this run and leave the file alone.
+		return def, fmt.Sprintf("settings: cannot read %s (%v); using defaults for this run", path, rerr), nil
+	}
+	if perr := json.Unmarshal(data, &s); perr != nil {
+		bad := path + ".bad"
+		if mverr := os.Rename(path, bad); mverr != nil {
+			return def, fmt.Sprintf("settings: %s is damaged (%v) and could not be moved aside (%v); using defaults for this run", path, perr, mverr), nil
+		}
+		return def, fmt.Sprintf("settings: %s was damaged (%v); kept as %s, using defaults", path, perr, filepath.Base(bad)), SaveSettings(dir, def)
+	}
+	if fixed := s.repair(def); len(fixed) > 0 {
+		warning = fmt.Sprintf("settings: %s: replaced bad %s with defaults", path, strings.Join(fixed, ", "))
+		err = SaveSettings(dir, s)
+	}
+	return s, warning, err
+}
+
+// SaveSettings writes s to dir/settings.json, creating dir, through a
+// temporary file so that a crash never leaves half a file.
+func SaveSettings(dir string, s Settings) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, settingsFile+".*")
+	if err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	_, werr := tmp.Write(append(data, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("save settings %s: %w", tmp.Name(), err)
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, settingsFile)); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("save settings: %w", err)
+	}
+	return nil
+}

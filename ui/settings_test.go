@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+)
+
+func readSettingsFile(t *testing.T, dir string) Settings {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, settingsFile))
+	if err != nil {
+		t.Fatalf("settings file: %v", err)
+	}
+	var s Settings
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("settings file does not parse: %v\n%s", err, data)
+	}
+	return s
+}
+
+func TestMissingSettingsGiveDefaultsAndAreSaved(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "not", "yet")
+	s, warning, err := LoadSettings(dir)
+	if err != nil || warning != "" {
+		t.Fatalf("LoadSettings = warning %q, err %v; want neither", warning, err)
+	}
+	if !regexp.MustCompile(`^Guest-[0-9A-F]{4}$`).MatchString(s.Name) {
+		t.Errorf("default name %q, want Guest-XXXX", s.Name)
+	}
+	if !regexp.MustCompile(`^[0-9a-f]{32}$`).MatchString(s.PlayerID) || s.ID() == [16]byte{} {
+		t.Errorf("player id %q, want 32 random hex digits", s.PlayerID)
+	}
+	if s.Volume < 0 || s.Volume > 100 {
+		t.Errorf("volume %d", s.Volume)
+	}
+	saved := readSettingsFile(t, dir)
+	if saved.PlayerID != s.PlayerID || saved.Name != s.Name {
+		t.Errorf("saved %+v, want %+v", saved, s)
+	}
+	again, warning, err := LoadSettings(dir)
+	if err != nil || warning != "" || again.PlayerID != s.PlayerID {
+		t.Errorf("second load: id %q (want %q), warning %q, err %v", again.PlayerID, s.PlayerID, warning, err)
+	}
+}
+
+func TestTwoInstallsGetDifferentIDs(t *testing.T) {
+	a, _, _ := LoadSettings(t.TempDir())
+	b, _, _ := LoadSettings(t.TempDir())
+	if a.PlayerID == b.PlayerID {
+		t.Errorf("two installs share player id %s", a.PlayerID)
+	}
+}
+
+func TestSettingsRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	want := DefaultSettings()
+	want.Name, want.Volume, want.Fullscreen = "Ada", 35, true
+	want.Keys.Fire = []string{"ControlLeft", "Space"}
+	if err := SaveSettings(dir, want); err != nil {
+		t.Fatal(err)
+	}
+	got, warning, err := LoadSettings(dir)
+	if err != nil || warning != "" {
+		t.Fatalf("warning %q, err %v", warning, err)
+	}
+	if got.Name != want.Name || got.Volume != want.Volume || !got.Fullscreen || strings.Join(got.Keys.Fire, ",") != "ControlLeft,Space" {
+		t.Errorf("loaded %+v, want %+v", got, want)
+	}
+}
+
+func TestCorruptSettingsAreKeptAsideWithOneWarning(t *testing.T) {
+	for _, tc := range []struct{ name, content string }{
+		{"garbage", "\x00\x01not json at all"},
+		{"truncated", `{"name": "Ada", "volume": 4`},
+		{"wrong types", `{"name": 12, "volume": "loud"}`},
+		{"empty", ``},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, settingsFile)
+			if err := os.WriteFile(path, []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, warning, err := LoadSettings(dir)
+			if err != nil {
+				t.Fatalf("LoadSettings: %v", err)
+			}
+			if warning == "" || strings.Count(warning, "\n") != 0 {
+				t.Errorf("warning %q, want one line", warning)
+			}
+			if !strings.HasPrefix(s.Name, "Guest-") {
+				t.Errorf("name %q, want the default", s.Name)
+			}
+			bad, err := os.ReadFile(path + ".bad")
+			if err != nil || string(bad) != tc.content {
+				t.Errorf("settings.json.bad = %q, %v; want the damaged file kept as it was", bad, err)
+			}
+			if readSettingsFile(t, dir).PlayerID != s.PlayerID {
+				t.Error("fresh defaults were not saved in place of the damaged file")
+			}
+			// The next run is quiet.
+			if _, warning, _ := LoadSettings(dir); warning != "" {
+				t.Errorf("second run warned again: %q", warning)
+			}
+		})
+	}
+}
+
+func TestBadFieldsAreRepairedAndTheRestKept(t *testing.T) {
+	dir := t.TempDir()
+	content := `{"name":"Ada","player_id":"xyz","keys":{"up":["NoSuchKey"],"fire":["Enter"]},"volume":250,"fullscreen":true}`
+	if err := os.WriteFile(filepath.Join(dir, settingsFile), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, warning, err := LoadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"player_id", "volume", "keys.up"} {
+		if !strings.Contains(warning, want) {
+			t.Errorf("warning %q does not name %s", warning, want)
+		}
+	}
+	if s.Name != "Ada" || !s.Fullscreen || s.Volume != 100 || strings.Join(s.Keys.Fire, ",") != "Enter" {
+		t.Errorf("good fields lost: %+v", s)
+	}
+	if strings.Join(s.Keys.Up, ",") != strings.Join(DefaultKeys().Up, ",") || strings.Join(s.Keys.Down, ",") != strings.Join(DefaultKeys().Down, ",") {
+		t.Errorf("keys %+v, want the defaults for up (bad) and down (missing)", s.Keys)
+	}
+	if s.ID() == [16]byte{} {
+		t.Error("no new player id")
+	}
+}
+
+func TestLongNamesAreCutOnACharacter(t *testing.T) {
+	s := Settings{Name: strings.Repeat("é", 20)}
+	s.repair(DefaultSettings())
+	if len(s.Name) > 24 || !strings.HasPrefix(strings.Repeat("é", 20), s.Name) {
+		t.Errorf("name %q (%d bytes)", s.Name, len(s.Name))
+	}
+}
+
+func TestSettingsDirFromEnvironment(t *testing.T) {
+	t.Setenv(EnvConfigDir, "/some/where")
+	if d, err := SettingsDir(); err != nil || d != "/some/where" {
+		t.Errorf("SettingsDir = %q, %v", d, err)
+	}
+}
+
+func TestRemappedKeys(t *testing.T) {
+	b := DefaultKeys()
+	b.Fire = []string{"ControlLeft"}
+	b.Left = []string{"J"}
+	m := NewKeyMap(b)
+	tests := []struct {
+		name string
+		down []ebiten.Key
+		want game.Input
+	}{
+		{"new fire key", []ebiten.Key{ebiten.KeyControlLeft}, game.Fire},
+		{"old fire key is free", []ebiten.Key{ebiten.KeySpace}, 0},
+		{"new left", []ebiten.Key{ebiten.KeyJ}, game.Left},
+		{"untouched controls keep defaults", []ebiten.Key{ebiten.KeyW, ebiten.KeyArrowRight}, game.Up | game.Right},
+		{"opposites still cancel", []ebiten.Key{ebiten.KeyJ, ebiten.KeyD}, 0},
+	}
+	for _, tc := range tests {
+		if got := m.Input(keys(tc.down...)); got != tc.want {
+			t.Errorf("%s: Input(%v) = %05b, want %05b", tc.name, tc.down, got, tc.want)
+		}
+	}
+	if got := NewKeyMap(DefaultKeys()).Intents(keys(), keys(ebiten.KeyF3, ebiten.KeyF11)); !got.Graph || !got.Fullscreen {
+		t.Errorf("F3, F11 = %+v, want Graph and Fullscreen", got)
+	}
+}
