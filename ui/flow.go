@@ -1,0 +1,409 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+
+	"rockstep/game"
+	"rockstep/net/lan"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// The screen flow is pure: intents (what the player clicked or typed) and
+// observations of the network session go in, the screen to show and
+// effects (what the shell must do: dial, host, tell the session) come out.
+// It knows nothing of widgets, windows or sockets, so it is tested without
+// a display.
+
+// screenID names a screen of the game.
+type screenID uint8
+
+const (
+	screenMenu     screenID = iota // main menu
+	screenJoin                     // LAN list and join by address
+	screenLobby                    // the room's setup, roster and chat
+	screenPlay                     // a network game
+	screenResults                  // the scores of a finished network game
+	screenSettings                 // name, volume, full screen
+	screenPractice                 // a single-player game on the local engine
+)
+
+var screenNames = [...]string{"menu", "join", "lobby", "play", "results", "settings", "practice"}
+
+func (s screenID) String() string {
+	if int(s) < len(screenNames) {
+		return screenNames[s]
+	}
+	return "screen?"
+}
+
+// IntentKind says what the player asked for.
+type IntentKind uint8
+
+// Intent kinds. Buttons emit them; so does the autopilot.
+const (
+	IntentHost         IntentKind = iota + 1 // main menu: host a game
+	IntentOpenJoin                           // main menu: the join screen
+	IntentOpenSettings                       // main menu: settings
+	IntentPractice                           // main menu: a single-player game
+	IntentQuit                               // main menu: leave the program
+	IntentBack                               // back to the main menu from join, settings, practice
+	IntentJoinLAN                            // join Game from the LAN list
+	IntentJoinAddr                           // join Addr typed by the player
+	IntentSaveSettings                       // keep Settings
+	IntentReady                              // lobby: Ready says whether the player is ready
+	IntentStart                              // lobby: the host starts the game
+	IntentSetup                              // lobby: the host changes the setup to Setup
+	IntentSay                                // lobby: chat Text
+	IntentLeave                              // lobby, in-game menu: leave the room
+	IntentGameMenu                           // in game: Esc opens or closes the in-game menu
+	IntentResume                             // in-game menu: close it
+	IntentRematch                            // results: back to the lobby, ready for another game
+	IntentMainMenu                           // results: leave the room for the main menu
+)
+
+// Intent is one thing the player asked for.
+type Intent struct {
+	Kind     IntentKind
+	Game     lan.Game   // IntentJoinLAN
+	Addr     string     // IntentJoinAddr
+	Ready    bool       // IntentReady
+	Setup    game.Setup // IntentSetup
+	Text     string     // IntentSay
+	Settings Settings   // IntentSaveSettings
+}
+
+// effectKind says what the shell must do.
+type effectKind uint8
+
+const (
+	effHost         effectKind = iota + 1 // open a room here and join it
+	effDial                               // join the room at addr
+	effDisconnect                         // leave the room; stop hosting
+	effQuit                               // end the program
+	effPractice                           // start a single-player game
+	effSaveSettings                       // save and apply settings
+	effReady                              // session.SetReady(ready)
+	effStart                              // session.RequestStart()
+	effSetup                              // session.ChangeSetup(setup)
+	effSay                                // session.Say(text)
+	effEndGame                            // session.EndGame(): the host's world is over
+)
+
+type effect struct {
+	kind     effectKind
+	addr     string
+	ready    bool
+	setup    game.Setup
+	text     string
+	settings Settings
+}
+
+// netStatus is what the flow observes of the network each frame.
+type netStatus struct {
+	active    bool              // a session exists or is being set up
+	dialing   bool              // the connection is being made
+	dialErr   error             // the connection could not be made
+	closed    bool              // the session's loop has stopped
+	phase     lockstep.Phase    //
+	host      bool              // the local player is the room's host
+	room      wire.RoomState    //
+	refusal   wire.Refuse       // when phase is Refused
+	leave     wire.Leave        // when phase is Left
+	worldOver bool              // the displayed world has reached game over
+	started   bool              // the session has a world (the game began)
+	desync    *wire.DesyncReport // the game stopped on a desync
+}
+
+// flow is the screen state machine.
+type flow struct {
+	screen   screenID
+	notice   string // one line on the main menu: a warning, why a game ended
+	joinErr  string // one line on the join screen: why joining failed
+	target   string // what is being joined: an address or a game's name
+	hosting  bool   // the session is our own room
+	gameMenu bool   // the in-game menu is open
+	endSent  bool   // EndGame was asked for this game
+}
+
+// apply handles an intent and returns what the shell must do.
+func (f *flow) apply(in Intent) []effect {
+	switch f.screen {
+	case screenMenu:
+		switch in.Kind {
+		case IntentHost:
+			f.notice, f.hosting, f.target = "", true, "your game"
+			f.screen = screenLobby
+			return []effect{{kind: effHost}}
+		case IntentOpenJoin:
+			f.notice, f.joinErr = "", ""
+			f.screen = screenJoin
+		case IntentOpenSettings:
+			f.notice = ""
+			f.screen = screenSettings
+		case IntentPractice:
+			f.notice = ""
+			f.screen = screenPractice
+			return []effect{{kind: effPractice}}
+		case IntentQuit:
+			return []effect{{kind: effQuit}}
+		}
+	case screenJoin:
+		switch in.Kind {
+		case IntentBack:
+			if f.target != "" {
+				f.target = ""
+				return []effect{{kind: effDisconnect}} // stop trying
+			}
+			f.screen = screenMenu
+		case IntentJoinLAN:
+			if f.target != "" {
+				return nil // one attempt at a time
+			}
+			if !in.Game.Compatible {
+				f.joinErr = fmt.Sprintf("%s runs another version of Rockstep (protocol %d, ours %d) and cannot be joined", gameName(in.Game), in.Game.Version, wire.Version)
+				return nil
+			}
+			f.joinErr, f.target, f.hosting = "", gameName(in.Game), false
+			return []effect{{kind: effDial, addr: in.Game.Addr.String()}}
+		case IntentJoinAddr:
+			if f.target != "" {
+				return nil
+			}
+			addr, err := parseJoinAddr(in.Addr)
+			if err != nil {
+				f.joinErr = err.Error()
+				return nil
+			}
+			f.joinErr, f.target, f.hosting = "", addr, false
+			return []effect{{kind: effDial, addr: addr}}
+		}
+	case screenSettings:
+		switch in.Kind {
+		case IntentSaveSettings:
+			f.screen = screenMenu
+			return []effect{{kind: effSaveSettings, settings: in.Settings}}
+		case IntentBack:
+			f.screen = screenMenu
+		}
+	case screenPractice:
+		if in.Kind == IntentBack {
+			f.screen = screenMenu
+		}
+	case screenLobby:
+		switch in.Kind {
+		case IntentReady:
+			return []effect{{kind: effReady, ready: in.Ready}}
+		case IntentStart:
+			return []effect{{kind: effStart}}
+		case IntentSetup:
+			return []effect{{kind: effSetup, setup: in.Setup}}
+		case IntentSay:
+			if t := strings.TrimSpace(in.Text); t != "" {
+				return []effect{{kind: effSay, text: t}}
+			}
+		case IntentLeave, IntentBack:
+			return f.leave("")
+		}
+	case screenPlay:
+		switch in.Kind {
+		case IntentGameMenu:
+			f.gameMenu = !f.gameMenu
+		case IntentResume:
+			f.gameMenu = false
+		case IntentLeave:
+			return f.leave("")
+		}
+	case screenResults:
+		switch in.Kind {
+		case IntentRematch:
+			f.screen = screenLobby
+			return []effect{{kind: effReady, ready: true}}
+		case IntentMainMenu, IntentLeave, IntentBack:
+			return f.leave("")
+		}
+	}
+	return nil
+}
+
+// leave ends the session and goes to the main menu with notice.
+func (f *flow) leave(notice string) []effect {
+	*f = flow{screen: screenMenu, notice: notice}
+	return []effect{{kind: effDisconnect}}
+}
+
+// observe follows the session: where it is decides the screen.
+func (f *flow) observe(n netStatus) []effect {
+	switch f.screen {
+	case screenMenu, screenSettings, screenPractice:
+		return nil
+	case screenJoin:
+		if f.target == "" || !n.active {
+			return nil
+		}
+		if err := f.failure(n); err != "" {
+			f.joinErr, f.target = err, ""
+			return []effect{{kind: effDisconnect}}
+		}
+		switch n.phase {
+		case lockstep.Lobby, lockstep.Starting:
+			f.screen = screenLobby
+		case lockstep.Playing:
+			f.screen, f.endSent = screenPlay, false
+		case lockstep.Finished:
+			f.screen = screenResults
+		}
+		return nil
+	}
+	// In a room: lobby, play or results.
+	if err := f.failure(n); err != "" {
+		if f.hosting {
+			return f.leave("could not host: " + err)
+		}
+		return f.leave(err)
+	}
+	switch {
+	case n.phase == lockstep.Left || n.closed:
+		return f.leave(leaveText(n.leave))
+	}
+	switch f.screen {
+	case screenLobby:
+		if n.phase == lockstep.Playing && n.room == wire.StateRunning {
+			f.screen, f.gameMenu, f.endSent = screenPlay, false, false
+		}
+	case screenPlay:
+		if n.room == wire.StateFinished || n.phase == lockstep.Finished {
+			f.screen, f.gameMenu = screenResults, false
+			return nil
+		}
+		if n.worldOver && n.host && !f.endSent && n.desync == nil {
+			f.endSent = true
+			return []effect{{kind: effEndGame}}
+		}
+	case screenResults:
+		if n.phase == lockstep.Playing && n.room == wire.StateRunning {
+			// Someone else started the rematch while we looked at
+			// the scores: we are not in it unless ready, but follow.
+			f.screen, f.endSent = screenPlay, false
+		}
+	}
+	return nil
+}
+
+// failure returns why joining failed, or "".
+func (f *flow) failure(n netStatus) string {
+	switch {
+	case n.dialErr != nil:
+		return dialErrorText(f.target, n.dialErr)
+	case n.phase == lockstep.Refused:
+		return refusalText(n.refusal)
+	case n.closed && n.phase == lockstep.Joining:
+		return "the connection to " + f.target + " was lost while joining"
+	}
+	return ""
+}
+
+// gameName is how the UI names a LAN game.
+func gameName(g lan.Game) string {
+	if g.Name != "" {
+		return "“" + g.Name + "”"
+	}
+	return g.Addr.String()
+}
+
+// DefaultPort is the UDP port a game is hosted on unless the port is busy.
+const DefaultPort = 7777
+
+// parseJoinAddr turns what the player typed into host:port, adding the
+// default port when there is none.
+func parseJoinAddr(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", errors.New("type the address of a game, like 192.168.1.20 or myhost:7777")
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		// No port: a name, an IPv4 address, or an IPv6 one with or
+		// without brackets.
+		h := strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+		if strings.ContainsAny(h, " /[]") {
+			return "", fmt.Errorf("%q is not an address: want host or host:port", s)
+		}
+		return net.JoinHostPort(h, strconv.Itoa(DefaultPort)), nil
+	}
+	if host == "" {
+		return "", fmt.Errorf("%q has no host: want host or host:port", s)
+	}
+	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+		return "", fmt.Errorf("%q: port %q is not a number from 1 to 65535", s, port)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// dialErrorText explains why the connection to target failed.
+func dialErrorText(target string, err error) string {
+	switch {
+	case errors.Is(err, transport.ErrTimeout):
+		return "no answer from " + target + " (timed out): is the game still hosted, and the address right?"
+	case errors.Is(err, transport.ErrRefused):
+		return target + " refused the connection"
+	}
+	return "cannot reach " + target + ": " + err.Error()
+}
+
+// refusalText explains why a room turned us away.
+func refusalText(r wire.Refuse) string {
+	var s string
+	switch r.Reason {
+	case wire.RefuseFull:
+		s = "the game is full"
+	case wire.RefuseRunning:
+		s = "the game has already started"
+	case wire.RefuseBadToken:
+		s = "the room did not accept our session token"
+	case wire.RefuseVersion:
+		s = "the game runs another version of Rockstep"
+	case wire.RefuseNoRoom:
+		s = "that room does not exist (any more)"
+	case wire.RefuseShutdown:
+		s = "the server is shutting down"
+	case wire.RefuseRateLimit:
+		s = "the server is busy: try again in a moment"
+	case wire.RefuseBadCookie:
+		s = "the handshake failed: try again"
+	default:
+		s = "the room refused us"
+	}
+	if r.Text != "" {
+		s += " (" + r.Text + ")"
+	}
+	return "Cannot join: " + s
+}
+
+// leaveText explains why the room sent us away.
+func leaveText(l wire.Leave) string {
+	var s string
+	switch l.Reason {
+	case wire.LeaveQuit, 0:
+		s = "The game was closed."
+	case wire.LeaveKicked:
+		s = "You were removed from the game."
+	case wire.LeaveShutdown:
+		s = "The host stopped the game."
+	case wire.LeaveTimeout:
+		s = "The connection to the game was lost."
+	case wire.LeaveGameOver:
+		s = "The game is over."
+	default:
+		s = "You left the game."
+	}
+	if l.Text != "" {
+		s += " (" + l.Text + ")"
+	}
+	return s
+}

@@ -1,0 +1,305 @@
+package ui
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/lan"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+func kinds(effs []effect) []effectKind {
+	var k []effectKind
+	for _, e := range effs {
+		k = append(k, e.kind)
+	}
+	return k
+}
+
+func wantEffects(t *testing.T, step string, got []effect, want ...effectKind) {
+	t.Helper()
+	if fmt.Sprint(kinds(got)) != fmt.Sprint(want) {
+		t.Fatalf("%s: effects %v, want %v", step, kinds(got), want)
+	}
+}
+
+func wantScreen(t *testing.T, step string, f *flow, want screenID) {
+	t.Helper()
+	if f.screen != want {
+		t.Fatalf("%s: screen %v, want %v", step, f.screen, want)
+	}
+}
+
+func lanGame(name string, compatible bool) lan.Game {
+	return lan.Game{
+		ID: name, Name: name, Host: "box", Addr: netip.MustParseAddrPort("192.0.2.7:7777"),
+		Players: 1, Max: 8, State: lan.StateSetup, Version: wire.Version, Compatible: compatible,
+	}
+}
+
+func TestMainMenuIntents(t *testing.T) {
+	tests := []struct {
+		intent IntentKind
+		screen screenID
+		effs   []effectKind
+	}{
+		{IntentHost, screenLobby, []effectKind{effHost}},
+		{IntentOpenJoin, screenJoin, nil},
+		{IntentOpenSettings, screenSettings, nil},
+		{IntentPractice, screenPractice, []effectKind{effPractice}},
+		{IntentQuit, screenMenu, []effectKind{effQuit}},
+		{IntentStart, screenMenu, nil}, // not a menu intent: ignored
+	}
+	for _, tc := range tests {
+		f := &flow{notice: "old news"}
+		effs := f.apply(Intent{Kind: tc.intent})
+		wantEffects(t, fmt.Sprint("intent ", tc.intent), effs, tc.effs...)
+		wantScreen(t, fmt.Sprint("intent ", tc.intent), f, tc.screen)
+	}
+}
+
+func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
+	f := &flow{}
+	f.apply(Intent{Kind: IntentOpenJoin})
+	g := lanGame("Friday", true)
+	effs := f.apply(Intent{Kind: IntentJoinLAN, Game: g})
+	wantEffects(t, "join", effs, effDial)
+	if effs[0].addr != "192.0.2.7:7777" {
+		t.Errorf("dial %q", effs[0].addr)
+	}
+	wantEffects(t, "second click while joining", f.apply(Intent{Kind: IntentJoinLAN, Game: g}))
+	wantEffects(t, "dialling", f.observe(netStatus{active: true, dialing: true}))
+	wantScreen(t, "dialling", f, screenJoin)
+	f.observe(netStatus{active: true, phase: lockstep.Joining})
+	wantScreen(t, "joining", f, screenJoin)
+	f.observe(netStatus{active: true, phase: lockstep.Lobby})
+	wantScreen(t, "welcomed", f, screenLobby)
+
+	wantEffects(t, "ready", f.apply(Intent{Kind: IntentReady, Ready: true}), effReady)
+	wantEffects(t, "blank chat", f.apply(Intent{Kind: IntentSay, Text: "   "}))
+	wantEffects(t, "chat", f.apply(Intent{Kind: IntentSay, Text: "hi"}), effSay)
+
+	f.observe(netStatus{active: true, phase: lockstep.Starting, room: wire.StateRunning})
+	wantScreen(t, "starting", f, screenLobby)
+	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning})
+	wantScreen(t, "playing", f, screenPlay)
+
+	f.apply(Intent{Kind: IntentGameMenu})
+	if !f.gameMenu {
+		t.Fatal("Esc did not open the in-game menu")
+	}
+	f.apply(Intent{Kind: IntentResume})
+	if f.gameMenu {
+		t.Fatal("Resume did not close the in-game menu")
+	}
+
+	// Not the host: game over is the host's to announce.
+	wantEffects(t, "world over, guest", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, worldOver: true}))
+	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished})
+	wantScreen(t, "finished", f, screenResults)
+
+	wantEffects(t, "rematch", f.apply(Intent{Kind: IntentRematch}), effReady)
+	wantScreen(t, "rematch", f, screenLobby)
+	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning})
+	wantScreen(t, "second game", f, screenPlay)
+	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished})
+	wantEffects(t, "main menu", f.apply(Intent{Kind: IntentMainMenu}), effDisconnect)
+	wantScreen(t, "main menu", f, screenMenu)
+}
+
+func TestHostEndsTheGameOnceWhenItsWorldIsOver(t *testing.T) {
+	f := &flow{}
+	wantEffects(t, "host", f.apply(Intent{Kind: IntentHost}), effHost)
+	if !f.hosting {
+		t.Fatal("not hosting")
+	}
+	f.observe(netStatus{active: true, phase: lockstep.Lobby, host: true})
+	wantEffects(t, "start", f.apply(Intent{Kind: IntentStart}), effStart)
+	wantEffects(t, "setup", f.apply(Intent{Kind: IntentSetup, Setup: game.Setup{Lives: 5}}), effSetup)
+	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true})
+	wantScreen(t, "playing", f, screenPlay)
+	playing := netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true, worldOver: true}
+	wantEffects(t, "over", f.observe(playing), effEndGame)
+	wantEffects(t, "still over", f.observe(playing))
+	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished, host: true})
+	wantScreen(t, "finished", f, screenResults)
+	f.apply(Intent{Kind: IntentRematch})
+	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true})
+	wantEffects(t, "second game over", f.observe(playing), effEndGame)
+}
+
+func TestHostNeverEndsADesyncedGame(t *testing.T) {
+	f := &flow{screen: screenPlay, hosting: true}
+	wantEffects(t, "desync", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true, worldOver: true, desync: &wire.DesyncReport{Turn: 9}}))
+}
+
+func TestJoinFailuresStayOnTheJoinScreen(t *testing.T) {
+	tests := []struct {
+		name string
+		n    netStatus
+		want string
+	}{
+		{"timed out", netStatus{active: true, dialErr: fmt.Errorf("dial: %w", transport.ErrTimeout)}, "timed out"},
+		{"connection refused", netStatus{active: true, dialErr: transport.ErrRefused}, "refused the connection"},
+		{"full", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseFull}}, "full"},
+		{"running", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseRunning}}, "already started"},
+		{"bad token", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseBadToken}}, "token"},
+		{"version", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseVersion, Text: "v3"}}, "another version of Rockstep (v3)"},
+		{"lost while joining", netStatus{active: true, phase: lockstep.Joining, closed: true}, "lost"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &flow{screen: screenJoin}
+			wantEffects(t, "join", f.apply(Intent{Kind: IntentJoinAddr, Addr: "10.0.0.9"}), effDial)
+			wantEffects(t, "failure", f.observe(tc.n), effDisconnect)
+			wantScreen(t, "failure", f, screenJoin)
+			if !strings.Contains(f.joinErr, tc.want) {
+				t.Errorf("error %q, want it to say %q", f.joinErr, tc.want)
+			}
+			// The player can try again at once.
+			wantEffects(t, "retry", f.apply(Intent{Kind: IntentJoinAddr, Addr: "10.0.0.9:7000"}), effDial)
+		})
+	}
+}
+
+func TestIncompatibleGamesCannotBeJoined(t *testing.T) {
+	f := &flow{screen: screenJoin}
+	g := lanGame("Old", false)
+	g.Version = wire.Version + 1
+	wantEffects(t, "join incompatible", f.apply(Intent{Kind: IntentJoinLAN, Game: g}))
+	if !strings.Contains(f.joinErr, "another version") {
+		t.Errorf("error %q", f.joinErr)
+	}
+}
+
+func TestBackWhileJoiningCancels(t *testing.T) {
+	f := &flow{screen: screenJoin}
+	f.apply(Intent{Kind: IntentJoinAddr, Addr: "example.org"})
+	wantEffects(t, "back while dialling", f.apply(Intent{Kind: IntentBack}), effDisconnect)
+	wantScreen(t, "back while dialling", f, screenJoin)
+	wantEffects(t, "back", f.apply(Intent{Kind: IntentBack}))
+	wantScreen(t, "back", f, screenMenu)
+}
+
+func TestBeingSentAwayShowsWhyOnTheMenu(t *testing.T) {
+	for _, s := range []screenID{screenLobby, screenPlay, screenResults} {
+		f := &flow{screen: s}
+		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: lockstep.Left, leave: wire.Leave{Reason: wire.LeaveShutdown}}), effDisconnect)
+		wantScreen(t, s.String(), f, screenMenu)
+		if !strings.Contains(f.notice, "host stopped") {
+			t.Errorf("%v: notice %q", s, f.notice)
+		}
+	}
+	f := &flow{screen: screenPlay}
+	f.observe(netStatus{active: true, phase: lockstep.Playing, closed: true})
+	wantScreen(t, "loop stopped", f, screenMenu)
+}
+
+func TestHostingFailureReturnsToTheMenu(t *testing.T) {
+	f := &flow{}
+	f.apply(Intent{Kind: IntentHost})
+	f.observe(netStatus{active: true, dialErr: fmt.Errorf("listen udp :7777: address in use")})
+	wantScreen(t, "host failed", f, screenMenu)
+	if !strings.Contains(f.notice, "could not host") {
+		t.Errorf("notice %q", f.notice)
+	}
+}
+
+func TestLeavingFromTheLobbyAndTheGameMenu(t *testing.T) {
+	f := &flow{screen: screenLobby}
+	wantEffects(t, "lobby leave", f.apply(Intent{Kind: IntentLeave}), effDisconnect)
+	wantScreen(t, "lobby leave", f, screenMenu)
+	f = &flow{screen: screenPlay, gameMenu: true}
+	wantEffects(t, "game leave", f.apply(Intent{Kind: IntentLeave}), effDisconnect)
+	wantScreen(t, "game leave", f, screenMenu)
+	if f.gameMenu {
+		t.Error("the in-game menu stayed open")
+	}
+}
+
+func TestSettingsAndPracticeReturnToTheMenu(t *testing.T) {
+	f := &flow{screen: screenSettings}
+	s := DefaultSettings()
+	effs := f.apply(Intent{Kind: IntentSaveSettings, Settings: s})
+	wantEffects(t, "save", effs, effSaveSettings)
+	if effs[0].settings.PlayerID != s.PlayerID {
+		t.Error("settings not passed on")
+	}
+	wantScreen(t, "save", f, screenMenu)
+	f = &flow{screen: screenPractice}
+	f.apply(Intent{Kind: IntentBack})
+	wantScreen(t, "practice back", f, screenMenu)
+}
+
+func TestParseJoinAddr(t *testing.T) {
+	tests := []struct{ in, want, err string }{
+		{"192.168.1.20", "192.168.1.20:7777", ""},
+		{" 192.168.1.20:7000 ", "192.168.1.20:7000", ""},
+		{"myhost", "myhost:7777", ""},
+		{"myhost:7778", "myhost:7778", ""},
+		{"::1", "[::1]:7777", ""},
+		{"[::1]", "[::1]:7777", ""},
+		{"[fe80::1]:9000", "[fe80::1]:9000", ""},
+		{"", "", "type the address"},
+		{"host:99999", "", "port"},
+		{"host:x", "", "port"},
+		{":7777", "", "no host"},
+		{"a b", "", "not an address"},
+	}
+	for _, tc := range tests {
+		got, err := parseJoinAddr(tc.in)
+		switch {
+		case tc.err == "" && (err != nil || got != tc.want):
+			t.Errorf("parseJoinAddr(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("parseJoinAddr(%q) = %q, %v; want an error saying %q", tc.in, got, err, tc.err)
+		}
+	}
+}
+
+func TestLANRowsMergeSortAndGrey(t *testing.T) {
+	now := time.Now()
+	a := lanGame("alpha", true)
+	b := lanGame("Bravo", true)
+	b.ID, b.Addr = "b", netip.MustParseAddrPort("192.0.2.8:7777")
+	bOld := b
+	bOld.Addr, bOld.Seen, bOld.Players = netip.MustParseAddrPort("[fe80::8]:7777"), now.Add(-time.Second), 5
+	b.Seen = now
+	old := lanGame("aardvark", false)
+	old.ID, old.Version = "old", wire.Version+1
+	full := lanGame("charlie", true)
+	full.ID, full.Players, full.Max = "full", 4, 4
+	run := lanGame("delta", true)
+	run.ID, run.State = "run", lan.StateRunning
+
+	rows := lanRows([]lan.Game{old, bOld, a, full, b, run})
+	var got []string
+	for _, r := range rows {
+		got = append(got, fmt.Sprintf("%s:%s:%v", r.Game.Name, r.Action, r.Joinable))
+	}
+	want := []string{"alpha:Join:true", "Bravo:Join:true", "delta:Watch:true", "aardvark:v2:false", "charlie:Full:false"}
+	if wire.Version+1 != 2 {
+		want[3] = fmt.Sprintf("aardvark:v%d:false", wire.Version+1)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rows %v\nwant %v", got, want)
+	}
+	if rows[1].Game.Addr != b.Addr || rows[1].Players != "1/8" {
+		t.Errorf("merged Bravo = %v %s, want the newest answer (%v, 1/8)", rows[1].Game.Addr, rows[1].Players, b.Addr)
+	}
+	if !strings.Contains(rows[3].State, "other version") {
+		t.Errorf("incompatible state %q", rows[3].State)
+	}
+	if lanSignature(rows) == lanSignature(lanRows([]lan.Game{a, b})) {
+		t.Error("signature does not change with the list")
+	}
+	if lanSignature(rows) != lanSignature(lanRows([]lan.Game{run, full, b, a, bOld, old})) {
+		t.Error("signature depends on the order games came in")
+	}
+}
