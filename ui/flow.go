@@ -106,17 +106,17 @@ type effect struct {
 
 // netStatus is what the flow observes of the network each frame.
 type netStatus struct {
-	active    bool              // a session exists or is being set up
-	dialing   bool              // the connection is being made
-	dialErr   error             // the connection could not be made
-	closed    bool              // the session's loop has stopped
-	phase     lockstep.Phase    //
-	host      bool              // the local player is the room's host
-	room      wire.RoomState    //
-	refusal   wire.Refuse       // when phase is Refused
-	leave     wire.Leave        // when phase is Left
-	worldOver bool              // the displayed world has reached game over
-	started   bool              // the session has a world (the game began)
+	active    bool               // a session exists or is being set up
+	dialing   bool               // the connection is being made
+	dialErr   error              // the connection could not be made
+	closed    bool               // the session's loop has stopped
+	phase     lockstep.Phase     //
+	host      bool               // the local player is the room's host
+	room      wire.RoomState     //
+	refusal   wire.Refuse        // when phase is Refused
+	leave     wire.Leave         // when phase is Left
+	worldOver bool               // the displayed world has reached game over
+	started   bool               // the session has a world (the game began)
 	desync    *wire.DesyncReport // the game stopped on a desync
 }
 
