@@ -26,6 +26,7 @@ type botsOptions struct {
 	perRoom  int
 	players  int
 	tokenDir string
+	record   string
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
@@ -43,7 +44,11 @@ func runBots(o botsOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: -netsim: %v\n", err)
 		return 2
 	}
-	l, err := bots.NewLocal(bots.Config{Bots: o.n, Ticks: o.ticks, Seed: o.seed, Net: imp, Fast: o.fast})
+	rec := o.record
+	if rec == "off" {
+		rec = ""
+	}
+	l, err := bots.NewLocal(bots.Config{Bots: o.n, Ticks: o.ticks, Seed: o.seed, Net: imp, Fast: o.fast, Record: rec})
 	if err != nil {
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 2

@@ -28,6 +28,7 @@ func run(args []string) int {
 			"P pauses, Enter plays again after a game over, Esc quits.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
+	showVersion := versionFlag(fs)
 	seed := fs.Uint64("seed", 0, "seed of the first game, each new game taking the next one; 0 picks one at random")
 	wave := fs.Uint("wave", 1, "wave the games start at, 1 to "+strconv.Itoa(game.MaxStartWave))
 	var bo botsOptions
@@ -40,6 +41,7 @@ func run(args []string) int {
 	fs.IntVar(&bo.perRoom, "per-room", 0, "with -bots -join: put `N` bots in each room, creating rooms on the server (0: all in the default room)")
 	fs.IntVar(&bo.players, "players", 0, "with -bots -join: a room starts once it has `N` ready players (default: -per-room, or -bots)")
 	fs.StringVar(&bo.tokenDir, "token-dir", "", "with -bots -join: keep each bot's session token in `DIR`, so a restarted bot reclaims its slot")
+	ro := replayFlags(fs)
 	var so serverOptions
 	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
 	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
@@ -61,7 +63,15 @@ func run(args []string) int {
 		fs.Usage()
 		return 2
 	}
+	if *showVersion {
+		printVersion(os.Stdout)
+		return 0
+	}
 
+	if ro.file != "" {
+		return runReplay(ro, os.Stdout, os.Stderr)
+	}
+	so.record, bo.record = ro.record, ro.record
 	if *server {
 		return runServer(so, os.Stderr)
 	}

@@ -25,6 +25,7 @@ type serverOptions struct {
 	metrics   string
 	lan       bool
 	maxRooms  int
+	record    string // replay file ("off": none; "": the replays folder)
 }
 
 // DefaultPort is the UDP port a server listens on unless told otherwise.
@@ -55,6 +56,10 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	}
 	cfg := host.Defaults()
 	cfg.Name, cfg.Log = o.name, log
+	cfg.Record = o.record != "off"
+	if o.record != "off" {
+		cfg.RecordFile = o.record
+	}
 	if o.maxRooms > 0 {
 		cfg.MaxRooms = o.maxRooms
 	}

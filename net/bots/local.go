@@ -10,6 +10,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/net/lockstep"
+	"rockstep/net/replay"
 	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -26,6 +27,8 @@ type Config struct {
 	FPS   int                  // frames per second of each bot (default 60)
 	Room  room.Config          // zero: room.LAN()
 	Limit time.Duration        // give up after this much game time (default: generous)
+	// Record, if set, is where the room records the game as a replay.
+	Record string
 }
 
 // Local is a running local bot game. Tests drive it step by step; Run plays
@@ -42,6 +45,8 @@ type Local struct {
 	roomTick time.Duration
 	sampleAt time.Duration
 	rtts     []time.Duration
+	rec      *replay.Writer
+	flushAt  time.Duration
 }
 
 // Bot is one simulated player or spectator.
@@ -100,7 +105,17 @@ func NewLocal(cfg Config) (*Local, error) {
 	}
 	rc := cfg.Room
 	rc.Random = rand.NewChaCha8(seedBytes(cfg.Seed))
+	var rec *replay.Writer
+	if cfg.Record != "" {
+		w, err := replay.Create(cfg.Record, 0)
+		if err != nil {
+			return nil, fmt.Errorf("bots: record: %w", err)
+		}
+		rec = w
+		rc.NewRecorder = func(game.Setup, string) room.Recorder { return w }
+	}
 	l := &Local{
+		rec:    rec,
 		cfg:    cfg,
 		wall:   time.Now(),
 		Room:   room.New(rc),
@@ -240,6 +255,10 @@ func (l *Local) Step() {
 			b.Session.SetReady(true)
 		}
 	}
+	if l.rec != nil && now >= l.flushAt {
+		l.flushAt = now + time.Second
+		_ = l.rec.Flush()
+	}
 	if now >= l.sampleAt {
 		l.sampleAt = now + 500*time.Millisecond
 		for _, b := range l.Bots {
@@ -301,9 +320,25 @@ func (l *Local) Finished() bool {
 	return true
 }
 
-// Run plays the game to the target tick and returns the summary.
+// Run plays the game to the target tick and returns the summary. When
+// recording, the replay ends at the bots' final turn (or, after a desync,
+// once the players' snapshots for the report are in) and is closed.
 func (l *Local) Run() (Summary, error) {
 	err := l.RunUntil(l.Finished, l.cfg.Limit)
+	if l.rec != nil && err == nil {
+		if d := l.Room.Desync(); d != nil {
+			_ = l.RunUntil(func() bool { return false }, l.now+2*time.Second)
+			l.rec.Finished(d.Turn, replay.EndDesync)
+		} else {
+			l.rec.Finished(l.Summary().Turn, replay.EndTarget)
+		}
+	}
+	if l.rec != nil {
+		if cerr := l.rec.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("bots: record: %w", cerr)
+		}
+		l.rec = nil
+	}
 	return l.Summary(), err
 }
 

@@ -30,6 +30,12 @@ type Config struct {
 	MaxRooms int           // rooms at once
 	Linger   time.Duration // a finished, empty room (not the default) is closed after this
 	Log      *slog.Logger  // nil: discard
+	// Record, if set, records every game as a replay: into RecordFile for
+	// the first game (later ones numbered), or into RecordDir, or (both
+	// empty) into the replays folder beside the settings.
+	Record     bool
+	RecordFile string
+	RecordDir  string
 }
 
 // Defaults returns a host's settings for a LAN.
@@ -62,12 +68,14 @@ type Host struct {
 	newPipes []*transport.Pipe
 	pipes    map[room.ConnID]*transport.Pipe
 
-	closing  atomic.Bool
-	shutAt   time.Duration
-	cancel   context.CancelFunc
-	stats    statsBox
-	dropped  [numHostDrops]uint64
-	lastStat time.Duration
+	closing   atomic.Bool
+	shutAt    time.Duration
+	cancel    context.CancelFunc
+	rec       *recorders
+	stats     statsBox
+	dropped   [numHostDrops]uint64
+	lastStat  time.Duration
+	lastFlush time.Duration
 }
 
 type hosted struct {
@@ -125,6 +133,10 @@ func New(cfg Config) *Host {
 		nextRoom: DefaultRoom,
 		nextConn: 1,
 	}
+	if cfg.Record {
+		h.rec = &recorders{dir: cfg.RecordDir, file: cfg.RecordFile, log: log.Info}
+		h.cfg.Room.NewRecorder = h.rec.newRecorder
+	}
 	h.openRoom(cfg.Name, cfg.Room.Setup, 0)
 	h.publishStats()
 	return h
@@ -169,6 +181,9 @@ func (h *Host) Serve(ctx context.Context, srv *transport.Server) error {
 		}
 	}()
 	err := srv.Run(inner, h)
+	if h.rec != nil {
+		h.rec.closeAll()
+	}
 	if ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled)) {
 		return nil
 	}
@@ -325,8 +340,12 @@ func (h *Host) flush(hr *hosted) {
 
 // Tick runs every room's timers, drains in-process clients, closes rooms
 // that are done, and handles shutdown.
-func (h *Host) Tick(time.Time) {
+func (h *Host) Tick(wall time.Time) {
 	now := h.now()
+	if h.rec != nil && now-h.lastFlush >= time.Second {
+		h.lastFlush = now
+		h.rec.tick(wall)
+	}
 	h.pollPipes()
 	if h.closing.Load() {
 		h.shutdown(now)

@@ -116,7 +116,12 @@ func (s *Session) retryLobby() {
 // sendSnapshot sends the world at the end of turn in chunks.
 func (s *Session) sendSnapshot(turn uint32) {
 	s.snapWant = false
-	data, err := s.world.MarshalBinary()
+	s.sendWorld(s.world, turn)
+}
+
+// sendWorld sends w, the world at the end of turn, in chunks.
+func (s *Session) sendWorld(w *game.World, turn uint32) {
+	data, err := w.MarshalBinary()
 	if err != nil {
 		return
 	}

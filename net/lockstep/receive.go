@@ -93,10 +93,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.SnapshotChunk:
 		s.onChunk(m)
 	case wire.SnapshotRequest:
-		s.snapWant, s.snapTurn = true, m.Turn
-		if s.phase == Playing && s.tickIn == 0 && s.execTurn > 0 && s.execTurn-1 >= m.Turn {
-			s.sendSnapshot(s.execTurn - 1)
-		}
+		s.onSnapshotRequest(m.Turn)
 	case wire.DesyncReport:
 		if s.desync == nil {
 			rep := m
@@ -267,4 +264,23 @@ func (s *Session) onMaster(p *wire.MasterPacket) {
 func (s *Session) hasMaster(t uint32) bool {
 	j := t % masterRing
 	return s.haveM[j] && s.masters[j].Turn == t
+}
+
+// onSnapshotRequest sends the world at the end of turn: from the recent
+// worlds kept (after a desync the room wants exactly the diverging turn),
+// now if that turn is the last one completed, or when it is completed.
+func (s *Session) onSnapshotRequest(turn uint32) {
+	if s.world == nil {
+		return
+	}
+	if n := len(s.recent); n > 0 {
+		if r := &s.recent[turn%uint32(n)]; r.ok && r.turn == turn {
+			s.sendWorld(&r.w, turn)
+			return
+		}
+	}
+	s.snapWant, s.snapTurn = true, turn
+	if s.phase == Playing && s.tickIn == 0 && s.execTurn > 0 && s.execTurn-1 >= turn {
+		s.sendSnapshot(s.execTurn - 1)
+	}
 }

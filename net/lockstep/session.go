@@ -41,6 +41,10 @@ type Config struct {
 	// OnTurnEnd, if set, sees the world after every executed turn with its
 	// hash (for replays, bots and tests; it must not keep w).
 	OnTurnEnd func(turn uint32, hash uint64, w *game.World)
+	// KeepWorlds is how many recent turns' worlds are kept, so that after
+	// a desync the room can be sent the world at the turn that diverged
+	// (about 6.6 KB each). 0 means the default (8); -1 keeps none.
+	KeepWorlds int
 }
 
 // LAN returns the settings for a game on a local network.
@@ -199,12 +203,19 @@ type Session struct {
 
 	gameEvents []game.Event
 	wish       lobbyWish
+	recent     []recentWorld
 
 	out   [][]byte
 	pool  [][]byte
 	cp    wire.ClientPacket
 	mp    wire.MasterPacket
 	stats Stats
+}
+
+type recentWorld struct {
+	turn uint32
+	ok   bool
+	w    game.World
 }
 
 type timing struct {
@@ -227,7 +238,14 @@ func New(cfg Config) *Session {
 	if cfg.MaxCatchUp <= 0 {
 		cfg.MaxCatchUp = def.MaxCatchUp
 	}
+	switch {
+	case cfg.KeepWorlds == 0:
+		cfg.KeepWorlds = 8
+	case cfg.KeepWorlds < 0:
+		cfg.KeepWorlds = 0
+	}
 	s := &Session{cfg: cfg, slot: -1, token: cfg.Token, lastJoin: -time.Hour, lastPing: -time.Hour}
+	s.recent = make([]recentWorld, cfg.KeepWorlds)
 	s.cp.Turns = make([]wire.TurnInput, 0, wire.MaxBatch)
 	s.mp.Turns = make([]wire.MasterTurn, 0, wire.MaxBatch)
 	for i := range s.masters {

@@ -164,6 +164,11 @@ func (s *Session) completeTurn(mt *wire.MasterTurn) {
 	if s.cfg.OnTurnEnd != nil {
 		s.cfg.OnTurnEnd(c, h, s.world)
 	}
+	if n := len(s.recent); n > 0 {
+		r := &s.recent[c%uint32(n)]
+		r.turn, r.ok, r.w = c, true, *s.world
+		r.w.NumEvents = 0
+	}
 	if s.snapWant && c >= s.snapTurn {
 		s.sendSnapshot(c)
 	}

@@ -188,6 +188,7 @@ func (r *Room) Shutdown(now time.Duration, text string) {
 	for _, m := range r.members {
 		r.send(m.conn, wire.Leave{Reason: wire.LeaveShutdown, Text: text})
 	}
+	r.stopRecording(EndClosed)
 	r.state = wire.StateFinished
 }
 

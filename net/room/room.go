@@ -44,6 +44,9 @@ type Config struct {
 	StatusEvery    time.Duration // setup and status are repeated this often
 	AutoStart      int           // start once this many players are all ready (0: only the host starts)
 	MaxFramesPerS  int           // frames per second one connection may send before drops
+	// NewRecorder, if set, is asked for a recorder at the start of every
+	// game (a nil recorder records nothing).
+	NewRecorder func(setup game.Setup, roomName string) Recorder
 }
 
 // LAN returns the settings for a game on a local network: two ticks per
@@ -151,6 +154,9 @@ type Room struct {
 	timingChecks uint32
 
 	snap snapshotRelay
+	rec  Recorder
+	// desync snapshots being assembled, one per slot
+	desyncAsm [game.MaxPlayers]assembly
 
 	out     []outFrame
 	arena   []byte

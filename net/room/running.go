@@ -140,6 +140,7 @@ func (r *Room) compileTurn() {
 	mt.Turn, mt.Count, mt.Players = t, tm.k, 0
 	mt.Inputs = [game.MaxPlayers][wire.MaxK]game.Input{}
 	mt.Events = mt.Events[:0]
+	var live uint8
 	for i := range r.slots {
 		s := &r.slots[i]
 		if !s.inGame {
@@ -155,6 +156,7 @@ func (r *Room) compileTurn() {
 			r.statusDirty = true
 		case s.has(t) && (s.live || s.rejoining):
 			mt.Inputs[i] = s.in[t%clientRing].Inputs
+			live |= 1 << i
 			if s.rejoining {
 				s.rejoining, s.live, s.vacant = false, true, false
 				mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
@@ -175,6 +177,9 @@ func (r *Room) compileTurn() {
 		}
 	}
 	r.events = r.events[:0]
+	if r.rec != nil {
+		r.rec.Turn(mt, TurnLog{Live: live, Wait: r.now - r.lastCompile})
+	}
 	if r.child == wire.ChildLagging {
 		r.stats.LateTurns++
 		r.child = wire.ChildIterating
@@ -341,6 +346,11 @@ func (r *Room) vacancies() int {
 // finish ends the game: the room stops compiling and, once a player asks
 // for a rematch, returns to setup.
 func (r *Room) finish() {
+	reason := EndFinished
+	if r.remaining() == 0 {
+		reason = EndClosed
+	}
+	r.stopRecording(reason)
 	r.state, r.child = wire.StateFinished, wire.ChildIterating
 	r.broadcastStatus()
 }
@@ -362,8 +372,14 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32) {
 	if rec.turn != turn || rec.mask == 0 {
 		*rec = hashRecord{turn: turn}
 	}
+	if rec.mask&(1<<slotIdx) != 0 {
+		return // the same report again, by redundancy
+	}
 	rec.mask |= 1 << slotIdx
 	rec.hashes[slotIdx] = h
+	if r.rec != nil {
+		r.rec.Hash(turn, slotIdx, h)
+	}
 	for i := 0; i < game.MaxPlayers; i++ {
 		if i != slotIdx && rec.mask&(1<<i) != 0 && rec.hashes[i] != h {
 			r.declareDesync(rec)
@@ -387,6 +403,17 @@ func (r *Room) declareDesync(rec *hashRecord) {
 	rep := wire.DesyncReport{Turn: d.Turn, Entries: d.Entries}
 	for _, m := range r.members {
 		r.send(m.conn, rep)
+	}
+	if r.rec != nil {
+		r.rec.Desync(d)
+		// Ask every player for its world at the diverging turn, for the
+		// report (clients keep a few recent turns for this).
+		r.desyncAsm = [game.MaxPlayers]assembly{}
+		for _, m := range r.members {
+			if m.slot >= 0 {
+				r.send(m.conn, wire.SnapshotRequest{Turn: d.Turn})
+			}
+		}
 	}
 	r.broadcastStatus()
 }

@@ -276,6 +276,7 @@ func (r *Room) start() {
 		m.started, m.masterAck, m.sentTo = false, 0, 0
 		m.lastStart = r.now - r.cfg.ResendEvery*10
 	}
+	r.startRecording()
 	r.sendStarts()
 	r.broadcastStatus()
 }
@@ -288,6 +289,7 @@ func (r *Room) startMessage() wire.Start {
 // reset returns a finished room to setup for a rematch: same players, no
 // one ready, a fresh game to come.
 func (r *Room) reset() {
+	r.stopRecording(EndFinished)
 	r.state, r.child = wire.StateSetup, wire.ChildIterating
 	r.setup.Seed, r.setup.Players = 0, 0
 	for i := range r.slots {

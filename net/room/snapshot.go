@@ -124,6 +124,10 @@ func (r *Room) askSnapshot() {
 }
 
 func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
+	if r.child == wire.ChildDesynced {
+		r.onDesyncChunk(m, c)
+		return
+	}
 	s := &r.snap
 	if r.state != wire.StateRunning || !s.asking || m.conn != s.src || c.Turn < s.askTurn || c.Turn >= r.nextTurn {
 		r.drop(DropSnapshot)
@@ -176,4 +180,35 @@ func (r *Room) hashAgrees(turn uint32, low uint32) bool {
 		}
 	}
 	return true
+}
+
+// onDesyncChunk assembles a player's world sent for the desync report and
+// hands it to the recorder; the room checks only that it is whole.
+func (r *Room) onDesyncChunk(m *member, c wire.SnapshotChunk) {
+	if r.rec == nil || m.slot < 0 || r.desync == nil {
+		r.drop(DropSnapshot)
+		return
+	}
+	a := &r.desyncAsm[m.slot]
+	if a.total == 0 || a.turn != c.Turn || a.hash != c.Hash || a.total != c.Total {
+		*a = assembly{turn: c.Turn, hash: c.Hash, total: c.Total, buf: a.buf}
+	}
+	if a.buf == nil {
+		a.buf = make([]byte, wire.MaxChunks*wire.MaxChunk)
+	}
+	if a.have[c.Index] || a.got < 0 || (int(c.Index) < int(c.Total)-1 && len(c.Data) != wire.MaxChunk) {
+		return
+	}
+	copy(a.buf[int(c.Index)*wire.MaxChunk:], c.Data)
+	a.have[c.Index], a.size[c.Index] = true, uint16(len(c.Data))
+	a.got++
+	if a.got < int(a.total) {
+		return
+	}
+	n := (int(a.total)-1)*wire.MaxChunk + int(a.size[a.total-1])
+	data := a.buf[:n]
+	if game.Sum64(data) == a.hash {
+		r.rec.Snapshot(m.slot, a.turn, data)
+	}
+	a.got = -1 // done; ignore repeats
 }

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestPrintVersionShowsTheStampedVersion(t *testing.T) {
+	defer func(v string) { version = v }(version)
+	version = "v1.2.3-4-gabcdef0"
+	var b bytes.Buffer
+	printVersion(&b)
+	want := "rockstep v1.2.3-4-gabcdef0 " + runtime.GOOS + "/" + runtime.GOARCH + " "
+	if got := b.String(); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "\n") {
+		t.Errorf("printVersion = %q, want a line starting %q", got, want)
+	}
+}
+
+func TestVersionStringFallsBackWhenUnstamped(t *testing.T) {
+	defer func(v string) { version = v }(version)
+	version = ""
+	if got := versionString(); got != "devel" && !strings.HasPrefix(got, "devel+") {
+		t.Errorf("versionString() = %q, want devel or devel+REV", got)
+	}
+}
+
+func TestVersionFlagExitsZero(t *testing.T) {
+	if code := run([]string{"-version"}); code != 0 {
+		t.Errorf("run(-version) = %d, want 0", code)
+	}
+}
+
+func TestWantsServer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want bool
+	}{
+		{"none", nil, false},
+		{"server", []string{"-server"}, true},
+		{"double dash", []string{"--server", "-listen", ":7777"}, true},
+		{"explicit true", []string{"-server=true"}, true},
+		{"explicit false", []string{"-server=false"}, false},
+		{"after terminator", []string{"--", "-server"}, false},
+		{"other flag", []string{"-servers"}, false},
+		{"game", []string{"-seed", "3"}, false},
+	} {
+		if got := wantsServer(tc.args); got != tc.want {
+			t.Errorf("%s: wantsServer(%q) = %v, want %v", tc.name, tc.args, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package host
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/replay"
+	"rockstep/net/room"
+	"rockstep/net/wire"
+)
+
+// recorders makes a replay file for every game the host's rooms play, and
+// a desync report beside it when a game desyncs.
+type recorders struct {
+	dir   string // folder for replays named by time and room ("" with file)
+	file  string // the first game's file; later games get -2, -3…
+	count int
+	log   func(msg string, args ...any)
+
+	mu      sync.Mutex
+	open    []*recording
+	reports []*recording // desynced games waiting for the players' snapshots
+}
+
+type recording struct {
+	w      *replay.Writer
+	path   string
+	desync time.Time // when the desync was recorded
+	closed bool
+}
+
+// reportWait is how long after a desync the report waits for the players'
+// snapshots before it is written with what arrived.
+const reportWait = 2 * time.Second
+
+func (rs *recorders) path(roomName string) (string, error) {
+	rs.count++
+	if rs.file != "" {
+		if rs.count == 1 {
+			return rs.file, nil
+		}
+		ext := ".rsrp"
+		base := strings.TrimSuffix(rs.file, ext)
+		return base + "-" + strconv.Itoa(rs.count) + ext, nil
+	}
+	p, err := replay.DefaultPath(time.Now(), roomName)
+	if err != nil {
+		return "", err
+	}
+	if rs.dir != "" {
+		p = rs.dir + string(os.PathSeparator) + p[strings.LastIndexByte(p, os.PathSeparator)+1:]
+	}
+	return p, nil
+}
+
+// newRecorder is the rooms' Config.NewRecorder.
+func (rs *recorders) newRecorder(_ game.Setup, roomName string) room.Recorder {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	p, err := rs.path(roomName)
+	if err == nil {
+		var w *replay.Writer
+		if w, err = replay.Create(p, 0); err == nil {
+			rec := &recording{w: w, path: p}
+			rs.open = append(rs.open, rec)
+			rs.log("recording the game", "file", p)
+			return &hostRecorder{rs: rs, rec: rec}
+		}
+	}
+	rs.log("cannot record the game", "err", err)
+	return nil
+}
+
+// hostRecorder passes the room's records to the file and closes it when the
+// game ends.
+type hostRecorder struct {
+	rs  *recorders
+	rec *recording
+}
+
+func (h *hostRecorder) Started(s game.Setup, name string, k, d int) { h.rec.w.Started(s, name, k, d) }
+func (h *hostRecorder) Hash(turn uint32, slot int, low uint32)      { h.rec.w.Hash(turn, slot, low) }
+func (h *hostRecorder) Snapshot(slot int, turn uint32, data []byte) {
+	h.rec.w.Snapshot(slot, turn, data)
+}
+
+func (h *hostRecorder) Turn(mt *wire.MasterTurn, log room.TurnLog) { h.rec.w.Turn(mt, log) }
+
+func (h *hostRecorder) Desync(d *room.DesyncInfo) {
+	h.rec.w.Desync(d)
+	h.rs.mu.Lock()
+	h.rec.desync = time.Now()
+	h.rs.reports = append(h.rs.reports, h.rec)
+	h.rs.mu.Unlock()
+}
+
+func (h *hostRecorder) Finished(last uint32, reason int) {
+	h.rec.w.Finished(last, reason)
+	h.rs.mu.Lock()
+	defer h.rs.mu.Unlock()
+	if h.rec.desync.IsZero() {
+		h.rs.closeLocked(h.rec)
+	}
+}
+
+func (rs *recorders) closeLocked(rec *recording) {
+	if rec.closed {
+		return
+	}
+	rec.closed = true
+	if err := rec.w.Close(); err != nil {
+		rs.log("replay not saved whole", "file", rec.path, "err", err)
+	}
+	for i, r := range rs.open {
+		if r == rec {
+			rs.open = append(rs.open[:i], rs.open[i+1:]...)
+			break
+		}
+	}
+}
+
+// tick flushes every open replay (a crash loses at most the last second)
+// and writes the desync reports that are due.
+func (rs *recorders) tick(now time.Time) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, r := range rs.open {
+		_ = r.w.Flush()
+	}
+	for i := 0; i < len(rs.reports); i++ {
+		r := rs.reports[i]
+		if now.Sub(r.desync) < reportWait {
+			continue
+		}
+		rs.reports = append(rs.reports[:i], rs.reports[i+1:]...)
+		i--
+		rs.closeLocked(r)
+		if path, err := WriteReport(r.path); err != nil {
+			rs.log("cannot write the desync report", "replay", r.path, "err", err)
+		} else {
+			rs.log("desync report written", "file", path)
+		}
+	}
+}
+
+// closeAll closes every open replay (the host is stopping).
+func (rs *recorders) closeAll() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for len(rs.open) > 0 {
+		rs.closeLocked(rs.open[0])
+	}
+}
+
+// WriteReport reads the replay at path and writes its desync report beside
+// it (path + ".desync.txt"), returning the report's path.
+func WriteReport(path string) (string, error) {
+	rp, err := replay.ReadFile(path)
+	if rp == nil {
+		return "", err
+	}
+	text := replay.Report(rp)
+	if err != nil {
+		text += fmt.Sprintf("(the replay was read only in part: %v)\n", err)
+	}
+	out := path + ".desync.txt"
+	return out, os.WriteFile(out, []byte(text), 0o644)
+}

@@ -1,0 +1,262 @@
+package replay
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"time"
+	"unicode/utf8"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// ReadFile reads the replay at path. See Read.
+func ReadFile(path string) (*Replay, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rp, err := Read(f)
+	if err != nil {
+		return rp, fmt.Errorf("%s: %w", path, err)
+	}
+	return rp, nil
+}
+
+// Read reads a replay. On a truncated or corrupted file it returns what it
+// read up to the last good record together with an error that says where
+// it stopped (matching ErrTruncated or ErrCorrupt); the partial replay can
+// still be played to its last good turn. It never panics on any input.
+func Read(r io.Reader) (*Replay, error) {
+	br := bufio.NewReader(r)
+	head := make([]byte, len(Magic)+1)
+	if _, err := io.ReadFull(br, head); err != nil || string(head[:len(Magic)]) != Magic {
+		return nil, ErrNotReplay
+	}
+	if head[len(Magic)] != Version {
+		return nil, fmt.Errorf("%w: %d (this build reads %d)", ErrVersion, head[len(Magic)], Version)
+	}
+	rp := &Replay{Hashes: map[uint32][]wire.HashEntry{}}
+	var mp wire.MasterPacket
+	offset := int64(len(head))
+	for n := 0; ; n++ {
+		kind, payload, size, err := readRecord(br)
+		if errors.Is(err, io.EOF) {
+			return rp, nil
+		}
+		if err != nil {
+			return rp, fmt.Errorf("replay record %d at byte %d: %w", n, offset, err)
+		}
+		if err := rp.apply(kind, payload, &mp); err != nil {
+			return rp, fmt.Errorf("replay record %d at byte %d: %w: %w", n, offset, ErrCorrupt, err)
+		}
+		offset += size
+	}
+}
+
+func readRecord(br *bufio.Reader) (kind byte, payload []byte, size int64, err error) {
+	kind, err = br.ReadByte()
+	if err != nil {
+		return 0, nil, 0, io.EOF // a clean end between records
+	}
+	n, err := binary.ReadUvarint(br)
+	if err != nil {
+		return 0, nil, 0, ErrTruncated
+	}
+	if n > MaxRecord {
+		return 0, nil, 0, fmt.Errorf("%w: record of %d bytes", ErrCorrupt, n)
+	}
+	payload = make([]byte, n+4)
+	if _, err := io.ReadFull(br, payload); err != nil {
+		return 0, nil, 0, ErrTruncated
+	}
+	sum := binary.LittleEndian.Uint32(payload[n:])
+	payload = payload[:n]
+	crc := crc32.NewIEEE()
+	crc.Write([]byte{kind})
+	crc.Write(payload)
+	if crc.Sum32() != sum {
+		return 0, nil, 0, fmt.Errorf("%w: checksum", ErrCorrupt)
+	}
+	return kind, payload, int64(1 + uvarintLen(n) + int(n) + 4), nil
+}
+
+func uvarintLen(n uint64) int { return len(binary.AppendUvarint(nil, n)) }
+
+// field reads the fields of one record.
+type field struct {
+	b   []byte
+	err error
+}
+
+func (f *field) take(n int) []byte {
+	if f.err != nil || len(f.b) < n {
+		f.err = ErrTruncated
+		return nil
+	}
+	p := f.b[:n]
+	f.b = f.b[n:]
+	return p
+}
+
+func (f *field) u8() uint8 {
+	if p := f.take(1); p != nil {
+		return p[0]
+	}
+	return 0
+}
+
+func (f *field) u32() uint32 {
+	if p := f.take(4); p != nil {
+		return binary.LittleEndian.Uint32(p)
+	}
+	return 0
+}
+
+func (f *field) u64() uint64 {
+	if p := f.take(8); p != nil {
+		return binary.LittleEndian.Uint64(p)
+	}
+	return 0
+}
+
+func (f *field) uvarint() uint64 {
+	if f.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(f.b)
+	if n <= 0 {
+		f.err = ErrTruncated
+		return 0
+	}
+	f.b = f.b[n:]
+	return v
+}
+
+func (f *field) turn() uint32 {
+	v := f.uvarint()
+	if v > 1<<32-1 {
+		f.err = errors.New("turn out of range")
+	}
+	return uint32(v)
+}
+
+func (f *field) str(max int) string {
+	n := f.uvarint()
+	if n > uint64(max) {
+		f.err = errors.New("string too long")
+		return ""
+	}
+	s := string(f.take(int(n)))
+	if !utf8.ValidString(s) {
+		f.err = errors.New("string not UTF-8")
+	}
+	return s
+}
+
+func (f *field) done() error {
+	if f.err == nil && len(f.b) != 0 {
+		return fmt.Errorf("%d bytes after the record", len(f.b))
+	}
+	return f.err
+}
+
+func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error {
+	f := &field{b: payload}
+	switch kind {
+	case kindStart:
+		s := game.Setup{Seed: f.u64(), Players: f.u8(), Mode: game.Mode(f.u8()), Lives: f.u8(), StartWave: f.u8()}
+		s.FriendlyFire = f.u8() == 1
+		rp.RoomName = f.str(wire.MaxName)
+		rp.Started = time.Unix(int64(f.u64()), 0)
+		rp.K, rp.Delay, rp.Protocol = int(f.u8()), int(f.u8()), int(f.u8())
+		if err := f.done(); err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("start: %w", err)
+		}
+		rp.Setup = s
+	case kindTurn:
+		n := f.uvarint()
+		body := f.take(int(min(n, MaxRecord)))
+		live, wait := f.u8(), f.uvarint()
+		if err := f.done(); err != nil {
+			return fmt.Errorf("turn: %w", err)
+		}
+		if err := mp.DecodePayload(body); err != nil {
+			return fmt.Errorf("turn: %w", err)
+		}
+		if len(mp.Turns) != 1 {
+			return fmt.Errorf("turn: %d turns in one record", len(mp.Turns))
+		}
+		mt := mp.Turns[0]
+		mt.Events = append([]wire.RoomEvent(nil), mt.Events...)
+		if len(rp.Turns) > 0 && mt.Turn != rp.Turns[len(rp.Turns)-1].Turn+1 {
+			return fmt.Errorf("turn %d after turn %d", mt.Turn, rp.Turns[len(rp.Turns)-1].Turn)
+		}
+		rp.Turns = append(rp.Turns, Turn{MasterTurn: mt, Log: TurnLog{Live: live, Wait: time.Duration(min(wait, 1<<40)) * time.Millisecond}})
+	case kindHash:
+		turn, slot, low := f.turn(), f.u8(), f.u32()
+		if err := f.done(); err != nil {
+			return fmt.Errorf("hash: %w", err)
+		}
+		if slot >= game.MaxPlayers {
+			return fmt.Errorf("hash: slot %d", slot)
+		}
+		if len(rp.Hashes[turn]) < game.MaxPlayers {
+			rp.Hashes[turn] = append(rp.Hashes[turn], wire.HashEntry{Slot: slot, HashLow: low})
+		}
+	case kindHashes:
+		turn, mask, low := f.turn(), f.u8(), f.u32()
+		if err := f.done(); err != nil {
+			return fmt.Errorf("hashes: %w", err)
+		}
+		for i := 0; i < game.MaxPlayers; i++ {
+			if mask&(1<<i) != 0 && len(rp.Hashes[turn]) < game.MaxPlayers {
+				rp.Hashes[turn] = append(rp.Hashes[turn], wire.HashEntry{Slot: uint8(i), HashLow: low})
+			}
+		}
+	case kindDesync:
+		d := &wire.DesyncReport{Turn: f.turn()}
+		n := f.u8()
+		if n > game.MaxPlayers {
+			return fmt.Errorf("desync: %d entries", n)
+		}
+		for i := 0; i < int(n); i++ {
+			d.Entries = append(d.Entries, wire.HashEntry{Slot: f.u8(), HashLow: f.u32()})
+		}
+		if err := f.done(); err != nil {
+			return fmt.Errorf("desync: %w", err)
+		}
+		rp.Desync = d
+	case kindSnapshot:
+		slot, turn := f.u8(), f.turn()
+		if f.err != nil || slot >= game.MaxPlayers {
+			return errors.New("snapshot: bad header")
+		}
+		if len(rp.Snapshots) < 4*game.MaxPlayers {
+			rp.Snapshots = append(rp.Snapshots, Snapshot{Slot: slot, Turn: turn, Data: append([]byte(nil), f.b...)})
+		}
+	case kindEnd:
+		turn, reason := f.turn(), f.u8()
+		if err := f.done(); err != nil {
+			return fmt.Errorf("end: %w", err)
+		}
+		rp.EndTurn, rp.EndReason = turn, int(reason)
+	case kindNote:
+		if !utf8.Valid(payload) || len(rp.Notes) >= 64 {
+			return nil
+		}
+		rp.Notes = append(rp.Notes, string(payload))
+	default:
+		// A kind from a newer writer of the same version: skip it.
+	}
+	return nil
+}

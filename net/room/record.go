@@ -1,0 +1,57 @@
+package room
+
+import (
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// Recorder keeps a record of a game as the room plays it: the replay. The
+// room calls it on its own goroutine. A recorder writes files or memory;
+// the room itself stays free of I/O.
+type Recorder interface {
+	Started(setup game.Setup, name string, k, delay int)
+	Turn(mt *wire.MasterTurn, log TurnLog)
+	Hash(turn uint32, slot int, low uint32)
+	Desync(d *DesyncInfo)
+	Snapshot(slot int, turn uint32, data []byte) // a player's world, for a desync report
+	Finished(lastTurn uint32, reason int)
+}
+
+// TurnLog is the room's record of a turn beyond its inputs (the Game Room
+// design's per-turn record: turn, players present, what each sent, errors).
+type TurnLog struct {
+	Live uint8         // bit i: slot i sent its own inputs (the room filled in the others)
+	Wait time.Duration // how long since the previous turn was compiled
+}
+
+// Reasons a recorded game ended (Recorder.Finished).
+const (
+	EndFinished = 1 // game over, or the host ended it
+	EndDesync   = 2 // stopped on a desync
+	EndClosed   = 3 // the room closed or everyone left
+)
+
+// rec returns the recorder of the game in progress, or nil.
+func (r *Room) startRecording() {
+	r.rec = nil
+	if r.cfg.NewRecorder != nil {
+		r.rec = r.cfg.NewRecorder(r.setup, r.cfg.Name)
+	}
+	if r.rec != nil {
+		r.rec.Started(r.setup, r.cfg.Name, r.cfg.K, r.cfg.Delay)
+	}
+}
+
+func (r *Room) stopRecording(reason int) {
+	if r.rec == nil {
+		return
+	}
+	last := uint32(0)
+	if r.nextTurn > 0 {
+		last = r.nextTurn - 1
+	}
+	r.rec.Finished(last, reason)
+	r.rec = nil
+}
