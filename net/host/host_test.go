@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"rockstep/net/client"
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
+	"rockstep/net/replay"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -199,4 +201,41 @@ func TestClientNetsim(t *testing.T) {
 		c.Do(func(s *lockstep.Session) { rtt = s.Stats().RTT })
 		return rtt >= 55*time.Millisecond
 	})
+}
+
+// TestHostRecordsGames: a host with recording on writes a replay of the
+// game that verifies to the players' final hash.
+func TestHostRecordsGames(t *testing.T) {
+	cfg := host.Defaults()
+	cfg.Record, cfg.RecordFile = true, filepath.Join(t.TempDir(), "game.rsrp")
+	_, addr, cancel, done := serve(t, cfg)
+	ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
+	defer stop()
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, Ticks: 240, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel() // the host closes the replay as it stops
+	<-done
+	done <- nil
+	rp, err := replay.ReadFile(cfg.RecordFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, err := replay.NewSim(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hash uint64
+	for !sim.Done() {
+		if tr := sim.Step(); tr.Turn == s.Turn {
+			hash = sim.World().Hash()
+		}
+	}
+	if hash != s.Hash {
+		t.Fatalf("replayed hash at turn %d = %016x, bots ended on %016x", s.Turn, hash, s.Hash)
+	}
+	if res, err := replay.Verify(rp); err != nil || !res.OK() {
+		t.Fatalf("verify: %v %+v", err, res.Mismatches)
+	}
 }
