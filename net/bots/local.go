@@ -29,6 +29,11 @@ type Config struct {
 	Limit time.Duration        // give up after this much game time (default: generous)
 	// Record, if set, is where the room records the game as a replay.
 	Record string
+	// Predict turns on prediction in every bot's session.
+	Predict bool
+	// SyncTest, if above zero, makes every session sync-test its confirmed
+	// ticks with this many ticks of rollback (the -synctest debug mode).
+	SyncTest int
 }
 
 // Local is a running local bot game. Tests drive it step by step; Run plays
@@ -75,6 +80,10 @@ type Bot struct {
 	// CorruptAfterTurn, if set (non-zero), changes the bot's world after
 	// that turn: a deliberate desync for tests.
 	CorruptAfterTurn uint32
+	// Input, if set, replaces the pilot (tests that script a player).
+	Input func(tick uint32) game.Input
+	// Frames counts the bot's updates (its drawn frames).
+	Frames int
 }
 
 // Final is where a bot's game stood when it reached the target tick.
@@ -143,6 +152,8 @@ func (l *Local) addBot(sc lockstep.Config, pilot *Pilot) *Bot {
 	sc.OnSend = b.onSend
 	sc.OnTurn = b.onTurn
 	sc.OnTurnEnd = b.onTurnEnd
+	sc.Predict = l.cfg.Predict
+	sc.SyncTest = l.cfg.SyncTest
 	b.Session = lockstep.New(sc)
 	b.nextFrame = l.now
 	l.Bots = append(l.Bots, b)
@@ -192,7 +203,12 @@ func (b *Bot) onTurnEnd(turn uint32, hash uint64, w *game.World) {
 	}
 }
 
-func (b *Bot) input(uint32) game.Input { return b.pilot.Next() }
+func (b *Bot) input(tick uint32) game.Input {
+	if b.Input != nil {
+		return b.Input(tick)
+	}
+	return b.pilot.Next()
+}
 
 // connOf maps a simulated peer to the room's connection id.
 func connOf(p transport.PeerID) room.ConnID { return room.ConnID(p) + 1 }
@@ -239,6 +255,7 @@ func (l *Local) Step() {
 			continue
 		}
 		b.Session.Update(now, b.input)
+		b.Frames++
 		b.Session.Flush(func(f []byte) { l.Net.SendUp(now, b.Peer, f) })
 		b.nextFrame += time.Second / time.Duration(b.FPS)
 		if b.nextFrame <= now {
@@ -381,6 +398,7 @@ type Summary struct {
 	UpBytesPerS     float64       // per bot
 	DownBytesPerS   float64       // per bot
 	VacanciesSeen   int           // bots that saw another player's slot become vacant (remote runs)
+	SyncErrors      uint64        // sync-test mismatches (-synctest)
 	LateP99         time.Duration // 99th percentile of how late ticks ran against their schedule (bucket bound)
 	K, Delay        int
 	LateTurns       uint64
@@ -404,6 +422,7 @@ func (l *Local) Summary() Summary {
 			s.Desyncs++
 		}
 		s.InputMismatches += b.Mismatches
+		s.SyncErrors += st.SyncErrors
 		for i, n := range st.Lateness {
 			late[i] += n
 		}
@@ -443,8 +462,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d turn=%d hash=%016x hash_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d late_ms_p99=%d game_s=%.1f wall_ms=%d",
+	return fmt.Sprintf("bots=%d ticks=%d turn=%d hash=%016x hash_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d late_ms_p99=%d sync_errors=%d game_s=%.1f wall_ms=%d",
 		s.Bots, s.Ticks, s.Turn, s.Hash, s.HashGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
-		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LateP99.Milliseconds(), s.GameTime.Seconds(), s.Wall.Milliseconds())
+		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LateP99.Milliseconds(), s.SyncErrors, s.GameTime.Seconds(), s.Wall.Milliseconds())
 }

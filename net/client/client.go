@@ -68,12 +68,7 @@ func newClient(opt Options) *Client {
 	if opt.Transport.MTU == 0 {
 		opt.Transport = transport.LAN()
 	}
-	if opt.Session.JoinEvery == 0 {
-		def := lockstep.LAN()
-		def.RoomID, def.Name, def.PlayerID, def.Token, def.Spectate = opt.Session.RoomID, opt.Session.Name, opt.Session.PlayerID, opt.Session.Token, opt.Session.Spectate
-		def.OnTurn, def.OnSend, def.OnTurnEnd = opt.Session.OnTurn, opt.Session.OnSend, opt.Session.OnTurnEnd
-		opt.Session = def
-	}
+	// lockstep.New fills the session's zero settings with the LAN defaults.
 	c := &Client{s: lockstep.New(opt.Session), opt: opt, start: time.Now(), done: make(chan struct{})}
 	if !opt.Netsim.IsZero() {
 		c.up = transport.NewLink(opt.Netsim, opt.Seed*2+1)

@@ -188,6 +188,9 @@ func (s *Session) begin() {
 	s.nextSend, s.cAck = st.FirstTurn, st.FirstTurn
 	s.lastIn = 0
 	s.clock, s.ticksRun = s.now, 0
+	s.lturn, s.lidx, s.sampled = st.FirstTurn, 0, 0
+	s.predOK, s.predTicks = false, 0
+	s.lastConf = [game.MaxPlayers]game.Input{}
 	s.stalled = false
 	s.phase = Playing
 	s.snapWant = false

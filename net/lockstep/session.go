@@ -41,6 +41,18 @@ type Config struct {
 	// OnTurnEnd, if set, sees the world after every executed turn with its
 	// hash (for replays, bots and tests; it must not keep w).
 	OnTurnEnd func(turn uint32, hash uint64, w *game.World)
+	// Predict turns on prediction: the session samples the local input on
+	// its own clock, up to PredictWindow ticks ahead of the confirmed world,
+	// and DisplayWorld shows the confirmed world re-simulated with the
+	// player's own inputs and a guess for the others' (their last input).
+	// The confirmed world, its hashes and what is sent are the same either
+	// way.
+	Predict       bool
+	PredictWindow int // ticks re-simulated at most (default 8)
+	// SyncTest, if above zero, re-simulates the last SyncTest confirmed
+	// ticks from a snapshot after every tick and compares hashes (a debug
+	// mode, `-synctest`); differences are counted in Stats.SyncErrors.
+	SyncTest int
 	// KeepWorlds is how many recent turns' worlds are kept, so that after
 	// a desync the room can be sent the world at the turn that diverged
 	// (about 6.6 KB each). 0 means the default (8); -1 keeps none.
@@ -106,6 +118,10 @@ type Stats struct {
 	MalformedIn   uint64        // frames dropped because they did not decode
 	FPS           int           // Update calls per second, as reported
 	Drift         time.Duration // how far execution is behind the session's own clock (positive: behind)
+	Predicted     int           // ticks the displayed world is ahead of the confirmed one
+	Resims        uint64        // predictions rebuilt from a newer confirmed world
+	Mispredicted  uint64        // confirmed ticks whose world differed from what had been predicted
+	SyncErrors    uint64        // sync-test re-simulations that did not match
 	// Lateness counts executed ticks by how late they ran against the
 	// session's own schedule, in the buckets of LatenessBuckets.
 	Lateness [len(LatenessBuckets) + 1]uint64
@@ -205,11 +221,37 @@ type Session struct {
 	wish       lobbyWish
 	recent     []recentWorld
 
+	// prediction (see predict.go)
+	lturn     uint32 // the local turn being sampled
+	lidx      int    // samples taken in it
+	lbuf      [wire.MaxK]game.Input
+	sampled   int64                       // local ticks sampled since the clock started
+	lastConf  [game.MaxPlayers]game.Input // each slot's input at the last confirmed tick
+	pred      game.World
+	predOK    bool
+	predTicks int
+	predHash  tickHashRing // hashes of predicted ticks, to count mispredictions
+	syncRing  []syncTick   // the sync test's last ticks
+	lastExec  uint32       // confirmed world tick at the last prediction
+
 	out   [][]byte
 	pool  [][]byte
 	cp    wire.ClientPacket
 	mp    wire.MasterPacket
 	stats Stats
+}
+
+type syncTick struct {
+	snap []byte
+	in   [game.MaxPlayers]game.Input
+	hash uint64
+}
+
+type tickHashRing [32]tickHash
+
+type tickHash struct {
+	tick uint32
+	hash uint64
 }
 
 type recentWorld struct {
@@ -238,6 +280,10 @@ func New(cfg Config) *Session {
 	if cfg.MaxCatchUp <= 0 {
 		cfg.MaxCatchUp = def.MaxCatchUp
 	}
+	if cfg.PredictWindow <= 0 {
+		cfg.PredictWindow = 8
+	}
+	cfg.PredictWindow = min(cfg.PredictWindow, len(tickHashRing{}))
 	switch {
 	case cfg.KeepWorlds == 0:
 		cfg.KeepWorlds = 8
@@ -288,7 +334,12 @@ func (s *Session) World() *game.World { return s.world }
 // DisplayWorld returns the world to draw: the predicted world when
 // prediction is on, otherwise the confirmed world. The caller must not
 // change it or keep it past the session's next call.
-func (s *Session) DisplayWorld() *game.World { return s.world }
+func (s *Session) DisplayWorld() *game.World {
+	if s.cfg.Predict && s.predOK {
+		return &s.pred
+	}
+	return s.world
+}
 
 // ExecutedTurns returns how many turns have been executed: the turn being
 // executed and whether it is part way.
@@ -308,6 +359,7 @@ func (s *Session) Stats() Stats {
 	st.K, st.Delay = int(t.k), int(t.delay)
 	st.TurnsBuffered = int(s.mAck - s.execTurn)
 	st.FPS = s.fps
+	st.Predicted = s.predTicks
 	if s.phase == Playing {
 		st.Drift = s.now - (s.clock + time.Duration(s.ticksRun)*tickDur)
 	}

@@ -63,6 +63,10 @@ func (s *Session) SetFPS(fps int) {
 // more when master turns have piled up (after a stall, or to catch up after
 // joining from a snapshot).
 func (s *Session) run(input InputSource) {
+	if s.cfg.Predict {
+		s.runPredicting(input)
+		return
+	}
 	due := int64((s.now - s.clock) / tickDur)
 	budget := due - s.ticksRun
 	buffered := int64(s.mAck - s.execTurn)
@@ -113,7 +117,9 @@ func (s *Session) stepTick(input InputSource) bool {
 		}
 		s.samples[s.tickIn] = x
 	}
+	s.syncSave(in)
 	s.world.Step(in)
+	s.syncCheck()
 	s.countLateness()
 	s.collect()
 	s.tickIn++
@@ -172,20 +178,15 @@ func (s *Session) completeTurn(mt *wire.MasterTurn) {
 	if s.snapWant && c >= s.snapTurn {
 		s.sendSnapshot(c)
 	}
+	if s.cfg.Predict {
+		s.sendClientPacket(false) // acknowledgements and the hash; own turns go as sampled
+		return
+	}
 	if s.slot >= 0 {
-		n := int(mt.Count)
-		target := c + uint32(s.timingAt(c).delay)
-		for s.nextSend < target {
-			s.queueTurn(s.nextSend, nil) // the delay grew: hold the last input
-		}
-		if s.nextSend == target {
-			s.queueTurn(target, s.samples[:min(n, wire.MaxK)])
-		}
-		// nextSend > target: the delay shrank and this turn's input is
-		// superseded by what was already sent.
-		if n > 0 {
-			s.lastIn = s.samples[min(n, wire.MaxK)-1]
-		}
+		// Plain lockstep: the input sampled during turn c is for turn c+D.
+		// A grown delay leaves a gap, filled holding the last input; a shrunk
+		// one makes this turn's input superseded by what was already sent.
+		s.queueOwnTurn(c, s.samples[:min(int(mt.Count), wire.MaxK)])
 	}
 	s.sendClientPacket(false)
 }
@@ -243,6 +244,11 @@ func (s *Session) sendClientPacket(resend bool) {
 	p.HasStats = s.packets%8 == 1
 	if p.HasStats {
 		rtt := s.Stats().RTTMax
+		if s.cfg.Predict {
+			// The room sets the input delay to cover the round trip; a
+			// predicting client hides up to its window of it itself.
+			rtt = max(0, rtt-time.Duration(s.cfg.PredictWindow)*tickDur)
+		}
 		p.RTT = uint16(min(rtt.Milliseconds(), 65535))
 		p.FPS = uint8(min(max(s.fps, 1), 255))
 		if s.fps == 0 {

@@ -9,13 +9,15 @@ import (
 // frame rates the players report, the room picks the input delay that gets
 // every player's packets to the room and the master packet back before it
 // is needed, and the turn length the slowest machine keeps up with. A
-// change is announced in master turn M for turn M+D+2, so every client
-// knows it before it sends a packet for a turn it affects, and all switch
-// at the same tick.
+// change is announced in master turn M for turn M+D+2+predictLead, so every
+// client knows it before it sends a packet for a turn it affects (a
+// predicting client samples up to its prediction window ahead of its
+// confirmed world), and all switch at the same tick.
 const (
 	timingEvery  = 15 // master turns between timing decisions
 	marginMs     = 25 // ms added to the slowest round trip for processing and jitter
 	turnTicksMin = 2  // a LAN turn is never shorter than two ticks
+	predictLead  = 6  // turns: covers a prediction window of up to 12 ticks at K=2
 )
 
 // wantTiming returns the K and delay the players' reports call for.
@@ -64,7 +66,7 @@ func (r *Room) adaptTiming(t uint32, mt *wire.MasterTurn) {
 	case d < cur.delay:
 		d = cur.delay - 1 // shrink one turn at a time
 	}
-	at := t + uint32(cur.delay) + 2
+	at := t + uint32(cur.delay) + 2 + predictLead
 	r.pending = timing{at: at, k: k, delay: d}
 	r.hasPending = true
 	mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventTiming, At: at, K: k, Delay: d})
