@@ -24,7 +24,7 @@ type smoother struct {
 
 // Smoothing constants.
 const (
-	smoothKeep  = 0.80 // share of the offset kept each frame: it halves in about 3 frames
+	smoothKeep  = 0.75 // share of the offset kept each frame: it halves in about 2.4 frames (40 ms)
 	smoothSnap  = 60.0 // units: a bigger correction is shown at once
 	smoothFloor = 0.05 // units: a smaller offset is dropped
 )
