@@ -36,8 +36,14 @@ type table struct {
 	expire time.Duration // a game address not heard from for longer is dropped
 	limit  int           // games listed at most
 	games  map[string]*entry
+	gone   map[string]time.Time // games withdrawn by a goodbye, and when
 	stats  Stats
 }
+
+// quarantine is how long after its goodbye a game's answers are ignored:
+// an answer sent just before the goodbye may arrive just after it, and
+// must not bring the game back for an expiry period.
+const quarantine = 2 * time.Second
 
 // entry is one game, by id, with the addresses it answered from.
 type entry struct {
@@ -51,7 +57,7 @@ type seenAddr struct {
 }
 
 func newTable(expire time.Duration, limit int) *table {
-	return &table{expire: expire, limit: limit, games: make(map[string]*entry)}
+	return &table{expire: expire, limit: limit, games: make(map[string]*entry), gone: make(map[string]time.Time)}
 }
 
 // receive merges one mDNS packet received at now from src. Queries and
@@ -131,7 +137,7 @@ func (t *table) receive(now time.Time, packet []byte, src netip.AddrPort) error 
 			continue
 		}
 		if in.ttl == 0 {
-			t.goodbye(id, from)
+			t.goodbye(now, id, from)
 			continue
 		}
 		if in.srv == nil || in.txt == nil {
@@ -172,6 +178,12 @@ func instanceID(name string) (string, bool) {
 
 // observe merges a valid answer seen at now.
 func (t *table) observe(now time.Time, g Game) {
+	if at, ok := t.gone[g.ID]; ok {
+		if now.Sub(at) < quarantine {
+			return // a late answer from a game that said goodbye
+		}
+		delete(t.gone, g.ID)
+	}
 	e := t.games[g.ID]
 	if e == nil {
 		if len(t.games) >= t.limit {
@@ -212,7 +224,7 @@ func (t *table) observe(now time.Time, g Game) {
 }
 
 // goodbye withdraws one address of a game; the game goes when none is left.
-func (t *table) goodbye(id string, from netip.Addr) {
+func (t *table) goodbye(now time.Time, id string, from netip.Addr) {
 	e := t.games[id]
 	if e == nil {
 		return
@@ -227,6 +239,9 @@ func (t *table) goodbye(id string, from netip.Addr) {
 	t.stats.Goodbyes++
 	if len(e.addrs) == 0 {
 		delete(t.games, id)
+		if len(t.gone) < t.limit {
+			t.gone[id] = now
+		}
 		return
 	}
 	e.game.Addr = e.best().ap
@@ -235,6 +250,11 @@ func (t *table) goodbye(id string, from netip.Addr) {
 // prune drops addresses not heard from for longer than the expiry, and games
 // left without an address.
 func (t *table) prune(now time.Time) {
+	for id, at := range t.gone {
+		if now.Sub(at) >= quarantine {
+			delete(t.gone, id)
+		}
+	}
 	for id, e := range t.games {
 		e.addrs = t.live(now, e.addrs)
 		if len(e.addrs) == 0 {

@@ -133,6 +133,12 @@ func TestTableMerge(t *testing.T) {
 			{time.Second, answerPacket(t, room, 7002, false), src4, room4},
 			{3500 * time.Millisecond, nil, src4, "a1@192.168.1.5:7002 Room 1/8 setup"},
 		}},
+		{"an answer arriving just after the goodbye does not bring the game back", []step{
+			{0, answerPacket(t, room, 7000, false), src4, room4},
+			{time.Second, answerPacket(t, room, 7000, true), src4, ""},
+			{time.Second + 5*time.Millisecond, answerPacket(t, room, 7000, false), src4, ""},
+			{3500 * time.Millisecond, answerPacket(t, room, 7000, false), src4, room4},
+		}},
 		{"goodbyes withdraw addresses, then the game", []step{
 			{0, answerPacket(t, room, 7000, false), src4, room4},
 			{0, answerPacket(t, room, 7000, false), src6, room4},
