@@ -3,14 +3,22 @@ module rockstep
 go 1.26
 
 require (
+	github.com/ebitenui/ebitenui v0.7.3
 	github.com/hajimehoshi/ebiten/v2 v2.10.4
 	golang.org/x/image v0.45.0
 )
 
 require (
+	github.com/ebitengine/oto/v3 v3.5.0 // indirect
+	github.com/frustra/bbcode v0.0.0-20201127003707-6ef347fbe1c8 // indirect
+	github.com/jfreymuth/pulse v0.1.3 // indirect
+	golang.org/x/exp v0.0.0-20250305212735-054e65f0b394 // indirect
+)
+
+require (
 	github.com/ebitengine/gomobile v0.0.0-20260820040257-d11f821a26a6 // indirect
 	github.com/ebitengine/hideconsole v1.0.0 // indirect
-	github.com/ebitengine/purego v0.11.0 // indirect
+	github.com/ebitengine/purego v0.11.0
 	github.com/go-text/typesetting v0.3.5 // indirect
 	github.com/hashicorp/mdns v1.0.7
 	github.com/klauspost/cpuid/v2 v2.2.6 // indirect

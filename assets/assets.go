@@ -1,8 +1,9 @@
 // Package assets holds the files Rockstep ships inside its executable:
-// for now the fonts of the interface.
+// the fonts of the interface and the sound effects.
 //
 // The fonts are the Go fonts (golang.org/x/image/font/gofont, BSD licence),
-// compiled into the binary, so the game needs no files next to it.
+// compiled into the binary; the sounds are synthesised at load time (see
+// sounds.go). The game needs no files next to it.
 package assets
 
 import (
@@ -25,7 +26,8 @@ type Fonts struct {
 
 // Assets is everything Load returns.
 type Assets struct {
-	Fonts Fonts
+	Fonts  Fonts
+	Sounds *Sounds
 }
 
 // Load parses the embedded assets. It fails only if an embedded file is
@@ -47,5 +49,7 @@ func Load() (*Assets, error) {
 		}
 		*f.dst = src
 	}
+	snd := makeSounds()
+	a.Sounds = &snd
 	return &a, nil
 }

@@ -1,27 +1,55 @@
-// Package ui is the Ebiten front end of Rockstep: the window, its scenes,
-// the keyboard mapping, the renderer and the HUD.
+// Package ui is the Ebiten front end of Rockstep: the window, its screens
+// (ebitenui menus, the lobby, the network game), the keyboard mapping, the
+// renderer, the HUD and the sound.
 //
-// Scenes receive the player's Intents, never keys, and draw the engine's
-// worlds without changing them; everything the UI adds (interpolation,
-// explosions, stars) is cosmetic.
+// Widgets and keys only emit intents; a pure screen flow (flow.go) turns
+// intents and what the network session reports into the screen to show
+// and effects, which the App carries out. Everything the UI adds to a
+// game (interpolation, explosions, stars, sound) is cosmetic.
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log"
 	"time"
 
+	"github.com/ebitenui/ebitenui"
+	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"rockstep/assets"
 	"rockstep/game"
+	"rockstep/net/lan"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
 )
 
 // Options configure the game window.
 type Options struct {
-	Seed      uint64 // seed of the first game; each new game takes the next one
-	StartWave uint8  // wave the games start at, 1..game.MaxStartWave; 0 means 1
+	Seed      uint64 // seed of the first practice game; each new game takes the next one
+	StartWave uint8  // wave practice games start at, 1..game.MaxStartWave; 0 means 1
+
+	Practice bool   // open straight into a practice game instead of the main menu
+	Host     bool   // open and host a game at once
+	Join     string // open and join the game at this address at once
+	Name     string // the player's name for this run, instead of the settings'
+
+	Netsim transport.Impairment // makes this player's own links bad (-netsim)
+	Listen string               // where a hosted game listens; "" means :7777, else any free port
+
+	// ConfigDir holds settings.json; "" means SettingsDir().
+	ConfigDir string
+	// Discovery lists LAN games; nil means browse with mDNS while the
+	// join screen is open.
+	Discovery lan.Discovery
+	// Autopilot, if set, drives the UI with scripted intents and keys
+	// (see ParseAutopilot): the end-to-end test's player.
+	Autopilot *Autopilot
+	// Silent disables sound whatever the settings say.
+	Silent bool
 }
 
 // ErrNoWindow reports that the window could not be opened at all, for
@@ -34,7 +62,7 @@ const (
 	windowH = 720
 )
 
-// Scene is one screen of the game.
+// Scene is a game drawn on the field: the practice game.
 type Scene interface {
 	// Update advances the scene by one tick (1/60 s) given the player's
 	// intents, and returns the scene to show from now on: itself to stay.
@@ -42,6 +70,15 @@ type Scene interface {
 	// Draw draws the scene on screen under view v, a fraction t ∈ [0, 1]
 	// of a tick after its last Update.
 	Draw(screen *ebiten.Image, v view, t float64)
+}
+
+// screen is one screen of the game: its widgets, its per-tick logic and
+// what it draws beneath the widgets.
+type screen interface {
+	id() screenID
+	root() *widget.Container
+	update(in Intents) error
+	draw(dst *ebiten.Image, v view, t float64)
 }
 
 // env is what every scene shares: the loaded assets and the drawing state
@@ -52,11 +89,30 @@ type env struct {
 	hud    *hud
 }
 
-// App is the ebiten.Game of Rockstep: it reads intents, runs the current
-// scene and lays the field out in the window.
+// App is the ebiten.Game of Rockstep: it reads intents, runs the flow and
+// the current screen, and lays the field out in the window.
 type App struct {
-	env     *env
-	scene   Scene
+	opt      Options
+	env      *env
+	th       *theme
+	ui       *ebitenui.UI
+	flow     flow
+	cur      screen
+	backdrop *backdrop
+	sound    *sound
+
+	settings    Settings
+	settingsDir string
+	keys        KeyMap
+
+	net       *netGame
+	nv        netView
+	discovery lan.Discovery
+	ownDisc   bool // discovery was started here and is closed here
+	queue     []Intent
+	quit      bool
+	title     string
+
 	started bool      // Update has run: the window is open
 	last    time.Time // of the last Update, for interpolation
 
@@ -66,18 +122,59 @@ type App struct {
 	frames int
 }
 
-// NewApp loads the assets and returns the app at the start of a game.
+// NewApp loads the assets and the settings and returns the app at the
+// main menu (or in a practice game, or hosting or joining, as opt says).
 func NewApp(opt Options) (*App, error) {
 	a, err := assets.Load()
 	if err != nil {
 		return nil, fmt.Errorf("ui: %w", err)
 	}
-	e := &env{assets: a, draw: newRenderer(), hud: newHUD(a.Fonts)}
-	play, err := newPlayScene(e, opt.Seed, opt.StartWave)
-	if err != nil {
-		return nil, fmt.Errorf("ui: %w", err)
+	app := &App{opt: opt, env: &env{assets: a, draw: newRenderer(), hud: newHUD(a.Fonts)}}
+	app.th = newTheme(a.Fonts)
+	app.ui = &ebitenui.UI{PrimaryTheme: app.th.ui}
+	app.backdrop = newBackdrop(opt.Seed)
+	app.loadSettings()
+	if opt.Name != "" {
+		app.settings.Name = truncateUTF8(opt.Name, 24)
 	}
-	return &App{env: e, scene: play}, nil
+	app.keys = NewKeyMap(app.settings.Keys)
+	app.sound = newSound(nil, 0) // silent until the window is open: see Update
+	switch {
+	case opt.Practice:
+		app.emit(Intent{Kind: IntentPractice})
+	case opt.Host:
+		app.emit(Intent{Kind: IntentHost})
+	case opt.Join != "":
+		app.emit(Intent{Kind: IntentOpenJoin})
+		app.emit(Intent{Kind: IntentJoinAddr, Addr: opt.Join})
+	}
+	if err := app.process(); err != nil {
+		return nil, err
+	}
+	return app, nil
+}
+
+func (a *App) loadSettings() {
+	dir := a.opt.ConfigDir
+	if dir == "" {
+		d, err := SettingsDir()
+		if err != nil {
+			log.Printf("rockstep: %v; settings will not be kept", err)
+			a.settings = DefaultSettings()
+			return
+		}
+		dir = d
+	}
+	a.settingsDir = dir
+	s, warning, err := LoadSettings(dir)
+	if warning != "" {
+		log.Printf("rockstep: %s", warning)
+		a.flow.notice = warning
+	}
+	if err != nil {
+		log.Printf("rockstep: %v", err)
+	}
+	a.settings = s
 }
 
 // Run opens the window and plays until the player quits, which returns nil.
@@ -87,6 +184,7 @@ func Run(opt Options) error {
 	if err != nil {
 		return err
 	}
+	defer app.Close()
 	return app.run()
 }
 
@@ -100,6 +198,7 @@ func (a *App) runGame(g ebiten.Game) error {
 	ebiten.SetWindowSize(windowW, windowH)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetTPS(game.TicksPerSecond)
+	ebiten.SetFullscreen(a.settings.Fullscreen)
 	if err := ebiten.RunGame(g); err != nil {
 		if !a.started {
 			return fmt.Errorf("%w: %w", ErrNoWindow, err)
@@ -109,33 +208,245 @@ func (a *App) runGame(g ebiten.Game) error {
 	return nil
 }
 
+// Close leaves any game and stops LAN discovery.
+func (a *App) Close() {
+	if a.net != nil {
+		a.net.close()
+		a.net = nil
+	}
+	a.stopDiscovery()
+}
+
+// emit queues an intent; widgets' click handlers and the autopilot call it.
+func (a *App) emit(in Intent) { a.queue = append(a.queue, in) }
+
 // Update implements ebiten.Game: one engine tick per call.
 func (a *App) Update() error {
+	if !a.started && !a.opt.Silent {
+		// Only now that the window is open: a machine with no display
+		// hears nothing about sound.
+		*a.sound = *newSound(a.env.assets.Sounds, a.settings.Volume)
+	}
 	a.started = true
 	var in Intents
 	if a.script != nil {
 		in = a.script(a.frames)
 	} else {
-		in = ReadIntents(ebiten.IsKeyPressed, inpututil.IsKeyJustPressed)
+		in = a.keys.Intents(ebiten.IsKeyPressed, inpututil.IsKeyJustPressed)
 	}
 	a.frames++
+	if in.Fullscreen {
+		ebiten.SetFullscreen(!ebiten.IsFullscreen())
+	}
+	a.ui.Update()
 	if in.Quit {
+		switch a.flow.screen {
+		case screenPlay:
+			a.emit(Intent{Kind: IntentGameMenu})
+		case screenJoin, screenSettings, screenPractice:
+			a.emit(Intent{Kind: IntentBack})
+		}
+		in.Quit = false
+	}
+	if a.opt.Autopilot != nil {
+		in = a.opt.Autopilot.step(a, in)
+	}
+	if err := a.process(); err != nil {
+		return err
+	}
+	if a.quit {
 		return ebiten.Termination
 	}
-	next, err := a.scene.Update(in)
+	if err := a.cur.update(in); err != nil {
+		return err
+	}
+	a.retitle()
+	a.last = time.Now()
+	return nil
+}
+
+// process runs the queued intents and what the session reports through
+// the flow, carries out the effects and shows the flow's screen.
+func (a *App) process() error {
+	for len(a.queue) > 0 {
+		in := a.queue[0]
+		a.queue = a.queue[1:]
+		if err := a.carry(a.flow.apply(in)); err != nil {
+			return err
+		}
+	}
+	if a.net != nil {
+		if c := a.net.client(); c != nil {
+			a.nv.read(c)
+		}
+	}
+	if err := a.carry(a.flow.observe(a.net.netStatus(&a.nv))); err != nil {
+		return err
+	}
+	return a.show()
+}
+
+// carry carries out effects.
+func (a *App) carry(effs []effect) error {
+	for _, e := range effs {
+		switch e.kind {
+		case effHost:
+			a.disconnect()
+			name := truncateUTF8(a.settings.Name+"’s game", 24)
+			a.net = hostGame(a.netConfig(), name)
+		case effDial:
+			a.disconnect()
+			a.net = dial(a.netConfig(), e.addr)
+		case effDisconnect:
+			a.disconnect()
+		case effQuit:
+			a.quit = true
+		case effPractice:
+			// The screen is made by show.
+		case effSaveSettings:
+			a.settings = e.settings
+			a.keys = NewKeyMap(a.settings.Keys)
+			a.sound.setVolume(a.settings.Volume)
+			ebiten.SetFullscreen(a.settings.Fullscreen)
+			if a.settingsDir != "" {
+				if err := SaveSettings(a.settingsDir, a.settings); err != nil {
+					log.Printf("rockstep: %v", err)
+					a.flow.notice = err.Error()
+				}
+			}
+		default:
+			a.session(e)
+		}
+	}
+	return nil
+}
+
+// session passes a lobby or game command to the session.
+func (a *App) session(e effect) {
+	if a.net == nil {
+		return
+	}
+	c := a.net.client()
+	if c == nil {
+		return
+	}
+	switch e.kind {
+	case effReady:
+		c.Do(func(s *lockstep.Session) { s.SetReady(e.ready) })
+	case effStart:
+		c.Do(func(s *lockstep.Session) { s.RequestStart() })
+	case effSetup:
+		c.Do(func(s *lockstep.Session) { s.ChangeSetup(e.setup) })
+	case effSay:
+		c.Do(func(s *lockstep.Session) { s.Say(e.text) })
+	case effEndGame:
+		c.Do(func(s *lockstep.Session) { s.EndGame() })
+	}
+}
+
+func (a *App) netConfig() netConfig {
+	cfg := netConfig{
+		name: a.settings.Name, playerID: a.settings.ID(), netsim: a.opt.Netsim,
+		seed: a.opt.Seed, listen: a.opt.Listen, fps: func() int { return int(ebiten.ActualFPS() + 0.5) },
+	}
+	if a.opt.Autopilot != nil {
+		cfg.onTurnEnd = a.opt.Autopilot.turnEnd
+	}
+	return cfg
+}
+
+func (a *App) disconnect() {
+	if a.net != nil {
+		a.net.close()
+		a.net = nil
+	}
+	a.nv = netView{}
+}
+
+// show makes the flow's screen current if it is not.
+func (a *App) show() error {
+	id := a.flow.screen
+	if a.cur != nil && a.cur.id() == id {
+		return nil
+	}
+	var s screen
+	var err error
+	switch id {
+	case screenMenu:
+		s = newMenuScreen(a)
+	case screenJoin:
+		s = newJoinScreen(a)
+	case screenSettings:
+		s = newSettingsScreen(a)
+	case screenLobby:
+		s = newLobbyScreen(a)
+	case screenPlay:
+		s = newNetPlayScreen(a)
+	case screenResults:
+		s = newResultsScreen(a)
+	case screenPractice:
+		s, err = newPracticeScreen(a)
+	}
 	if err != nil {
 		return err
 	}
-	a.scene = next
-	a.last = time.Now()
+	if id != screenJoin {
+		a.stopDiscovery()
+	}
+	a.cur = s
+	a.ui.Container = s.root()
 	return nil
+}
+
+// lanGames returns the games on the LAN, starting discovery if need be.
+func (a *App) lanGames() []lan.Game {
+	if a.discovery == nil {
+		if a.opt.Discovery != nil {
+			a.discovery = a.opt.Discovery
+		} else {
+			b, err := lan.Browse(context.Background(), lan.BrowseOptions{})
+			if err != nil {
+				log.Printf("rockstep: %v", err)
+				a.discovery = &lan.Fake{}
+			} else {
+				a.discovery, a.ownDisc = b, true
+			}
+		}
+	}
+	return a.discovery.Games()
+}
+
+func (a *App) stopDiscovery() {
+	if a.discovery != nil && a.ownDisc {
+		d := a.discovery
+		go d.Close()
+	}
+	if a.ownDisc || a.opt.Discovery == nil {
+		a.discovery = nil
+	}
+	a.ownDisc = false
+}
+
+// retitle names the room in the window's title.
+func (a *App) retitle() {
+	t := "Rockstep"
+	if a.net != nil && a.nv.ok && a.nv.setup.Name != "" && a.flow.screen != screenMenu {
+		t = "Rockstep — " + a.nv.setup.Name
+	}
+	if t != a.title {
+		a.title = t
+		ebiten.SetWindowTitle(t)
+	}
 }
 
 // Draw implements ebiten.Game.
 func (a *App) Draw(screen *ebiten.Image) {
 	b := screen.Bounds()
 	v := fitView(float64(b.Dx()), float64(b.Dy()))
-	a.scene.Draw(screen, v, tickFraction(time.Since(a.last)))
+	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
+	if len(a.cur.root().Children()) > 0 { // a practice game has no widgets: spare their cost
+		a.ui.Draw(screen)
+	}
 }
 
 // tickFraction returns how far into the next tick a frame drawn elapsed

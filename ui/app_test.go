@@ -13,7 +13,7 @@ import (
 // is drawn.
 func newTestApp(t *testing.T, script func(n int) Intents) *App {
 	t.Helper()
-	app, err := NewApp(Options{Seed: 5})
+	app, err := NewApp(Options{Seed: 5, Practice: true, ConfigDir: t.TempDir(), Silent: true})
 	if err != nil {
 		t.Fatalf("NewApp: %v", err)
 	}
@@ -23,22 +23,26 @@ func newTestApp(t *testing.T, script func(n int) Intents) *App {
 
 func play(t *testing.T, app *App) *playScene {
 	t.Helper()
-	s, ok := app.scene.(*playScene)
+	s, ok := app.practice()
 	if !ok {
-		t.Fatalf("scene is %T, want *playScene", app.scene)
+		t.Fatalf("screen is %T, want a practice game", app.cur)
 	}
 	return s
 }
 
-func TestEscQuits(t *testing.T) {
+func TestEscGoesToTheMenuAndQuitEnds(t *testing.T) {
 	app := newTestApp(t, func(n int) Intents { return Intents{Quit: n == 3} })
-	for n := 0; n < 3; n++ {
+	for n := 0; n < 4; n++ {
 		if err := app.Update(); err != nil {
 			t.Fatalf("update %d: %v", n, err)
 		}
 	}
+	if app.flow.screen != screenMenu || app.cur.id() != screenMenu {
+		t.Fatalf("after Esc in practice: screen %v, want the menu", app.cur.id())
+	}
+	app.emit(Intent{Kind: IntentQuit})
 	if err := app.Update(); !errors.Is(err, ebiten.Termination) {
-		t.Errorf("update after Esc = %v, want ebiten.Termination", err)
+		t.Errorf("update after Quit = %v, want ebiten.Termination", err)
 	}
 }
 

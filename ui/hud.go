@@ -142,7 +142,7 @@ func (h *hud) hint(dst *ebiten.Image, r *renderer, v view, s string, a float32) 
 // per score.
 func (h *hud) finalScore(score uint32) string {
 	if h.over == "" || h.overOf != score {
-		h.overOf, h.over = score, "final score "+strconv.FormatUint(uint64(score), 10)+"   ·   Esc quits"
+		h.overOf, h.over = score, "final score "+strconv.FormatUint(uint64(score), 10)+"   ·   Esc for the menu"
 	}
 	return h.over
 }

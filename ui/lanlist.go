@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"rockstep/net/lan"
-	"rockstep/net/wire"
 )
 
 // lanRow is one line of the join screen's LAN list.
@@ -68,7 +67,7 @@ func newLANRow(g lan.Game) lanRow {
 	switch {
 	case !g.Compatible:
 		r.Action = fmt.Sprintf("v%d", g.Version)
-		r.State = fmt.Sprintf("other version (v%d, ours v%d)", g.Version, wire.Version)
+		r.State = fmt.Sprintf("other version (v%d)", g.Version)
 	case g.State == lan.StateRunning:
 		r.Action, r.Joinable = "Watch", true
 	case g.Players >= g.Max:

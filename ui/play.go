@@ -16,6 +16,7 @@ type playScene struct {
 	world game.World // the state after the last tick
 	prev  game.World // the state one tick before, drawn from for interpolation
 	fx    *particles
+	sound *sound // nil: silent
 
 	hint       bool // show the controls for a while: the first game only
 	paused     bool
@@ -72,6 +73,7 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 		}
 	}
 	s.fx.react(events)
+	s.sound.react(events, &s.prev, &s.world, me)
 	s.fx.step()
 	if s.bannerLeft > 0 {
 		s.bannerLeft--
@@ -113,6 +115,6 @@ func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
 		if a > 1 {
 			a = 1
 		}
-		h.hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    P pause    Esc quit", a)
+		h.hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    P pause    Esc menu", a)
 	}
 }

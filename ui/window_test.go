@@ -54,7 +54,7 @@ func (c *capture) ready() bool {
 	if c.App.frames < c.frames {
 		return false
 	}
-	s, ok := c.App.scene.(*playScene)
+	s, ok := c.App.practice()
 	if !ok || c.App.frames >= c.frames+10*game.TicksPerSecond {
 		return true
 	}
@@ -101,7 +101,7 @@ func (c *capture) Draw(screen *ebiten.Image) {
 // charged shots at it, some at full power.
 func pilot(app *App, shots *int) func(n int) Intents {
 	return func(n int) Intents {
-		s, ok := app.scene.(*playScene)
+		s, ok := app.practice()
 		if !ok {
 			return Intents{}
 		}
@@ -175,6 +175,9 @@ func TestWindowScreenshot(t *testing.T) {
 		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
 	}
 	app, err := NewApp(Options{
+		Practice:  true,
+		ConfigDir: t.TempDir(),
+		Silent:    true,
 		Seed:      uint64(envInt(t, envShotSeed, defaultShotSeed)),
 		StartWave: uint8(envInt(t, envShotWave, defaultShotWave)),
 	})
@@ -210,7 +213,7 @@ func TestWindowScreenshot(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	s := app.scene.(*playScene)
+	s, _ := app.practice()
 	t.Logf("screenshot at update %d (engine tick %d, score %d), %d particles, %.0f FPS, %.0f TPS, written to %s", app.frames, s.world.Tick, s.world.Ships[me].Score, s.fx.n, c.fps, c.tps, path)
 	if s.world.Tick < uint32(c.frames) {
 		t.Errorf("engine at tick %d after %d updates", s.world.Tick, c.frames)

@@ -1,5 +1,6 @@
 // Command rockstep is Rockstep, a desktop Asteroids for one to eight
-// players. For now it opens a window and plays a single-player game.
+// players on a LAN: the game's window, a dedicated server, LAN browsing and
+// headless bots, in one executable.
 package main
 
 import (
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/net/transport"
 	"rockstep/ui"
 )
 
@@ -23,20 +25,25 @@ func run(args []string) int {
 	fs := flag.NewFlagSet("rockstep", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "Usage: rockstep [flags]\n\n"+
-			"Opens a window and plays Rockstep, a vector Asteroids.\n"+
-			"Keys: arrows or WASD steer and set the thrust level, Space (hold, release) fires,\n"+
-			"P pauses, Enter plays again after a game over, Esc quits.\n\nFlags:\n")
+			"Opens the game at its main menu: host a game, join one from the LAN list or\n"+
+			"by address, practise alone. Keys: arrows or WASD steer and set the thrust\n"+
+			"level, Space (hold, release) fires, Esc opens the in-game menu, F3 shows the\n"+
+			"network graph, F11 toggles full screen. Settings (name, volume, keys) are in\n"+
+			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", ui.EnvConfigDir)
 		fs.PrintDefaults()
 	}
 	showVersion := versionFlag(fs)
-	seed := fs.Uint64("seed", 0, "seed of the first game, each new game taking the next one; 0 picks one at random")
-	wave := fs.Uint("wave", 1, "wave the games start at, 1 to "+strconv.Itoa(game.MaxStartWave))
+	seed := fs.Uint64("seed", 0, "seed of the first practice game (or of the bots' game), each new game taking the next one; 0 picks one at random")
+	wave := fs.Uint("wave", 1, "wave practice games start at, 1 to "+strconv.Itoa(game.MaxStartWave))
+	hostNow := fs.Bool("host", false, "open the game and host a game at once (with -listen: where it listens; default :7777, or any free port)")
+	practice := fs.Bool("practice", false, "open the game in a single-player practice game")
+	autopilot := fs.String("autopilot", "", "for tests: drive the game with a `SCRIPT` of steps like \"join-lan; ready; fly 1200; quit\" (see ui.Autopilot)")
 	var bo botsOptions
 	fs.IntVar(&bo.n, "bots", 0, "run `N` headless bot players instead of the game, and print a one-line key=value summary")
 	fs.BoolVar(&bo.local, "local", false, "with -bots: play against an in-process room over simulated links")
-	fs.StringVar(&bo.join, "join", "", "with -bots: join the server at `ADDR` (host:port)")
+	fs.StringVar(&bo.join, "join", "", "open the game and join the game at `ADDR` (host or host:port, port 7777 by default); with -bots: the server the bots join")
 	fs.IntVar(&bo.ticks, "ticks", 3000, "with -bots: game ticks every bot plays (60 a second)")
-	fs.StringVar(&bo.netsim, "netsim", "", "simulate a bad network on every link: `SPEC` like latency=80ms,jitter=30ms,loss=5%,dup=2%,reorder=2%,bw=1mbps")
+	fs.StringVar(&bo.netsim, "netsim", "", "simulate a bad network on every link (the bots'), or on the game's own links: `SPEC` like latency=80ms,jitter=30ms,loss=5%,dup=2%,reorder=2%,bw=1mbps")
 	fs.BoolVar(&bo.fast, "fast", false, "with -bots -local: run on a virtual clock as fast as the machine allows")
 	fs.IntVar(&bo.perRoom, "per-room", 0, "with -bots -join: put `N` bots in each room, creating rooms on the server (0: all in the default room)")
 	fs.IntVar(&bo.players, "players", 0, "with -bots -join: a room starts once it has `N` ready players (default: -per-room, or -bots)")
@@ -46,8 +53,8 @@ func run(args []string) int {
 	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
 	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
 	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
-	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", DefaultPort), "with -server: UDP `ADDR` to listen on")
-	fs.StringVar(&so.name, "name", "Rockstep", "with -server: the server's `NAME`, shown in game lists")
+	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", DefaultPort), "with -server or -host: UDP `ADDR` to listen on")
+	fs.StringVar(&so.name, "name", "Rockstep", "the player's `NAME` for this run (default: the settings'); with -server: the server's name, shown in game lists")
 	fs.StringVar(&so.logFormat, "log-format", "text", "with -server: log format, text or json")
 	fs.StringVar(&so.metrics, "metrics", "", "with -server: serve /healthz and Prometheus /metrics over HTTP on `ADDR`")
 	fs.BoolVar(&so.lan, "lan", true, "with -server: advertise the server on the LAN")
@@ -92,8 +99,34 @@ func run(args []string) int {
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	opt := ui.Options{Seed: *seed, StartWave: uint8(*wave), Practice: *practice, Host: *hostNow, Join: bo.join}
+	if set["name"] {
+		opt.Name = so.name
+	}
+	if set["listen"] {
+		opt.Listen = so.listen
+	}
+	imp, err := transport.ParseImpairment(bo.netsim)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rockstep: -netsim: %v\n", err)
+		return 2
+	}
+	opt.Netsim = imp
+	if *autopilot != "" {
+		ap, err := ui.ParseAutopilot(*autopilot, os.Stderr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rockstep: -autopilot: %v\n", err)
+			return 2
+		}
+		opt.Autopilot = ap
+	}
 
-	err := ui.Run(ui.Options{Seed: *seed, StartWave: uint8(*wave)})
+	err = ui.Run(opt)
+	if opt.Autopilot != nil && err == nil {
+		err = opt.Autopilot.Err()
+	}
 	switch {
 	case err == nil:
 		return 0

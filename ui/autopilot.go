@@ -1,0 +1,255 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"rockstep/game"
+)
+
+// An Autopilot plays the game through the UI's own paths, for the
+// end-to-end test: it emits the intents the buttons emit (join the first
+// LAN game, ready, start), holds scripted keys while the game runs, and
+// logs the hash of the confirmed world at a fixed tick.
+//
+// A script is steps separated by semicolons, done in order, each waiting
+// until it can be done:
+//
+//	host           press Host game on the main menu
+//	join-lan       open Join game and press Join on the first joinable LAN game
+//	join ADDR      join ADDR by typing it
+//	ready          press Ready in the lobby
+//	start N        as host, press Start once N players are ready
+//	fly T          play with scripted keys until the confirmed world reaches
+//	               tick T, then log "autopilot: hash tick=T hash=H"
+//	quit           leave the game and end the program
+//
+// A step not done within its deadline (60 s) ends the program with an
+// error.
+type Autopilot struct {
+	steps []apStep
+	log   io.Writer
+
+	cur     int
+	since   time.Time
+	lastTry time.Time
+
+	mu       sync.Mutex
+	hashTick uint32 // tick to log the hash at; 0 none
+	hashed   bool
+	hashLine string
+	err      error
+}
+
+type apStep struct {
+	op  string
+	arg string
+	n   int
+}
+
+// apDeadline bounds each step.
+const apDeadline = 60 * time.Second
+
+// ParseAutopilot parses a script; log receives its lines.
+func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
+	ap := &Autopilot{log: log}
+	for _, part := range strings.Split(script, ";") {
+		f := strings.Fields(part)
+		if len(f) == 0 {
+			continue
+		}
+		st := apStep{op: f[0]}
+		want := 0
+		switch st.op {
+		case "host", "join-lan", "ready", "quit":
+		case "join":
+			want = 1
+		case "start", "fly":
+			want = 1
+		default:
+			return nil, fmt.Errorf("autopilot: unknown step %q", part)
+		}
+		if len(f)-1 != want {
+			return nil, fmt.Errorf("autopilot: step %q takes %d argument(s)", part, want)
+		}
+		if want == 1 {
+			st.arg = f[1]
+			if st.op != "join" {
+				n, err := strconv.Atoi(st.arg)
+				if err != nil || n <= 0 {
+					return nil, fmt.Errorf("autopilot: step %q: want a positive number", part)
+				}
+				st.n = n
+			}
+		}
+		ap.steps = append(ap.steps, st)
+	}
+	if len(ap.steps) == 0 {
+		return nil, fmt.Errorf("autopilot: empty script")
+	}
+	return ap, nil
+}
+
+// Err reports why the autopilot failed, if it did.
+func (ap *Autopilot) Err() error {
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	return ap.err
+}
+
+func (ap *Autopilot) logf(format string, args ...any) {
+	if ap.log != nil {
+		fmt.Fprintf(ap.log, "autopilot: "+format+"\n", args...)
+	}
+}
+
+// turnEnd sees every executed turn, on the session's goroutine.
+func (ap *Autopilot) turnEnd(turn uint32, hash uint64, w *game.World) {
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	if ap.hashTick != 0 && !ap.hashed && w.Tick >= ap.hashTick {
+		ap.hashed = true
+		ap.hashLine = fmt.Sprintf("hash tick=%d turn=%d hash=%016x", w.Tick, turn, hash)
+	}
+}
+
+// step runs the script for one update: it may emit intents and replace
+// the keys' intents.
+func (ap *Autopilot) step(a *App, in Intents) Intents {
+	now := time.Now()
+	if ap.cur >= len(ap.steps) {
+		return in
+	}
+	if ap.since.IsZero() {
+		ap.since = now
+	}
+	st := ap.steps[ap.cur]
+	done := false
+	retry := now.Sub(ap.lastTry) > 500*time.Millisecond
+	nv := &a.nv
+	switch st.op {
+	case "host":
+		if a.flow.screen == screenMenu {
+			a.emit(Intent{Kind: IntentHost})
+			done = true
+		}
+	case "join-lan":
+		switch a.flow.screen {
+		case screenMenu:
+			a.emit(Intent{Kind: IntentOpenJoin})
+		case screenJoin:
+			if a.flow.target == "" && retry {
+				ap.lastTry = now
+				for _, r := range lanRows(a.lanGames()) {
+					if r.Joinable {
+						ap.logf("joining %s at %s", r.Game.Name, r.Game.Addr)
+						a.emit(Intent{Kind: IntentJoinLAN, Game: r.Game})
+						break
+					}
+				}
+			}
+		case screenLobby:
+			done = true
+		}
+	case "join":
+		switch a.flow.screen {
+		case screenMenu:
+			a.emit(Intent{Kind: IntentOpenJoin})
+		case screenJoin:
+			if a.flow.target == "" && retry {
+				ap.lastTry = now
+				a.emit(Intent{Kind: IntentJoinAddr, Addr: st.arg})
+			}
+		case screenLobby:
+			done = true
+		}
+	case "ready":
+		if a.flow.screen == screenLobby && nv.ok && nv.phase.String() == "lobby" {
+			if p := (&lobbyScreen{a: a}).me(); p != nil {
+				if p.Ready {
+					done = true
+				} else if retry {
+					ap.lastTry = now
+					a.emit(Intent{Kind: IntentReady, Ready: true})
+				}
+			}
+		}
+	case "start":
+		if a.flow.screen == screenPlay {
+			done = true
+			break
+		}
+		if a.flow.screen == screenLobby && nv.ok && nv.host && retry {
+			ready := 0
+			for _, p := range nv.setup.Players {
+				if p.Ready && p.Connected {
+					ready++
+				}
+			}
+			if ready >= st.n && ready == len(nv.setup.Players) {
+				ap.lastTry = now
+				ap.logf("starting with %d players", ready)
+				a.emit(Intent{Kind: IntentStart})
+			}
+		}
+	case "fly":
+		ap.mu.Lock()
+		if ap.hashTick == 0 {
+			ap.hashTick = uint32(st.n)
+		}
+		line := ap.hashLine
+		ap.mu.Unlock()
+		if a.flow.screen == screenPlay {
+			in.Ship = apKeys(a.frames)
+			ap.since = now // the game's length is the game's business
+		}
+		if line != "" {
+			ap.logf("%s", line)
+			done = true
+		}
+	case "quit":
+		a.emit(Intent{Kind: IntentLeave})
+		a.quit = true
+		done = true
+	}
+	if done {
+		ap.logf("%s done", strings.TrimSpace(st.op+" "+st.arg))
+		ap.cur++
+		ap.since, ap.lastTry = now, time.Time{}
+		return in
+	}
+	if now.Sub(ap.since) > apDeadline {
+		ap.mu.Lock()
+		ap.err = fmt.Errorf("autopilot: step %q not done in %v (screen %v, phase %v)", st.op, apDeadline, a.flow.screen, nv.phase)
+		ap.mu.Unlock()
+		ap.logf("%v", ap.err)
+		a.quit = true
+	}
+	return in
+}
+
+// apKeys are the scripted controls of update n: a ship that turns, sets
+// a middling thrust, and fires short and charged shots.
+func apKeys(n int) game.Input {
+	var in game.Input
+	switch m := n % 240; {
+	case m < 40:
+		in |= game.Right
+	case m >= 120 && m < 150:
+		in |= game.Left
+	}
+	if n%600 == 30 || n%600 == 90 {
+		in |= game.Up
+	}
+	if n%600 == 400 {
+		in |= game.Down
+	}
+	if f := n % 90; f < 8 || (n%360 >= 200 && n%360 < 200+game.MaxCharge+4) {
+		in |= game.Fire
+	}
+	return in
+}

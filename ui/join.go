@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// joinScreen lists the games on the LAN, refreshing by itself, and joins
+// one, or the address the player types.
+type joinScreen struct {
+	a       *App
+	top     *widget.Container
+	list    *widget.Container
+	addr    *widget.TextInput
+	join    *widget.Button
+	status  *widget.Text
+	sig     string
+	rows    []lanRow
+	polled  int // ticks since the list was last read
+	shownOf string
+}
+
+// lanPollTicks is how often the LAN list is read: four times a second.
+const lanPollTicks = 15
+
+// joinListWidth is the LAN list's width in pixels.
+const joinListWidth = 860
+
+func newJoinScreen(a *App) *joinScreen {
+	t := a.th
+	s := &joinScreen{a: a}
+	col := t.panelColumn(14)
+	col.AddChild(t.heading("Join a game"))
+	col.AddChild(t.dim("Games on your network"))
+	s.list = column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(joinListWidth, 260)))
+	col.AddChild(s.list)
+
+	col.AddChild(t.dim("Or join by address (the port is 7777 unless the host says otherwise)"))
+	by := row(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	s.addr = t.input("host or host:port", func(text string) { a.emit(Intent{Kind: IntentJoinAddr, Addr: text}) },
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), minSize(560, 0))
+	if a.opt.Join != "" {
+		s.addr.SetText(a.opt.Join)
+	}
+	by.AddChild(s.addr)
+	s.join = t.buttonFunc("Join", func() { a.emit(Intent{Kind: IntentJoinAddr, Addr: s.addr.GetText()}) }, minSize(140, 0))
+	by.AddChild(s.join)
+	col.AddChild(by)
+	s.status = t.text(" ", &t.bodyFace, colDanger, stretchRow())
+	col.AddChild(s.status)
+	col.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(160, 0)))
+	s.top = screenRoot(col, false)
+	s.refresh()
+	return s
+}
+
+func (s *joinScreen) id() screenID            { return screenJoin }
+func (s *joinScreen) root() *widget.Container { return s.top }
+
+func (s *joinScreen) update(Intents) error {
+	s.a.backdrop.step()
+	s.polled++
+	if s.polled >= lanPollTicks {
+		s.refresh()
+	}
+	// What is happening: an error, or the game being joined.
+	f := &s.a.flow
+	msg, col := f.joinErr, colDanger
+	if f.target != "" {
+		msg, col = "Connecting to "+f.target+"…", colAccent
+		if s.a.nv.ok {
+			msg = "Joining " + f.target + "…"
+		}
+	}
+	if msg == "" {
+		msg = " "
+	}
+	if msg != s.shownOf {
+		s.shownOf = msg
+		s.status.Label = msg
+		s.status.SetColor(col)
+	}
+	enable(s.join, f.target == "")
+	return nil
+}
+
+// refresh reads the LAN list and rebuilds the rows if it changed.
+func (s *joinScreen) refresh() {
+	s.polled = 0
+	rows := lanRows(s.a.lanGames())
+	sig := lanSignature(rows)
+	if sig == s.sig && s.list.Children() != nil {
+		return
+	}
+	s.sig, s.rows = sig, rows
+	t := s.a.th
+	s.list.RemoveChildren()
+	if len(rows) == 0 {
+		s.list.AddChild(t.text("Looking for games on your network…", &t.bodyFace, colDim, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), minSize(0, 60)))
+		return
+	}
+	head := grid([]bool{true, false, false, false, false}, 18, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	for _, h := range []string{"GAME", "HOST", "PLAYERS", "STATE", ""} {
+		head.AddChild(t.text(h, &t.smallFace, colDim, minSize(colWidth(h), 0)))
+	}
+	s.list.AddChild(head)
+	for _, r := range rows {
+		line := grid([]bool{true, false, false, false, false}, 18, 0,
+			widget.ContainerOpts.BackgroundImage(t.row),
+			widget.ContainerOpts.WidgetOpts(stretchRow()))
+		line.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
+		c := colText
+		if !r.Joinable {
+			c = colGreyText
+		}
+		cell := func(text string, h string) *widget.Text {
+			return t.text(text, &t.bodyFace, c, minSize(colWidth(h), 0),
+				widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
+		}
+		name := r.Game.Name
+		if name == "" {
+			name = r.Game.Addr.String()
+		}
+		line.AddChild(cell("  "+name, "GAME"), cell(r.Game.Host, "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
+		g := r.Game
+		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g}, minSize(colWidth(""), 0))
+		enable(b, r.Joinable)
+		line.AddChild(b)
+		s.list.AddChild(line)
+	}
+}
+
+// colWidth is the least width of a LAN list column, in pixels.
+func colWidth(head string) int {
+	switch head {
+	case "GAME":
+		return 220
+	case "HOST":
+		return 150
+	case "PLAYERS":
+		return 90
+	case "STATE":
+		return 190
+	}
+	return 120
+}
+
+func (s *joinScreen) draw(dst *ebiten.Image, v view, t float64) {
+	s.a.backdrop.draw(s.a.env, dst, v, t)
+}

@@ -1,0 +1,371 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// lobbyScreen is the room during setup: the roster, the setup (changed by
+// the host, seen by all), ready, start, chat and leave.
+type lobbyScreen struct {
+	a   *App
+	top *widget.Container
+
+	title, where                     *widget.Text
+	roster                           *widget.Container
+	coop, versus                     *widget.Button
+	lives, wave                      *widget.Text
+	livesDn, livesUp, waveDn, waveUp *widget.Button
+	ff                               *widget.Button
+	ready, start                     *widget.Button
+	hint                             *widget.Text
+	chat                             *widget.Container
+	say                              *widget.TextInput
+
+	rosterSig string
+	chatSig   string
+	setupSig  string
+	want      game.Setup // the host's last change, until the room shows it
+	wantAge   int        // ticks since want was asked for; -1: none
+}
+
+// setupPatience is how long a setup change asked for is shown before the
+// room's own setup wins again, in ticks.
+const setupPatience = game.TicksPerSecond
+
+func newLobbyScreen(a *App) *lobbyScreen {
+	t := a.th
+	s := &lobbyScreen{a: a, wantAge: -1}
+
+	left := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(700, 560)))
+	s.title = t.heading("Connecting…")
+	left.AddChild(s.title)
+	s.where = t.dim(" ")
+	left.AddChild(s.where)
+	s.roster = column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(640, 230)))
+	left.AddChild(s.roster)
+
+	setup := grid([]bool{false, true}, 16, 10, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	label := func(text string) *widget.Text {
+		return t.text(text, &t.bodyFace, colDim, minSize(170, 0),
+			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
+	}
+	setup.AddChild(label("Mode"))
+	modes := row(8)
+	s.coop = t.buttonFunc("Co-op", func() { s.change(func(g *game.Setup) { g.Mode = game.Coop }) }, minSize(130, 0))
+	s.versus = t.buttonFunc("Versus", func() { s.change(func(g *game.Setup) { g.Mode = game.Versus }) }, minSize(130, 0))
+	modes.AddChild(s.coop, s.versus)
+	setup.AddChild(modes)
+
+	stepper := func(name string, get func(*game.Setup) *uint8, lo, hi uint8) (*widget.Button, *widget.Text, *widget.Button) {
+		setup.AddChild(label(name))
+		r := row(8)
+		dn := t.buttonFunc("−", func() {
+			s.change(func(g *game.Setup) {
+				if v := get(g); *v > lo {
+					*v--
+				}
+			})
+		}, minSize(48, 0))
+		val := t.text("", &t.headingFace, colText, minSize(56, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+		val.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter})
+		up := t.buttonFunc("+", func() {
+			s.change(func(g *game.Setup) {
+				if v := get(g); *v < hi {
+					*v++
+				}
+			})
+		}, minSize(48, 0))
+		r.AddChild(dn, val, up)
+		setup.AddChild(r)
+		return dn, val, up
+	}
+	s.livesDn, s.lives, s.livesUp = stepper("Lives", func(g *game.Setup) *uint8 { return &g.Lives }, 1, game.MaxLives)
+	s.waveDn, s.wave, s.waveUp = stepper("Starting wave", func(g *game.Setup) *uint8 { return &g.StartWave }, 1, game.MaxStartWave)
+	setup.AddChild(label("Friendly fire"))
+	s.ff = t.buttonFunc("Off", func() { s.change(func(g *game.Setup) { g.FriendlyFire = !g.FriendlyFire }) }, minSize(130, 0))
+	setup.AddChild(s.ff)
+	left.AddChild(setup)
+
+	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
+	s.ready = t.buttonFunc("Ready", func() { a.emit(Intent{Kind: IntentReady, Ready: !s.myReady()}) }, minSize(170, 0))
+	s.start = t.button("Start game", a.emit, Intent{Kind: IntentStart}, minSize(170, 0))
+	buttons.AddChild(t.button("Leave", a.emit, Intent{Kind: IntentLeave}, minSize(120, 0)), s.ready, s.start)
+	s.hint = t.dim(" ")
+	left.AddChild(s.hint)
+	left.AddChild(buttons)
+
+	right := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(minSize(400, 560)))
+	right.AddChild(t.heading("Chat"))
+	s.chat = column(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(340, 410)))
+	right.AddChild(s.chat)
+	s.say = t.input("say something, Enter sends", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, stretchRow())
+	s.say.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
+	right.AddChild(s.say)
+
+	both := row(20)
+	both.AddChild(left, right)
+	s.top = screenRoot(both, false)
+	return s
+}
+
+func (s *lobbyScreen) id() screenID            { return screenLobby }
+func (s *lobbyScreen) root() *widget.Container { return s.top }
+
+// setupNow is the setup to show: the one asked for while the room has
+// not yet answered, else the room's.
+func (s *lobbyScreen) setupNow() game.Setup {
+	if s.wantAge >= 0 {
+		return s.want
+	}
+	return s.a.nv.setup.Setup
+}
+
+// change emits the host's change of the setup.
+func (s *lobbyScreen) change(edit func(*game.Setup)) {
+	g := s.setupNow()
+	edit(&g)
+	g.Seed, g.Players = 0, 0
+	s.want, s.wantAge = g, 0
+	s.a.emit(Intent{Kind: IntentSetup, Setup: g})
+}
+
+func (s *lobbyScreen) me() *wire.Player {
+	nv := &s.a.nv
+	for i := range nv.setup.Players {
+		if int(nv.setup.Players[i].Slot) == nv.slot {
+			return &nv.setup.Players[i]
+		}
+	}
+	return nil
+}
+
+func (s *lobbyScreen) myReady() bool {
+	if p := s.me(); p != nil {
+		return p.Ready
+	}
+	return false
+}
+
+func (s *lobbyScreen) update(Intents) error {
+	a := s.a
+	a.backdrop.step()
+	nv := &a.nv
+	if s.wantAge >= 0 {
+		s.wantAge++
+		room := nv.setup.Setup
+		room.Seed, room.Players = 0, 0
+		if room == s.want || s.wantAge > setupPatience {
+			s.wantAge = -1
+		}
+	}
+	if !nv.ok || nv.setup.Name == "" {
+		s.title.Label = "Connecting…"
+		for _, b := range []*widget.Button{s.coop, s.versus, s.livesDn, s.livesUp, s.waveDn, s.waveUp, s.ff, s.ready, s.start} {
+			enable(b, false)
+		}
+		return nil
+	}
+	s.title.Label = nv.setup.Name
+	switch {
+	case a.flow.hosting && a.net != nil:
+		s.where.Label = "You host this game: others find it in their LAN list, or join " + hostPort(a.net.addr)
+	case a.net != nil:
+		s.where.Label = "at " + a.net.addr
+	}
+	s.updateRoster()
+	s.updateSetup()
+	s.updateChat()
+
+	host := nv.host
+	all, n := true, 0
+	for _, p := range nv.setup.Players {
+		if p.Connected {
+			n++
+			all = all && p.Ready
+		}
+	}
+	mine := s.myReady()
+	if mine {
+		s.ready.SetText("Not ready")
+	} else {
+		s.ready.SetText("Ready")
+	}
+	a.th.setOn(s.ready, mine)
+	enable(s.ready, true)
+	enable(s.start, host && all && n > 0)
+	s.start.GetWidget().SetVisibility(widget.Visibility_Show)
+	if !host {
+		s.start.GetWidget().SetVisibility(widget.Visibility_Hide)
+	}
+	switch {
+	case host && all:
+		s.hint.Label = "Everyone is ready: start when you like."
+	case host:
+		s.hint.Label = "The game can start when every player is ready."
+	case all:
+		s.hint.Label = "Everyone is ready: waiting for the host to start."
+	default:
+		s.hint.Label = "Waiting for every player to be ready."
+	}
+	if nv.phase.String() == "starting" {
+		s.hint.Label = "Starting…"
+	}
+	return nil
+}
+
+// hostPort says where a game hosted at addr (":7777", "[::]:7777") is
+// joined: by this machine's address and the port.
+func hostPort(addr string) string {
+	i := strings.LastIndexByte(addr, ':')
+	if i < 0 {
+		return addr
+	}
+	return "this machine's address, port " + addr[i+1:]
+}
+
+func (s *lobbyScreen) updateRoster() {
+	nv := &s.a.nv
+	var b strings.Builder
+	for _, p := range nv.setup.Players {
+		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, p.Name)
+	}
+	fmt.Fprintf(&b, "me=%d max=%d", nv.slot, nv.setup.MaxSlots)
+	sig := b.String()
+	if sig == s.rosterSig {
+		return
+	}
+	s.rosterSig = sig
+	t := s.a.th
+	s.roster.RemoveChildren()
+	head := grid([]bool{false, true, false, false, false}, 14, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	for _, h := range []struct {
+		s string
+		w int
+	}{{"", 28}, {"PLAYER", 0}, {"", 70}, {"", 120}, {"PING", 70}} {
+		head.AddChild(t.text(h.s, &t.smallFace, colDim, minSize(h.w, 0)))
+	}
+	s.roster.AddChild(head)
+	for _, p := range nv.setup.Players {
+		line := grid([]bool{false, true, false, false, false}, 14, 0,
+			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow()))
+		mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
+		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(&widget.Insets{Left: 10, Top: 8, Bottom: 8}))), widget.ContainerOpts.WidgetOpts(mid))
+		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(swatchImage(playerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(minSize(20, 20))))
+		line.AddChild(pad)
+		name := p.Name
+		if int(p.Slot) == nv.slot {
+			name += "  (you)"
+		}
+		c := colText
+		if !p.Connected {
+			c = colGreyText
+			name += "  — reconnecting"
+		}
+		line.AddChild(t.text(name, &t.bodyFace, c, mid))
+		host := ""
+		if p.Host {
+			host = "HOST"
+		}
+		line.AddChild(t.text(host, &t.smallFace, colAccent, minSize(70, 0), mid))
+		ready, rc := "not ready", colDim
+		if p.Ready {
+			ready, rc = "READY", colGood
+		}
+		line.AddChild(t.text(ready, &t.bodyFace, rc, minSize(120, 0), mid))
+		ping := "—"
+		if p.Ping > 0 || int(p.Slot) != nv.slot {
+			ping = strconv.Itoa(int(p.Ping)) + " ms"
+		}
+		if nv.host && int(p.Slot) == nv.slot {
+			ping = "host"
+		}
+		line.AddChild(t.text(ping, &t.monoFace, colDim, minSize(70, 0), mid))
+		s.roster.AddChild(line)
+	}
+	if free := int(nv.setup.MaxSlots) - len(nv.setup.Players); free > 0 {
+		s.roster.AddChild(t.dim(fmt.Sprintf("%d more can join", free)))
+	}
+}
+
+func (s *lobbyScreen) updateSetup() {
+	g := s.setupNow()
+	host := s.a.nv.host
+	sig := fmt.Sprintf("%v|%d|%d|%v|%v", g.Mode, g.Lives, g.StartWave, g.FriendlyFire, host)
+	if sig == s.setupSig {
+		return
+	}
+	s.setupSig = sig
+	t := s.a.th
+	t.setOn(s.coop, g.Mode == game.Coop)
+	t.setOn(s.versus, g.Mode == game.Versus)
+	s.lives.Label = strconv.Itoa(int(g.Lives))
+	s.wave.Label = strconv.Itoa(int(g.StartWave))
+	if g.FriendlyFire {
+		s.ff.SetText("On")
+	} else {
+		s.ff.SetText("Off")
+	}
+	t.setOn(s.ff, g.FriendlyFire)
+	for _, b := range []*widget.Button{s.coop, s.versus, s.ff} {
+		enable(b, host)
+	}
+	enable(s.livesDn, host && g.Lives > 1)
+	enable(s.livesUp, host && g.Lives < game.MaxLives)
+	enable(s.waveDn, host && g.StartWave > 1)
+	enable(s.waveUp, host && g.StartWave < game.MaxStartWave)
+}
+
+// chatLines is how many chat lines the lobby shows.
+const chatLines = 14
+
+func (s *lobbyScreen) updateChat() {
+	nv := &s.a.nv
+	sig := strconv.Itoa(len(nv.chat))
+	if len(nv.chat) > 0 {
+		sig += nv.chat[len(nv.chat)-1].Text
+	}
+	if sig == s.chatSig {
+		return
+	}
+	s.chatSig = sig
+	t := s.a.th
+	s.chat.RemoveChildren()
+	lines := nv.chat
+	if len(lines) > chatLines {
+		lines = lines[len(lines)-chatLines:]
+	}
+	if len(lines) == 0 {
+		s.chat.AddChild(t.dim("No messages yet."))
+	}
+	for _, c := range lines {
+		from := nv.playerName(int(c.From))
+		line := row(8)
+		line.AddChild(t.text(from+":", &t.bodyFace, playerColour(s.colourOf(int(c.From))), minSize(0, 0)))
+		msg := t.text(c.Text, &t.bodyFace, colText)
+		msg.MaxWidth = 300
+		line.AddChild(msg)
+		s.chat.AddChild(line)
+	}
+}
+
+// colourOf returns the palette index of slot.
+func (s *lobbyScreen) colourOf(slot int) int {
+	for _, p := range s.a.nv.setup.Players {
+		if int(p.Slot) == slot {
+			return int(p.Colour)
+		}
+	}
+	return slot
+}
+
+func (s *lobbyScreen) draw(dst *ebiten.Image, v view, t float64) {
+	s.a.backdrop.draw(s.a.env, dst, v, t)
+}

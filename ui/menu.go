@@ -1,0 +1,134 @@
+package ui
+
+import (
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+)
+
+// menuScreen is the main menu: Host, Join, Practice, Settings, Quit, over
+// rocks drifting by.
+type menuScreen struct {
+	a    *App
+	top  *widget.Container
+	name *widget.Text
+}
+
+func newMenuScreen(a *App) *menuScreen {
+	t := a.th
+	s := &menuScreen{a: a}
+	col := column(14, nil)
+	col.AddChild(t.text("ROCKSTEP", &t.titleFace, colText, centred()))
+	col.AddChild(t.dim("Asteroids for one to eight players on a LAN", centred()))
+	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(minSize(1, 18))))
+	buttons := column(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
+	for _, b := range []struct {
+		label string
+		kind  IntentKind
+	}{
+		{"Host game", IntentHost},
+		{"Join game", IntentOpenJoin},
+		{"Practice", IntentPractice},
+		{"Settings", IntentOpenSettings},
+		{"Quit", IntentQuit},
+	} {
+		buttons.AddChild(t.button(b.label, a.emit, Intent{Kind: b.kind}, stretchRow(), minSize(280, 0)))
+	}
+	col.AddChild(buttons)
+	s.name = t.dim("playing as "+a.settings.Name, centred())
+	col.AddChild(s.name)
+	if a.flow.notice != "" {
+		col.AddChild(t.text(a.flow.notice, &t.smallFace, colWarn, centred()))
+	}
+	s.top = screenRoot(col, false)
+	return s
+}
+
+func (s *menuScreen) id() screenID            { return screenMenu }
+func (s *menuScreen) root() *widget.Container { return s.top }
+func (s *menuScreen) update(Intents) error {
+	s.a.backdrop.step()
+	return nil
+}
+func (s *menuScreen) draw(dst *ebiten.Image, v view, t float64) {
+	s.a.backdrop.draw(s.a.env, dst, v, t)
+}
+
+// backdrop is the field behind the menus: rocks drifting on the stars,
+// dimmed. It is the engine's world with no ship in it, purely cosmetic.
+type backdrop struct {
+	world, prev game.World
+	ticks       uint32
+}
+
+func newBackdrop(seed uint64) *backdrop {
+	w, err := game.New(game.Setup{Seed: seed ^ 0x5eed, Players: 1, Lives: 1, StartWave: 3})
+	if err != nil {
+		return &backdrop{}
+	}
+	w.Ships[0] = game.Ship{} // nobody flies
+	// Rocks drift slowly behind text.
+	for i := range w.LiveRocks() {
+		r := &w.Rocks[i]
+		r.Vel.X, r.Vel.Y = r.Vel.X/2, r.Vel.Y/2
+		r.Spin /= 2
+	}
+	b := &backdrop{world: *w}
+	b.prev = b.world
+	return b
+}
+
+func (b *backdrop) step() {
+	b.ticks++
+	b.prev = b.world
+	b.world.Step([game.MaxPlayers]game.Input{})
+}
+
+func (b *backdrop) draw(e *env, dst *ebiten.Image, v view, t float64) {
+	r := e.draw
+	field := r.begin(dst, v)
+	r.drawBackdrop(dst, field, b.ticks)
+	r.drawWorld(field, &b.prev, &b.world, t)
+	e.hud.dim(field, r)
+}
+
+// practiceScreen is a single-player game on the local engine; Esc goes
+// back to the menu.
+type practiceScreen struct {
+	a     *App
+	scene Scene
+	top   *widget.Container
+}
+
+func newPracticeScreen(a *App) (*practiceScreen, error) {
+	p, err := newPlayScene(a.env, a.opt.Seed, a.opt.StartWave)
+	if err != nil {
+		return nil, err
+	}
+	p.sound = a.sound
+	a.opt.Seed++
+	return &practiceScreen{a: a, scene: p, top: widget.NewContainer()}, nil
+}
+
+func (s *practiceScreen) id() screenID            { return screenPractice }
+func (s *practiceScreen) root() *widget.Container { return s.top }
+func (s *practiceScreen) update(in Intents) error {
+	next, err := s.scene.Update(in)
+	if err != nil {
+		return err
+	}
+	s.scene = next
+	return nil
+}
+func (s *practiceScreen) draw(dst *ebiten.Image, v view, t float64) { s.scene.Draw(dst, v, t) }
+
+// practice returns the practice game on screen, if one is.
+func (a *App) practice() (*playScene, bool) {
+	p, ok := a.cur.(*practiceScreen)
+	if !ok {
+		return nil, false
+	}
+	s, ok := p.scene.(*playScene)
+	return s, ok
+}

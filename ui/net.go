@@ -1,0 +1,242 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"sync"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/client"
+	"rockstep/net/host"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// dialTimeout bounds the handshake with a host.
+const dialTimeout = 5 * time.Second
+
+// netConfig is what a session is set up with.
+type netConfig struct {
+	name     string
+	playerID [16]byte
+	netsim   transport.Impairment
+	seed     uint64
+	listen   string // where the Host button listens; "" means ":7777", falling back to ":0"
+	fps      func() int
+	// onTurnEnd, if set, sees every executed turn (the autopilot's hash log).
+	onTurnEnd func(turn uint32, hash uint64, w *game.World)
+}
+
+// netGame is one network session: a client, and the room too when we
+// host it. Its methods are called on the UI's goroutine; the dial runs on
+// its own and hands its result over under mu.
+type netGame struct {
+	cfg  netConfig
+	addr string // dialled, or where our room listens
+
+	mu      sync.Mutex
+	c       *client.Client
+	dialErr error
+	dialing bool
+
+	h        *host.Host
+	hostStop context.CancelFunc
+	hostDone chan struct{}
+	cancel   context.CancelFunc // of the dial
+}
+
+func (cfg netConfig) options() client.Options {
+	return client.Options{
+		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, OnTurnEnd: cfg.onTurnEnd},
+		Netsim:  cfg.netsim,
+		Seed:    cfg.seed,
+		FPS:     cfg.fps,
+	}
+}
+
+// dial starts joining the room at addr.
+func dial(cfg netConfig, addr string) *netGame {
+	g := &netGame{cfg: cfg, addr: addr, dialing: true}
+	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
+	g.cancel = cancel
+	go func() {
+		defer cancel()
+		c, err := client.Dial(ctx, addr, cfg.options())
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.dialing = false
+		if g.cancel == nil { // closed meanwhile
+			if c != nil {
+				go c.Close()
+			}
+			return
+		}
+		g.c, g.dialErr = c, err
+	}()
+	return g
+}
+
+// hostGame opens a room on this machine, advertises it on the LAN and
+// joins it through an in-process pipe.
+func hostGame(cfg netConfig, roomName string) *netGame {
+	g := &netGame{cfg: cfg}
+	addrs := []string{cfg.listen}
+	if cfg.listen == "" {
+		addrs = []string{fmt.Sprintf(":%d", DefaultPort), ":0"}
+	}
+	var srv *transport.Server
+	var err error
+	for _, a := range addrs {
+		if srv, err = transport.Listen(a, transport.LAN()); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		g.dialErr = err
+		return g
+	}
+	hc := host.Defaults()
+	hc.Name = roomName
+	g.h = host.New(hc)
+	g.addr = srv.Addr().String()
+	ctx, stop := context.WithCancel(context.Background())
+	g.hostStop, g.hostDone = stop, make(chan struct{})
+	go func() {
+		defer close(g.hostDone)
+		if err := g.h.Serve(ctx, srv); err != nil {
+			log.Printf("rockstep: host stopped: %v", err)
+		}
+	}()
+	hostName, _ := os.Hostname()
+	if hostName == "" {
+		hostName = cfg.name
+	}
+	if err := g.h.AdvertiseLAN(ctx, srv.Addr().Port(), hostName); err != nil {
+		log.Printf("rockstep: cannot advertise the game on the LAN (players can still join %s by address): %v", g.addr, err)
+	}
+	p := transport.NewPipe()
+	g.h.Attach(p)
+	g.c = client.Attach(p, cfg.options())
+	return g
+}
+
+// client returns the session's client once connected, else nil.
+func (g *netGame) client() *client.Client {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.c
+}
+
+// status returns the dial's progress.
+func (g *netGame) status() (dialing bool, err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.dialing, g.dialErr
+}
+
+// close leaves the room and stops hosting, in the background: a Close
+// waits for the goodbye to go out.
+func (g *netGame) close() {
+	g.mu.Lock()
+	c := g.c
+	if g.cancel != nil {
+		g.cancel()
+		g.cancel = nil
+	}
+	g.mu.Unlock()
+	go func() {
+		if c != nil {
+			c.Close()
+		}
+		if g.hostStop != nil {
+			g.hostStop()
+			<-g.hostDone
+		}
+	}()
+}
+
+// netView is what the UI shows of a session, copied from it once a frame
+// under its lock: the session runs on its own goroutine.
+type netView struct {
+	ok       bool // a client exists and this was filled from it
+	phase    lockstep.Phase
+	slot     int // -1: spectator
+	host     bool
+	setup    wire.SetupState
+	status   wire.RoomStatus
+	refusal  wire.Refuse
+	leave    wire.Leave
+	desync   *wire.DesyncReport
+	stats    lockstep.Stats
+	chat     []wire.Chat
+	hasWorld bool
+	world    game.World // the displayed world, copied (~6 KB)
+	events   []game.Event
+	closed   bool // the session's loop has stopped
+}
+
+// read fills v from the client's session. It reuses v's slices.
+func (v *netView) read(c *client.Client) {
+	select {
+	case <-c.Done():
+		v.closed = true
+	default:
+		v.closed = false
+	}
+	c.Do(func(s *lockstep.Session) {
+		v.ok = true
+		v.phase, v.slot, v.host = s.Phase(), s.Slot(), s.IsHost()
+		st := s.SetupState()
+		v.setup = st
+		v.setup.Players = append(v.setup.Players[:0], st.Players...)
+		v.status, v.refusal, v.leave = s.RoomStatus(), s.Refusal(), s.LeaveMessage()
+		if d := s.Desync(); d != nil {
+			cp := *d
+			cp.Entries = append([]wire.HashEntry(nil), d.Entries...)
+			v.desync = &cp
+		} else {
+			v.desync = nil
+		}
+		v.stats = s.Stats()
+		chat := s.Chat()
+		if len(chat) != len(v.chat) || (len(chat) > 0 && chat[len(chat)-1] != v.chat[len(v.chat)-1]) {
+			v.chat = append(v.chat[:0], chat...)
+		}
+		if w := s.DisplayWorld(); w != nil {
+			v.world, v.hasWorld = *w, true
+		} else {
+			v.hasWorld = false
+		}
+		v.events = append(v.events[:0], s.GameEvents()...)
+	})
+}
+
+// playerName returns the name of slot in the roster, or "player n".
+func (v *netView) playerName(slot int) string {
+	for _, p := range v.setup.Players {
+		if int(p.Slot) == slot {
+			return p.Name
+		}
+	}
+	return fmt.Sprintf("player %d", slot+1)
+}
+
+// netStatus reduces the view to what the flow decides on.
+func (g *netGame) netStatus(v *netView) netStatus {
+	if g == nil {
+		return netStatus{}
+	}
+	dialing, err := g.status()
+	n := netStatus{active: true, dialing: dialing, dialErr: err}
+	if !v.ok {
+		return n
+	}
+	n.phase, n.host, n.room, n.refusal, n.leave, n.closed = v.phase, v.host, v.status.State, v.refusal, v.leave, v.closed
+	n.started, n.desync = v.hasWorld, v.desync
+	n.worldOver = v.hasWorld && v.world.Over
+	return n
+}

@@ -1,0 +1,312 @@
+package ui
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// netPlayScreen is a network game: the session's displayed world drawn
+// with interpolation between the ticks it executes, explosions and sound
+// from its events, every player's score, overlays for the room's troubles,
+// the network graph (F3) and the in-game menu (Esc).
+type netPlayScreen struct {
+	a          *App
+	top        *widget.Container
+	menu       *widget.Container
+	prev, cur  game.World
+	have       bool
+	changedAt  time.Time     // when cur arrived
+	span       time.Duration // the time cur's ticks take to play
+	fx         *particles
+	graph      netGraph
+	start      time.Time
+	ticks      uint32
+	bannerWave uint8
+	bannerLeft int
+
+	// The vacancy countdown runs on from the last status the room sent.
+	vacancyMs uint32
+	vacancyAt time.Time
+
+	board   [game.MaxPlayers]boardLine
+	specOf  label
+	netLine label
+	netS    string
+	netOf   [2]int
+}
+
+// boardLine is one player's line of the scoreboard, with its formatted
+// score kept between frames.
+type boardLine struct {
+	name, score label
+	of          uint32
+	s           string
+}
+
+func newNetPlayScreen(a *App) *netPlayScreen {
+	t := a.th
+	s := &netPlayScreen{a: a, fx: newParticles(a.opt.Seed ^ 0xf00d), start: time.Now()}
+	if a.nv.hasWorld {
+		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
+		s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
+	}
+	s.menu = t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(320, 0)))
+	s.menu.AddChild(t.heading("Menu", centred()))
+	s.menu.AddChild(t.dim("The game goes on while this is open.", centred()))
+	s.menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
+	s.menu.AddChild(t.button("Leave game", a.emit, Intent{Kind: IntentLeave}, stretchRow()))
+	s.top = screenRoot(s.menu, false)
+	s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
+	return s
+}
+
+func (s *netPlayScreen) id() screenID            { return screenPlay }
+func (s *netPlayScreen) root() *widget.Container { return s.top }
+
+func (s *netPlayScreen) update(in Intents) error {
+	a := s.a
+	nv := &a.nv
+	s.ticks++
+	if in.Graph {
+		s.graph.shown = !s.graph.shown
+	}
+	if a.flow.gameMenu {
+		s.menu.GetWidget().SetVisibility(widget.Visibility_Show)
+	} else {
+		s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
+	}
+	if nv.hasWorld && (!s.have || nv.world.Tick != s.cur.Tick) {
+		now := time.Now()
+		if s.have && nv.world.Tick > s.cur.Tick {
+			s.prev = s.cur
+			s.span = time.Duration(nv.world.Tick-s.cur.Tick) * time.Second / game.TicksPerSecond
+		} else {
+			s.prev, s.span = nv.world, 0
+		}
+		s.cur, s.have, s.changedAt = nv.world, true, now
+	}
+	for _, e := range nv.events {
+		if e.Kind == game.WaveStarted {
+			s.bannerWave, s.bannerLeft = uint8(e.Value), bannerTicks
+		}
+	}
+	s.fx.react(nv.events)
+	s.fx.step()
+	if s.have {
+		a.sound.react(nv.events, &s.prev, &s.cur, nv.slot)
+	}
+	nv.events = nv.events[:0] // each event once, however often the view is read
+	if s.bannerLeft > 0 {
+		s.bannerLeft--
+	}
+	if st := nv.status; st.Child == wire.ChildVacancy && st.VacancyMs != s.vacancyMs {
+		s.vacancyMs, s.vacancyAt = st.VacancyMs, time.Now()
+	}
+	s.graph.sample(time.Since(s.start), nv.stats)
+
+	// The local ship's controls, every frame; none while the menu is open.
+	if a.net != nil {
+		if c := a.net.client(); c != nil {
+			ship := in.Ship
+			if a.flow.gameMenu || nv.slot < 0 {
+				ship = 0
+			}
+			c.SetInput(ship)
+		}
+	}
+	return nil
+}
+
+// fraction returns how far between prev and cur to draw now, 0..1.
+func (s *netPlayScreen) fraction() float64 {
+	if s.span <= 0 {
+		return 1
+	}
+	f := float64(time.Since(s.changedAt)) / float64(s.span)
+	return math.Min(math.Max(f, 0), 1)
+}
+
+func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
+	e := s.a.env
+	r := e.draw
+	field := r.begin(dst, v)
+	r.drawBackdrop(dst, field, s.ticks)
+	if !s.have {
+		e.hud.bannerText(field, v, "STARTING", "waiting for the first turn…", colText, 1)
+		return
+	}
+	t := s.fraction()
+	r.drawWorld(field, &s.prev, &s.cur, t)
+	s.fx.draw(field, r, 1)
+
+	nv := &s.a.nv
+	h := e.hud
+	me := nv.slot
+	title, sub, col := s.overlay()
+	if title != "" {
+		h.dim(field, r)
+	}
+	s.drawHUD(field, r, h, v, me)
+	switch {
+	case title != "":
+		h.bannerText(field, v, title, sub, col, 1)
+	case s.bannerLeft > 0:
+		a := float32(s.bannerLeft) / (bannerTicks / 3)
+		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, min(a, 1))
+	}
+	if me < 0 {
+		h.rescale(v)
+		h.text(field, v, &s.specOf, "SPECTATING", &h.sub, fieldW/2, 18, text.AlignCenter, colAccent, 1)
+	}
+	s.graph.draw(field, r, h, v)
+}
+
+// overlay returns the banner the room's state calls for, if any.
+func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
+	nv := &s.a.nv
+	st := nv.status
+	switch {
+	case nv.desync != nil || st.Child == wire.ChildDesynced:
+		turn := st.Turn
+		if nv.desync != nil {
+			turn = nv.desync.Turn
+		}
+		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) +
+			": the game stopped. A report will be written by the replay system (not yet available).", colDanger
+	case st.Child == wire.ChildVacancy:
+		left := time.Duration(s.vacancyMs)*time.Millisecond - time.Since(s.vacancyAt)
+		secs := int(math.Ceil(max(left, 0).Seconds()))
+		return "RECONNECTING", s.names(st.Vacant) + " disconnected — reconnecting… " + strconv.Itoa(secs) + " s", colWarn
+	case st.Child == wire.ChildLagging:
+		return "WAITING", "waiting for " + s.names(st.Lagging) + "…", colWarn
+	case st.Child == wire.ChildPaused:
+		return "PAUSED", "the host paused the game", colText
+	case s.cur.Over:
+		return "GAME OVER", "the results are on their way…", colDanger
+	}
+	return "", "", color.RGBA{}
+}
+
+// names lists the players of the slots set in mask.
+func (s *netPlayScreen) names(mask uint8) string {
+	var names []string
+	for i := 0; i < game.MaxPlayers; i++ {
+		if mask&(1<<i) != 0 {
+			names = append(names, s.a.nv.playerName(i))
+		}
+	}
+	if len(names) == 0 {
+		return "a player"
+	}
+	return strings.Join(names, ", ")
+}
+
+// drawHUD draws the scoreboard, the wave, the local ship's thrust and the
+// connection line.
+func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, me int) {
+	h.rescale(v)
+	w := &s.cur
+	nv := &s.a.nv
+	r.hud.reset()
+	y := 18.0
+	type pending struct {
+		i int
+		y float64
+	}
+	var rows [game.MaxPlayers]pending
+	n := 0
+	for i := range w.Ships {
+		sh := &w.Ships[i]
+		if w.Setup.Players&(1<<i) == 0 {
+			continue
+		}
+		col := playerColour(s.colourOf(i))
+		a := float32(1)
+		if !sh.Present {
+			a = 0.4
+		}
+		x0, y0 := v.pt(24, y+3)
+		r.hud.rect(x0, y0, v.px(6), v.px(20), tint(col, a))
+		for k := 0; k < int(sh.Lives) && k < 9; k++ {
+			r.outline(nil, &r.hud, shipOutline[:], 250+float64(k)*16, y+13, -math.Pi/2, 0.5, 0, col, a, 0.14)
+		}
+		rows[n] = pending{i, y}
+		n++
+		y += 28
+	}
+	s.drawThrust(r, v, me)
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+	for _, p := range rows[:n] {
+		sh := &w.Ships[p.i]
+		b := &s.board[p.i]
+		if b.s == "" || b.of != sh.Score {
+			b.of, b.s = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
+		}
+		c := colText
+		if p.i == me {
+			c = playerColour(s.colourOf(p.i))
+		}
+		h.text(dst, v, &b.name, nv.playerName(p.i), &h.label, 38, p.y+3, text.AlignStart, c, 1)
+		h.text(dst, v, &b.score, b.s, &h.label, 232, p.y+3, text.AlignEnd, colText, 1)
+	}
+	if w.Wave != h.waveOf {
+		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))
+	}
+	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, 18, text.AlignEnd, colDim, 1)
+	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, 34, text.AlignEnd, colText, 1)
+	if me >= 0 {
+		h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH-50, text.AlignStart, colDim, 1)
+	}
+	// Ping and input delay: what the network costs this player.
+	st := &nv.stats
+	rtt := int(st.RTT / time.Millisecond)
+	delay := st.Delay * st.K * 1000 / game.TicksPerSecond
+	if s.netS == "" || s.netOf != [2]int{rtt, delay} {
+		s.netOf = [2]int{rtt, delay}
+		s.netS = "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
+	}
+	h.text(dst, v, &s.netLine, s.netS, &h.label, fieldW-28, fieldH-36, text.AlignEnd, colDim, 1)
+}
+
+// drawThrust adds the local ship's thrust level bars to r.hud.
+func (s *netPlayScreen) drawThrust(r *renderer, v view, me int) {
+	if me < 0 || me >= game.MaxPlayers {
+		return
+	}
+	sh := &s.cur.Ships[me]
+	col := playerColour(s.colourOf(me))
+	for k := 0; k < game.MaxThrust; k++ {
+		x, y := v.pt(28+float64(k)*20, fieldH-28)
+		bw, bh := v.px(15), v.px(8)
+		if k < int(sh.Thrust) {
+			c := col
+			if k >= game.MaxThrust-1 {
+				c = colFlame
+			}
+			r.hud.rect(x, y, bw, bh, tint(c, 1))
+		} else {
+			r.hud.rect(x, y, bw, bh, tint(colBorder, 1))
+			r.hud.rect(x+1, y+1, bw-2, bh-2, tint(colField, 1))
+		}
+	}
+}
+
+// colourOf returns the palette index of slot.
+func (s *netPlayScreen) colourOf(slot int) int {
+	for _, p := range s.a.nv.setup.Players {
+		if int(p.Slot) == slot {
+			return int(p.Colour)
+		}
+	}
+	return slot
+}

@@ -1,0 +1,294 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+	"rockstep/net/client"
+	"rockstep/net/lan"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// Environment of TestScreens.
+const (
+	envShotsDir     = "ROCKSTEP_SHOTS"         // where to keep the screenshots; default: a temporary directory
+	envScreensChild = "ROCKSTEP_SCREENS_CHILD" // set in the child process that opens the window
+)
+
+// TestScreens walks every screen in a real window and saves a screenshot
+// of each: the main menu, the join screen with LAN games in it, the lobby
+// with two players, a network game, the network graph, the lagging and
+// reconnecting overlays, the results and the settings. Ebiten opens one
+// window per process, so the walk runs in a child process.
+//
+//	xvfb-run -a -s "-screen 0 1280x720x24" go test -run Screens ./ui/
+//
+// With ROCKSTEP_SHOTS=DIR it keeps the PNGs in DIR.
+func TestScreens(t *testing.T) {
+	if os.Getenv(envScreensChild) == "1" {
+		walkScreens(t)
+		return
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	}
+	dir := os.Getenv(envShotsDir)
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestScreens$", "-test.v", "-test.count=1", "-test.timeout=3m")
+	cmd.Env = append(os.Environ(), envScreensChild+"=1", envShotsDir+"="+dir)
+	out, err := cmd.CombinedOutput()
+	if strings.Contains(string(out), "--- SKIP: TestScreens") {
+		t.Skipf("in the child:\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("walk: %v\n%s", err, out)
+	}
+	t.Logf("screenshots in %s", dir)
+	for _, name := range walkShots {
+		f, err := os.Open(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if bright := brightPixels(img); bright < 400 {
+			t.Errorf("%s.png has %d bright pixels: a blank screen?", name, bright)
+		}
+	}
+}
+
+// walkShots are the screenshots the walk takes, in order.
+var walkShots = []string{"menu", "join", "settings", "lobby", "play", "graph", "lagging", "reconnecting", "results"}
+
+func brightPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if max(r, g, bl) > 0x9000 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// walker drives the app through the screens: each stage acts, waits for
+// its condition, and the frame after the condition holds is captured.
+type walker struct {
+	*App
+	t      *testing.T
+	dir    string
+	stages []stage
+	stage  int
+	began  int  // frame the stage began at
+	acted  bool // the stage's action has run
+	shoot  bool // capture the next frame drawn
+	err    error
+	fake   *lan.Fake
+	guest  *client.Client
+	block  chan struct{} // closed to let the silenced guest go on
+	shots  []string
+	said   bool
+	// pressF3 makes the next update see F3 pressed.
+	pressF3 bool
+}
+
+type stage struct {
+	name string
+	act  func(w *walker)
+	done func(w *walker) bool
+	// wait is how many frames to let pass after done first holds.
+	wait int
+}
+
+func (w *walker) guestDo(f func(s *lockstep.Session)) {
+	if w.guest != nil {
+		w.guest.Do(f)
+	}
+}
+
+func walkScreens(t *testing.T) {
+	dir := os.Getenv(envShotsDir)
+	fake := &lan.Fake{}
+	now := time.Now()
+	fake.Set([]lan.Game{
+		{ID: "a", Addr: netip.MustParseAddrPort("192.168.1.20:7777"), Name: "Friday night", Host: "kitchen-pc", Players: 3, Max: 8, State: lan.StateSetup, Version: wire.Version, Compatible: true, Seen: now},
+		{ID: "b", Addr: netip.MustParseAddrPort("192.168.1.31:7777"), Name: "Ada’s game", Host: "ada-laptop", Players: 2, Max: 8, State: lan.StateRunning, Version: wire.Version, Compatible: true, Seen: now},
+		{ID: "c", Addr: netip.MustParseAddrPort("192.168.1.44:7777"), Name: "Full house", Host: "den", Players: 4, Max: 4, State: lan.StateSetup, Version: wire.Version, Compatible: true, Seen: now},
+		{ID: "d", Addr: netip.MustParseAddrPort("192.168.1.52:7777"), Name: "Old build", Host: "attic", Players: 1, Max: 8, State: lan.StateSetup, Version: wire.Version + 1, Compatible: false, Seen: now},
+	})
+	app, err := NewApp(Options{Seed: 7, ConfigDir: t.TempDir(), Discovery: fake, Listen: "127.0.0.1:0", Name: "Grace"})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	defer app.Close()
+	w := &walker{App: app, t: t, dir: dir, fake: fake, block: make(chan struct{})}
+	app.script = func(n int) Intents {
+		in := Intents{}
+		if app.flow.screen == screenPlay {
+			in.Ship = apKeys(n)
+		}
+		in.Graph, w.pressF3 = w.pressF3, false
+		return in
+	}
+	w.stages = []stage{
+		{name: "menu", done: func(w *walker) bool { return w.frames > 20 }},
+		{name: "join", act: func(w *walker) { w.emit(Intent{Kind: IntentOpenJoin}) },
+			done: func(w *walker) bool { return w.cur2() == screenJoin }, wait: 20},
+		{name: "settings", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentOpenSettings}) },
+			done: func(w *walker) bool { return w.cur2() == screenSettings }, wait: 5},
+		{name: "lobby", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentHost}) },
+			done: func(w *walker) bool {
+				nv := &w.nv
+				if !nv.ok || len(nv.setup.Players) == 0 {
+					return false
+				}
+				if w.guest == nil && w.net != nil && w.net.h != nil {
+					p := transport.NewPipe()
+					w.net.h.Attach(p)
+					w.guest = client.Attach(p, client.Options{Session: lockstep.Config{Name: "Ada", PlayerID: [16]byte{1}}})
+					w.emit(Intent{Kind: IntentReady, Ready: true})
+					w.emit(Intent{Kind: IntentSetup, Setup: game.Setup{Mode: game.Coop, Lives: 5, StartWave: 4, FriendlyFire: true}})
+				}
+				if len(nv.setup.Players) < 2 {
+					return false
+				}
+				w.guestDo(func(s *lockstep.Session) {
+					if s.Phase() == lockstep.Lobby && !w.said {
+						w.said = true
+						s.SetReady(true)
+						s.Say("hi all, ready when you are")
+					}
+				})
+				all := true
+				for _, p := range nv.setup.Players {
+					all = all && p.Ready
+				}
+				return all && len(nv.chat) > 0 && nv.setup.Setup.Lives == 5
+			}, wait: 10},
+		{name: "play", act: func(w *walker) { w.emit(Intent{Kind: IntentStart}) },
+			done: func(w *walker) bool {
+				if w.guest != nil {
+					w.guest.SetInput(apKeys(w.frames + 100))
+				}
+				return w.cur2() == screenPlay && w.nv.hasWorld && w.nv.world.Tick > 200 && w.hasParticles()
+			}},
+		{name: "graph", act: func(w *walker) { w.pressF3 = true }, done: func(w *walker) bool { return w.frames-w.began > 150 }},
+		{name: "lagging", act: func(w *walker) {
+			// The guest's session loop waits on its lock: it goes silent.
+			go w.guest.Do(func(*lockstep.Session) { <-w.block })
+		}, done: func(w *walker) bool { return w.nv.status.Child == wire.ChildLagging }, wait: 10},
+		{name: "reconnecting", done: func(w *walker) bool { return w.nv.status.Child == wire.ChildVacancy }, wait: 60},
+		{name: "results", act: func(w *walker) {
+			close(w.block)
+			// What the host's client does when its world is over.
+			w.net.client().Do(func(s *lockstep.Session) { s.EndGame() })
+		}, done: func(w *walker) bool { return w.cur2() == screenResults }, wait: 10},
+	}
+	w.began = 0
+	if err := app.runGame(w); err != nil {
+		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
+			t.Skipf("no window: %v", err)
+		}
+		t.Fatalf("run: %v", err)
+	}
+	if w.guest != nil {
+		w.guest.Close()
+	}
+	if w.err != nil {
+		t.Fatal(w.err)
+	}
+	if fmt.Sprint(w.shots) != fmt.Sprint(walkShots) {
+		t.Fatalf("took %v, want %v", w.shots, walkShots)
+	}
+	if !regexp.MustCompile(`^Rockstep — Grace`).MatchString(w.title) {
+		t.Errorf("window title %q, want it to name the room", w.title)
+	}
+}
+
+func (w *walker) cur2() screenID { return w.App.cur.id() }
+
+func (w *walker) hasParticles() bool {
+	s, ok := w.App.cur.(*netPlayScreen)
+	return ok && s.fx.n > 20
+}
+
+func (w *walker) Update() error {
+	if w.err != nil || w.stageIdx() >= len(w.stages) {
+		return ebiten.Termination
+	}
+	st := &w.stages[w.stageIdx()]
+	if !w.acted {
+		w.acted = true
+		w.began = w.frames
+		if st.act != nil {
+			st.act(w)
+		}
+	}
+	if err := w.App.Update(); err != nil {
+		return err
+	}
+	if !w.shoot && st.done(w) {
+		if st.wait > 0 {
+			st.wait--
+		} else {
+			w.shoot = true
+		}
+	}
+	if w.frames-w.began > 20*game.TicksPerSecond {
+		w.err = fmt.Errorf("stage %s: not done in 20 s (screen %v, phase %v, status %+v)", st.name, w.cur2(), w.nv.phase, w.nv.status)
+	}
+	return nil
+}
+
+// stageIdx is the walker's stage (cur is the App's screen).
+func (w *walker) stageIdx() int { return w.stage }
+
+func (w *walker) Draw(screen *ebiten.Image) {
+	w.App.Draw(screen)
+	if !w.shoot {
+		return
+	}
+	w.shoot = false
+	b := screen.Bounds()
+	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	screen.ReadPixels(img.Pix)
+	name := w.stages[w.stage].name
+	f, err := os.Create(filepath.Join(w.dir, name+".png"))
+	if err == nil {
+		err = png.Encode(f, img)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.shots = append(w.shots, name)
+	w.stage++
+	w.acted = false
+}

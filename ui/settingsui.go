@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// settingsScreen edits the player's name, the volume and full screen, and
+// shows the keys (remapped by editing settings.json).
+type settingsScreen struct {
+	a      *App
+	top    *widget.Container
+	edit   Settings
+	name   *widget.TextInput
+	volume *widget.Text
+	full   *widget.Button
+}
+
+func newSettingsScreen(a *App) *settingsScreen {
+	t := a.th
+	s := &settingsScreen{a: a, edit: a.settings}
+	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(640, 0)))
+	col.AddChild(t.heading("Settings"))
+
+	form := grid([]bool{false, true}, 18, 12, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	label := func(text string) *widget.Text {
+		return t.text(text, &t.bodyFace, colDim, minSize(150, 0),
+			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
+	}
+	form.AddChild(label("Name"))
+	s.name = t.input("your name", nil, minSize(360, 0))
+	s.name.SetText(s.edit.Name)
+	form.AddChild(s.name)
+
+	form.AddChild(label("Volume"))
+	vol := row(8)
+	s.volume = t.text("", &t.headingFace, colText, minSize(70, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	s.volume.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter})
+	vol.AddChild(
+		t.buttonFunc("−", func() { s.edit.Volume = max(s.edit.Volume-10, 0); s.show() }, minSize(48, 0)),
+		s.volume,
+		t.buttonFunc("+", func() { s.edit.Volume = min(s.edit.Volume+10, 100); s.show() }, minSize(48, 0)),
+	)
+	form.AddChild(vol)
+
+	form.AddChild(label("Full screen"))
+	s.full = t.buttonFunc("", func() { s.edit.Fullscreen = !s.edit.Fullscreen; s.show() }, minSize(120, 0),
+		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 120}))
+	form.AddChild(s.full)
+
+	k := s.edit.Keys
+	for _, c := range []struct {
+		name string
+		keys []string
+	}{{"Thrust up", k.Up}, {"Thrust down", k.Down}, {"Turn left", k.Left}, {"Turn right", k.Right}, {"Fire", k.Fire}} {
+		form.AddChild(label(c.name))
+		form.AddChild(t.text(strings.Join(c.keys, "  or  "), &t.bodyFace, colText))
+	}
+	col.AddChild(form)
+	where := "settings.json"
+	if a.settingsDir != "" {
+		where = filepath.Join(a.settingsDir, settingsFile)
+	}
+	col.AddChild(t.dim("Keys are remapped in " + where + " (Ebiten key names)."))
+	col.AddChild(t.dim("F11 toggles full screen at any time; F3 shows the network graph in a game."))
+
+	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
+	buttons.AddChild(
+		t.button("Cancel", a.emit, Intent{Kind: IntentBack}, minSize(140, 0)),
+		t.buttonFunc("Save", func() {
+			e := s.edit
+			e.Name = s.name.GetText()
+			e.repair(a.settings)
+			a.emit(Intent{Kind: IntentSaveSettings, Settings: e})
+		}, minSize(140, 0)),
+	)
+	col.AddChild(buttons)
+	s.top = screenRoot(col, false)
+	s.show()
+	return s
+}
+
+// show puts the edited values on the widgets.
+func (s *settingsScreen) show() {
+	s.volume.Label = strconv.Itoa(s.edit.Volume)
+	if s.edit.Fullscreen {
+		s.full.SetText("On")
+	} else {
+		s.full.SetText("Off")
+	}
+	s.a.th.setOn(s.full, s.edit.Fullscreen)
+}
+
+func (s *settingsScreen) id() screenID            { return screenSettings }
+func (s *settingsScreen) root() *widget.Container { return s.top }
+func (s *settingsScreen) update(Intents) error {
+	s.a.backdrop.step()
+	return nil
+}
+func (s *settingsScreen) draw(dst *ebiten.Image, v view, t float64) {
+	s.a.backdrop.draw(s.a.env, dst, v, t)
+}

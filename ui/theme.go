@@ -1,0 +1,283 @@
+package ui
+
+import (
+	goimage "image"
+	"image/color"
+	"math"
+
+	"github.com/ebitenui/ebitenui/image"
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"rockstep/assets"
+)
+
+// Colours of the menus, after the vector look of the field: dark glass
+// panels edged with a thin glowing line, cyan accents.
+var (
+	colAccent   = color.RGBA{0x4d, 0xe3, 0xff, 0xff} // slot 0's cyan
+	colPanel    = color.RGBA{0x08, 0x0c, 0x1a, 0xe8}
+	colPanelRim = color.RGBA{0x2f, 0x4a, 0x78, 0xff}
+	colButton   = color.RGBA{0x0c, 0x16, 0x2c, 0xff}
+	colHover    = color.RGBA{0x14, 0x2c, 0x50, 0xff}
+	colPressed  = color.RGBA{0x1c, 0x4a, 0x72, 0xff}
+	colDisabled = color.RGBA{0x0a, 0x0e, 0x18, 0xff}
+	colGreyText = color.RGBA{0x4a, 0x54, 0x6c, 0xff}
+	colGood     = color.RGBA{0x6d, 0xff, 0x7a, 0xff}
+	colWarn     = color.RGBA{0xff, 0xd8, 0x4d, 0xff}
+)
+
+// theme is everything the menus are drawn with, built once from the
+// embedded fonts and images generated here, with one small factory per
+// kind of widget.
+type theme struct {
+	titleFace, headingFace, bodyFace, smallFace, monoFace text.Face
+
+	buttonImg, toggleOn *widget.ButtonImage
+	panel, row, rowHi   *image.NineSlice
+	inputImg            *widget.TextInputImage
+	buttonText          *widget.ButtonTextColor
+	inputColour         *widget.TextInputColor
+	ui                  *widget.Theme
+}
+
+// Text sizes of the menus, in pixels.
+const (
+	menuTitleSize   = 64
+	menuHeadingSize = 28
+	menuBodySize    = 20
+	menuSmallSize   = 16
+)
+
+func newTheme(f assets.Fonts) *theme {
+	face := func(src *text.GoTextFaceSource, size float64) text.Face {
+		return &text.GoTextFace{Source: src, Size: size}
+	}
+	t := &theme{
+		titleFace:   face(f.Bold, menuTitleSize),
+		headingFace: face(f.Bold, menuHeadingSize),
+		bodyFace:    face(f.Regular, menuBodySize),
+		smallFace:   face(f.Regular, menuSmallSize),
+		monoFace:    face(f.Mono, menuSmallSize),
+	}
+	t.buttonImg = &widget.ButtonImage{
+		Idle:         frameImage(colButton, colPanelRim, 0.5),
+		Hover:        frameImage(colHover, colAccent, 0.9),
+		Pressed:      frameImage(colPressed, colAccent, 1),
+		PressedHover: frameImage(colPressed, colAccent, 1),
+		Disabled:     frameImage(colDisabled, color.RGBA{0x1c, 0x24, 0x38, 0xff}, 0),
+	}
+	t.toggleOn = &widget.ButtonImage{
+		Idle:         frameImage(colPressed, colAccent, 0.8),
+		Hover:        frameImage(colPressed, colAccent, 1),
+		Pressed:      frameImage(colPressed, colAccent, 1),
+		PressedHover: frameImage(colPressed, colAccent, 1),
+		Disabled:     frameImage(colDisabled, colPanelRim, 0),
+	}
+	t.panel = frameImage(colPanel, colPanelRim, 0.6)
+	t.row = frameImage(color.RGBA{0x0a, 0x10, 0x22, 0xd0}, color.RGBA{0x18, 0x24, 0x40, 0xff}, 0)
+	t.rowHi = frameImage(color.RGBA{0x0e, 0x1c, 0x34, 0xe0}, colPanelRim, 0.3)
+	t.inputImg = &widget.TextInputImage{
+		Idle:     frameImage(color.RGBA{0x03, 0x06, 0x10, 0xff}, colPanelRim, 0.3),
+		Disabled: frameImage(colDisabled, colPanelRim, 0),
+	}
+	t.buttonText = &widget.ButtonTextColor{Idle: colText, Hover: color.White, Pressed: color.White, Disabled: colGreyText}
+	t.inputColour = &widget.TextInputColor{Idle: colText, Disabled: colGreyText, Caret: colAccent, DisabledCaret: colGreyText}
+	t.ui = &widget.Theme{
+		DefaultFace:      &t.bodyFace,
+		DefaultTextColor: colText,
+		ButtonTheme: &widget.ButtonParams{
+			Image: t.buttonImg, TextColor: t.buttonText, TextFace: &t.bodyFace,
+			TextPadding:  &widget.Insets{Left: 24, Right: 24, Top: 8, Bottom: 8},
+			TextPosition: &widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter},
+		},
+		PanelTheme: &widget.PanelParams{BackgroundImage: t.panel},
+		TextTheme:  &widget.TextParams{Face: &t.bodyFace, Color: colText},
+		LabelTheme: &widget.LabelParams{Face: &t.bodyFace, Color: &widget.LabelColor{Idle: colText, Disabled: colGreyText}},
+		TextInputTheme: &widget.TextInputParams{
+			Face: &t.bodyFace, Image: t.inputImg, Color: t.inputColour, Padding: widget.NewInsetsSimple(8),
+		},
+	}
+	return t
+}
+
+// frameImage draws a nine-slice frame: a rounded rectangle of fill with a
+// thin rim and, for glow > 0, a soft light around the rim of that strength.
+func frameImage(fill, rim color.RGBA, glow float64) *image.NineSlice {
+	const (
+		border = 10 // pixels of each corner slice
+		centre = 4  // pixels of the stretched middle
+		size   = 2*border + centre
+		radius = 6.0 // corner radius, pixels
+		inset  = 3.0 // rim's distance from the image's edge, pixels, room for the glow
+	)
+	img := goimage.NewRGBA(goimage.Rect(0, 0, size, size))
+	half := float64(size)/2 - inset
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			// Signed distance to the rounded rectangle's edge (negative inside).
+			px := math.Abs(float64(x)+0.5-float64(size)/2) - (half - radius)
+			py := math.Abs(float64(y)+0.5-float64(size)/2) - (half - radius)
+			d := math.Hypot(math.Max(px, 0), math.Max(py, 0)) + math.Min(math.Max(px, py), 0) - radius
+			var r, g, b, a float64
+			blend := func(c color.RGBA, alpha float64) {
+				alpha *= float64(c.A) / 255
+				r = r*(1-alpha) + float64(c.R)*alpha
+				g = g*(1-alpha) + float64(c.G)*alpha
+				b = b*(1-alpha) + float64(c.B)*alpha
+				a = a*(1-alpha) + 255*alpha
+			}
+			if glow > 0 && d > 0 {
+				blend(rim, glow*0.35*math.Exp(-d*1.1))
+			}
+			if d <= 0.5 {
+				blend(fill, math.Min(1, 0.5-d))
+			}
+			if rimA := 1 - math.Abs(d+0.5); rimA > 0 {
+				blend(rim, rimA)
+			}
+			// Premultiplied for Ebiten.
+			img.SetRGBA(x, y, color.RGBA{uint8(r * a / 255), uint8(g * a / 255), uint8(b * a / 255), uint8(a)})
+		}
+	}
+	return image.NewNineSliceSimple(ebiten.NewImageFromImage(img), border, centre)
+}
+
+// swatchImage is a filled square of colour c, for a player's colour.
+func swatchImage(c color.RGBA) *image.NineSlice {
+	return frameImage(c, c, 0.6)
+}
+
+// Factories, one per kind of widget. Click handlers only emit intents.
+
+func (t *theme) text(s string, face *text.Face, c color.Color, opts ...widget.WidgetOpt) *widget.Text {
+	return widget.NewText(widget.TextOpts.Text(s, face, c), widget.TextOpts.WidgetOpts(opts...),
+		// Vertically centred in whatever height a layout gives it.
+		widget.TextOpts.Position(widget.TextPositionStart, widget.TextPositionCenter))
+}
+
+func (t *theme) heading(s string, opts ...widget.WidgetOpt) *widget.Text {
+	return t.text(s, &t.headingFace, colText, opts...)
+}
+
+func (t *theme) label(s string, opts ...widget.WidgetOpt) *widget.Text {
+	return t.text(s, &t.bodyFace, colText, opts...)
+}
+
+func (t *theme) dim(s string, opts ...widget.WidgetOpt) *widget.Text {
+	return t.text(s, &t.smallFace, colDim, opts...)
+}
+
+// button returns a button that emits in when clicked.
+func (t *theme) button(s string, emit func(Intent), in Intent, opts ...widget.WidgetOpt) *widget.Button {
+	return t.buttonFunc(s, func() { emit(in) }, opts...)
+}
+
+// buttonFunc returns a button that calls click, which must only build and
+// emit an intent.
+func (t *theme) buttonFunc(s string, click func(), opts ...widget.WidgetOpt) *widget.Button {
+	return widget.NewButton(
+		widget.ButtonOpts.WidgetOpts(opts...),
+		widget.ButtonOpts.Image(t.buttonImg),
+		widget.ButtonOpts.Text(s, &t.bodyFace, t.buttonText),
+		widget.ButtonOpts.TextPadding(&widget.Insets{Left: 24, Right: 24, Top: 8, Bottom: 8}),
+		widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
+	)
+}
+
+// setOn shows a button as switched on (a toggle's state) or off.
+func (t *theme) setOn(b *widget.Button, on bool) {
+	if on {
+		b.SetImage(t.toggleOn)
+	} else {
+		b.SetImage(t.buttonImg)
+	}
+}
+
+// input returns a one-line text field; submit, if set, is called with its
+// text on Enter.
+func (t *theme) input(placeholder string, submit func(string), opts ...widget.WidgetOpt) *widget.TextInput {
+	o := []widget.TextInputOpt{
+		widget.TextInputOpts.WidgetOpts(opts...),
+		widget.TextInputOpts.Image(t.inputImg),
+		widget.TextInputOpts.Face(&t.bodyFace),
+		widget.TextInputOpts.Color(t.inputColour),
+		widget.TextInputOpts.Padding(widget.NewInsetsSimple(8)),
+		widget.TextInputOpts.Placeholder(placeholder),
+	}
+	if submit != nil {
+		o = append(o, widget.TextInputOpts.SubmitHandler(func(a *widget.TextInputChangedEventArgs) { submit(a.InputText) }))
+	}
+	return widget.NewTextInput(o...)
+}
+
+// column returns a container laying its children out top to bottom.
+func column(spacing int, padding *widget.Insets, opts ...widget.ContainerOpt) *widget.Container {
+	if padding == nil {
+		padding = &widget.Insets{}
+	}
+	return widget.NewContainer(append([]widget.ContainerOpt{
+		widget.ContainerOpts.Layout(widget.NewRowLayout(
+			widget.RowLayoutOpts.Direction(widget.DirectionVertical),
+			widget.RowLayoutOpts.Spacing(spacing),
+			widget.RowLayoutOpts.Padding(padding),
+		)),
+	}, opts...)...)
+}
+
+// row returns a container laying its children out left to right.
+func row(spacing int, opts ...widget.ContainerOpt) *widget.Container {
+	return widget.NewContainer(append([]widget.ContainerOpt{
+		widget.ContainerOpts.Layout(widget.NewRowLayout(
+			widget.RowLayoutOpts.Direction(widget.DirectionHorizontal),
+			widget.RowLayoutOpts.Spacing(spacing),
+		)),
+	}, opts...)...)
+}
+
+// grid returns a container of columns, the ones marked stretching.
+func grid(stretch []bool, spacingX, spacingY int, opts ...widget.ContainerOpt) *widget.Container {
+	return widget.NewContainer(append([]widget.ContainerOpt{
+		widget.ContainerOpts.Layout(widget.NewGridLayout(
+			widget.GridLayoutOpts.Columns(len(stretch)),
+			widget.GridLayoutOpts.Stretch(stretch, nil),
+			widget.GridLayoutOpts.Spacing(spacingX, spacingY),
+		)),
+	}, opts...)...)
+}
+
+// panel returns a framed column.
+func (t *theme) panelColumn(spacing int, opts ...widget.ContainerOpt) *widget.Container {
+	return column(spacing, &widget.Insets{Top: 24, Bottom: 24, Left: 28, Right: 28}, append([]widget.ContainerOpt{widget.ContainerOpts.BackgroundImage(t.panel)}, opts...)...)
+}
+
+// screenRoot returns a root container with its one child centred (or
+// stretched across, with stretch).
+func screenRoot(child widget.PreferredSizeLocateableWidget, stretch bool) *widget.Container {
+	root := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(widget.NewInsetsSimple(32)))))
+	child.GetWidget().LayoutData = widget.AnchorLayoutData{
+		HorizontalPosition: widget.AnchorLayoutPositionCenter,
+		VerticalPosition:   widget.AnchorLayoutPositionCenter,
+		StretchHorizontal:  stretch,
+		StretchVertical:    stretch,
+	}
+	root.AddChild(child)
+	return root
+}
+
+// stretchRow is layout data that stretches a child across a column.
+func stretchRow() widget.WidgetOpt {
+	return widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true})
+}
+
+// centred is layout data that centres a child in a column.
+func centred() widget.WidgetOpt {
+	return widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})
+}
+
+// minSize sets a widget's least size in pixels.
+func minSize(w, h int) widget.WidgetOpt { return widget.WidgetOpts.MinSize(w, h) }
+
+// enable enables or disables a widget.
+func enable(w widget.HasWidget, on bool) { w.GetWidget().Disabled = !on }
