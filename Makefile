@@ -47,3 +47,16 @@ generate:
 
 run:
 	$(GO) run ./cmd/rockstep
+
+## dist: the release artifacts in dist/: tarballs for linux/amd64 and arm64,
+## a GUI .exe for windows/amd64, Rockstep.app zips for macOS arm64 and amd64,
+## SHA256SUMS. Version from `git describe --tags --always --dirty`;
+## `make dist VERSION=1.2.3` sets it. See scripts/dist.
+.PHONY: dist dist-check
+dist:
+	$(GO) run ./scripts/dist -out dist $(if $(VERSION),-version '$(VERSION)')
+
+## dist-check: make dist, then check every artifact's format, architecture
+## and contents, and run the Linux build from its extracted tarball.
+dist-check: dist
+	ROCKSTEP_DIST='$(CURDIR)/dist' $(GO) test -count=1 -v -run 'Dist' ./packaging/
