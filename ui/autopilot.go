@@ -26,6 +26,7 @@ import (
 //	start N        as host, press Start once N players are ready
 //	fly T          play with scripted keys until the confirmed world reaches
 //	               tick T, then log "autopilot: hash tick=T hash=H"
+//	linger S       keep playing S seconds (so the others reach the same tick)
 //	quit           leave the game and end the program
 //
 // A step not done within its deadline (60 s) ends the program with an
@@ -68,7 +69,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		case "host", "join-lan", "ready", "quit":
 		case "join":
 			want = 1
-		case "start", "fly":
+		case "start", "fly", "linger":
 			want = 1
 		default:
 			return nil, fmt.Errorf("autopilot: unknown step %q", part)
@@ -168,7 +169,9 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			done = true
 		}
 	case "ready":
-		if a.flow.screen == screenLobby && nv.ok && nv.phase.String() == "lobby" {
+		if a.flow.screen == screenPlay {
+			done = true // the game started as soon as we were ready
+		} else if a.flow.screen == screenLobby && nv.ok && nv.phase.String() == "lobby" {
 			if p := (&lobbyScreen{a: a}).me(); p != nil {
 				if p.Ready {
 					done = true
@@ -211,6 +214,11 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			ap.logf("%s", line)
 			done = true
 		}
+	case "linger":
+		if a.flow.screen == screenPlay {
+			in.Ship = apKeys(a.frames)
+		}
+		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
 	case "quit":
 		a.emit(Intent{Kind: IntentLeave})
 		a.quit = true

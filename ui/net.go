@@ -51,7 +51,9 @@ type netGame struct {
 
 func (cfg netConfig) options() client.Options {
 	return client.Options{
-		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, OnTurnEnd: cfg.onTurnEnd},
+		// Prediction: the player's own ship answers the keys at once;
+		// the confirmed world stays the truth (and is what is hashed).
+		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, OnTurnEnd: cfg.onTurnEnd, Predict: true},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
 		FPS:     cfg.fps,

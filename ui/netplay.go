@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"rockstep/game"
+	"rockstep/game/fixed"
 	"rockstep/net/wire"
 )
 
@@ -28,6 +29,7 @@ type netPlayScreen struct {
 	changedAt  time.Time     // when cur arrived
 	span       time.Duration // the time cur's ticks take to play
 	fx         *particles
+	smooth     smoother // glides ships over prediction corrections
 	graph      netGraph
 	start      time.Time
 	ticks      uint32
@@ -94,6 +96,16 @@ func (s *netPlayScreen) update(in Intents) error {
 			s.prev, s.span = nv.world, 0
 		}
 		s.cur, s.have, s.changedAt = nv.world, true, now
+		// Draw each ship where the smoother says: a corrected prediction
+		// glides into place instead of jumping.
+		off := s.smooth.update(&nv.world)
+		for i := range s.cur.Ships {
+			sh := &s.cur.Ships[i]
+			if off[i] != [2]float64{} {
+				sh.Pos.X = wrapNum(sh.Pos.X+fixed.Num(off[i][0]*float64(fixed.One)), game.FieldW)
+				sh.Pos.Y = wrapNum(sh.Pos.Y+fixed.Num(off[i][1]*float64(fixed.One)), game.FieldH)
+			}
+		}
 	}
 	for _, e := range nv.events {
 		if e.Kind == game.WaveStarted {
@@ -309,4 +321,13 @@ func (s *netPlayScreen) colourOf(slot int) int {
 		}
 	}
 	return slot
+}
+
+// wrapNum brings n back into [0, size).
+func wrapNum(n, size fixed.Num) fixed.Num {
+	n %= size
+	if n < 0 {
+		n += size
+	}
+	return n
 }

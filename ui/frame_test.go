@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+const envFrameChild = "ROCKSTEP_FRAME_CHILD" // set in the child that opens the window
+
+// Frames measured by TestFrameCost, after a warm-up.
+const (
+	frameWarmup   = 60
+	frameMeasured = 240
+)
+
+// TestFrameCost measures what a frame of the standard scene
+// (game.StandardScene: 8 ships, 40 rocks, 64 bullets) costs in a network
+// game: the renderer, particles, the HUD of eight players and the network
+// graph, drawn in a real window. It logs the CPU time per frame (the whole
+// process: Go, and the GL driver, which under Xvfb is Mesa's software
+// rasteriser) and the time spent in Draw. BENCHMARKS.md keeps the figures.
+//
+//	xvfb-run -a -s "-screen 0 1280x720x24" go test -run FrameCost -v ./ui/
+func TestFrameCost(t *testing.T) {
+	if os.Getenv(envFrameChild) == "1" {
+		measureFrames(t)
+		return
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFrameCost$", "-test.v", "-test.count=1", "-test.timeout=2m")
+	cmd.Env = append(os.Environ(), envFrameChild+"=1")
+	out, err := cmd.CombinedOutput()
+	if strings.Contains(string(out), "--- SKIP: TestFrameCost") {
+		t.Skipf("in the child:\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, "frame cost") {
+			t.Log(strings.TrimSpace(line))
+		}
+	}
+}
+
+// frameMeter runs the standard scene on the network play screen.
+type frameMeter struct {
+	app    *App
+	world  *game.World
+	frames int
+	draw   time.Duration // in Draw, measured frames
+	cpu0   time.Duration
+	wall0  time.Time
+	cpu    time.Duration
+	wall   time.Duration
+	fps    float64
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func (m *frameMeter) Update() error {
+	if m.frames == frameWarmup {
+		m.cpu0, m.wall0 = cpuTime(), time.Now()
+	}
+	if m.frames == frameWarmup+frameMeasured {
+		m.cpu, m.wall, m.fps = cpuTime()-m.cpu0, time.Since(m.wall0), ebiten.ActualFPS()
+		return ebiten.Termination
+	}
+	var in [game.MaxPlayers]game.Input
+	for i := range in {
+		in[i] = apKeys(m.frames + 37*i)
+	}
+	m.world.Step(in)
+	nv := &m.app.nv
+	nv.world = *m.world
+	nv.events = append(nv.events[:0], m.world.LastEvents()...)
+	nv.stats.RTT, nv.stats.K, nv.stats.Delay = 3*time.Millisecond, 2, 1
+	nv.stats.PacketsOut += 2
+	nv.stats.PacketsIn += 3
+	return m.app.cur.update(Intents{})
+}
+
+func (m *frameMeter) Draw(screen *ebiten.Image) {
+	start := time.Now()
+	m.app.Draw(screen)
+	if m.frames >= frameWarmup {
+		m.draw += time.Since(start)
+	}
+	m.frames++
+}
+
+func (m *frameMeter) Layout(w, h int) (int, int) { return m.app.Layout(w, h) }
+
+func measureFrames(t *testing.T) {
+	app, err := NewApp(Options{Seed: 1, ConfigDir: t.TempDir(), Silent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := game.StandardScene(1)
+	nv := &app.nv
+	nv.ok, nv.hasWorld, nv.world, nv.slot = true, true, *w, 0
+	nv.phase = 3 // playing
+	for i := 0; i < game.MaxPlayers; i++ {
+		nv.setup.Players = append(nv.setup.Players, wire.Player{Slot: uint8(i), Colour: uint8(i), Connected: true, Name: "Player " + string(rune('1'+i))})
+	}
+	app.flow.screen = screenPlay
+	s := newNetPlayScreen(app)
+	s.graph.shown = true
+	app.cur = s
+	app.ui.Container = s.root()
+	m := &frameMeter{app: app, world: w}
+	if err := app.runGame(m); err != nil {
+		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
+			t.Skipf("no window: %v", err)
+		}
+		t.Fatal(err)
+	}
+	if m.wall == 0 {
+		t.Fatal("the run ended before the measurement")
+	}
+	per := func(d time.Duration) time.Duration { return d / frameMeasured }
+	t.Logf("frame cost, standard scene, network HUD and graph: %v CPU/frame (whole process), %v in Draw/frame, %.0f FPS over %d frames (%v)",
+		per(m.cpu).Round(10*time.Microsecond), per(m.draw).Round(10*time.Microsecond), float64(frameMeasured)/m.wall.Seconds(), frameMeasured, m.wall.Round(time.Millisecond))
+}

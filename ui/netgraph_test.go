@@ -1,0 +1,163 @@
+package ui
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"rockstep/assets"
+	"rockstep/game"
+	"rockstep/net/lockstep"
+)
+
+func TestNetGraphSamplesRatesEveryTenthOfASecond(t *testing.T) {
+	var g netGraph
+	st := lockstep.Stats{RTT: 12 * time.Millisecond}
+	if g.sample(0, st) {
+		t.Fatal("the first call took a sample; it only sets the baseline")
+	}
+	if g.sample(50*time.Millisecond, st) {
+		t.Fatal("sampled before 100 ms had passed")
+	}
+	st.PacketsOut, st.PacketsIn = 3, 5
+	st.BytesOut, st.BytesIn = 300, 1000
+	st.Resends = 1
+	st.Stall = 20 * time.Millisecond
+	st.TurnsBuffered, st.Drift = 2, 4*time.Millisecond
+	if !g.sample(100*time.Millisecond, st) {
+		t.Fatal("no sample at 100 ms")
+	}
+	got := g.latest()
+	want := [numSeries]float64{
+		gPing: 12, gPktOut: 30, gPktIn: 50, gLoss: 100.0 / 3, gKbpsOut: 24, gKbpsIn: 80,
+		gBuffered: 2, gStall: 200, gDrift: 4,
+	}
+	for s := range want {
+		if math.Abs(got[s]-want[s]) > 1e-9 {
+			t.Errorf("%s = %v, want %v", seriesNames[s], got[s], want[s])
+		}
+	}
+	// Ten seconds of history, no more.
+	for i := 2; i < 3*graphLen; i++ {
+		g.sample(time.Duration(i)*100*time.Millisecond, st)
+	}
+	if g.n != graphLen {
+		t.Errorf("%d samples held, want %d", g.n, graphLen)
+	}
+	if got := g.latest()[gPktOut]; got != 0 {
+		t.Errorf("rate %v with no new packets, want 0", got)
+	}
+	if s := formatSeries(gPing, 4.44); s != "4.4 ms" {
+		t.Errorf("formatSeries = %q", s)
+	}
+}
+
+func TestSoundCues(t *testing.T) {
+	a, err := assets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := a.Sounds
+	var prev, cur game.World
+	cur.Ships[1].Alive, cur.Ships[1].Thrust = true, 2
+	prev.Ships[1].Thrust = 1
+	cs := cues(fx, []game.Event{
+		{Kind: game.ShotFired, Slot: 1},
+		{Kind: game.ShotFired, Slot: 2},
+		{Kind: game.RockDestroyed, Size: game.Big},
+		{Kind: game.ShipDestroyed, Slot: 3},
+		{Kind: game.ShipRespawned, Slot: 1},
+		{Kind: game.WaveStarted, Value: 2},
+	}, &prev, &cur, 1)
+	if len(cs) != 6 {
+		t.Fatalf("%d cues, want 6 (five events with a sound, and thrust)", len(cs))
+	}
+	if &cs[0].pcm[0] != &fx.Shot[0] || &cs[3].pcm[0] != &fx.Boom[0] || &cs[5].pcm[0] != &fx.Thrust[0] {
+		t.Error("wrong sounds")
+	}
+	if cs[0].gain <= cs[1].gain {
+		t.Errorf("own shot gain %v not above another's %v", cs[0].gain, cs[1].gain)
+	}
+	if got := cues(fx, nil, &cur, &prev, 1); len(got) != 0 {
+		t.Errorf("thrust lowered: %d cues, want none", len(got))
+	}
+	if got := cues(fx, nil, &prev, &cur, -1); len(got) != 0 {
+		t.Errorf("a spectator hears thrust: %d cues", len(got))
+	}
+}
+
+// With no audio device the game is silent and goes on: nothing plays,
+// nothing fails, nothing ends the program.
+func TestNoAudioDeviceIsSilent(t *testing.T) {
+	a, err := assets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvAudio, "off")
+	s := newSound(a.Sounds, 80)
+	if s.ctx != nil {
+		t.Fatal("an audio context was opened with ROCKSTEP_AUDIO=off")
+	}
+	w := game.StandardScene(1)
+	s.react([]game.Event{{Kind: game.ShipDestroyed}}, w, w, 0)
+	var none *sound
+	none.react([]game.Event{{Kind: game.ShotFired}}, w, w, 0)
+	none.setVolume(50)
+	if ok, why := audioDevice(); !ok && why == "" {
+		t.Error("no device, and no reason given")
+	}
+}
+
+func TestParseAutopilot(t *testing.T) {
+	ap, err := ParseAutopilot("join-lan; ready ;fly 1200;linger 2; quit", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for _, s := range ap.steps {
+		ops = append(ops, s.op)
+	}
+	if strings.Join(ops, ",") != "join-lan,ready,fly,linger,quit" || ap.steps[2].n != 1200 {
+		t.Errorf("steps %+v", ap.steps)
+	}
+	for _, bad := range []string{"", "fly", "fly x", "start 0", "dance", "join"} {
+		if _, err := ParseAutopilot(bad, nil); err == nil {
+			t.Errorf("ParseAutopilot(%q) accepted", bad)
+		}
+	}
+	// The hash is logged at the first turn that ends at or past the tick.
+	var w game.World
+	ap.hashTick = 100
+	w.Tick = 98
+	ap.turnEnd(49, 1, &w)
+	w.Tick = 101
+	ap.turnEnd(50, 0xabc, &w)
+	w.Tick = 104
+	ap.turnEnd(51, 2, &w)
+	if ap.hashLine != "hash tick=101 turn=50 hash=0000000000000abc" {
+		t.Errorf("hash line %q", ap.hashLine)
+	}
+}
+
+func TestResultsSortWinnerFirst(t *testing.T) {
+	w, err := game.New(game.Setup{Players: 0b111, Mode: game.Versus, Lives: 1, StartWave: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Ships[0].Score, w.Ships[1].Score, w.Ships[2].Score = 500, 900, 100
+	w.Over, w.Winner = true, 2
+	lines := results(w, func(i int) string { return string(rune('A' + i)) })
+	var got string
+	for _, l := range lines {
+		got += l.name
+	}
+	if got != "CBA" || !lines[0].winner || lines[1].winner {
+		t.Errorf("order %s (winner first, then by score), winner flags %v %v", got, lines[0].winner, lines[1].winner)
+	}
+	w.Setup.Mode = game.Coop
+	lines = results(w, func(i int) string { return string(rune('A' + i)) })
+	if lines[0].name != "B" || lines[0].winner {
+		t.Errorf("co-op: first %s winner %v, want B by score and no winner", lines[0].name, lines[0].winner)
+	}
+}
