@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"rockstep/ui"
 )
 
 // Release builds are Windows GUI programs (-H=windowsgui), so that a
@@ -17,7 +19,8 @@ import (
 //   - started from a console (cmd, PowerShell), the process attaches to that
 //     console and prints there, as a console program would;
 //   - otherwise, -server logs to server.log beside the settings
-//     (%AppData%\rockstep\server.log), since an operator needs its log.
+//     (%AppData%\rockstep\server.log, or in $ROCKSTEP_CONFIG_DIR), since an
+//     operator needs its log.
 //
 // Handles the parent redirected (rockstep -server > log.txt) are kept.
 func init() {
@@ -69,13 +72,12 @@ func usable(f *os.File) bool {
 	return err == nil && t != 0 // FILE_TYPE_UNKNOWN
 }
 
-// openServerLog opens os.UserConfigDir()/rockstep/server.log for appending.
+// openServerLog opens server.log beside settings.json for appending.
 func openServerLog() (*os.File, error) {
-	dir, err := os.UserConfigDir()
+	dir, err := ui.SettingsDir()
 	if err != nil {
 		return nil, err
 	}
-	dir = filepath.Join(dir, "rockstep")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
