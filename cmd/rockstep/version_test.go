@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -26,9 +28,19 @@ func TestVersionStringFallsBackWhenUnstamped(t *testing.T) {
 	}
 }
 
-func TestVersionFlagExitsZero(t *testing.T) {
-	if code := run([]string{"-version"}); code != 0 {
-		t.Errorf("run(-version) = %d, want 0", code)
+func TestVersionFlagPrintsAndExitsZero(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	code := run([]string{"-version"})
+	os.Stdout = stdout
+	w.Close()
+	out, _ := io.ReadAll(r)
+	if code != 0 || !strings.HasPrefix(string(out), "rockstep ") {
+		t.Errorf("run(-version) = %d, printed %q; want 0 and a version line", code, out)
 	}
 }
 
