@@ -130,8 +130,7 @@ func NewApp(opt Options) (*App, error) {
 		return nil, fmt.Errorf("ui: %w", err)
 	}
 	app := &App{opt: opt, env: &env{assets: a, draw: newRenderer(), hud: newHUD(a.Fonts)}}
-	app.th = newTheme(a.Fonts)
-	app.ui = &ebitenui.UI{PrimaryTheme: app.th.ui}
+	app.ui = &ebitenui.UI{}
 	app.backdrop = newBackdrop(opt.Seed)
 	app.loadSettings()
 	if opt.Name != "" {
@@ -217,6 +216,16 @@ func (a *App) Close() {
 	a.stopDiscovery()
 }
 
+// theme returns the menus' theme, built on first use: it makes images,
+// which only a screen with widgets needs.
+func (a *App) theme() *theme {
+	if a.th == nil {
+		a.th = newTheme(a.env.assets.Fonts)
+		a.ui.PrimaryTheme = a.th.ui
+	}
+	return a.th
+}
+
 // emit queues an intent; widgets' click handlers and the autopilot call it.
 func (a *App) emit(in Intent) { a.queue = append(a.queue, in) }
 
@@ -238,7 +247,9 @@ func (a *App) Update() error {
 	if in.Fullscreen {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
 	}
-	a.ui.Update()
+	if a.hasWidgets() {
+		a.ui.Update()
+	}
 	if in.Quit {
 		switch a.flow.screen {
 		case screenPlay:
@@ -341,6 +352,8 @@ func (a *App) session(e effect) {
 		c.Do(func(s *lockstep.Session) { s.Say(e.text) })
 	case effEndGame:
 		c.Do(func(s *lockstep.Session) { s.EndGame() })
+	case effPause:
+		c.Do(func(s *lockstep.Session) { s.Pause(e.ready) })
 	}
 }
 
@@ -444,9 +457,15 @@ func (a *App) Draw(screen *ebiten.Image) {
 	b := screen.Bounds()
 	v := fitView(float64(b.Dx()), float64(b.Dy()))
 	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
-	if len(a.cur.root().Children()) > 0 { // a practice game has no widgets: spare their cost
+	if a.hasWidgets() {
 		a.ui.Draw(screen)
 	}
+}
+
+// hasWidgets reports whether the screen has widgets: a practice game has
+// none, and spares their cost.
+func (a *App) hasWidgets() bool {
+	return a.cur != nil && len(a.cur.root().Children()) > 0
 }
 
 // tickFraction returns how far into the next tick a frame drawn elapsed

@@ -65,6 +65,7 @@ const (
 	IntentResume                             // in-game menu: close it
 	IntentRematch                            // results: back to the lobby, ready for another game
 	IntentMainMenu                           // results: leave the room for the main menu
+	IntentPause                              // in-game menu, the host: Paused says pause or resume the game for everyone
 )
 
 // Intent is one thing the player asked for.
@@ -76,6 +77,7 @@ type Intent struct {
 	Setup    game.Setup // IntentSetup
 	Text     string     // IntentSay
 	Settings Settings   // IntentSaveSettings
+	Paused   bool       // IntentPause
 }
 
 // effectKind says what the shell must do.
@@ -93,6 +95,7 @@ const (
 	effSetup                              // session.ChangeSetup(setup)
 	effSay                                // session.Say(text)
 	effEndGame                            // session.EndGame(): the host's world is over
+	effPause                              // session.Pause(ready): the host pauses or resumes
 )
 
 type effect struct {
@@ -216,6 +219,8 @@ func (f *flow) apply(in Intent) []effect {
 			f.gameMenu = !f.gameMenu
 		case IntentResume:
 			f.gameMenu = false
+		case IntentPause:
+			return []effect{{kind: effPause, ready: in.Paused}}
 		case IntentLeave:
 			return f.leave("")
 		}

@@ -98,6 +98,9 @@ func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
 	if f.gameMenu {
 		t.Fatal("Resume did not close the in-game menu")
 	}
+	if effs := f.apply(Intent{Kind: IntentPause, Paused: true}); len(effs) != 1 || effs[0].kind != effPause || !effs[0].ready {
+		t.Fatalf("pause: effects %+v", effs)
+	}
 
 	// Not the host: game over is the host's to announce.
 	wantEffects(t, "world over, guest", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, worldOver: true}))

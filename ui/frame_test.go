@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,8 +11,6 @@ import (
 	"rockstep/game"
 	"rockstep/net/wire"
 )
-
-const envFrameChild = "ROCKSTEP_FRAME_CHILD" // set in the child that opens the window
 
 // Frames measured by TestFrameCost, after a warm-up.
 const (
@@ -31,26 +27,8 @@ const (
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run FrameCost -v ./ui/
 func TestFrameCost(t *testing.T) {
-	if os.Getenv(envFrameChild) == "1" {
+	if inWindowProcess(t) {
 		measureFrames(t)
-		return
-	}
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
-	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFrameCost$", "-test.v", "-test.count=1", "-test.timeout=2m")
-	cmd.Env = append(os.Environ(), envFrameChild+"=1")
-	out, err := cmd.CombinedOutput()
-	if strings.Contains(string(out), "--- SKIP: TestFrameCost") {
-		t.Skipf("in the child:\n%s", out)
-	}
-	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "frame cost") {
-			t.Log(strings.TrimSpace(line))
-		}
 	}
 }
 

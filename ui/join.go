@@ -27,7 +27,7 @@ const lanPollTicks = 15
 const joinListWidth = 860
 
 func newJoinScreen(a *App) *joinScreen {
-	t := a.th
+	t := a.theme()
 	s := &joinScreen{a: a}
 	col := t.panelColumn(14)
 	col.AddChild(t.heading("Join a game"))
@@ -93,7 +93,7 @@ func (s *joinScreen) refresh() {
 		return
 	}
 	s.sig, s.rows = sig, rows
-	t := s.a.th
+	t := s.a.theme()
 	s.list.RemoveChildren()
 	if len(rows) == 0 {
 		s.list.AddChild(t.text("Looking for games on your network…", &t.bodyFace, colDim, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), minSize(0, 60)))

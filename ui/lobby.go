@@ -41,7 +41,7 @@ type lobbyScreen struct {
 const setupPatience = game.TicksPerSecond
 
 func newLobbyScreen(a *App) *lobbyScreen {
-	t := a.th
+	t := a.theme()
 	s := &lobbyScreen{a: a, wantAge: -1}
 
 	left := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(700, 560)))
@@ -106,7 +106,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	right.AddChild(t.heading("Chat"))
 	s.chat = column(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(340, 410)))
 	right.AddChild(s.chat)
-	s.say = t.input("say something, Enter sends", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, stretchRow())
+	s.say = t.inputClearing("say something, Enter sends", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, true, stretchRow())
 	s.say.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
 	right.AddChild(s.say)
 
@@ -198,7 +198,7 @@ func (s *lobbyScreen) update(Intents) error {
 	} else {
 		s.ready.SetText("Ready")
 	}
-	a.th.setOn(s.ready, mine)
+	a.theme().setOn(s.ready, mine)
 	enable(s.ready, true)
 	enable(s.start, host && all && n > 0)
 	s.start.GetWidget().SetVisibility(widget.Visibility_Show)
@@ -243,7 +243,7 @@ func (s *lobbyScreen) updateRoster() {
 		return
 	}
 	s.rosterSig = sig
-	t := s.a.th
+	t := s.a.theme()
 	s.roster.RemoveChildren()
 	head := grid([]bool{false, true, false, false, false}, 14, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	for _, h := range []struct {
@@ -303,7 +303,7 @@ func (s *lobbyScreen) updateSetup() {
 		return
 	}
 	s.setupSig = sig
-	t := s.a.th
+	t := s.a.theme()
 	t.setOn(s.coop, g.Mode == game.Coop)
 	t.setOn(s.versus, g.Mode == game.Versus)
 	s.lives.Label = strconv.Itoa(int(g.Lives))
@@ -336,7 +336,7 @@ func (s *lobbyScreen) updateChat() {
 		return
 	}
 	s.chatSig = sig
-	t := s.a.th
+	t := s.a.theme()
 	s.chat.RemoveChildren()
 	lines := nv.chat
 	if len(lines) > chatLines {

@@ -16,7 +16,7 @@ type menuScreen struct {
 }
 
 func newMenuScreen(a *App) *menuScreen {
-	t := a.th
+	t := a.theme()
 	s := &menuScreen{a: a}
 	col := column(14, nil)
 	col.AddChild(t.text("ROCKSTEP", &t.titleFace, colText, centred()))

@@ -30,6 +30,7 @@ type netPlayScreen struct {
 	span       time.Duration // the time cur's ticks take to play
 	fx         *particles
 	smooth     smoother // glides ships over prediction corrections
+	pause      *widget.Button
 	graph      netGraph
 	start      time.Time
 	ticks      uint32
@@ -56,7 +57,7 @@ type boardLine struct {
 }
 
 func newNetPlayScreen(a *App) *netPlayScreen {
-	t := a.th
+	t := a.theme()
 	s := &netPlayScreen{a: a, fx: newParticles(a.opt.Seed ^ 0xf00d), start: time.Now()}
 	if a.nv.hasWorld {
 		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
@@ -66,6 +67,10 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 	s.menu.AddChild(t.heading("Menu", centred()))
 	s.menu.AddChild(t.dim("The game goes on while this is open.", centred()))
 	s.menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
+	s.pause = t.buttonFunc("Pause for everyone", func() {
+		a.emit(Intent{Kind: IntentPause, Paused: a.nv.status.Child != wire.ChildPaused})
+	}, stretchRow())
+	s.menu.AddChild(s.pause)
 	s.menu.AddChild(t.button("Leave game", a.emit, Intent{Kind: IntentLeave}, stretchRow()))
 	s.top = screenRoot(s.menu, false)
 	s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
@@ -81,6 +86,16 @@ func (s *netPlayScreen) update(in Intents) error {
 	s.ticks++
 	if in.Graph {
 		s.graph.shown = !s.graph.shown
+	}
+	if nv.host {
+		s.pause.GetWidget().SetVisibility(widget.Visibility_Show)
+		if nv.status.Child == wire.ChildPaused {
+			s.pause.SetText("Resume for everyone")
+		} else {
+			s.pause.SetText("Pause for everyone")
+		}
+	} else {
+		s.pause.GetWidget().SetVisibility(widget.Visibility_Hide)
 	}
 	if a.flow.gameMenu {
 		s.menu.GetWidget().SetVisibility(widget.Visibility_Show)

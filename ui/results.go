@@ -62,7 +62,7 @@ func results(w *game.World, name func(slot int) string) []resultLine {
 }
 
 func newResultsScreen(a *App) *resultsScreen {
-	t := a.th
+	t := a.theme()
 	s := &resultsScreen{a: a, world: a.nv.world}
 	nv := &a.nv
 	lines := results(&s.world, nv.playerName)

@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,25 +38,14 @@ const (
 //
 // With ROCKSTEP_SHOTS=DIR it keeps the PNGs in DIR.
 func TestScreens(t *testing.T) {
-	if os.Getenv(envScreensChild) == "1" {
-		walkScreens(t)
-		return
-	}
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
-	}
 	dir := os.Getenv(envShotsDir)
 	if dir == "" {
 		dir = t.TempDir()
+		t.Setenv(envShotsDir, dir)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestScreens$", "-test.v", "-test.count=1", "-test.timeout=3m")
-	cmd.Env = append(os.Environ(), envScreensChild+"=1", envShotsDir+"="+dir)
-	out, err := cmd.CombinedOutput()
-	if strings.Contains(string(out), "--- SKIP: TestScreens") {
-		t.Skipf("in the child:\n%s", out)
-	}
-	if err != nil {
-		t.Fatalf("walk: %v\n%s", err, out)
+	if inWindowProcess(t) {
+		walkScreens(t)
+		return
 	}
 	t.Logf("screenshots in %s", dir)
 	for _, name := range walkShots {

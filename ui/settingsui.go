@@ -21,7 +21,7 @@ type settingsScreen struct {
 }
 
 func newSettingsScreen(a *App) *settingsScreen {
-	t := a.th
+	t := a.theme()
 	s := &settingsScreen{a: a, edit: a.settings}
 	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(640, 0)))
 	col.AddChild(t.heading("Settings"))
@@ -92,7 +92,7 @@ func (s *settingsScreen) show() {
 	} else {
 		s.full.SetText("Off")
 	}
-	s.a.th.setOn(s.full, s.edit.Fullscreen)
+	s.a.theme().setOn(s.full, s.edit.Fullscreen)
 }
 
 func (s *settingsScreen) id() screenID            { return screenSettings }

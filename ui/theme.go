@@ -198,6 +198,11 @@ func (t *theme) setOn(b *widget.Button, on bool) {
 // input returns a one-line text field; submit, if set, is called with its
 // text on Enter.
 func (t *theme) input(placeholder string, submit func(string), opts ...widget.WidgetOpt) *widget.TextInput {
+	return t.inputClearing(placeholder, submit, false, opts...)
+}
+
+// inputClearing is input, emptied after each Enter if clear (chat).
+func (t *theme) inputClearing(placeholder string, submit func(string), clear bool, opts ...widget.WidgetOpt) *widget.TextInput {
 	o := []widget.TextInputOpt{
 		widget.TextInputOpts.WidgetOpts(opts...),
 		widget.TextInputOpts.Image(t.inputImg),
@@ -208,6 +213,9 @@ func (t *theme) input(placeholder string, submit func(string), opts ...widget.Wi
 	}
 	if submit != nil {
 		o = append(o, widget.TextInputOpts.SubmitHandler(func(a *widget.TextInputChangedEventArgs) { submit(a.InputText) }))
+	}
+	if clear {
+		o = append(o, widget.TextInputOpts.ClearOnSubmit(true))
 	}
 	return widget.NewTextInput(o...)
 }

@@ -171,8 +171,8 @@ func envInt(t testing.TB, name string, def int) int {
 //
 // With ROCKSTEP_SCREENSHOT=/some/file.png it keeps the screenshot there.
 func TestWindowScreenshot(t *testing.T) {
-	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	if !inWindowProcess(t) {
+		return
 	}
 	app, err := NewApp(Options{
 		Practice:  true,

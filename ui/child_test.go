@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// envWindowChild names the test a child process runs with a window.
+const envWindowChild = "ROCKSTEP_WINDOW_CHILD"
+
+// inWindowProcess runs the calling test in a process of its own, since
+// Ebiten opens one window per process and no image may be made after it
+// closes. In that child it returns true and the caller runs the test; in
+// the parent it runs the child, passes on its result and log, and returns
+// false. It skips without a display.
+func inWindowProcess(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(envWindowChild) == t.Name() {
+		return true
+	}
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1", "-test.timeout=3m")
+	cmd.Env = append(os.Environ(), envWindowChild+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	if strings.Contains(string(out), "--- SKIP: "+t.Name()) {
+		t.Skipf("in the child:\n%s", out)
+	}
+	if err != nil {
+		t.Fatalf("in the child: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "window_test.go") || strings.HasPrefix(l, "frame_test.go") || strings.HasPrefix(l, "screens_test.go") {
+			t.Log(l)
+		}
+	}
+	return false
+}
