@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"path/filepath"
 	"time"
 
 	"github.com/ebitenui/ebitenui"
@@ -364,6 +365,9 @@ func (a *App) netConfig() netConfig {
 	}
 	if a.opt.Autopilot != nil {
 		cfg.onTurnEnd = a.opt.Autopilot.turnEnd
+	}
+	if a.settingsDir != "" {
+		cfg.recordDir = filepath.Join(a.settingsDir, "replays")
 	}
 	return cfg
 }

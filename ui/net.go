@@ -27,6 +27,9 @@ type netConfig struct {
 	seed     uint64
 	listen   string // where the Host button listens; "" means ":7777", falling back to ":0"
 	fps      func() int
+	// recordDir, if set, is where a hosted game's replays and desync
+	// reports are written.
+	recordDir string
 	// onTurnEnd, if set, sees every executed turn (the autopilot's hash log).
 	onTurnEnd func(turn uint32, hash uint64, w *game.World)
 }
@@ -103,6 +106,9 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	}
 	hc := host.Defaults()
 	hc.Name = roomName
+	if cfg.recordDir != "" {
+		hc.Record, hc.RecordDir = true, cfg.recordDir
+	}
 	g.h = host.New(hc)
 	g.addr = srv.Addr().String()
 	ctx, stop := context.WithCancel(context.Background())

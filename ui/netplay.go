@@ -31,6 +31,7 @@ type netPlayScreen struct {
 	fx         *particles
 	smooth     smoother // glides ships over prediction corrections
 	pause      *widget.Button
+	detail     string // a line under the overlay's banner, at the bottom
 	graph      netGraph
 	start      time.Time
 	ticks      uint32
@@ -187,6 +188,9 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
 	switch {
 	case title != "":
 		h.bannerText(field, v, title, sub, col, 1)
+		if s.detail != "" {
+			h.hint(field, r, v, s.detail, 1)
+		}
 	case s.bannerLeft > 0:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
 		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, min(a, 1))
@@ -200,6 +204,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
 
 // overlay returns the banner the room's state calls for, if any.
 func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
+	s.detail = ""
 	nv := &s.a.nv
 	st := nv.status
 	switch {
@@ -208,8 +213,12 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		if nv.desync != nil {
 			turn = nv.desync.Turn
 		}
-		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) +
-			": the game stopped. A report will be written by the replay system (not yet available).", colDanger
+		where := "The host's machine keeps a report beside the game's replay."
+		if a := s.a; a.flow.hosting && a.net != nil && a.net.cfg.recordDir != "" {
+			where = "Report: " + a.net.cfg.recordDir + "/…desync.txt, beside the replay."
+		}
+		s.detail = where
+		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", colDanger
 	case st.Child == wire.ChildVacancy:
 		left := time.Duration(s.vacancyMs)*time.Millisecond - time.Since(s.vacancyAt)
 		secs := int(math.Ceil(max(left, 0).Seconds()))
