@@ -15,7 +15,7 @@ import (
 // confirmed world), and all switch at the same tick.
 const (
 	timingEvery  = 15 // master turns between timing decisions
-	marginMs     = 25 // ms added to the slowest round trip for processing and jitter
+	marginMs     = 12 // ms added to the slowest round trip for processing and jitter
 	turnTicksMin = 2  // a LAN turn is never shorter than two ticks
 	predictLead  = 6  // turns: covers a prediction window of up to 12 ticks at K=2
 )
@@ -39,7 +39,7 @@ func (r *Room) wantTiming() (k, delay uint8) {
 	kk = max(kk, r.cfg.K, turnTicksMin)
 	kk = min(kk, wire.MaxK)
 	turnMs := kk * 1000 / game.TicksPerSecond
-	need := maxRTT*5/4 + marginMs
+	need := maxRTT*6/5 + marginMs // a LAN (round trips under ~17 ms) keeps one turn of delay
 	d := (need + turnMs - 1) / turnMs
 	d = max(d, r.cfg.Delay, 1)
 	d = min(d, wire.MaxDelay)
