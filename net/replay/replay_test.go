@@ -198,3 +198,30 @@ func FuzzRead(f *testing.F) {
 		_ = replay.Report(rp)
 	})
 }
+
+// TestHeaderSkimsTheFile: the header a replay list shows agrees with the
+// full read, and a file cut short still gives its start.
+func TestHeaderSkimsTheFile(t *testing.T) {
+	_, path, data := record(t, bots.Config{Bots: 2, Ticks: 600, Seed: 5})
+	rp, err := replay.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := replay.ReadHeaderFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Setup != rp.Setup || h.RoomName != rp.RoomName || !h.Started.Equal(rp.Started) || h.Turns != len(rp.Turns) || h.EndTurn != rp.EndTurn || h.EndReason != rp.EndReason || h.Desync {
+		t.Errorf("header %+v, want it to agree with the replay (%d turns, end %d at %d)", h, len(rp.Turns), rp.EndReason, rp.EndTurn)
+	}
+	if h.Ticks() < 600 {
+		t.Errorf("header estimates %d ticks, want at least 600", h.Ticks())
+	}
+	cut, err := replay.ReadHeader(bytes.NewReader(data[:len(data)/2]))
+	if !errors.Is(err, replay.ErrTruncated) || cut.Setup != rp.Setup || cut.Turns == 0 || cut.Turns >= h.Turns {
+		t.Errorf("half a file: %d turns, err %v; want the start, some turns and ErrTruncated", cut.Turns, err)
+	}
+	if _, err := replay.ReadHeader(strings.NewReader("hello")); !errors.Is(err, replay.ErrNotReplay) {
+		t.Errorf("not a replay: err %v", err)
+	}
+}
