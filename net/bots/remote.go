@@ -34,6 +34,11 @@ type RemoteConfig struct {
 	// (127.0.1.1, 127.0.1.2, …) when the server is on 127.0.0.0/8, so that
 	// per-IP limits treat each room as one machine on a LAN.
 	SpreadLoopback bool
+	// Predict turns on prediction in every bot's session; SyncTest, if
+	// above zero, makes every session sync-test that many ticks (see
+	// lockstep.Config).
+	Predict  bool
+	SyncTest int
 }
 
 // remoteBot is one bot's connection and progress.
@@ -215,6 +220,7 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	sc.RoomID = b.room
 	sc.Name = "bot" + strconv.Itoa(b.i)
 	sc.PlayerID = [16]byte{byte(b.i), byte(b.i >> 8), 'b', 'o', 't'}
+	sc.Predict, sc.SyncTest = cfg.Predict, cfg.SyncTest
 	if p := b.tokenPath(cfg); p != "" {
 		if data, err := os.ReadFile(p); err == nil && len(data) == 16 {
 			copy(sc.Token[:], data)

@@ -25,6 +25,7 @@ type recorders struct {
 	mu      sync.Mutex
 	open    []*recording
 	reports []*recording // desynced games waiting for the players' snapshots
+	last    string       // path of the last desync report written
 }
 
 type recording struct {
@@ -143,9 +144,17 @@ func (rs *recorders) tick(now time.Time) {
 		if path, err := WriteReport(r.path); err != nil {
 			rs.log("cannot write the desync report", "replay", r.path, "err", err)
 		} else {
+			rs.last = path
 			rs.log("desync report written", "file", path)
 		}
 	}
+}
+
+// lastReport returns the path of the last desync report written, or "".
+func (rs *recorders) lastReport() string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.last
 }
 
 // closeAll closes every open replay (the host is stopping).

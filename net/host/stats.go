@@ -28,6 +28,10 @@ type Stats struct {
 	RoomPlayers int
 	RoomMax     int
 	RoomState   wire.RoomState
+
+	// LastReport is the path of the last desync report this host wrote
+	// beside a replay, or "".
+	LastReport string
 }
 
 type statsBox struct {
@@ -61,6 +65,9 @@ func (h *Host) publishStats() {
 	}
 	for i, n := range h.dropped {
 		s.Dropped[hostDropNames[i]] = n
+	}
+	if h.rec != nil {
+		s.LastReport = h.rec.lastReport()
 	}
 	h.stats.mu.Lock()
 	h.stats.cur = s
