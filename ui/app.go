@@ -12,8 +12,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"log"
-	"path/filepath"
 	"time"
 
 	"github.com/ebitenui/ebitenui"
@@ -37,6 +37,15 @@ type Options struct {
 	Host     bool   // open and host a game at once
 	Join     string // open and join the game at this address at once
 	Name     string // the player's name for this run, instead of the settings'
+	// Replay, if set, opens straight into the viewer of this replay file;
+	// leaving the viewer quits.
+	Replay string
+	// Predict, if set, turns prediction on or off for this run whatever
+	// the settings say (-predict); nil: the settings decide.
+	Predict *bool
+	// SyncTest, if above zero, makes network sessions sync-test this many
+	// ticks (lockstep.Config.SyncTest, the -synctest debug mode).
+	SyncTest int
 
 	Netsim transport.Impairment // makes this player's own links bad (-netsim)
 	Listen string               // where a hosted game listens; "" means :7777, else any free port
@@ -147,6 +156,9 @@ func NewApp(opt Options) (*App, error) {
 	case opt.Join != "":
 		app.emit(Intent{Kind: IntentOpenJoin})
 		app.emit(Intent{Kind: IntentJoinAddr, Addr: opt.Join})
+	case opt.Replay != "":
+		app.flow.replayOnly = true
+		app.emit(Intent{Kind: IntentWatch, Path: opt.Replay})
 	}
 	if err := app.process(); err != nil {
 		return nil, err
@@ -195,6 +207,11 @@ func (a *App) run() error {
 // runGame opens the window and runs g, which is a or wraps it.
 func (a *App) runGame(g ebiten.Game) error {
 	ebiten.SetWindowTitle("Rockstep")
+	if icon, err := assets.Icon(); err == nil {
+		ebiten.SetWindowIcon([]image.Image{icon})
+	} else {
+		log.Printf("rockstep: %v", err)
+	}
 	ebiten.SetWindowSize(windowW, windowH)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetTPS(game.TicksPerSecond)
@@ -255,7 +272,7 @@ func (a *App) Update() error {
 		switch a.flow.screen {
 		case screenPlay:
 			a.emit(Intent{Kind: IntentGameMenu})
-		case screenJoin, screenSettings, screenPractice:
+		case screenJoin, screenSettings, screenPractice, screenReplays, screenReplay:
 			a.emit(Intent{Kind: IntentBack})
 		}
 		in.Quit = false
@@ -362,14 +379,22 @@ func (a *App) netConfig() netConfig {
 	cfg := netConfig{
 		name: a.settings.Name, playerID: a.settings.ID(), netsim: a.opt.Netsim,
 		seed: a.opt.Seed, listen: a.opt.Listen, fps: func() int { return int(ebiten.ActualFPS() + 0.5) },
+		predict: predictOn(a.settings, a.opt.Predict), syncTest: a.opt.SyncTest,
 	}
 	if a.opt.Autopilot != nil {
 		cfg.onTurnEnd = a.opt.Autopilot.turnEnd
 	}
-	if a.settingsDir != "" {
-		cfg.recordDir = filepath.Join(a.settingsDir, "replays")
-	}
+	cfg.recordDir = replaysDir(a.settingsDir)
 	return cfg
+}
+
+// predictOn says whether network play predicts: the run's override (the
+// -predict flag) if given, else the settings.
+func predictOn(s Settings, override *bool) bool {
+	if override != nil {
+		return *override
+	}
+	return s.Predict
 }
 
 func (a *App) disconnect() {
@@ -403,6 +428,10 @@ func (a *App) show() error {
 		s = newResultsScreen(a)
 	case screenPractice:
 		s, err = newPracticeScreen(a)
+	case screenReplays:
+		s = newReplaysScreen(a)
+	case screenReplay:
+		s = newReplayScreen(a, a.flow.replay)
 	}
 	if err != nil {
 		return err

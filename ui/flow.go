@@ -31,9 +31,11 @@ const (
 	screenResults                  // the scores of a finished network game
 	screenSettings                 // name, volume, full screen
 	screenPractice                 // a single-player game on the local engine
+	screenReplays                  // the recent replays and desync reports
+	screenReplay                   // the replay viewer
 )
 
-var screenNames = [...]string{"menu", "join", "lobby", "play", "results", "settings", "practice"}
+var screenNames = [...]string{"menu", "join", "lobby", "play", "results", "settings", "practice", "replays", "replay"}
 
 func (s screenID) String() string {
 	if int(s) < len(screenNames) {
@@ -66,6 +68,8 @@ const (
 	IntentRematch                            // results: back to the lobby, ready for another game
 	IntentMainMenu                           // results: leave the room for the main menu
 	IntentPause                              // in-game menu, the host: Paused says pause or resume the game for everyone
+	IntentOpenReplays                        // main menu: the recent replays
+	IntentWatch                              // replays: watch the replay at Path
 )
 
 // Intent is one thing the player asked for.
@@ -78,6 +82,7 @@ type Intent struct {
 	Text     string     // IntentSay
 	Settings Settings   // IntentSaveSettings
 	Paused   bool       // IntentPause
+	Path     string     // IntentWatch
 }
 
 // effectKind says what the shell must do.
@@ -132,6 +137,9 @@ type flow struct {
 	hosting  bool   // the session is our own room
 	gameMenu bool   // the in-game menu is open
 	endSent  bool   // EndGame was asked for this game
+
+	replay     string // the replay being watched
+	replayOnly bool   // the program was started to watch one replay: leaving it quits
 }
 
 // apply handles an intent and returns what the shell must do.
@@ -153,8 +161,29 @@ func (f *flow) apply(in Intent) []effect {
 			f.notice = ""
 			f.screen = screenPractice
 			return []effect{{kind: effPractice}}
+		case IntentOpenReplays:
+			f.notice = ""
+			f.screen = screenReplays
+		case IntentWatch:
+			f.notice, f.replay = "", in.Path
+			f.screen = screenReplay
 		case IntentQuit:
 			return []effect{{kind: effQuit}}
+		}
+	case screenReplays:
+		switch in.Kind {
+		case IntentWatch:
+			f.replay = in.Path
+			f.screen = screenReplay
+		case IntentBack:
+			f.screen = screenMenu
+		}
+	case screenReplay:
+		if in.Kind == IntentBack {
+			if f.replayOnly {
+				return []effect{{kind: effQuit}}
+			}
+			f.screen = screenReplays
 		}
 	case screenJoin:
 		switch in.Kind {
@@ -245,7 +274,7 @@ func (f *flow) leave(notice string) []effect {
 // observe follows the session: where it is decides the screen.
 func (f *flow) observe(n netStatus) []effect {
 	switch f.screen {
-	case screenMenu, screenSettings, screenPractice:
+	case screenMenu, screenSettings, screenPractice, screenReplays, screenReplay:
 		return nil
 	case screenJoin:
 		if f.target == "" || !n.active {

@@ -53,6 +53,7 @@ func TestMainMenuIntents(t *testing.T) {
 		{IntentOpenJoin, screenJoin, nil},
 		{IntentOpenSettings, screenSettings, nil},
 		{IntentPractice, screenPractice, []effectKind{effPractice}},
+		{IntentOpenReplays, screenReplays, nil},
 		{IntentQuit, screenMenu, []effectKind{effQuit}},
 		{IntentStart, screenMenu, nil}, // not a menu intent: ignored
 	}
@@ -305,4 +306,29 @@ func TestLANRowsMergeSortAndGrey(t *testing.T) {
 	if lanSignature(rows) != lanSignature(lanRows([]lan.Game{run, full, b, a, bOld, old})) {
 		t.Error("signature depends on the order games came in")
 	}
+}
+
+// TestReplaysFlow: the menu's Replays opens the list; Watch opens the
+// viewer, whose Back returns to the list, and from there to the menu. A
+// program started to watch one replay (-replay FILE) quits on Back.
+func TestReplaysFlow(t *testing.T) {
+	f := &flow{}
+	wantEffects(t, "open replays", f.apply(Intent{Kind: IntentOpenReplays}))
+	wantScreen(t, "open replays", f, screenReplays)
+	wantEffects(t, "watch", f.apply(Intent{Kind: IntentWatch, Path: "/r/a.rsrp"}))
+	wantScreen(t, "watch", f, screenReplay)
+	if f.replay != "/r/a.rsrp" {
+		t.Fatalf("watching %q", f.replay)
+	}
+	wantEffects(t, "the network is quiet", f.observe(netStatus{}))
+	wantScreen(t, "the network is quiet", f, screenReplay)
+	wantEffects(t, "back from the viewer", f.apply(Intent{Kind: IntentBack}))
+	wantScreen(t, "back from the viewer", f, screenReplays)
+	wantEffects(t, "back from the list", f.apply(Intent{Kind: IntentBack}))
+	wantScreen(t, "back from the list", f, screenMenu)
+
+	only := &flow{replayOnly: true}
+	wantEffects(t, "-replay FILE", only.apply(Intent{Kind: IntentWatch, Path: "b.rsrp"}))
+	wantScreen(t, "-replay FILE", only, screenReplay)
+	wantEffects(t, "-replay FILE, back", only.apply(Intent{Kind: IntentBack}), effQuit)
 }

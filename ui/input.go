@@ -16,6 +16,13 @@ type Intents struct {
 	Quit       bool       // Esc was just pressed: back, the in-game menu
 	Graph      bool       // F3 was just pressed: show or hide the network graph
 	Fullscreen bool       // F11 was just pressed: toggle full screen
+
+	// The replay viewer's keys.
+	Space     bool // Space was just pressed: pause or resume
+	SeekBy    int  // ← (−1) or → (+1) was just pressed: jump 10 s
+	SpeedStep int  // ↓ or − (−1), ↑ or + (+1) was just pressed: slower, faster
+	Speed     int  // 1 to 5 was just pressed: that speed (0.5× to 8×); 0: none
+	Leave     bool // Q was just pressed: leave the viewer
 }
 
 // KeyPredicate reports whether a key is down (or was just pressed).
@@ -99,5 +106,33 @@ func (m KeyMap) Intents(held, just KeyPredicate) Intents {
 		Quit:       just(ebiten.KeyEscape),
 		Graph:      just(ebiten.KeyF3),
 		Fullscreen: just(ebiten.KeyF11),
+		Space:      just(ebiten.KeySpace),
+		SeekBy:     pair(just, ebiten.KeyArrowLeft, ebiten.KeyArrowRight),
+		SpeedStep:  pair(just, ebiten.KeyArrowDown, ebiten.KeyArrowUp) + pair(just, ebiten.KeyMinus, ebiten.KeyEqual) + pair(just, ebiten.KeyNumpadSubtract, ebiten.KeyNumpadAdd),
+		Speed:      digit(just),
+		Leave:      just(ebiten.KeyQ),
 	}
+}
+
+// pair returns −1 if less was just pressed, +1 if more, 0 for neither or
+// both.
+func pair(just KeyPredicate, less, more ebiten.Key) int {
+	n := 0
+	if just(less) {
+		n--
+	}
+	if just(more) {
+		n++
+	}
+	return n
+}
+
+// digit returns which of the keys 1 to 5 was just pressed, or 0.
+func digit(just KeyPredicate) int {
+	for i, k := range []ebiten.Key{ebiten.KeyDigit1, ebiten.KeyDigit2, ebiten.KeyDigit3, ebiten.KeyDigit4, ebiten.KeyDigit5} {
+		if just(k) {
+			return i + 1
+		}
+	}
+	return 0
 }

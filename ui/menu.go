@@ -30,6 +30,7 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Host game", IntentHost},
 		{"Join game", IntentOpenJoin},
 		{"Practice", IntentPractice},
+		{"Replays", IntentOpenReplays},
 		{"Settings", IntentOpenSettings},
 		{"Quit", IntentQuit},
 	} {

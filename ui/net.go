@@ -30,6 +30,10 @@ type netConfig struct {
 	// recordDir, if set, is where a hosted game's replays and desync
 	// reports are written.
 	recordDir string
+	// predict turns on prediction (the player's own ship answers at once);
+	// syncTest, if above zero, is lockstep.Config.SyncTest (a debug mode).
+	predict  bool
+	syncTest int
 	// onTurnEnd, if set, sees every executed turn (the autopilot's hash log).
 	onTurnEnd func(turn uint32, hash uint64, w *game.World)
 }
@@ -56,7 +60,7 @@ func (cfg netConfig) options() client.Options {
 	return client.Options{
 		// Prediction: the player's own ship answers the keys at once;
 		// the confirmed world stays the truth (and is what is hashed).
-		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, OnTurnEnd: cfg.onTurnEnd, Predict: true},
+		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
 		FPS:     cfg.fps,

@@ -31,11 +31,14 @@ const (
 	gBuffered        // master turns held, not yet executed
 	gStall           // ms per second spent waiting for a master turn
 	gDrift           // ms execution is behind the session's clock
+	gPredicted       // ticks the displayed world is ahead of the confirmed one
+	gRollbacks       // predictions rebuilt per second (re-simulations)
+	gCorrections     // confirmed ticks per second that differed from the prediction
 	numSeries
 )
 
-var seriesNames = [numSeries]string{"ping", "sent", "received", "loss ≈", "upload", "download", "turns buffered", "stall", "clock drift"}
-var seriesUnits = [numSeries]string{" ms", " pkt/s", " pkt/s", " %", " kbit/s", " kbit/s", "", " ms/s", " ms"}
+var seriesNames = [numSeries]string{"ping", "sent", "received", "loss ≈", "upload", "download", "turns buffered", "stall", "clock drift", "predicted", "rollbacks", "corrections"}
+var seriesUnits = [numSeries]string{" ms", " pkt/s", " pkt/s", " %", " kbit/s", " kbit/s", "", " ms/s", " ms", " ticks", " /s", " /s"}
 
 // netGraph keeps the history of the graph. Sampling is pure: stats and
 // time in, values out.
@@ -83,6 +86,9 @@ func (g *netGraph) sample(now time.Duration, st lockstep.Stats) bool {
 	v[gBuffered] = float64(st.TurnsBuffered)
 	v[gStall] = ms(st.Stall-p.Stall) / dt
 	v[gDrift] = ms(st.Drift)
+	v[gPredicted] = float64(st.Predicted)
+	v[gRollbacks] = float64(st.Resims-p.Resims) / dt
+	v[gCorrections] = float64(st.Mispredicted-p.Mispredicted) / dt
 	g.ring[g.head] = v
 	g.head = (g.head + 1) % graphLen
 	g.n = min(g.n+1, graphLen)
@@ -113,7 +119,7 @@ func (g *netGraph) draw(dst *ebiten.Image, r *renderer, h *hud, v view) {
 	h.rescale(v)
 	const (
 		panelW = 300.0 // world units
-		rowH   = 44.0
+		rowH   = 40.0
 		top    = 70.0
 		spark  = 140.0 // width of a sparkline, units
 	)
@@ -163,7 +169,7 @@ func seriesFloor(s int) float64 {
 		return 20
 	case gLoss:
 		return 5
-	case gBuffered:
+	case gBuffered, gPredicted:
 		return 4
 	case gKbpsOut, gKbpsIn:
 		return 16
@@ -179,8 +185,10 @@ func seriesColour(s int) color.RGBA {
 		return playerColours[2]
 	case gPktIn, gKbpsIn:
 		return playerColours[3]
-	case gLoss, gStall:
+	case gLoss, gStall, gCorrections:
 		return colDanger
+	case gPredicted, gRollbacks:
+		return playerColours[4]
 	}
 	return colText
 }
@@ -188,7 +196,7 @@ func seriesColour(s int) color.RGBA {
 // formatSeries formats a value of series s with its unit.
 func formatSeries(s int, v float64) string {
 	prec := 0
-	if v < 10 && s != gPktOut && s != gPktIn && s != gBuffered {
+	if v < 10 && s != gPktOut && s != gPktIn && s != gBuffered && s != gPredicted {
 		prec = 1
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64) + seriesUnits[s]

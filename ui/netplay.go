@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +34,8 @@ type netPlayScreen struct {
 	pause      *widget.Button
 	detail     string // a line under the overlay's banner, at the bottom
 	graph      netGraph
+	reportOf   string // the desync report reportS names
+	reportS    string
 	start      time.Time
 	ticks      uint32
 	bannerWave uint8
@@ -42,7 +45,7 @@ type netPlayScreen struct {
 	vacancyMs uint32
 	vacancyAt time.Time
 
-	board   [game.MaxPlayers]boardLine
+	board   scoreboard
 	specOf  label
 	netLine label
 	netS    string
@@ -112,14 +115,17 @@ func (s *netPlayScreen) update(in Intents) error {
 			s.prev, s.span = nv.world, 0
 		}
 		s.cur, s.have, s.changedAt = nv.world, true, now
-		// Draw each ship where the smoother says: a corrected prediction
-		// glides into place instead of jumping.
-		off := s.smooth.update(&nv.world)
-		for i := range s.cur.Ships {
-			sh := &s.cur.Ships[i]
-			if off[i] != [2]float64{} {
-				sh.Pos.X = wrapNum(sh.Pos.X+fixed.Num(off[i][0]*float64(fixed.One)), game.FieldW)
-				sh.Pos.Y = wrapNum(sh.Pos.Y+fixed.Num(off[i][1]*float64(fixed.One)), game.FieldH)
+		// With prediction, draw each ship where the smoother says: a
+		// corrected prediction glides into place instead of jumping.
+		// Without it the world shown is confirmed and never corrected.
+		if a.net != nil && a.net.cfg.predict {
+			off := s.smooth.update(&nv.world)
+			for i := range s.cur.Ships {
+				sh := &s.cur.Ships[i]
+				if off[i] != [2]float64{} {
+					sh.Pos.X = wrapNum(sh.Pos.X+fixed.Num(off[i][0]*float64(fixed.One)), game.FieldW)
+					sh.Pos.Y = wrapNum(sh.Pos.Y+fixed.Num(off[i][1]*float64(fixed.One)), game.FieldH)
+				}
 			}
 		}
 	}
@@ -213,11 +219,7 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		if nv.desync != nil {
 			turn = nv.desync.Turn
 		}
-		where := "The host's machine keeps a report beside the game's replay."
-		if a := s.a; a.flow.hosting && a.net != nil && a.net.cfg.recordDir != "" {
-			where = "Report: " + a.net.cfg.recordDir + "/…desync.txt, beside the replay."
-		}
-		s.detail = where
+		s.detail = s.reportLine()
 		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", colDanger
 	case st.Child == wire.ChildVacancy:
 		left := time.Duration(s.vacancyMs)*time.Millisecond - time.Since(s.vacancyAt)
@@ -231,6 +233,25 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		return "GAME OVER", "the results are on their way…", colDanger
 	}
 	return "", "", color.RGBA{}
+}
+
+// reportLine says where the desync report is: on the host, the file once
+// written (net/host publishes its path), else the folder it goes to.
+func (s *netPlayScreen) reportLine() string {
+	a := s.a
+	if !a.flow.hosting || a.net == nil || a.net.cfg.recordDir == "" {
+		return "The host's machine keeps a report beside the game's replay."
+	}
+	if a.net.h != nil {
+		if p := a.net.h.Stats().LastReport; p != "" {
+			if s.reportOf != p {
+				s.reportOf = p
+				s.reportS = "Report: " + filepath.Base(p) + " in " + filepath.Dir(p) + "  ·  main menu → Replays shows it"
+			}
+			return s.reportS
+		}
+	}
+	return "Writing the report beside the replay in " + a.net.cfg.recordDir + "…"
 }
 
 // names lists the players of the slots set in mask.
@@ -250,9 +271,36 @@ func (s *netPlayScreen) names(mask uint8) string {
 // drawHUD draws the scoreboard, the wave, the local ship's thrust and the
 // connection line.
 func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, me int) {
-	h.rescale(v)
-	w := &s.cur
 	nv := &s.a.nv
+	s.board.draw(dst, r, h, v, &s.cur, me, nv.playerName, s.colourOf)
+	if me >= 0 {
+		r.hud.reset()
+		s.drawThrust(r, v, me)
+		r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+		h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH-50, text.AlignStart, colDim, 1)
+	}
+	// Ping and input delay: what the network costs this player.
+	st := &nv.stats
+	rtt := int(st.RTT / time.Millisecond)
+	delay := st.Delay * st.K * 1000 / game.TicksPerSecond
+	if s.netS == "" || s.netOf != [2]int{rtt, delay} {
+		s.netOf = [2]int{rtt, delay}
+		s.netS = "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
+	}
+	h.text(dst, v, &s.netLine, s.netS, &h.label, fieldW-28, fieldH-36, text.AlignEnd, colDim, 1)
+}
+
+// scoreboard is every player's line at the top left of a network game or
+// a replay (colour, name, score, lives) and the wave at the top right,
+// with its formatted scores kept between frames.
+type scoreboard struct {
+	lines [game.MaxPlayers]boardLine
+}
+
+// draw draws the scoreboard of world w; me (or -1) is the local player,
+// name and colour give a slot's name and palette index.
+func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *game.World, me int, name func(int) string, colour func(int) int) {
+	h.rescale(v)
 	r.hud.reset()
 	y := 18.0
 	type pending struct {
@@ -266,7 +314,7 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, 
 		if w.Setup.Players&(1<<i) == 0 {
 			continue
 		}
-		col := playerColour(s.colourOf(i))
+		col := playerColour(colour(i))
 		a := float32(1)
 		if !sh.Present {
 			a = 0.4
@@ -280,38 +328,25 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, 
 		n++
 		y += 28
 	}
-	s.drawThrust(r, v, me)
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 	for _, p := range rows[:n] {
 		sh := &w.Ships[p.i]
-		b := &s.board[p.i]
-		if b.s == "" || b.of != sh.Score {
-			b.of, b.s = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
+		l := &b.lines[p.i]
+		if l.s == "" || l.of != sh.Score {
+			l.of, l.s = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
 		}
 		c := colText
 		if p.i == me {
-			c = playerColour(s.colourOf(p.i))
+			c = playerColour(colour(p.i))
 		}
-		h.text(dst, v, &b.name, nv.playerName(p.i), &h.label, 38, p.y+3, text.AlignStart, c, 1)
-		h.text(dst, v, &b.score, b.s, &h.label, 232, p.y+3, text.AlignEnd, colText, 1)
+		h.text(dst, v, &l.name, name(p.i), &h.label, 38, p.y+3, text.AlignStart, c, 1)
+		h.text(dst, v, &l.score, l.s, &h.label, 232, p.y+3, text.AlignEnd, colText, 1)
 	}
 	if w.Wave != h.waveOf {
 		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))
 	}
 	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, 18, text.AlignEnd, colDim, 1)
 	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, 34, text.AlignEnd, colText, 1)
-	if me >= 0 {
-		h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH-50, text.AlignStart, colDim, 1)
-	}
-	// Ping and input delay: what the network costs this player.
-	st := &nv.stats
-	rtt := int(st.RTT / time.Millisecond)
-	delay := st.Delay * st.K * 1000 / game.TicksPerSecond
-	if s.netS == "" || s.netOf != [2]int{rtt, delay} {
-		s.netOf = [2]int{rtt, delay}
-		s.netS = "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
-	}
-	h.text(dst, v, &s.netLine, s.netS, &h.label, fieldW-28, fieldH-36, text.AlignEnd, colDim, 1)
 }
 
 // drawThrust adds the local ship's thrust level bars to r.hud.

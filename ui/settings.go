@@ -25,6 +25,10 @@ type Settings struct {
 	Keys       KeyBindings `json:"keys"`       // ship controls
 	Volume     int         `json:"volume"`     // sound effects, 0 (mute) to 100
 	Fullscreen bool        `json:"fullscreen"` // start in full screen
+	// Predict shows the player's own ship answering the keys at once in
+	// network games, hiding the latency (-predict=false overrides it for
+	// a run). A file without the field keeps the default, on.
+	Predict bool `json:"predict"`
 }
 
 // KeyBindings name the keys of each ship control, by Ebiten's key names
@@ -81,6 +85,7 @@ func DefaultSettings() Settings {
 		PlayerID: hex.EncodeToString(id[:]),
 		Keys:     DefaultKeys(),
 		Volume:   70,
+		Predict:  true,
 	}
 }
 
@@ -168,6 +173,10 @@ func LoadSettings(dir string) (s Settings, warning string, err error) {
 		// defaults for this run and leave the file alone.
 		return def, fmt.Sprintf("settings: cannot read %s (%v); using defaults for this run", path, rerr), nil
 	}
+	// Fields the file lacks (written by an older version) keep their
+	// defaults.
+	s = def
+	s.Name, s.PlayerID = "", ""
 	if perr := json.Unmarshal(data, &s); perr != nil {
 		bad := path + ".bad"
 		if mverr := os.Rename(path, bad); mverr != nil {

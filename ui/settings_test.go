@@ -180,3 +180,50 @@ func TestRemappedKeys(t *testing.T) {
 		t.Errorf("F3, F11 = %+v, want Graph and Fullscreen", got)
 	}
 }
+
+// TestPredictSetting: prediction is on by default, survives a round trip
+// when turned off, and a file from before the setting existed keeps it on.
+func TestPredictSetting(t *testing.T) {
+	if !DefaultSettings().Predict {
+		t.Fatal("prediction is off by default, want on")
+	}
+	dir := t.TempDir()
+	s := DefaultSettings()
+	s.Predict = false
+	if err := SaveSettings(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	got, warning, err := LoadSettings(dir)
+	if err != nil || warning != "" || got.Predict {
+		t.Fatalf("after saving predict=false: predict %v, warning %q, err %v", got.Predict, warning, err)
+	}
+	old := `{"name":"Ada","player_id":"00112233445566778899aabbccddeeff","volume":40}`
+	if err := os.WriteFile(filepath.Join(dir, settingsFile), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err = LoadSettings(dir)
+	if err != nil || !got.Predict || got.Volume != 40 || got.Name != "Ada" {
+		t.Errorf("an older file: predict %v volume %d name %q, err %v; want predict on and the file's values", got.Predict, got.Volume, got.Name, err)
+	}
+}
+
+// TestPredictFlagOverridesTheSetting: -predict (Options.Predict) wins over
+// the settings either way; without it the settings decide.
+func TestPredictFlagOverridesTheSetting(t *testing.T) {
+	on, off := true, false
+	for _, tc := range []struct {
+		name     string
+		setting  bool
+		override *bool
+		want     bool
+	}{
+		{"setting on, no flag", true, nil, true},
+		{"setting off, no flag", false, nil, false},
+		{"setting on, -predict=false", true, &off, false},
+		{"setting off, -predict=true", false, &on, true},
+	} {
+		if got := predictOn(Settings{Predict: tc.setting}, tc.override); got != tc.want {
+			t.Errorf("%s: predict %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -18,6 +18,7 @@ type settingsScreen struct {
 	name   *widget.TextInput
 	volume *widget.Text
 	full   *widget.Button
+	pred   *widget.Button
 }
 
 func newSettingsScreen(a *App) *settingsScreen {
@@ -51,6 +52,14 @@ func newSettingsScreen(a *App) *settingsScreen {
 	s.full = t.buttonFunc("", func() { s.edit.Fullscreen = !s.edit.Fullscreen; s.show() }, minSize(120, 0),
 		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 120}))
 	form.AddChild(s.full)
+
+	form.AddChild(label("Predict my ship"))
+	pred := row(14)
+	s.pred = t.buttonFunc("", func() { s.edit.Predict = !s.edit.Predict; s.show() }, minSize(120, 0),
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	pred.AddChild(s.pred, t.dim("hide latency: your ship answers your keys at once in network games",
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+	form.AddChild(pred)
 
 	k := s.edit.Keys
 	for _, c := range []struct {
@@ -93,6 +102,12 @@ func (s *settingsScreen) show() {
 		s.full.SetText("Off")
 	}
 	s.a.theme().setOn(s.full, s.edit.Fullscreen)
+	if s.edit.Predict {
+		s.pred.SetText("On")
+	} else {
+		s.pred.SetText("Off")
+	}
+	s.a.theme().setOn(s.pred, s.edit.Predict)
 }
 
 func (s *settingsScreen) id() screenID            { return screenSettings }

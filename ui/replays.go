@@ -1,0 +1,187 @@
+package ui
+
+import (
+	"image/color"
+	"log"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// replaysScreen lists the recent replays, newest first, with a marker on
+// those that have a desync report: Watch opens the viewer, Report shows
+// the report's text in a scrollable panel.
+type replaysScreen struct {
+	a       *App
+	top     *widget.Container
+	dir     string
+	entries []replayEntry
+	err     string
+	page    int
+
+	panel *widget.Container // the list, or a report
+}
+
+// replaysPerPage is how many replays one page of the list shows.
+const replaysPerPage = 8
+
+// replaysListWidth is the list's width in pixels.
+const replaysListWidth = 1000
+
+func newReplaysScreen(a *App) *replaysScreen {
+	s := &replaysScreen{a: a, dir: replaysDir(a.settingsDir)}
+	if s.dir != "" {
+		var err error
+		if s.entries, err = scanReplays(s.dir); err != nil {
+			log.Printf("rockstep: %v", err)
+			s.err = err.Error()
+		}
+	}
+	s.top = widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(widget.NewInsetsSimple(32)))))
+	s.showList()
+	return s
+}
+
+// setPanel makes c the screen's one panel, centred.
+func (s *replaysScreen) setPanel(c *widget.Container) {
+	if s.panel != nil {
+		s.top.RemoveChild(s.panel)
+	}
+	c.GetWidget().LayoutData = widget.AnchorLayoutData{
+		HorizontalPosition: widget.AnchorLayoutPositionCenter,
+		VerticalPosition:   widget.AnchorLayoutPositionCenter,
+	}
+	s.panel = c
+	s.top.AddChild(c)
+}
+
+// showList shows the current page of the list.
+func (s *replaysScreen) showList() {
+	a := s.a
+	t := a.theme()
+	col := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(replaysListWidth, 0)))
+	col.AddChild(t.heading("Replays"))
+	where := "Games you host are recorded"
+	if s.dir != "" {
+		where += " in " + s.dir
+	}
+	col.AddChild(t.dim(where + ". Newest first; a red mark means the game stopped on a desync and left a report."))
+	list := column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, replaysPerPage*50)))
+	switch {
+	case s.err != "":
+		list.AddChild(t.text(s.err, &t.bodyFace, colDanger))
+	case len(s.entries) == 0:
+		list.AddChild(t.text("No replays yet: host a game and it is recorded here.", &t.bodyFace, colDim))
+	}
+	first := s.page * replaysPerPage
+	for i := first; i < min(first+replaysPerPage, len(s.entries)); i++ {
+		list.AddChild(s.row(s.entries[i]))
+	}
+	col.AddChild(list)
+
+	nav := row(12, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	nav.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(140, 0)))
+	if len(s.entries) > replaysPerPage {
+		newer := t.buttonFunc("Newer", func() { s.page--; s.showList() }, minSize(120, 0))
+		enable(newer, s.page > 0)
+		older := t.buttonFunc("Older", func() { s.page++; s.showList() }, minSize(120, 0))
+		enable(older, first+replaysPerPage < len(s.entries))
+		nav.AddChild(newer, older)
+		nav.AddChild(t.dim(strconv.Itoa(first+1)+"–"+strconv.Itoa(min(first+replaysPerPage, len(s.entries)))+" of "+strconv.Itoa(len(s.entries)),
+			widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+	}
+	col.AddChild(nav)
+	s.setPanel(col)
+}
+
+// row is one replay's line: room, date, length, players, marker, buttons.
+func (s *replaysScreen) row(e replayEntry) *widget.Container {
+	a := s.a
+	t := a.theme()
+	img := t.row
+	if e.Report != "" {
+		img = t.rowHi
+	}
+	r := widget.NewContainer(
+		widget.ContainerOpts.BackgroundImage(img),
+		widget.ContainerOpts.Layout(widget.NewGridLayout(
+			widget.GridLayoutOpts.Columns(7),
+			widget.GridLayoutOpts.Stretch([]bool{true, false, false, false, false, false, false}, nil),
+			widget.GridLayoutOpts.Spacing(16, 0),
+			widget.GridLayoutOpts.Padding(&widget.Insets{Left: 14, Right: 8, Top: 4, Bottom: 4}),
+		)),
+		widget.ContainerOpts.WidgetOpts(stretchRow()),
+	)
+	cell := func(text string, c color.RGBA, w int) *widget.Text {
+		return t.text(text, &t.bodyFace, c, minSize(w, 40))
+	}
+	r.AddChild(cell(truncateUTF8(e.title(), 40), colText, 200))
+	r.AddChild(cell(e.when(), colDim, 160))
+	r.AddChild(cell(e.length(), colText, 60))
+	r.AddChild(cell(e.players(), colDim, 100))
+	switch {
+	case e.Report != "":
+		r.AddChild(cell("● desync report", colDanger, 150))
+	case e.Damaged != "":
+		r.AddChild(cell("damaged", colWarn, 150))
+	case e.Desync:
+		r.AddChild(cell("● desync", colDanger, 150))
+	default:
+		r.AddChild(cell("", colDim, 150))
+	}
+	report := t.buttonFunc("Report", func() { s.showReport(e) }, minSize(110, 0))
+	enable(report, e.Report != "")
+	r.AddChild(report)
+	r.AddChild(t.button("Watch", a.emit, Intent{Kind: IntentWatch, Path: e.Path}, minSize(110, 0)))
+	return r
+}
+
+// showReport shows e's desync report in a scrollable panel.
+func (s *replaysScreen) showReport(e replayEntry) {
+	t := s.a.theme()
+	body, err := readReport(e.Report)
+	if err != nil {
+		body = "Cannot read the report: " + err.Error()
+	}
+	col := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(replaysListWidth, 0)))
+	col.AddChild(t.heading("Desync report  ·  " + e.title()))
+	col.AddChild(t.dim(filepath.Base(e.Report) + "  ·  " + e.when()))
+	area := widget.NewTextArea(
+		widget.TextAreaOpts.ContainerOpts(widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, 380))),
+		widget.TextAreaOpts.ControlWidgetSpacing(4),
+		widget.TextAreaOpts.ProcessBBCode(false),
+		widget.TextAreaOpts.FontColor(colText),
+		widget.TextAreaOpts.FontFace(&t.monoFace),
+		widget.TextAreaOpts.TextPadding(widget.Insets{Left: 12, Right: 12, Top: 10, Bottom: 10}),
+		widget.TextAreaOpts.ShowVerticalScrollbar(),
+		widget.TextAreaOpts.VerticalScrollMode(widget.ScrollBeginning),
+		widget.TextAreaOpts.ScrollContainerImage(&widget.ScrollContainerImage{Idle: t.inputImg.Idle, Disabled: t.inputImg.Idle, Mask: t.inputImg.Idle}),
+		widget.TextAreaOpts.SliderParams(&widget.SliderParams{
+			TrackImage:    &widget.SliderTrackImage{Idle: t.row, Hover: t.row},
+			HandleImage:   t.buttonImg,
+			MinHandleSize: intPtr(24),
+			TrackPadding:  widget.NewInsetsSimple(2),
+		}),
+		widget.TextAreaOpts.Text(body),
+	)
+	col.AddChild(area)
+	buttons := row(12)
+	buttons.AddChild(t.buttonFunc("Back to the list", func() { s.showList() }, minSize(200, 0)))
+	buttons.AddChild(t.button("Watch the replay", s.a.emit, Intent{Kind: IntentWatch, Path: e.Path}, minSize(200, 0)))
+	col.AddChild(buttons)
+	s.setPanel(col)
+}
+
+func intPtr(n int) *int { return &n }
+
+func (s *replaysScreen) id() screenID            { return screenReplays }
+func (s *replaysScreen) root() *widget.Container { return s.top }
+func (s *replaysScreen) update(Intents) error {
+	s.a.backdrop.step()
+	return nil
+}
+func (s *replaysScreen) draw(dst *ebiten.Image, v view, t float64) {
+	s.a.backdrop.draw(s.a.env, dst, v, t)
+}
