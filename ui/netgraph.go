@@ -22,18 +22,18 @@ const (
 
 // Series of the graph.
 const (
-	gPing     = iota // ms, smoothed round trip
-	gPktOut          // packets sent per second
-	gPktIn           // packets received per second
-	gLoss            // % of sent frames that were resends: an estimate of loss
-	gKbpsOut         // kbit/s sent
-	gKbpsIn          // kbit/s received
-	gBuffered        // master turns held, not yet executed
-	gStall           // ms per second spent waiting for a master turn
-	gDrift           // ms execution is behind the session's clock
-	gPredicted       // ticks the displayed world is ahead of the confirmed one
-	gRollbacks       // predictions rebuilt per second (re-simulations)
-	gCorrections     // confirmed ticks per second that differed from the prediction
+	gPing        = iota // ms, smoothed round trip
+	gPktOut             // packets sent per second
+	gPktIn              // packets received per second
+	gLoss               // % of sent frames that were resends: an estimate of loss
+	gKbpsOut            // kbit/s sent
+	gKbpsIn             // kbit/s received
+	gBuffered           // master turns held, not yet executed
+	gStall              // ms per second spent waiting for a master turn
+	gDrift              // ms execution is behind the session's clock
+	gPredicted          // ticks the displayed world is ahead of the confirmed one
+	gRollbacks          // predictions rebuilt per second (re-simulations)
+	gCorrections        // confirmed ticks per second that differed from the prediction
 	numSeries
 )
 
