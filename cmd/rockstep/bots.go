@@ -27,6 +27,8 @@ type botsOptions struct {
 	players  int
 	tokenDir string
 	record   string
+	predict  bool // every bot's session predicts
+	syncTest int  // ticks every bot's session sync-tests (-bots -local)
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
@@ -48,7 +50,7 @@ func runBots(o botsOptions, stdout, stderr io.Writer) int {
 	if rec == "off" {
 		rec = ""
 	}
-	l, err := bots.NewLocal(bots.Config{Bots: o.n, Ticks: o.ticks, Seed: o.seed, Net: imp, Fast: o.fast, Record: rec})
+	l, err := bots.NewLocal(bots.Config{Bots: o.n, Ticks: o.ticks, Seed: o.seed, Net: imp, Fast: o.fast, Record: rec, Predict: o.predict, SyncTest: o.syncTest})
 	if err != nil {
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 2
@@ -78,6 +80,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
+		Predict: o.predict, SyncTest: o.syncTest,
 	})
 	fmt.Fprintln(stdout, s)
 	switch {

@@ -49,6 +49,7 @@ func run(args []string) int {
 	fs.IntVar(&bo.players, "players", 0, "with -bots -join: a room starts once it has `N` ready players (default: -per-room, or -bots)")
 	fs.StringVar(&bo.tokenDir, "token-dir", "", "with -bots -join: keep each bot's session token in `DIR`, so a restarted bot reclaims its slot")
 	ro := replayFlags(fs)
+	po := predictFlags(fs)
 	var so serverOptions
 	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
 	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
@@ -76,6 +77,9 @@ func run(args []string) int {
 	}
 
 	if ro.file != "" {
+		if !ro.verify {
+			return watchReplay(ro.file, os.Stderr)
+		}
 		return runReplay(ro, os.Stdout, os.Stderr)
 	}
 	so.record, bo.record = ro.record, ro.record
@@ -86,6 +90,7 @@ func run(args []string) int {
 		return runBrowse(*browseTimeout, os.Stdout, os.Stderr)
 	}
 	if bo.n != 0 {
+		bo.predict, bo.syncTest = po.forBots(), po.syncTest
 		bo.seed = *seed
 		if bo.seed == 0 {
 			bo.seed = uint64(time.Now().UnixNano())
@@ -101,7 +106,8 @@ func run(args []string) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	opt := ui.Options{Seed: *seed, StartWave: uint8(*wave), Practice: *practice, Host: *hostNow, Join: bo.join}
+	opt := ui.Options{Seed: *seed, StartWave: uint8(*wave), Practice: *practice, Host: *hostNow, Join: bo.join,
+		Predict: po.override(), SyncTest: po.syncTest}
 	if set["name"] {
 		opt.Name = so.name
 	}
@@ -127,6 +133,11 @@ func run(args []string) int {
 	if opt.Autopilot != nil && err == nil {
 		err = opt.Autopilot.Err()
 	}
+	return exitCode(err)
+}
+
+// exitCode reports how the game's window ended: 0, or 1 with one line.
+func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return 0

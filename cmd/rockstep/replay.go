@@ -5,8 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"time"
 
 	"rockstep/net/replay"
+	"rockstep/ui"
 )
 
 // replayOptions are the flags about replays.
@@ -24,7 +26,18 @@ func replayFlags(fs *flag.FlagSet) *replayOptions {
 	return o
 }
 
-// runReplay verifies a replay headless, or explains how to watch it.
+// watchReplay opens the game's window on the replay in path; leaving the
+// viewer quits. A file that is no replay at all is refused before the
+// window opens; a damaged one plays to its last good turn, and says so.
+func watchReplay(path string, stderr io.Writer) int {
+	if _, err := replay.ReadHeaderFile(path); err != nil && !errors.Is(err, replay.ErrTruncated) && !errors.Is(err, replay.ErrCorrupt) {
+		fmt.Fprintf(stderr, "rockstep: %v\n", err)
+		return 1
+	}
+	return exitCode(ui.Run(ui.Options{Replay: path, Seed: uint64(time.Now().UnixNano())}))
+}
+
+// runReplay verifies a replay headless.
 func runReplay(o *replayOptions, stdout, stderr io.Writer) int {
 	rp, err := replay.ReadFile(o.file)
 	if rp == nil {
@@ -34,10 +47,6 @@ func runReplay(o *replayOptions, stdout, stderr io.Writer) int {
 	if err != nil {
 		// A truncated or damaged file plays to its last good turn.
 		fmt.Fprintf(stderr, "rockstep: %v; using the %d turns before it\n", err, len(rp.Turns))
-	}
-	if !o.verify {
-		fmt.Fprintln(stderr, "rockstep: watching a replay in the window is not built yet; use -replay FILE -verify")
-		return 2
 	}
 	res, verr := replay.Verify(rp)
 	if verr != nil {
