@@ -136,7 +136,7 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 		return nil, err
 	}
 	c.send = func(f []byte) error {
-		if unreliable(f) && tc.SendDatagram(f) == nil {
+		if wire.Unreliable(f) && tc.SendDatagram(f) == nil {
 			return nil
 		}
 		return tc.Send(f)
@@ -225,20 +225,6 @@ func (h *netHandler) Message(frame []byte) {
 	c.receive(now, frame)
 	c.step(now) // a master turn may be due at once
 	c.mu.Unlock()
-}
-
-// unreliable reports whether a frame is better sent as a bare datagram:
-// lockstep turns carry their own acknowledgements and redundancy, and
-// pings measure the path they take.
-func unreliable(frame []byte) bool {
-	if len(frame) < 2 {
-		return false
-	}
-	switch wire.Type(frame[1]) {
-	case wire.TypeMasterPacket, wire.TypeClientPacket, wire.TypePing, wire.TypePong:
-		return true
-	}
-	return false
 }
 
 func (h *netHandler) Tick(time.Time) {

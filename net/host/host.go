@@ -313,25 +313,11 @@ func (h *Host) sendTo(id room.ConnID, frame []byte) {
 			h.log.Warn("in-process client not draining", "conn", id, "err", err)
 		}
 	case h.srv != nil:
-		if unreliable(frame) && h.srv.SendDatagram(cn.net, frame) == nil {
+		if wire.Unreliable(frame) && h.srv.SendDatagram(cn.net, frame) == nil {
 			return
 		}
 		_ = h.srv.Send(cn.net, frame) // a full queue is the transport's to count
 	}
-}
-
-// unreliable reports whether a frame is better sent as a bare datagram:
-// lockstep turns carry their own acknowledgements and redundancy, and
-// pings measure the path they take, so neither waits for KCP's flush.
-func unreliable(frame []byte) bool {
-	if len(frame) < 2 {
-		return false
-	}
-	switch wire.Type(frame[1]) {
-	case wire.TypeMasterPacket, wire.TypeClientPacket, wire.TypePing, wire.TypePong:
-		return true
-	}
-	return false
 }
 
 func (h *Host) flush(hr *hosted) {

@@ -136,36 +136,13 @@ func (s *Session) sendWorld(w *game.World, turn uint32) {
 	}
 }
 
-type assembly struct {
-	turn  uint32
-	hash  uint64
-	total uint8
-	got   int
-	have  [wire.MaxChunks]bool
-	size  [wire.MaxChunks]uint16
-	buf   []byte
-	done  bool
-}
-
 func (s *Session) onChunk(c wire.SnapshotChunk) {
 	if s.phase != Starting {
 		return
 	}
-	a := &s.asm
-	if a.total == 0 || a.turn != c.Turn || a.hash != c.Hash || a.total != c.Total {
-		*a = assembly{turn: c.Turn, hash: c.Hash, total: c.Total, buf: a.buf}
-	}
-	if a.buf == nil {
-		a.buf = make([]byte, wire.MaxChunks*wire.MaxChunk)
-	}
-	if a.have[c.Index] || (int(c.Index) < int(c.Total)-1 && len(c.Data) != wire.MaxChunk) {
-		return
-	}
-	copy(a.buf[int(c.Index)*wire.MaxChunk:], c.Data)
-	a.have[c.Index], a.size[c.Index] = true, uint16(len(c.Data))
-	a.got++
-	if a.got == int(a.total) {
-		a.done = true
+	if data, turn, hash := s.asm.Add(c); data != nil {
+		s.restoreData = append(s.restoreData[:0], data...)
+		s.restoreTurn, s.restoreHash, s.haveRestore = turn, hash, true
 		s.tryRestore()
 	}
 }
@@ -173,14 +150,12 @@ func (s *Session) onChunk(c wire.SnapshotChunk) {
 // tryRestore starts the game from the assembled snapshot once the Start
 // that goes with it is known.
 func (s *Session) tryRestore() {
-	a := &s.asm
-	if !a.done || !s.haveSt || s.start.FirstTurn != a.turn+1 {
+	if !s.haveRestore || !s.haveSt || s.start.FirstTurn != s.restoreTurn+1 {
 		return
 	}
-	n := (int(a.total)-1)*wire.MaxChunk + int(a.size[a.total-1])
-	data := a.buf[:n]
-	a.done, a.total, a.got = false, 0, 0
-	if game.Sum64(data) != a.hash {
+	data := s.restoreData
+	s.haveRestore = false
+	if game.Sum64(data) != s.restoreHash {
 		s.stats.MalformedIn++
 		return
 	}

@@ -204,18 +204,22 @@ type Session struct {
 	stalled  bool
 	stallAt  time.Duration
 
-	snapWant  bool
-	snapTurn  uint32
-	asm       assembly
-	lastPing  time.Duration
-	pingID    uint32
-	rttSmooth time.Duration
-	rttWin    [8]time.Duration
-	rttIdx    int
-	frames    int
-	frameAt   time.Duration
-	fps       int
-	fpsSet    bool
+	snapWant    bool
+	snapTurn    uint32
+	asm         wire.Assembly
+	restoreData []byte // a whole snapshot received, waiting for its Start
+	restoreTurn uint32
+	restoreHash uint64
+	haveRestore bool
+	lastPing    time.Duration
+	pingID      uint32
+	rttSmooth   time.Duration
+	rttWin      [8]time.Duration
+	rttIdx      int
+	frames      int
+	frameAt     time.Duration
+	fps         int
+	fpsSet      bool
 
 	gameEvents []game.Event
 	wish       lobbyWish

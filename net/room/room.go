@@ -156,7 +156,8 @@ type Room struct {
 	snap snapshotRelay
 	rec  Recorder
 	// desync snapshots being assembled, one per slot
-	desyncAsm [game.MaxPlayers]assembly
+	desyncAsm  [game.MaxPlayers]wire.Assembly
+	desyncDone uint8 // slots whose world is recorded
 
 	out     []outFrame
 	arena   []byte

@@ -408,7 +408,10 @@ func (r *Room) declareDesync(rec *hashRecord) {
 		r.rec.Desync(d)
 		// Ask every player for its world at the diverging turn, for the
 		// report (clients keep a few recent turns for this).
-		r.desyncAsm = [game.MaxPlayers]assembly{}
+		for i := range r.desyncAsm {
+			r.desyncAsm[i].Reset()
+		}
+		r.desyncDone = 0
 		for _, m := range r.members {
 			if m.slot >= 0 {
 				r.send(m.conn, wire.SnapshotRequest{Turn: d.Turn})

@@ -28,17 +28,7 @@ type snapshotRelay struct {
 	src     ConnID
 	askAt   time.Duration
 	askTurn uint32
-	asm     assembly
-}
-
-type assembly struct {
-	turn  uint32
-	hash  uint64
-	total uint8
-	got   int
-	have  [wire.MaxChunks]bool
-	size  [wire.MaxChunks]uint16
-	buf   []byte // wire.MaxChunks*wire.MaxChunk bytes once used
+	asm     wire.Assembly
 }
 
 // startSnapshot marks m as needing a snapshot before the master stream.
@@ -119,7 +109,7 @@ func (r *Room) askSnapshot() {
 		turn = r.nextTurn - 1
 	}
 	s.asking, s.src, s.askAt, s.askTurn = true, pick.conn, r.now, turn
-	s.asm.total, s.asm.got = 0, 0
+	s.asm.Reset()
 	r.send(pick.conn, wire.SnapshotRequest{Turn: turn})
 }
 
@@ -133,37 +123,17 @@ func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
 		r.drop(DropSnapshot)
 		return
 	}
-	a := &s.asm
-	if a.total == 0 || a.turn != c.Turn || a.hash != c.Hash || a.total != c.Total {
-		*a = assembly{turn: c.Turn, hash: c.Hash, total: c.Total, buf: a.buf}
-	}
-	if a.buf == nil {
-		a.buf = make([]byte, wire.MaxChunks*wire.MaxChunk)
-	}
-	if a.have[c.Index] {
+	data, turn, hash := s.asm.Add(c)
+	if data == nil {
 		return
 	}
-	if int(c.Index) < int(c.Total)-1 && len(c.Data) != wire.MaxChunk {
-		r.drop(DropSnapshot) // only the last chunk may be short
-		return
-	}
-	copy(a.buf[int(c.Index)*wire.MaxChunk:], c.Data)
-	a.have[c.Index], a.size[c.Index] = true, uint16(len(c.Data))
-	a.got++
-	if a.got < int(a.total) {
-		return
-	}
-	n := (int(a.total)-1)*wire.MaxChunk + int(a.size[a.total-1])
-	data := a.buf[:n]
-	if game.Sum64(data) != a.hash || !r.hashAgrees(a.turn, uint32(a.hash)) {
+	if game.Sum64(data) != hash || !r.hashAgrees(turn, uint32(hash)) {
 		r.drop(DropSnapshot)
-		a.total, a.got = 0, 0
 		s.askAt = r.now - snapshotAsk // ask someone again at once
 		return
 	}
 	s.data = append(s.data[:0], data...)
-	s.turn, s.hash, s.ready, s.asking = a.turn, a.hash, true, false
-	a.total, a.got = 0, 0
+	s.turn, s.hash, s.ready, s.asking = turn, hash, true, false
 	r.relaySnapshots()
 }
 
@@ -189,26 +159,12 @@ func (r *Room) onDesyncChunk(m *member, c wire.SnapshotChunk) {
 		r.drop(DropSnapshot)
 		return
 	}
-	a := &r.desyncAsm[m.slot]
-	if a.total == 0 || a.turn != c.Turn || a.hash != c.Hash || a.total != c.Total {
-		*a = assembly{turn: c.Turn, hash: c.Hash, total: c.Total, buf: a.buf}
+	if r.desyncDone&(1<<m.slot) != 0 {
+		return // this player's world is in already; ignore repeats
 	}
-	if a.buf == nil {
-		a.buf = make([]byte, wire.MaxChunks*wire.MaxChunk)
+	data, turn, hash := r.desyncAsm[m.slot].Add(c)
+	if data != nil && game.Sum64(data) == hash {
+		r.rec.Snapshot(m.slot, turn, data)
+		r.desyncDone |= 1 << m.slot
 	}
-	if a.have[c.Index] || a.got < 0 || (int(c.Index) < int(c.Total)-1 && len(c.Data) != wire.MaxChunk) {
-		return
-	}
-	copy(a.buf[int(c.Index)*wire.MaxChunk:], c.Data)
-	a.have[c.Index], a.size[c.Index] = true, uint16(len(c.Data))
-	a.got++
-	if a.got < int(a.total) {
-		return
-	}
-	n := (int(a.total)-1)*wire.MaxChunk + int(a.size[a.total-1])
-	data := a.buf[:n]
-	if game.Sum64(data) == a.hash {
-		r.rec.Snapshot(m.slot, a.turn, data)
-	}
-	a.got = -1 // done; ignore repeats
 }
