@@ -87,10 +87,10 @@ func newReplayScreen(a *App, path string) *replayScreen {
 		s.bannerWave, s.bannerLeft = p.world.Wave, bannerTicks
 	}
 
-	s.bar = column(8, &widget.Insets{Top: 10, Bottom: 12, Left: 24, Right: 24})
+	s.bar = column(8, &widget.Insets{Top: 10, Bottom: 12, Left: 24, Right: 24}, widget.ContainerOpts.WidgetOpts(minSize(0, 10+26+8+34+12)))
 	s.timeline = widget.NewContainer(widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, 26)))
 	s.bar.AddChild(s.timeline)
-	controls := row(8, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	controls := row(8, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, 34)))
 	small := func(label string, click func(), w int) *widget.Button {
 		b := widget.NewButton(
 			widget.ButtonOpts.WidgetOpts(minSize(w, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})),
