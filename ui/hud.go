@@ -99,10 +99,17 @@ func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int
 
 	// The thrust level stays where it was set, so the player must see it.
 	h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH-50, text.AlignStart, colDim, 1)
+	thrustGauge(r, v, sh.Thrust, col)
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+}
+
+// thrustGauge adds a ship's thrust level, one bar a level in the ship's
+// colour (the top one in flame colour), to r.hud at the bottom left.
+func thrustGauge(r *renderer, v view, thrust uint8, col color.RGBA) {
 	for k := 0; k < game.MaxThrust; k++ {
 		x, y := v.pt(28+float64(k)*20, fieldH-28)
 		bw, bh := v.px(15), v.px(8)
-		if k < int(sh.Thrust) {
+		if k < int(thrust) {
 			c := col
 			if k >= game.MaxThrust-1 {
 				c = colFlame
@@ -113,7 +120,6 @@ func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int
 			r.hud.rect(x+1, y+1, bw-2, bh-2, tint(colField, 1))
 		}
 	}
-	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }
 
 // bannerText draws a title and a line under it in the middle of the field.

@@ -354,22 +354,7 @@ func (s *netPlayScreen) drawThrust(r *renderer, v view, me int) {
 	if me < 0 || me >= game.MaxPlayers {
 		return
 	}
-	sh := &s.cur.Ships[me]
-	col := playerColour(s.colourOf(me))
-	for k := 0; k < game.MaxThrust; k++ {
-		x, y := v.pt(28+float64(k)*20, fieldH-28)
-		bw, bh := v.px(15), v.px(8)
-		if k < int(sh.Thrust) {
-			c := col
-			if k >= game.MaxThrust-1 {
-				c = colFlame
-			}
-			r.hud.rect(x, y, bw, bh, tint(c, 1))
-		} else {
-			r.hud.rect(x, y, bw, bh, tint(colBorder, 1))
-			r.hud.rect(x+1, y+1, bw-2, bh-2, tint(colField, 1))
-		}
-	}
+	thrustGauge(r, v, s.cur.Ships[me].Thrust, playerColour(s.colourOf(me)))
 }
 
 // colourOf returns the palette index of slot.
