@@ -20,6 +20,7 @@ vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change: $$out" >&2; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags noui ./cmd/...
 
 ## test-race: the whole suite with the race detector, in random order. The UI
 ## opens real windows, so it runs under a virtual X server.

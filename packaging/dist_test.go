@@ -366,7 +366,7 @@ wait:
 
 // TestDistDockerfileBinary builds what packaging/Dockerfile's build stage
 // builds, with its own command line, and checks that it runs in the final
-// image: a Linux executable needing glibc at most (distroless/base has it),
+// image: a fully static Linux executable (distroless/static has no libc),
 // stamped with the build argument VERSION.
 func TestDistDockerfileBinary(t *testing.T) {
 	distDir(t)
@@ -385,6 +385,17 @@ func TestDistDockerfileBinary(t *testing.T) {
 		t.Skipf("no ELF machine known for %s", runtime.GOARCH)
 	}
 	checkELF(t, "Dockerfile's rockstep", mustRead(t, exe), machine)
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	libs, _ := f.ImportedLibraries()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Errorf("the server image's binary has a dynamic loader (and needs %v): distroless/static cannot run it", libs)
+		}
+	}
 	v := exec.Command(exe, "-version")
 	v.Env = cleanEnv(t.TempDir())
 	if b, err := v.CombinedOutput(); err != nil || !strings.HasPrefix(string(b), "rockstep 9.8.7-docker ") {

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"rockstep/game"
-	"rockstep/net/transport"
-	"rockstep/ui"
 )
 
 func main() {
@@ -29,7 +27,7 @@ func run(args []string) int {
 			"by address, practise alone. Keys: arrows or WASD steer and set the thrust\n"+
 			"level, Space (hold, release) fires, Esc opens the in-game menu, F3 shows the\n"+
 			"network graph, F11 toggles full screen. Settings (name, volume, keys) are in\n"+
-			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", ui.EnvConfigDir)
+			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", configDirEnv)
 		fs.PrintDefaults()
 	}
 	showVersion := versionFlag(fs)
@@ -106,45 +104,28 @@ func run(args []string) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	opt := ui.Options{Seed: *seed, StartWave: uint8(*wave), Practice: *practice, Host: *hostNow, Join: bo.join,
-		Predict: po.override(), SyncTest: po.syncTest}
+	wo := windowOptions{seed: *seed, wave: uint8(*wave), practice: *practice, host: *hostNow, join: bo.join,
+		predict: po.override(), syncTest: po.syncTest, netsim: bo.netsim, autopilot: *autopilot}
 	if set["name"] {
-		opt.Name = so.name
+		wo.name = so.name
 	}
 	if set["listen"] {
-		opt.Listen = so.listen
+		wo.listen = so.listen
 	}
-	imp, err := transport.ParseImpairment(bo.netsim)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "rockstep: -netsim: %v\n", err)
-		return 2
-	}
-	opt.Netsim = imp
-	if *autopilot != "" {
-		ap, err := ui.ParseAutopilot(*autopilot, os.Stderr)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "rockstep: -autopilot: %v\n", err)
-			return 2
-		}
-		opt.Autopilot = ap
-	}
-
-	err = ui.Run(opt)
-	if opt.Autopilot != nil && err == nil {
-		err = opt.Autopilot.Err()
-	}
-	return exitCode(err)
+	return runWindow(wo)
 }
 
-// exitCode reports how the game's window ended: 0, or 1 with one line.
-func exitCode(err error) int {
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, ui.ErrNoWindow):
-		fmt.Fprintf(os.Stderr, "rockstep: %v (is DISPLAY set?)\n", err)
-	default:
-		fmt.Fprintf(os.Stderr, "rockstep: %v\n", err)
-	}
-	return 1
+// windowOptions are the flags the game's window takes.
+type windowOptions struct {
+	seed      uint64
+	wave      uint8
+	practice  bool
+	host      bool
+	join      string
+	predict   *bool // nil: the settings decide
+	syncTest  int
+	name      string // "": the settings'
+	listen    string
+	netsim    string
+	autopilot string
 }

@@ -5,10 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
 
 	"rockstep/net/replay"
-	"rockstep/ui"
 )
 
 // replayOptions are the flags about replays.
@@ -34,7 +32,7 @@ func watchReplay(path string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 1
 	}
-	return exitCode(ui.Run(ui.Options{Replay: path, Seed: uint64(time.Now().UnixNano())}))
+	return openReplayWindow(path)
 }
 
 // runReplay verifies a replay headless.

@@ -1,0 +1,59 @@
+//go:build !noui
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"rockstep/net/transport"
+	"rockstep/ui"
+)
+
+// configDirEnv names the environment variable that moves the settings.
+const configDirEnv = ui.EnvConfigDir
+
+// runWindow opens the game's window with the flags' options.
+func runWindow(wo windowOptions) int {
+	opt := ui.Options{Seed: wo.seed, StartWave: wo.wave, Practice: wo.practice, Host: wo.host, Join: wo.join,
+		Predict: wo.predict, SyncTest: wo.syncTest, Name: wo.name, Listen: wo.listen}
+	imp, err := transport.ParseImpairment(wo.netsim)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "rockstep: -netsim: %v\n", err)
+		return 2
+	}
+	opt.Netsim = imp
+	if wo.autopilot != "" {
+		ap, err := ui.ParseAutopilot(wo.autopilot, os.Stderr)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "rockstep: -autopilot: %v\n", err)
+			return 2
+		}
+		opt.Autopilot = ap
+	}
+	err = ui.Run(opt)
+	if opt.Autopilot != nil && err == nil {
+		err = opt.Autopilot.Err()
+	}
+	return exitCode(err)
+}
+
+// openReplayWindow opens the game's window on a replay.
+func openReplayWindow(path string) int {
+	return exitCode(ui.Run(ui.Options{Replay: path, Seed: uint64(time.Now().UnixNano())}))
+}
+
+// exitCode reports how the game's window ended: 0, or 1 with one line.
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, ui.ErrNoWindow):
+		fmt.Fprintf(os.Stderr, "rockstep: %v (is DISPLAY set?)\n", err)
+	default:
+		fmt.Fprintf(os.Stderr, "rockstep: %v\n", err)
+	}
+	return 1
+}
