@@ -269,8 +269,10 @@ func TestLANHostileAnswers(t *testing.T) {
 		}
 		want += h.malformed
 	}
-	deadline := time.Now().Add(time.Second)
-	for b.Stats().Malformed < want && time.Now().Before(deadline) {
+	// The sanitised answer is sent last: wait for it too, not only for
+	// the malformed count.
+	deadline := time.Now().Add(2 * time.Second)
+	for st := b.Stats(); (st.Malformed < want || st.Sanitised < 1) && time.Now().Before(deadline); st = b.Stats() {
 		time.Sleep(5 * time.Millisecond)
 	}
 	if st := b.Stats(); st.Malformed != want || st.Sanitised != 1 {
