@@ -1,33 +1,27 @@
 package ui
 
-import "image/color"
+import (
+	"image/color"
 
-// Colours of the game: bright outlines on a near-black field, as on a
-// vector monitor.
+	"rockstep/assets/palette"
+)
+
+// The game's colours, from assets/palette (shared with the icon).
 var (
-	colBars   = color.RGBA{0x00, 0x00, 0x00, 0xff} // outside the field
-	colField  = color.RGBA{0x05, 0x07, 0x10, 0xff}
-	colBorder = color.RGBA{0x2a, 0x34, 0x55, 0xff}
-	colRock   = color.RGBA{0xc6, 0xd0, 0xe6, 0xff}
-	colFlame  = color.RGBA{0xff, 0xa6, 0x3a, 0xff}
-	colCore   = color.RGBA{0xff, 0xf4, 0xd6, 0xff} // bullet cores, the flame's heart
-	colStar   = color.RGBA{0xb8, 0xc8, 0xff, 0xff}
-	colText   = color.RGBA{0xe8, 0xee, 0xff, 0xff}
-	colDim    = color.RGBA{0x8a, 0x96, 0xb8, 0xff} // labels and hints
-	colDanger = color.RGBA{0xff, 0x5c, 0x6c, 0xff}
+	colBars   = palette.Bars
+	colField  = palette.Field
+	colBorder = palette.Border
+	colRock   = palette.Rock
+	colFlame  = palette.Flame
+	colCore   = palette.Core
+	colStar   = palette.Star
+	colText   = palette.Text
+	colDim    = palette.Dim
+	colDanger = palette.Danger
 )
 
 // playerColours gives each player slot its colour, slot 0 first.
-var playerColours = [8]color.RGBA{
-	{0x4d, 0xe3, 0xff, 0xff}, // cyan
-	{0xff, 0x5c, 0xc8, 0xff}, // magenta
-	{0xff, 0xd8, 0x4d, 0xff}, // yellow
-	{0x6d, 0xff, 0x7a, 0xff}, // green
-	{0xff, 0x9a, 0x3d, 0xff}, // orange
-	{0xa7, 0x8b, 0xff, 0xff}, // violet
-	{0xff, 0x6b, 0x6b, 0xff}, // red
-	{0xe8, 0xe8, 0xe8, 0xff}, // white
-}
+var playerColours = palette.Players
 
 // playerColour returns the colour of slot i.
 func playerColour(i int) color.RGBA { return playerColours[i&7] }

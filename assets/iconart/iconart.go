@@ -14,18 +14,19 @@ import (
 	"image"
 	"image/color"
 	"math"
+
+	"rockstep/assets/palette"
 )
 
-// Colours of the icon, copied from ui/palette.go (package ui needs a window,
-// so it cannot be imported here).
+// Colours of the icon: the game's own.
 var (
-	colField  = color.RGBA{0x05, 0x07, 0x10, 0xff}
-	colBorder = color.RGBA{0x2a, 0x34, 0x55, 0xff}
-	colRock   = color.RGBA{0xc6, 0xd0, 0xe6, 0xff}
-	colFlame  = color.RGBA{0xff, 0xa6, 0x3a, 0xff}
-	colCore   = color.RGBA{0xff, 0xf4, 0xd6, 0xff}
-	colStar   = color.RGBA{0xb8, 0xc8, 0xff, 0xff}
-	colShip   = color.RGBA{0x4d, 0xe3, 0xff, 0xff} // player slot 0, cyan
+	colField  = palette.Field
+	colBorder = palette.Border
+	colRock   = palette.Rock
+	colFlame  = palette.Flame
+	colCore   = palette.Core
+	colStar   = palette.Star
+	colShip   = palette.Players[0] // player slot 0, cyan
 )
 
 // shipOutline is ui's ship in world units, facing +X (ui/shapes.go).
