@@ -3,17 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"rockstep/internal/netns"
 )
 
 // envE2ENetns marks the test binary re-run inside a private network
@@ -41,33 +40,10 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 	if os.Getenv("DISPLAY") == "" {
 		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
 	}
-	if os.Getenv(envE2ENetns) != "1" {
-		if _, err := exec.LookPath("ip"); err != nil {
-			t.Skipf("needs the ip command to set up a private network namespace: %v", err)
-		}
-		cmd := exec.Command(os.Args[0], "-test.run=^TestTwoWindowsFindEachOtherAndAgree$", "-test.count=1", "-test.v", "-test.timeout=4m")
-		cmd.Env = append(os.Environ(), envE2ENetns+"=1")
-		cmd.SysProcAttr = &syscall.SysProcAttr{
-			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNET,
-			UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
-			GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
-		}
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			t.Skipf("cannot create a private network namespace (user and network namespaces needed): %v", err)
-		}
-		if bytes.Contains(out, []byte("--- SKIP: TestTwoWindowsFindEachOtherAndAgree")) {
-			t.Skipf("in a private network namespace:\n%s", bytes.TrimSpace(out))
-		}
-		if err != nil {
-			t.Fatalf("in a private network namespace: %v\n%s", err, out)
-		}
-		t.Logf("in a private network namespace:\n%s", out)
+	if !netns.Isolate(t, envE2ENetns, 4*time.Minute) {
 		return
 	}
-
-	if err := setupE2ENetns(); err != nil {
+	if err := netns.SetupLoopback("192.0.2.61"); err != nil {
 		t.Skipf("private network namespace has no multicast: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -118,27 +94,4 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 		t.Errorf("the two games ended on different states: host %s, guest %s (tick/hash)", hashes[0], hashes[1])
 	}
 	t.Logf("whole run: %v", time.Since(began).Round(time.Second))
-}
-
-// setupE2ENetns brings the namespace's lo up with multicast, a LAN-like
-// address and the multicast route, as net/lan's tests do. It refuses to
-// run anywhere but in a fresh namespace.
-func setupE2ENetns() error {
-	ifaces, err := net.Interfaces()
-	if err != nil {
-		return err
-	}
-	if len(ifaces) != 1 || ifaces[0].Name != "lo" {
-		return fmt.Errorf("%d interfaces, not a fresh namespace with lo alone: refusing to multicast", len(ifaces))
-	}
-	for _, args := range [][]string{
-		{"link", "set", "lo", "up", "multicast", "on"},
-		{"addr", "add", "192.0.2.61/32", "dev", "lo"},
-		{"route", "add", "224.0.0.0/4", "dev", "lo"},
-	} {
-		if out, err := exec.Command("ip", args...).CombinedOutput(); err != nil {
-			return fmt.Errorf("ip %s: %v: %s", strings.Join(args, " "), err, bytes.TrimSpace(out))
-		}
-	}
-	return nil
 }
