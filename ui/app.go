@@ -10,6 +10,7 @@ package ui
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
@@ -26,6 +27,7 @@ import (
 	"rockstep/net/lan"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
+	"rockstep/net/wire"
 )
 
 // Options configure the game window.
@@ -60,6 +62,9 @@ type Options struct {
 	Autopilot *Autopilot
 	// Silent disables sound whatever the settings say.
 	Silent bool
+	// Stop, when closed, ends the program as Quit does: any game is left,
+	// its Leave delivered, and the window closes (SIGINT, SIGTERM).
+	Stop <-chan struct{}
 }
 
 // ErrNoWindow reports that the window could not be opened at all, for
@@ -115,8 +120,17 @@ type App struct {
 	settingsDir string
 	keys        KeyMap
 
-	net       *netGame
-	nv        netView
+	net     *netGame
+	nv      netView
+	closing []<-chan struct{} // network sessions still saying goodbye
+
+	// saved is the running game this player can rejoin (kept on disk
+	// while a game runs; see rejoin.go), or nil. kept is the token kept
+	// for the current session; joinedID the LAN id of the game joined.
+	saved     *savedSession
+	kept      [16]byte
+	inGame    bool // the session reached the game with the kept token
+	joinedID  string
 	discovery lan.Discovery
 	ownDisc   bool // discovery was started here and is closed here
 	queue     []Intent
@@ -143,6 +157,11 @@ func NewApp(opt Options) (*App, error) {
 	app.ui = &ebitenui.UI{}
 	app.backdrop = newBackdrop(opt.Seed)
 	app.loadSettings()
+	if sv, ok, err := loadSession(app.settingsDir, time.Now()); err != nil {
+		log.Printf("rockstep: %v", err)
+	} else if ok {
+		app.saved = &sv
+	}
 	if opt.Name != "" {
 		app.settings.Name = truncateUTF8(opt.Name, 24)
 	}
@@ -225,13 +244,24 @@ func (a *App) runGame(g ebiten.Game) error {
 	return nil
 }
 
-// Close leaves any game and stops LAN discovery.
+// closeWait bounds how long the program waits, when it ends, for its
+// goodbyes to be delivered.
+const closeWait = 2 * time.Second
+
+// Close leaves any game, delivering the Leave (a bounded wait), and stops
+// LAN discovery.
 func (a *App) Close() {
-	if a.net != nil {
-		a.net.close()
-		a.net = nil
-	}
+	a.disconnect()
 	a.stopDiscovery()
+	deadline := time.After(closeWait)
+	for _, done := range a.closing {
+		select {
+		case <-done:
+		case <-deadline:
+			return
+		}
+	}
+	a.closing = nil
 }
 
 // theme returns the menus' theme, built on first use: it makes images,
@@ -280,6 +310,11 @@ func (a *App) Update() error {
 	if a.opt.Autopilot != nil {
 		in = a.opt.Autopilot.step(a, in)
 	}
+	select {
+	case <-a.opt.Stop:
+		a.quit = true // Run's Close leaves the game, delivering the Leave
+	default:
+	}
 	if err := a.process(); err != nil {
 		return err
 	}
@@ -309,6 +344,7 @@ func (a *App) process() error {
 			a.nv.read(c)
 		}
 	}
+	a.keepSession()
 	if err := a.carry(a.flow.observe(a.net.netStatus(&a.nv))); err != nil {
 		return err
 	}
@@ -325,7 +361,15 @@ func (a *App) carry(effs []effect) error {
 			a.net = hostGame(a.netConfig(), name)
 		case effDial:
 			a.disconnect()
-			a.net = dial(a.netConfig(), e.addr)
+			cfg := a.netConfig()
+			a.joinedID = e.gameID
+			if e.rejoin && a.saved != nil {
+				if tok, ok := a.saved.token(); ok {
+					cfg.token = tok
+					a.kept, a.joinedID = tok, a.saved.GameID
+				}
+			}
+			a.net = dial(cfg, e.addr)
 		case effDisconnect:
 			a.disconnect()
 		case effQuit:
@@ -399,10 +443,47 @@ func predictOn(s Settings, override *bool) bool {
 
 func (a *App) disconnect() {
 	if a.net != nil {
-		a.net.close()
+		if a.inGame {
+			// Leaving by choice: there is nothing to come back to. (A
+			// rejoin that could not connect keeps the session: the host
+			// may answer later.)
+			a.forgetSession()
+		}
+		a.closing = append(a.closing, a.net.close())
 		a.net = nil
 	}
 	a.nv = netView{}
+	a.kept, a.joinedID, a.inGame = [16]byte{}, "", false
+}
+
+// keepSession keeps the token of a running game on disk while it runs, so
+// that a crashed game can come back as the same player, and forgets it
+// once the game is over for this player.
+func (a *App) keepSession() {
+	nv := &a.nv
+	if a.net == nil || a.flow.hosting || !nv.ok {
+		return
+	}
+	switch {
+	case nv.phase == lockstep.Playing && nv.slot >= 0 && nv.token != ([16]byte{}) && nv.token != a.kept && !nv.ended:
+		sv := savedSession{Addr: a.net.addr, GameID: a.joinedID, Room: nv.setup.Name, Slot: nv.slot,
+			Token: hex.EncodeToString(nv.token[:]), Saved: time.Now()}
+		if err := saveSession(a.settingsDir, sv); err != nil {
+			log.Printf("rockstep: %v", err)
+		}
+		a.kept, a.saved, a.inGame = nv.token, &sv, true
+	case nv.phase == lockstep.Playing && nv.token == a.kept && a.kept != ([16]byte{}):
+		a.inGame = true // back in the game we rejoined
+	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == lockstep.Finished || nv.phase == lockstep.Lobby || nv.phase == lockstep.Left):
+		a.forgetSession()
+	case nv.phase == lockstep.Refused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:
+		a.forgetSession() // the game it was for is gone
+	}
+}
+
+func (a *App) forgetSession() {
+	clearSession(a.settingsDir)
+	a.kept, a.saved, a.inGame = [16]byte{}, nil, false
 }
 
 // show makes the flow's screen current if it is not.

@@ -24,8 +24,16 @@ import (
 //	join ADDR      join ADDR by typing it
 //	ready          press Ready in the lobby
 //	start N        as host, press Start once N players are ready
+//	setup M L W    as host, set the mode (coop or versus), lives and
+//	               starting wave, once the lobby shows the setup
 //	fly T          play with scripted keys until the confirmed world reaches
 //	               tick T, then log "autopilot: hash tick=T hash=H"
+//	play-to-end    play with scripted keys until the results are shown, then
+//	               log them as the screen shows them: "autopilot: results
+//	               <title> | <subtitle> | 1. <name> <score> <lives> [<kills>] | …"
+//	rematch        press Back to lobby on the results
+//	hold-lobby S   stay S seconds in the lobby; fail if a game starts (a
+//	               rematch must wait for the host's Start)
 //	linger S       keep playing S seconds (so the others reach the same tick)
 //	quit           leave the game and end the program
 //
@@ -38,6 +46,8 @@ type Autopilot struct {
 	cur     int
 	since   time.Time
 	lastTry time.Time
+	screen  screenID // the screen last seen, to log changes
+	seen    bool
 
 	mu       sync.Mutex
 	hashTick uint32 // tick to log the hash at; 0 none
@@ -47,9 +57,30 @@ type Autopilot struct {
 }
 
 type apStep struct {
-	op  string
-	arg string
-	n   int
+	op    string
+	arg   string
+	n     int
+	setup game.Setup
+}
+
+// parseAutopilotSetup reads "coop|versus LIVES WAVE".
+func parseAutopilotSetup(f []string) (game.Setup, error) {
+	s := game.DefaultSetup()
+	switch f[0] {
+	case "coop", "co-op":
+		s.Mode = game.Coop
+	case "versus":
+		s.Mode = game.Versus
+	default:
+		return s, fmt.Errorf("mode %q: want coop or versus", f[0])
+	}
+	lives, err1 := strconv.Atoi(f[1])
+	wave, err2 := strconv.Atoi(f[2])
+	if err1 != nil || err2 != nil || lives < 1 || lives > game.MaxLives || wave < 1 || wave > game.MaxStartWave {
+		return s, fmt.Errorf("lives %q and wave %q: want 1..%d and 1..%d", f[1], f[2], game.MaxLives, game.MaxStartWave)
+	}
+	s.Lives, s.StartWave = uint8(lives), uint8(wave)
+	return s, nil
 }
 
 // apDeadline bounds each step.
@@ -66,10 +97,12 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch":
 		case "join":
 			want = 1
-		case "start", "fly", "linger":
+		case "setup":
+			want = 3
+		case "start", "fly", "linger", "hold-lobby":
 			want = 1
 		default:
 			return nil, fmt.Errorf("autopilot: unknown step %q", part)
@@ -77,7 +110,13 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		if len(f)-1 != want {
 			return nil, fmt.Errorf("autopilot: step %q takes %d argument(s)", part, want)
 		}
-		if want == 1 {
+		if st.op == "setup" {
+			setup, err := parseAutopilotSetup(f[1:])
+			if err != nil {
+				return nil, fmt.Errorf("autopilot: step %q: %w", part, err)
+			}
+			st.setup = setup
+		} else if want == 1 {
 			st.arg = f[1]
 			if st.op != "join" {
 				n, err := strconv.Atoi(st.arg)
@@ -122,6 +161,14 @@ func (ap *Autopilot) turnEnd(turn uint32, hash uint64, w *game.World) {
 // the keys' intents.
 func (ap *Autopilot) step(a *App, in Intents) Intents {
 	now := time.Now()
+	if !ap.seen || a.flow.screen != ap.screen {
+		ap.seen, ap.screen = true, a.flow.screen
+		if a.flow.notice != "" {
+			ap.logf("screen %v (%s)", a.flow.screen, a.flow.notice)
+		} else {
+			ap.logf("screen %v", a.flow.screen)
+		}
+	}
 	if ap.cur >= len(ap.steps) {
 		return in
 	}
@@ -145,7 +192,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		case screenJoin:
 			if a.flow.target == "" && retry {
 				ap.lastTry = now
-				for _, r := range lanRows(a.lanGames()) {
+				for _, r := range lanRows(a.lanGames(), a.saved) {
 					if r.Joinable {
 						ap.logf("joining %s at %s", r.Game.Name, r.Game.Addr)
 						a.emit(Intent{Kind: IntentJoinLAN, Game: r.Game})
@@ -199,6 +246,47 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 				a.emit(Intent{Kind: IntentStart})
 			}
 		}
+	case "setup":
+		if a.flow.screen == screenLobby && nv.ok && nv.host && len(nv.setup.Players) > 0 {
+			cur := nv.setup.Setup
+			cur.Seed, cur.Players = 0, 0
+			want := st.setup
+			want.Players = 0
+			if cur == want {
+				done = true
+			} else if retry {
+				ap.lastTry = now
+				a.emit(Intent{Kind: IntentSetup, Setup: want})
+			}
+		}
+	case "play-to-end":
+		switch a.flow.screen {
+		case screenPlay:
+			in.Ship = apKeys(a.frames)
+			ap.since = now // the game's length is the game's business
+		case screenResults:
+			if rs, ok := a.cur.(*resultsScreen); ok {
+				ap.logf("results digest=%016x %s", nv.results.Digest(), strings.Join(rs.shown, " | "))
+				done = true
+			}
+		}
+	case "rematch":
+		if a.flow.screen == screenResults {
+			a.emit(Intent{Kind: IntentRematch})
+		}
+		if a.flow.screen == screenLobby {
+			done = true
+		}
+	case "hold-lobby":
+		if a.flow.screen != screenLobby {
+			ap.mu.Lock()
+			ap.err = fmt.Errorf("autopilot: left the lobby for %v while holding: a game started without the host's Start", a.flow.screen)
+			ap.mu.Unlock()
+			ap.logf("%v", ap.err)
+			a.quit = true
+			return in
+		}
+		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
 	case "fly":
 		ap.mu.Lock()
 		if ap.hashTick == 0 {

@@ -70,13 +70,16 @@ const (
 	IntentPause                              // in-game menu, the host: Paused says pause or resume the game for everyone
 	IntentOpenReplays                        // main menu: the recent replays
 	IntentWatch                              // replays: watch the replay at Path
+	IntentRejoin                             // main menu: back into the game at Addr that this player left by a crash
+	IntentEndGame                            // in-game menu, the host: end the game for everyone now
 )
 
 // Intent is one thing the player asked for.
 type Intent struct {
 	Kind     IntentKind
 	Game     lan.Game   // IntentJoinLAN
-	Addr     string     // IntentJoinAddr
+	Rejoin   bool       // IntentJoinLAN: the game is the one this player crashed out of; come back with the kept token
+	Addr     string     // IntentJoinAddr, IntentRejoin
 	Ready    bool       // IntentReady
 	Setup    game.Setup // IntentSetup
 	Text     string     // IntentSay
@@ -99,13 +102,15 @@ const (
 	effStart                              // session.RequestStart()
 	effSetup                              // session.ChangeSetup(setup)
 	effSay                                // session.Say(text)
-	effEndGame                            // session.EndGame(): the host's world is over
+	effEndGame                            // session.EndGame(): the host ends the game for everyone
 	effPause                              // session.Pause(ready): the host pauses or resumes
 )
 
 type effect struct {
 	kind     effectKind
 	addr     string
+	rejoin   bool   // effDial: with the token kept for this game
+	gameID   string // effDial: the LAN game's id, when joined from the list
 	ready    bool
 	setup    game.Setup
 	text     string
@@ -114,18 +119,18 @@ type effect struct {
 
 // netStatus is what the flow observes of the network each frame.
 type netStatus struct {
-	active    bool               // a session exists or is being set up
-	dialing   bool               // the connection is being made
-	dialErr   error              // the connection could not be made
-	closed    bool               // the session's loop has stopped
-	phase     lockstep.Phase     //
-	host      bool               // the local player is the room's host
-	room      wire.RoomState     //
-	refusal   wire.Refuse        // when phase is Refused
-	leave     wire.Leave         // when phase is Left
-	worldOver bool               // the displayed world has reached game over
-	started   bool               // the session has a world (the game began)
-	desync    *wire.DesyncReport // the game stopped on a desync
+	active  bool               // a session exists or is being set up
+	dialing bool               // the connection is being made
+	dialErr error              // the connection could not be made
+	closed  bool               // the session's loop has stopped
+	phase   lockstep.Phase     //
+	host    bool               // the local player is the room's host
+	room    wire.RoomState     //
+	refusal wire.Refuse        // when phase is Refused
+	leave   wire.Leave         // when phase is Left
+	ended   bool               // the game ended in the confirmed world (results are read; the room confirms)
+	started bool               // the session has a world (the game began)
+	desync  *wire.DesyncReport // the game stopped on a desync
 }
 
 // flow is the screen state machine.
@@ -136,7 +141,7 @@ type flow struct {
 	target   string // what is being joined: an address or a game's name
 	hosting  bool   // the session is our own room
 	gameMenu bool   // the in-game menu is open
-	endSent  bool   // EndGame was asked for this game
+	rejoin   bool   // the session is a rejoin with a kept token
 
 	replay     string // the replay being watched
 	replayOnly bool   // the program was started to watch one replay: leaving it quits
@@ -167,6 +172,10 @@ func (f *flow) apply(in Intent) []effect {
 		case IntentWatch:
 			f.notice, f.replay = "", in.Path
 			f.screen = screenReplay
+		case IntentRejoin:
+			f.notice, f.joinErr, f.target, f.hosting, f.rejoin = "", "", in.Addr, false, true
+			f.screen = screenJoin
+			return []effect{{kind: effDial, addr: in.Addr, rejoin: true}}
 		case IntentQuit:
 			return []effect{{kind: effQuit}}
 		}
@@ -201,8 +210,8 @@ func (f *flow) apply(in Intent) []effect {
 				f.joinErr = fmt.Sprintf("%s runs another version of Rockstep (protocol %d, ours %d) and cannot be joined", gameName(in.Game), in.Game.Version, wire.Version)
 				return nil
 			}
-			f.joinErr, f.target, f.hosting = "", gameName(in.Game), false
-			return []effect{{kind: effDial, addr: in.Game.Addr.String()}}
+			f.joinErr, f.target, f.hosting, f.rejoin = "", gameName(in.Game), false, in.Rejoin
+			return []effect{{kind: effDial, addr: in.Game.Addr.String(), rejoin: in.Rejoin, gameID: in.Game.ID}}
 		case IntentJoinAddr:
 			if f.target != "" {
 				return nil
@@ -212,7 +221,7 @@ func (f *flow) apply(in Intent) []effect {
 				f.joinErr = err.Error()
 				return nil
 			}
-			f.joinErr, f.target, f.hosting = "", addr, false
+			f.joinErr, f.target, f.hosting, f.rejoin = "", addr, false, false
 			return []effect{{kind: effDial, addr: addr}}
 		}
 	case screenSettings:
@@ -250,6 +259,9 @@ func (f *flow) apply(in Intent) []effect {
 			f.gameMenu = false
 		case IntentPause:
 			return []effect{{kind: effPause, ready: in.Paused}}
+		case IntentEndGame:
+			f.gameMenu = false
+			return []effect{{kind: effEndGame}}
 		case IntentLeave:
 			return f.leave("")
 		}
@@ -285,10 +297,12 @@ func (f *flow) observe(n netStatus) []effect {
 			return []effect{{kind: effDisconnect}}
 		}
 		switch n.phase {
-		case lockstep.Lobby, lockstep.Starting:
+		case lockstep.Lobby:
 			f.screen = screenLobby
-		case lockstep.Playing:
-			f.screen, f.endSent = screenPlay, false
+		case lockstep.Starting, lockstep.Playing:
+			// A game in progress: watching, or back in our own slot,
+			// once the snapshot has caught us up.
+			f.screen, f.gameMenu = screenPlay, false
 		case lockstep.Finished:
 			f.screen = screenResults
 		}
@@ -307,23 +321,20 @@ func (f *flow) observe(n netStatus) []effect {
 	}
 	switch f.screen {
 	case screenLobby:
-		if n.phase == lockstep.Playing && n.room == wire.StateRunning {
-			f.screen, f.gameMenu, f.endSent = screenPlay, false, false
+		if (n.phase == lockstep.Playing || n.phase == lockstep.Starting) && n.room == wire.StateRunning {
+			f.screen, f.gameMenu = screenPlay, false
 		}
 	case screenPlay:
-		if n.room == wire.StateFinished || n.phase == lockstep.Finished {
+		// The results come once our confirmed world has ended and the
+		// room has confirmed it: the same table on every machine.
+		if n.phase == lockstep.Finished || (n.ended && n.phase == lockstep.Lobby) {
 			f.screen, f.gameMenu = screenResults, false
-			return nil
-		}
-		if n.worldOver && n.host && !f.endSent && n.desync == nil {
-			f.endSent = true
-			return []effect{{kind: effEndGame}}
 		}
 	case screenResults:
 		if n.phase == lockstep.Playing && n.room == wire.StateRunning {
-			// Someone else started the rematch while we looked at
-			// the scores: we are not in it unless ready, but follow.
-			f.screen, f.endSent = screenPlay, false
+			// The rematch started: we pressed Back to lobby on another
+			// path (a rematch starts only with everyone ready).
+			f.screen = screenPlay
 		}
 	}
 	return nil
@@ -399,7 +410,7 @@ func refusalText(r wire.Refuse) string {
 	case wire.RefuseRunning:
 		s = "the game has already started"
 	case wire.RefuseBadToken:
-		s = "the room did not accept our session token"
+		s = "the game you were in has ended, or your place in it was given up"
 	case wire.RefuseVersion:
 		s = "the game runs another version of Rockstep"
 	case wire.RefuseNoRoom:

@@ -87,7 +87,7 @@ func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
 	wantEffects(t, "chat", f.apply(Intent{Kind: IntentSay, Text: "hi"}), effSay)
 
 	f.observe(netStatus{active: true, phase: lockstep.Starting, room: wire.StateRunning})
-	wantScreen(t, "starting", f, screenLobby)
+	wantScreen(t, "starting", f, screenPlay)
 	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning})
 	wantScreen(t, "playing", f, screenPlay)
 
@@ -103,9 +103,12 @@ func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
 		t.Fatalf("pause: effects %+v", effs)
 	}
 
-	// Not the host: game over is the host's to announce.
-	wantEffects(t, "world over, guest", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, worldOver: true}))
-	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished})
+	// Our world has ended: the results wait for the room to confirm.
+	wantEffects(t, "ended here", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, ended: true}))
+	wantScreen(t, "ended here", f, screenPlay)
+	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateFinished})
+	wantScreen(t, "room finished, our world behind", f, screenPlay)
+	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished, ended: true})
 	wantScreen(t, "finished", f, screenResults)
 
 	wantEffects(t, "rematch", f.apply(Intent{Kind: IntentRematch}), effReady)
@@ -117,7 +120,11 @@ func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
 	wantScreen(t, "main menu", f, screenMenu)
 }
 
-func TestHostEndsTheGameOnceWhenItsWorldIsOver(t *testing.T) {
+// TestNoOneEndsTheGameFromTheDrawnWorld: game over is the confirmed
+// world's, reported to the room by every client: the flow never asks the
+// room to end a game, whatever the drawn world shows; only the host's
+// menu choice does.
+func TestNoOneEndsTheGameFromTheDrawnWorld(t *testing.T) {
 	f := &flow{}
 	wantEffects(t, "host", f.apply(Intent{Kind: IntentHost}), effHost)
 	if !f.hosting {
@@ -128,19 +135,31 @@ func TestHostEndsTheGameOnceWhenItsWorldIsOver(t *testing.T) {
 	wantEffects(t, "setup", f.apply(Intent{Kind: IntentSetup, Setup: game.Setup{Lives: 5}}), effSetup)
 	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true})
 	wantScreen(t, "playing", f, screenPlay)
-	playing := netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true, worldOver: true}
-	wantEffects(t, "over", f.observe(playing), effEndGame)
-	wantEffects(t, "still over", f.observe(playing))
-	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished, host: true})
+	wantEffects(t, "ended", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true, ended: true}))
+	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished, host: true, ended: true})
 	wantScreen(t, "finished", f, screenResults)
 	f.apply(Intent{Kind: IntentRematch})
+	wantScreen(t, "rematch", f, screenLobby)
 	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true})
-	wantEffects(t, "second game over", f.observe(playing), effEndGame)
+	f.apply(Intent{Kind: IntentGameMenu})
+	wantEffects(t, "the host ends the game", f.apply(Intent{Kind: IntentEndGame}), effEndGame)
+	if f.gameMenu {
+		t.Error("the menu stayed open after ending the game")
+	}
 }
 
-func TestHostNeverEndsADesyncedGame(t *testing.T) {
-	f := &flow{screen: screenPlay, hosting: true}
-	wantEffects(t, "desync", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true, worldOver: true, desync: &wire.DesyncReport{Turn: 9}}))
+// TestRejoinFromTheMenu: Rejoin dials the kept game with its token and
+// goes to the game once the session is playing.
+func TestRejoinFromTheMenu(t *testing.T) {
+	f := &flow{}
+	effs := f.apply(Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"})
+	wantEffects(t, "rejoin", effs, effDial)
+	if !effs[0].rejoin || effs[0].addr != "192.0.2.7:7777" {
+		t.Fatalf("rejoin effect %+v", effs[0])
+	}
+	wantScreen(t, "rejoining", f, screenJoin)
+	f.observe(netStatus{active: true, phase: lockstep.Starting, room: wire.StateRunning})
+	wantScreen(t, "catching up", f, screenPlay)
 }
 
 func TestJoinFailuresStayOnTheJoinScreen(t *testing.T) {
@@ -153,7 +172,7 @@ func TestJoinFailuresStayOnTheJoinScreen(t *testing.T) {
 		{"connection refused", netStatus{active: true, dialErr: transport.ErrRefused}, "refused the connection"},
 		{"full", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseFull}}, "full"},
 		{"running", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseRunning}}, "already started"},
-		{"bad token", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseBadToken}}, "token"},
+		{"bad token", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseBadToken}}, "has ended"},
 		{"version", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseVersion, Text: "v3"}}, "another version of Rockstep (v3)"},
 		{"lost while joining", netStatus{active: true, phase: lockstep.Joining, closed: true}, "lost"},
 	}
@@ -282,15 +301,12 @@ func TestLANRowsMergeSortAndGrey(t *testing.T) {
 	run := lanGame("delta", true)
 	run.ID, run.State = "run", lan.StateRunning
 
-	rows := lanRows([]lan.Game{old, bOld, a, full, b, run})
+	rows := lanRows([]lan.Game{old, bOld, a, full, b, run}, nil)
 	var got []string
 	for _, r := range rows {
 		got = append(got, fmt.Sprintf("%s:%s:%v", r.Game.Name, r.Action, r.Joinable))
 	}
-	want := []string{"alpha:Join:true", "Bravo:Join:true", "delta:Watch:true", "aardvark:v2:false", "charlie:Full:false"}
-	if wire.Version+1 != 2 {
-		want[3] = fmt.Sprintf("aardvark:v%d:false", wire.Version+1)
-	}
+	want := []string{"alpha:Join:true", "Bravo:Join:true", "delta:Watch:true", fmt.Sprintf("aardvark:v%d:false", wire.Version+1), "charlie:Full:false"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("rows %v\nwant %v", got, want)
 	}
@@ -300,11 +316,22 @@ func TestLANRowsMergeSortAndGrey(t *testing.T) {
 	if !strings.Contains(rows[3].State, "other version") {
 		t.Errorf("incompatible state %q", rows[3].State)
 	}
-	if lanSignature(rows) == lanSignature(lanRows([]lan.Game{a, b})) {
+	if lanSignature(rows) == lanSignature(lanRows([]lan.Game{a, b}, nil)) {
 		t.Error("signature does not change with the list")
 	}
-	if lanSignature(rows) != lanSignature(lanRows([]lan.Game{run, full, b, a, bOld, old})) {
+	if lanSignature(rows) != lanSignature(lanRows([]lan.Game{run, full, b, a, bOld, old}, nil)) {
 		t.Error("signature depends on the order games came in")
+	}
+	// The game this player crashed out of: Rejoin, first; by LAN id, or
+	// by address when joined by address.
+	for _, kept := range []*savedSession{{GameID: "run", Addr: "x"}, {Addr: run.Addr.String()}} {
+		rows = lanRows([]lan.Game{a, b, run}, kept)
+		if r := rows[0]; r.Game.ID != "run" || r.Action != "Rejoin" || !r.Rejoin || !r.Joinable {
+			t.Errorf("kept %+v: first row %+v, want Rejoin for the running game", kept, r)
+		}
+	}
+	if rows := lanRows([]lan.Game{run}, &savedSession{GameID: "other"}); rows[0].Action != "Watch" {
+		t.Errorf("another game's kept session made %q", rows[0].Action)
 	}
 }
 

@@ -87,7 +87,7 @@ func (s *joinScreen) update(Intents) error {
 // refresh reads the LAN list and rebuilds the rows if it changed.
 func (s *joinScreen) refresh() {
 	s.polled = 0
-	rows := lanRows(s.a.lanGames())
+	rows := lanRows(s.a.lanGames(), s.a.saved)
 	sig := lanSignature(rows)
 	if sig == s.sig && s.list.Children() != nil {
 		return
@@ -123,7 +123,7 @@ func (s *joinScreen) refresh() {
 		}
 		line.AddChild(cell("  "+name, "GAME"), cell(r.Game.Host, "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
 		g := r.Game
-		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g}, minSize(colWidth(""), 0))
+		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g, Rejoin: r.Rejoin}, minSize(colWidth(""), 0))
 		enable(b, r.Joinable)
 		line.AddChild(b)
 		s.list.AddChild(line)

@@ -12,7 +12,8 @@ import (
 type lanRow struct {
 	Game     lan.Game
 	Joinable bool   // the Join button is enabled
-	Action   string // the button's label: Join, Watch, Full, Incompatible
+	Rejoin   bool   // the game this player crashed out of: Rejoin takes the kept slot back
+	Action   string // the button's label: Join, Watch, Rejoin, Full, Incompatible
 	Players  string // "2/8"
 	State    string // "in lobby", "playing", "finished"
 }
@@ -20,8 +21,9 @@ type lanRow struct {
 // lanRows turns the games a discovery lists into rows: one per game id
 // (a host heard on two addresses is one game), joinable games first, then
 // by name and address; games of another protocol version and full lobbies
-// greyed out and not joinable. Running games can be watched.
-func lanRows(games []lan.Game) []lanRow {
+// greyed out and not joinable. Running games can be watched, or rejoined
+// if it is the game kept in rejoin (nil: none).
+func lanRows(games []lan.Game, rejoin *savedSession) []lanRow {
 	byID := make(map[string]int, len(games))
 	rows := make([]lanRow, 0, len(games))
 	for _, g := range games {
@@ -34,7 +36,18 @@ func lanRows(games []lan.Game) []lanRow {
 		byID[g.ID] = len(rows)
 		rows = append(rows, newLANRow(g))
 	}
+	for i := range rows {
+		if rejoin != nil && rows[i].Game.State == lan.StateRunning && rows[i].Game.Compatible && rejoin.matches(rows[i].Game) {
+			rows[i].Action, rows[i].Joinable, rows[i].Rejoin = "Rejoin", true, true
+		}
+	}
 	slices.SortStableFunc(rows, func(a, b lanRow) int {
+		if a.Rejoin != b.Rejoin {
+			if a.Rejoin {
+				return -1
+			}
+			return 1
+		}
 		if a.Joinable != b.Joinable {
 			if a.Joinable {
 				return -1
@@ -86,4 +99,13 @@ func lanSignature(rows []lanRow) string {
 		fmt.Fprintf(&b, "%s|%s|%s|%s|%s|%s|%s\n", r.Game.ID, r.Game.Addr, r.Game.Name, r.Game.Host, r.Players, r.State, r.Action)
 	}
 	return b.String()
+}
+
+// matches reports whether g is the kept session's game: by its LAN id, or
+// by its address when it was joined by address.
+func (s *savedSession) matches(g lan.Game) bool {
+	if s.GameID != "" {
+		return g.ID == s.GameID
+	}
+	return g.Addr.String() == s.Addr
 }

@@ -23,6 +23,14 @@ func newMenuScreen(a *App) *menuScreen {
 	col.AddChild(t.dim("Asteroids for one to eight players on a LAN", centred()))
 	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(minSize(1, 18))))
 	buttons := column(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
+	if sv := a.saved; sv != nil {
+		// The game this player crashed out of is still running: back in.
+		label := "Rejoin " + sv.Addr
+		if sv.Room != "" {
+			label = "Rejoin “" + sv.Room + "”"
+		}
+		buttons.AddChild(t.button(label, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), minSize(280, 0)))
+	}
 	for _, b := range []struct {
 		label string
 		kind  IntentKind

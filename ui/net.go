@@ -36,6 +36,9 @@ type netConfig struct {
 	syncTest int
 	// onTurnEnd, if set, sees every executed turn (the autopilot's hash log).
 	onTurnEnd func(turn uint32, hash uint64, w *game.World)
+	// token, if set, reclaims a slot in a running game: the player comes
+	// back after a crash.
+	token [16]byte
 }
 
 // netGame is one network session: a client, and the room too when we
@@ -60,7 +63,7 @@ func (cfg netConfig) options() client.Options {
 	return client.Options{
 		// Prediction: the player's own ship answers the keys at once;
 		// the confirmed world stays the truth (and is what is hashed).
-		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
+		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
 		FPS:     cfg.fps,
@@ -151,8 +154,9 @@ func (g *netGame) status() (dialing bool, err error) {
 }
 
 // close leaves the room and stops hosting, in the background: a Close
-// waits for the goodbye to go out.
-func (g *netGame) close() {
+// waits for the goodbye to be delivered. The returned channel is closed
+// when that is done (the program waits for it before it exits).
+func (g *netGame) close() <-chan struct{} {
 	g.mu.Lock()
 	c := g.c
 	if g.cancel != nil {
@@ -160,7 +164,9 @@ func (g *netGame) close() {
 		g.cancel = nil
 	}
 	g.mu.Unlock()
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		if c != nil {
 			c.Close()
 		}
@@ -169,6 +175,7 @@ func (g *netGame) close() {
 			<-g.hostDone
 		}
 	}()
+	return done
 }
 
 // netView is what the UI shows of a session, copied from it once a frame
@@ -188,6 +195,11 @@ type netView struct {
 	hasWorld bool
 	world    game.World // the displayed world, copied (~6 KB)
 	events   []game.Event
+	news     []lockstep.Event        // the session's events since the last read (who left, was dropped, came back)
+	names    [game.MaxPlayers]string // the players' names as the game started
+	ended    bool                    // the game ended in our confirmed world (the room may not have confirmed it yet)
+	results  game.Results            // valid when ended: read from the confirmed world at the end
+	token    [16]byte
 	closed   bool // the session's loop has stopped
 }
 
@@ -224,17 +236,25 @@ func (v *netView) read(c *client.Client) {
 			v.hasWorld = false
 		}
 		v.events = append(v.events[:0], s.GameEvents()...)
+		v.news = append(v.news[:0], s.Events()...)
+		v.names = s.Names()
+		v.results, v.ended = s.Results()
+		v.token = s.Token()
 	})
 }
 
-// playerName returns the name of slot in the roster, or "player n".
+// playerName returns the name of slot: as the game started, else in the
+// roster, else "Player n".
 func (v *netView) playerName(slot int) string {
+	if slot >= 0 && slot < game.MaxPlayers && v.names[slot] != "" {
+		return v.names[slot]
+	}
 	for _, p := range v.setup.Players {
 		if int(p.Slot) == slot {
 			return p.Name
 		}
 	}
-	return fmt.Sprintf("player %d", slot+1)
+	return fmt.Sprintf("Player %d", slot+1)
 }
 
 // netStatus reduces the view to what the flow decides on.
@@ -248,7 +268,6 @@ func (g *netGame) netStatus(v *netView) netStatus {
 		return n
 	}
 	n.phase, n.host, n.room, n.refusal, n.leave, n.closed = v.phase, v.host, v.status.State, v.refusal, v.leave, v.closed
-	n.started, n.desync = v.hasWorld, v.desync
-	n.worldOver = v.hasWorld && v.world.Over
+	n.started, n.desync, n.ended = v.hasWorld, v.desync, v.ended
 	return n
 }

@@ -142,24 +142,33 @@ func TestParseAutopilot(t *testing.T) {
 	}
 }
 
-func TestResultsSortWinnerFirst(t *testing.T) {
+// TestResultsLinesAndTitle: the results screen shows the confirmed table
+// as the engine orders it (winner first in versus), names the winner in
+// the title, marks those who left, and falls back to the roster's names
+// for a table without them.
+func TestResultsLinesAndTitle(t *testing.T) {
 	w, err := game.New(game.Setup{Players: 0b111, Mode: game.Versus, Lives: 1, StartWave: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.Ships[0].Score, w.Ships[1].Score, w.Ships[2].Score = 500, 900, 100
+	w.Ships[1].Present = false
 	w.Over, w.Winner = true, 2
-	lines := results(w, func(i int) string { return string(rune('A' + i)) })
-	var got string
+	r := w.Results([game.MaxPlayers]string{"Ada", "", "Cy"})
+	lines := results(&r, func(i int) string { return "roster " + string(rune('A'+i)) })
+	var got []string
 	for _, l := range lines {
-		got += l.name
+		got = append(got, l.name)
 	}
-	if got != "CBA" || !lines[0].winner || lines[1].winner {
-		t.Errorf("order %s (winner first, then by score), winner flags %v %v", got, lines[0].winner, lines[1].winner)
+	if strings.Join(got, ",") != "Cy,roster B,Ada" || !lines[0].winner || lines[1].winner || !lines[1].left {
+		t.Errorf("lines %v (winner first, then by score), winner %v %v, left %v", got, lines[0].winner, lines[1].winner, lines[1].left)
 	}
-	w.Setup.Mode = game.Coop
-	lines = results(w, func(i int) string { return string(rune('A' + i)) })
-	if lines[0].name != "B" || lines[0].winner {
-		t.Errorf("co-op: first %s winner %v, want B by score and no winner", lines[0].name, lines[0].winner)
+	if title, sub := resultsTitle(&r, lines); title != "Cy wins" || !strings.Contains(sub, "Versus") {
+		t.Errorf("title %q / %q", title, sub)
+	}
+	w.Over = false
+	r = w.Results([game.MaxPlayers]string{"Ada", "Bo", "Cy"})
+	if title, _ := resultsTitle(&r, results(&r, nil)); title != "GAME ENDED" {
+		t.Errorf("a game the host ended: title %q", title)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/game/fixed"
+	"rockstep/net/lockstep"
 	"rockstep/net/wire"
 )
 
@@ -50,7 +51,17 @@ type netPlayScreen struct {
 	netLine label
 	netS    string
 	netOf   [2]int
+
+	// news is the last thing the room told of the players (who left, was
+	// dropped or came back), shown for a few seconds.
+	news     string
+	newsLeft int
+	newsOf   label
+	end      *widget.Button
 }
+
+// newsTicks is how long a line of news stays on screen: 4 s.
+const newsTicks = 4 * game.TicksPerSecond
 
 // boardLine is one player's line of the scoreboard, with its formatted
 // score kept between frames.
@@ -75,6 +86,8 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 		a.emit(Intent{Kind: IntentPause, Paused: a.nv.status.Child != wire.ChildPaused})
 	}, stretchRow())
 	s.menu.AddChild(s.pause)
+	s.end = t.button("End the game for everyone", a.emit, Intent{Kind: IntentEndGame}, stretchRow())
+	s.menu.AddChild(s.end)
 	s.menu.AddChild(t.button("Leave game", a.emit, Intent{Kind: IntentLeave}, stretchRow()))
 	s.top = screenRoot(s.menu, false)
 	s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
@@ -93,6 +106,7 @@ func (s *netPlayScreen) update(in Intents) error {
 	}
 	if nv.host {
 		s.pause.GetWidget().SetVisibility(widget.Visibility_Show)
+		s.end.GetWidget().SetVisibility(widget.Visibility_Show)
 		if nv.status.Child == wire.ChildPaused {
 			s.pause.SetText("Resume for everyone")
 		} else {
@@ -100,6 +114,16 @@ func (s *netPlayScreen) update(in Intents) error {
 		}
 	} else {
 		s.pause.GetWidget().SetVisibility(widget.Visibility_Hide)
+		s.end.GetWidget().SetVisibility(widget.Visibility_Hide)
+	}
+	for _, e := range nv.news {
+		if line := newsLine(e, nv); line != "" {
+			s.news, s.newsLeft = line, newsTicks
+		}
+	}
+	nv.news = nv.news[:0]
+	if s.newsLeft > 0 {
+		s.newsLeft--
 	}
 	if a.flow.gameMenu {
 		s.menu.GetWidget().SetVisibility(widget.Visibility_Show)
@@ -205,7 +229,25 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
 		h.rescale(v)
 		h.text(field, v, &s.specOf, "SPECTATING", &h.sub, fieldW/2, 18, text.AlignCenter, colAccent, 1)
 	}
+	if s.newsLeft > 0 && title == "" {
+		h.rescale(v)
+		a := min(float32(s.newsLeft)/(game.TicksPerSecond/2), 1)
+		h.text(field, v, &s.newsOf, s.news, &h.sub, fieldW/2, 48, text.AlignCenter, colText, a)
+	}
 	s.graph.draw(field, r, h, v)
+}
+
+// newsLine is what the player is told of a session event, or "".
+func newsLine(e lockstep.Event, nv *netView) string {
+	switch e.Kind {
+	case lockstep.EvQuit:
+		return nv.playerName(e.Slot) + " left the game"
+	case lockstep.EvDropped:
+		return nv.playerName(e.Slot) + " was dropped: no reconnect in time"
+	case lockstep.EvRejoined:
+		return nv.playerName(e.Slot) + " is back"
+	}
+	return ""
 }
 
 // overlay returns the banner the room's state calls for, if any.
@@ -214,6 +256,13 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 	nv := &s.a.nv
 	st := nv.status
 	switch {
+	case nv.ended && nv.desync == nil:
+		// The game ended in our confirmed world; the room confirms that
+		// every player's ended alike, then the results show.
+		if !nv.results.Over {
+			return "GAME ENDED", "the host ended the game — the results are on their way…", colText
+		}
+		return "GAME OVER", "the results are on their way…", colDanger
 	case nv.desync != nil || st.Child == wire.ChildDesynced:
 		turn := st.Turn
 		if nv.desync != nil {
@@ -229,8 +278,6 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		return "WAITING", "waiting for " + s.names(st.Lagging) + "…", colWarn
 	case st.Child == wire.ChildPaused:
 		return "PAUSED", "the host paused the game", colText
-	case s.cur.Over:
-		return "GAME OVER", "the results are on their way…", colDanger
 	}
 	return "", "", color.RGBA{}
 }

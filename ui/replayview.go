@@ -288,7 +288,7 @@ func (s *replayScreen) draw(dst *ebiten.Image, v view, t float64) {
 	if end != "" || p.paused {
 		h.dim(field, r)
 	}
-	s.board.draw(field, r, h, v, &p.world, -1, replayPlayerName, func(i int) int { return i })
+	s.board.draw(field, r, h, v, &p.world, -1, func(slot int) string { return replayPlayerName(p.rp, slot) }, func(i int) int { return i })
 	h.text(field, v, &s.titleL, s.title, &h.label, fieldW/2, 18, text.AlignCenter, colAccent, 1)
 	h.text(field, v, &s.subL, s.sub, &h.label, fieldW/2, 40, text.AlignCenter, colDim, 1)
 	if s.notice != "" {
@@ -329,8 +329,14 @@ func (s *replayScreen) endText() string {
 	return s.endOf
 }
 
-// replayPlayerName names a slot: a replay keeps no names.
-func replayPlayerName(slot int) string { return "Player " + strconv.Itoa(slot+1) }
+// replayPlayerName names a slot as the replay's game named its players
+// ("Player n" in a replay from before names were kept).
+func replayPlayerName(rp *replay.Replay, slot int) string {
+	if slot >= 0 && slot < len(rp.Names) && rp.Names[slot] != "" {
+		return rp.Names[slot]
+	}
+	return "Player " + strconv.Itoa(slot+1)
+}
 
 // drawBar draws the control bar's band and the timeline under its
 // widgets: the indexed part, the played part, the desync marker and the

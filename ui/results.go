@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"strconv"
 
 	"github.com/ebitenui/ebitenui/widget"
@@ -10,13 +9,19 @@ import (
 	"rockstep/game"
 )
 
-// resultsScreen shows the scores of the game that just ended, the winner
-// highlighted in versus, and offers a rematch or the main menu.
+// resultsScreen shows the results of the game that just ended, read from
+// the confirmed world at the turn it ended (the same table on every
+// machine), the winner first in versus, and offers a rematch or the main
+// menu.
 type resultsScreen struct {
 	a     *App
 	top   *widget.Container
 	world game.World // the final world, drawn frozen behind the table
 	ticks uint32
+	// shown is the table as the player reads it, a line each: the title,
+	// the subtitle, then "rank. name score lives [kills]" per player. The
+	// end-to-end test compares it between machines.
+	shown []string
 }
 
 // resultLine is one player's line of the results.
@@ -26,61 +31,53 @@ type resultLine struct {
 	score  uint32
 	kills  uint16
 	lives  uint8
+	left   bool
 	winner bool
 }
 
-// results returns the players of w, best score first (the versus winner
-// first of all), named by name.
-func results(w *game.World, name func(slot int) string) []resultLine {
+// results returns the lines of r, named by name where the table has no
+// name (a game from before names were kept).
+func results(r *game.Results, name func(slot int) string) []resultLine {
 	var lines []resultLine
-	for i := range w.Ships {
-		sh := &w.Ships[i]
-		if w.Setup.Players&(1<<i) == 0 {
-			continue
+	for _, l := range r.Table() {
+		n := l.Name
+		if n == "" {
+			n = name(int(l.Slot))
 		}
-		lines = append(lines, resultLine{
-			slot: i, name: name(i), score: sh.Score, kills: sh.Kills, lives: sh.Lives,
-			winner: w.Setup.Mode == game.Versus && w.Over && int(w.Winner) == i,
-		})
+		lines = append(lines, resultLine{slot: int(l.Slot), name: n, score: l.Score, kills: l.Kills, lives: l.Lives, left: l.Left, winner: l.Winner})
 	}
-	slices.SortStableFunc(lines, func(a, b resultLine) int {
-		switch {
-		case a.winner != b.winner:
-			if a.winner {
-				return -1
-			}
-			return 1
-		case a.score != b.score:
-			if a.score > b.score {
-				return -1
-			}
-			return 1
-		}
-		return a.slot - b.slot
-	})
 	return lines
 }
 
-func newResultsScreen(a *App) *resultsScreen {
-	t := a.theme()
-	s := &resultsScreen{a: a, world: a.nv.world}
-	nv := &a.nv
-	lines := results(&s.world, nv.playerName)
-	versus := s.world.Setup.Mode == game.Versus
-
-	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(620, 0)))
-	title := "GAME OVER"
-	sub := "Co-op, reached wave " + strconv.Itoa(int(s.world.Wave))
+// resultsTitle returns the title and subtitle of a results table.
+func resultsTitle(r *game.Results, lines []resultLine) (title, sub string) {
+	versus := r.Mode == game.Versus
 	switch {
+	case !r.Over:
+		title = "GAME ENDED"
+		sub = "The host ended the game at wave " + strconv.Itoa(int(r.Wave))
 	case versus && len(lines) > 0 && lines[0].winner:
 		title = lines[0].name + " wins"
 		sub = "Versus, last ship standing"
 	case versus:
-		sub = "Versus, no winner"
-	case !s.world.Over:
-		title = "GAME ENDED"
-		sub = "The host ended the game at wave " + strconv.Itoa(int(s.world.Wave))
+		title, sub = "GAME OVER", "Versus, no winner"
+	default:
+		title, sub = "GAME OVER", "Co-op, reached wave "+strconv.Itoa(int(r.Wave))
 	}
+	return title, sub
+}
+
+func newResultsScreen(a *App) *resultsScreen {
+	t := a.theme()
+	nv := &a.nv
+	s := &resultsScreen{a: a, world: nv.world}
+	res := nv.results
+	lines := results(&res, nv.playerName)
+	versus := res.Mode == game.Versus
+	title, sub := resultsTitle(&res, lines)
+	s.shown = append(s.shown, title, sub)
+
+	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(620, 0)))
 	col.AddChild(t.text(title, &t.titleFace, colText, centred()))
 	col.AddChild(t.dim(sub, centred()))
 
@@ -102,22 +99,30 @@ func newResultsScreen(a *App) *resultsScreen {
 	for rank, l := range lines {
 		c := colText
 		face := &t.bodyFace
-		if l.winner || (!versus && rank == 0) {
+		if l.winner {
 			c, face = colWarn, &t.headingFace
 		}
 		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(swatchImage(playerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(minSize(20, 20),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 20, MaxHeight: 20, VerticalPosition: widget.GridLayoutPositionCenter})))
 		name := l.name
+		if l.left {
+			name += "  (left)"
+		}
 		if l.slot == nv.slot {
 			name += "  (you)"
 		}
 		if l.winner {
 			name = "★ " + name
 		}
-		table.AddChild(sw, t.text(name, face, c, mid), t.text(strconv.FormatUint(uint64(l.score), 10), face, c, mid), t.text(strconv.Itoa(int(l.lives)), &t.bodyFace, colDim, mid))
+		score, lives := strconv.FormatUint(uint64(l.score), 10), strconv.Itoa(int(l.lives))
+		table.AddChild(sw, t.text(name, face, c, mid), t.text(score, face, c, mid), t.text(lives, &t.bodyFace, colDim, mid))
+		line := strconv.Itoa(rank+1) + ". " + l.name + " " + score + " " + lives
 		if versus {
-			table.AddChild(t.text(strconv.Itoa(int(l.kills)), &t.bodyFace, colDim, mid))
+			kills := strconv.Itoa(int(l.kills))
+			table.AddChild(t.text(kills, &t.bodyFace, colDim, mid))
+			line += " " + kills
 		}
+		s.shown = append(s.shown, line)
 	}
 	col.AddChild(table)
 	buttons := row(12, widget.ContainerOpts.WidgetOpts(centred()))

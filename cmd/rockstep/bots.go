@@ -61,7 +61,7 @@ func runBots(o botsOptions, stdout, stderr io.Writer) int {
 	case err != nil:
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 1
-	case s.HashGroups != 1 || s.Desyncs != 0:
+	case s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0:
 		fmt.Fprintln(stderr, "rockstep: the bots did not agree")
 		return 1
 	}
@@ -87,7 +87,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	case err != nil:
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 1
-	case s.HashGroups != 1 || s.Desyncs != 0:
+	case s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0:
 		fmt.Fprintln(stderr, "rockstep: the bots did not agree")
 		return 1
 	}

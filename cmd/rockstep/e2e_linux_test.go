@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,18 +18,18 @@ import (
 // namespace by TestTwoWindowsFindEachOtherAndAgree.
 const envE2ENetns = "ROCKSTEP_E2E_NETNS"
 
-// e2eTick is the engine tick both games log their confirmed hash at: 20 s.
-const e2eTick = 1200
-
-var hashLine = regexp.MustCompile(`autopilot: hash tick=(\d+) turn=(\d+) hash=([0-9a-f]{16})`)
+var resultsLine = regexp.MustCompile(`autopilot: results digest=([0-9a-f]{16}) (.*)`)
 
 // TestTwoWindowsFindEachOtherAndAgree plays a real game between two
 // windows, end to end, in a private network namespace: `rockstep -host`,
 // and a `rockstep` that finds that game in its LAN list (mDNS over the
 // namespace's loopback) and joins it through the join screen, both driven
-// by -autopilot through the same intents the buttons emit; both ready, the
-// host starts, both play 20 s of scripted keys, and both must log the same
-// confirmed state hash at tick 1200.
+// by -autopilot through the same intents the buttons emit. The host sets
+// up a versus game (one life each), both ready, the host starts, both
+// play scripted keys until the game is over, and both windows must show
+// the same results table (title, names, scores, lives, kills, read off
+// the screen each shows). Then both go back to the lobby, ready, and must
+// stay there: a rematch starts only on the host's Start.
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run TwoWindows ./cmd/rockstep/
 func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
@@ -65,10 +64,10 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 	}
 	began := time.Now()
 	host := start("host", "-host", "-name", "Hostess", "-seed", "42",
-		"-autopilot", fmt.Sprintf("ready; start 2; fly %d; linger 4; quit", e2eTick))
+		"-autopilot", "setup versus 1 10; ready; start 2; play-to-end; rematch; hold-lobby 3; quit")
 	guest := start("guest", "-name", "Guest",
-		"-autopilot", fmt.Sprintf("join-lan; ready; fly %d; linger 1; quit", e2eTick))
-	var hashes []string
+		"-autopilot", "join-lan; ready; play-to-end; rematch; hold-lobby 2; quit")
+	var tables []string
 	for _, p := range []*player{host, guest} {
 		err := p.cmd.Wait()
 		out := p.stderr.String()
@@ -76,22 +75,34 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 			t.Errorf("%s: %v\n%s", p.name, err, out)
 			continue
 		}
-		m := hashLine.FindStringSubmatch(out)
+		m := resultsLine.FindStringSubmatch(out)
 		if m == nil {
-			t.Errorf("%s logged no hash:\n%s", p.name, out)
+			t.Errorf("%s showed no results:\n%s", p.name, out)
 			continue
 		}
-		if !strings.Contains(out, "autopilot: ready done") {
-			t.Errorf("%s never pressed Ready:\n%s", p.name, out)
+		for _, step := range []string{"ready done", "hold-lobby"} {
+			if !strings.Contains(out, "autopilot: "+step) {
+				t.Errorf("%s never did %q:\n%s", p.name, step, out)
+			}
 		}
-		t.Logf("%s: %s", p.name, m[0])
-		hashes = append(hashes, m[1]+"/"+m[3])
+		t.Logf("%s shows: %s", p.name, m[2])
+		tables = append(tables, m[0])
 	}
 	if !strings.Contains(guest.stderr.String(), "autopilot: joining Hostess") {
 		t.Errorf("the guest did not join the host's game from its LAN list:\n%s", guest.stderr.String())
 	}
-	if len(hashes) == 2 && hashes[0] != hashes[1] {
-		t.Errorf("the two games ended on different states: host %s, guest %s (tick/hash)", hashes[0], hashes[1])
+	if len(tables) == 2 {
+		if tables[0] != tables[1] {
+			t.Errorf("the two windows show different results:\nhost:  %s\nguest: %s", tables[0], tables[1])
+		}
+		for _, name := range []string{"Hostess", "Guest"} {
+			if !strings.Contains(tables[0], name) {
+				t.Errorf("the results do not name %s: %s", name, tables[0])
+			}
+		}
+		if !strings.Contains(tables[0], "Versus") {
+			t.Errorf("the results are not a versus game's: %s", tables[0])
+		}
 	}
 	t.Logf("whole run: %v", time.Since(began).Round(time.Second))
 }

@@ -3,9 +3,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"rockstep/net/transport"
@@ -33,6 +36,11 @@ func runWindow(wo windowOptions) int {
 		}
 		opt.Autopilot = ap
 	}
+	// SIGINT and SIGTERM close the game as its Quit does: a game in
+	// progress is left, and the others see the player leave.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opt.Stop = ctx.Done()
 	err = ui.Run(opt)
 	if opt.Autopilot != nil && err == nil {
 		err = opt.Autopilot.Err()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,22 +19,39 @@ import (
 
 // Config is a local bot game: an in-process room and bot players over
 // simulated links.
+//
+// The game runs to its confirmed end: a game over, or the host bot ending
+// it once its confirmed world has run Ticks ticks. Every bot stops at the
+// same turn and reads the same results.
 type Config struct {
 	Bots  int                  // players, 1..game.MaxPlayers
-	Ticks int                  // game ticks every bot must play
+	Ticks int                  // the host ends the game once it has run this many ticks (if it is not over before)
 	Seed  uint64               // seeds the network, the pilots and the room
 	Net   transport.Impairment // applied to every link, both directions
 	Fast  bool                 // run on a virtual clock as fast as the machine allows
 	FPS   int                  // frames per second of each bot (default 60)
 	Room  room.Config          // zero: room.LAN()
 	Limit time.Duration        // give up after this much game time (default: generous)
-	// Record, if set, is where the room records the game as a replay.
+	// Record, if set, is where the room records the game as a replay; a
+	// rematch goes beside it, numbered (r.rsrp, r-2.rsrp, …).
 	Record string
 	// Predict turns on prediction in every bot's session.
 	Predict bool
 	// SyncTest, if above zero, makes every session sync-test its confirmed
 	// ticks with this many ticks of rollback (the -synctest debug mode).
 	SyncTest int
+	// Setup is the game's setup (zero: DefaultBotSetup, a long co-op game).
+	Setup game.Setup
+	// Manual leaves readying, starting and ending games to the caller
+	// (lifecycle tests); otherwise bots ready themselves, the host starts
+	// once everyone is ready and ends the game at Ticks.
+	Manual bool
+}
+
+// DefaultBotSetup is the setup of bot games unless told otherwise: co-op
+// with every life there is, so that a load test plays its full length.
+func DefaultBotSetup() game.Setup {
+	return game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
 }
 
 // Local is a running local bot game. Tests drive it step by step; Run plays
@@ -47,11 +65,16 @@ type Local struct {
 	Bots   []*Bot // players by slot order of joining, then spectators
 	byPeer map[transport.PeerID]*Bot
 
-	roomTick time.Duration
-	sampleAt time.Duration
-	rtts     []time.Duration
-	rec      *replay.Writer
-	flushAt  time.Duration
+	roomTick  time.Duration
+	sampleAt  time.Duration
+	startedAt time.Duration // when the first bot began playing (-1: not yet)
+	endedAt   time.Duration // when the last bot's game ended (-1: not yet)
+	rtts      []time.Duration
+	rec       *replay.Writer // the game being recorded
+	recs      []*replay.Writer
+	recErr    error
+	games     int
+	flushAt   time.Duration
 }
 
 // Bot is one simulated player or spectator.
@@ -64,8 +87,9 @@ type Bot struct {
 	Gone      bool // vanished: no more frames
 
 	pilot     *Pilot
-	readied   bool // SetReady was called
-	asked     bool // RequestStart was called
+	readied   bool   // SetReady was called in this lobby
+	asked     uint32 // the game RequestStart was called for
+	ended     uint32 // the game EndGame was called for (host)
 	nextFrame time.Duration
 	local     *Local
 	sent      map[uint32]wire.TurnInput
@@ -75,7 +99,7 @@ type Bot struct {
 	FirstTurn  uint32 // the first master turn executed (above 0 after a snapshot)
 	turns      int
 	Digest     uint64 // rolling digest of every master turn executed
-	Final      Final  // the world when it first reached cfg.Ticks
+	Final      Final  // where the bot's game ended
 
 	// CorruptAfterTurn, if set (non-zero), changes the bot's world after
 	// that turn: a deliberate desync for tests.
@@ -86,13 +110,25 @@ type Bot struct {
 	Frames int
 }
 
-// Final is where a bot's game stood when it reached the target tick.
+// Final is where a bot's game stood when it ended.
 type Final struct {
-	OK     bool
-	Turn   uint32
-	Tick   uint32
-	Hash   uint64
-	Digest uint64
+	OK      bool
+	Turn    uint32 // the game's last turn
+	Tick    uint32
+	Hash    uint64 // the confirmed world's hash at the end of Turn
+	Digest  uint64 // of the master turns executed
+	Results uint64 // digest of the results table (game.Results.Digest)
+	Over    bool   // a game over (not ended early)
+}
+
+// finalOf returns where s's game ended, if it has.
+func finalOf(s *lockstep.Session, digest uint64) (Final, bool) {
+	turn, ok := s.Ended()
+	if !ok || s.World() == nil {
+		return Final{}, false
+	}
+	r, _ := s.Results()
+	return Final{OK: true, Turn: turn, Tick: s.World().Tick, Hash: s.World().Hash(), Digest: digest, Results: r.Digest(), Over: r.Over}, true
 }
 
 // NewLocal sets up a local game; nothing runs until Step or Run.
@@ -109,6 +145,10 @@ func NewLocal(cfg Config) (*Local, error) {
 	if cfg.Room.MaxPlayers == 0 {
 		cfg.Room = room.LAN()
 	}
+	if cfg.Setup.Lives == 0 {
+		cfg.Setup = DefaultBotSetup()
+	}
+	cfg.Room.Setup = cfg.Setup
 	if cfg.Limit <= 0 {
 		cfg.Limit = time.Duration(cfg.Ticks)*time.Second/game.TicksPerSecond*4 + 2*time.Minute
 	}
@@ -121,16 +161,20 @@ func NewLocal(cfg Config) (*Local, error) {
 			return nil, fmt.Errorf("bots: record: %w", err)
 		}
 		rec = w
-		rc.NewRecorder = func(game.Setup, string) room.Recorder { return w }
 	}
 	l := &Local{
-		rec:    rec,
-		cfg:    cfg,
-		wall:   time.Now(),
-		Room:   room.New(rc),
-		Net:    transport.NewNetwork(cfg.Net, cfg.Seed),
-		byPeer: map[transport.PeerID]*Bot{},
+		startedAt: -1,
+		endedAt:   -1,
+		rec:       rec,
+		cfg:       cfg,
+		wall:      time.Now(),
+		Net:       transport.NewNetwork(cfg.Net, cfg.Seed),
+		byPeer:    map[transport.PeerID]*Bot{},
 	}
+	if rec != nil {
+		rc = l.recording(rc, rec)
+	}
+	l.Room = room.New(rc)
 	for i := 0; i < cfg.Bots; i++ {
 		l.addBot(lockstep.Config{Name: "bot" + strconv.Itoa(i), PlayerID: [16]byte{byte(i + 1)}}, NewPilot(cfg.Seed*1000+uint64(i)))
 	}
@@ -198,9 +242,6 @@ func (b *Bot) onTurnEnd(turn uint32, hash uint64, w *game.World) {
 	if b.CorruptAfterTurn != 0 && turn == b.CorruptAfterTurn {
 		w.Ships[0].Score += 1 // the deliberate desync
 	}
-	if !b.Final.OK && int(w.Tick) >= b.local.cfg.Ticks {
-		b.Final = Final{OK: true, Turn: turn, Tick: w.Tick, Hash: hash, Digest: b.Digest}
-	}
 }
 
 func (b *Bot) input(tick uint32) game.Input {
@@ -208,6 +249,25 @@ func (b *Bot) input(tick uint32) game.Input {
 		return b.Input(tick)
 	}
 	return b.pilot.Next()
+}
+
+// sendUp and sendDown put a frame on the simulated network the way the
+// real transport would carry it: turns and pings as datagrams, everything
+// else on the reliable stream.
+func (l *Local) sendUp(now time.Duration, p transport.PeerID, f []byte) {
+	if wire.Unreliable(f) {
+		l.Net.SendUp(now, p, f)
+		return
+	}
+	l.Net.SendUpReliable(now, p, f)
+}
+
+func (l *Local) sendDown(now time.Duration, p transport.PeerID, f []byte) {
+	if wire.Unreliable(f) {
+		l.Net.SendDown(now, p, f)
+		return
+	}
+	l.Net.SendDownReliable(now, p, f)
 }
 
 // connOf maps a simulated peer to the room's connection id.
@@ -244,7 +304,7 @@ func (l *Local) Step() {
 		l.Room.Tick(now)
 		l.roomTick = now + 4*time.Millisecond
 	}
-	l.Room.Flush(func(c room.ConnID, f []byte) { l.Net.SendDown(now, peerOf(c), f) })
+	l.Room.Flush(func(c room.ConnID, f []byte) { l.sendDown(now, peerOf(c), f) })
 	l.Net.DeliverDown(now, func(p transport.PeerID, pkt []byte) {
 		if b := l.byPeer[p]; b != nil && !b.Gone {
 			b.Session.Receive(now, pkt)
@@ -256,25 +316,29 @@ func (l *Local) Step() {
 		}
 		b.Session.Update(now, b.input)
 		b.Frames++
-		b.Session.Flush(func(f []byte) { l.Net.SendUp(now, b.Peer, f) })
+		b.Session.Flush(func(f []byte) { l.sendUp(now, b.Peer, f) })
 		b.nextFrame += time.Second / time.Duration(b.FPS)
 		if b.nextFrame <= now {
 			b.nextFrame = now + time.Second/time.Duration(b.FPS)
 		}
-		if !b.asked && b.Session.IsHost() && b.Session.Phase() == lockstep.Lobby && l.allReady(b) {
-			b.asked = true // repeated by the session until the game starts
-			b.Session.RequestStart()
+		if l.startedAt < 0 && b.Session.Phase() == lockstep.Playing {
+			l.startedAt = now
 		}
-	}
-	for _, b := range l.Bots {
-		if !b.Gone && !b.Spectator && !b.readied && b.Session.Phase() == lockstep.Lobby {
-			b.readied = true // the session repeats it until the room shows it
-			b.Session.SetReady(true)
+		if !b.Final.OK {
+			if f, ok := finalOf(b.Session, b.Digest); ok {
+				b.Final = f
+				l.endedAt = now
+			}
+		}
+		if !l.cfg.Manual {
+			l.drive(b)
 		}
 	}
 	if l.rec != nil && now >= l.flushAt {
 		l.flushAt = now + time.Second
-		_ = l.rec.Flush()
+		for _, w := range l.recs {
+			_ = w.Flush()
+		}
 	}
 	if now >= l.sampleAt {
 		l.sampleAt = now + 500*time.Millisecond
@@ -283,6 +347,27 @@ func (l *Local) Step() {
 				l.rtts = append(l.rtts, rtt)
 			}
 		}
+	}
+}
+
+// drive does what a player would: ready in the lobby; as host, start once
+// everyone is ready and end the game once it has run the configured ticks.
+func (l *Local) drive(b *Bot) {
+	s := b.Session
+	ph := s.Phase()
+	if ph != lockstep.Lobby {
+		b.readied = false
+	}
+	switch {
+	case ph == lockstep.Lobby && !b.Spectator && !b.readied:
+		b.readied = true // the session repeats it until the room shows it
+		s.SetReady(true)
+	case ph == lockstep.Lobby && s.IsHost() && b.asked != s.SetupState().Game && l.allReady(b):
+		b.asked = s.SetupState().Game // repeated by the session until the game starts
+		s.RequestStart()
+	case ph == lockstep.Playing && s.IsHost() && s.World() != nil && int(s.World().Tick) >= l.cfg.Ticks && b.ended != s.SetupState().Game:
+		b.ended = s.SetupState().Game
+		s.EndGame()
 	}
 }
 
@@ -323,14 +408,14 @@ func (l *Local) where() string {
 	return fmt.Sprintf("room state=%d child=%d turn=%d; %s", state, child, l.Room.Turn(), strings.Join(parts, " "))
 }
 
-// Finished reports whether every bot still playing has reached the target
-// tick, or the game stopped on a desync.
+// Finished reports whether every bot still in the game has seen it end,
+// confirmed by the room, or the game stopped on a desync.
 func (l *Local) Finished() bool {
 	if l.Room.Desync() != nil {
 		return true
 	}
 	for _, b := range l.Bots {
-		if !b.Gone && !b.Final.OK {
+		if !b.Gone && (!b.Final.OK || b.Session.Phase() != lockstep.Finished) {
 			return false
 		}
 	}
@@ -346,17 +431,64 @@ func (l *Local) Run() (Summary, error) {
 		if d := l.Room.Desync(); d != nil {
 			_ = l.RunUntil(func() bool { return false }, l.now+2*time.Second)
 			l.rec.Finished(d.Turn, replay.EndDesync)
-		} else {
-			l.rec.Finished(l.Summary().Turn, replay.EndTarget)
 		}
+		// Otherwise the room recorded the end when it finished.
 	}
-	if l.rec != nil {
-		if cerr := l.rec.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("bots: record: %w", cerr)
-		}
-		l.rec = nil
+	if cerr := l.CloseReplays(); err == nil && cerr != nil {
+		err = cerr
 	}
 	return l.Summary(), err
+}
+
+// recording returns rc with a recorder for every game: first, into
+// (the writer of) cfg.Record, then into numbered files beside it.
+func (l *Local) recording(rc room.Config, first *replay.Writer) room.Config {
+	rc.NewRecorder = func(game.Setup, string) room.Recorder {
+		l.games++
+		w := first
+		if l.games > 1 {
+			path := l.ReplayPath(l.games)
+			var err error
+			if w, err = replay.Create(path, 0); err != nil {
+				l.recErr = fmt.Errorf("bots: record: %w", err)
+				return nil
+			}
+		}
+		l.rec = w
+		l.recs = append(l.recs, w)
+		return w
+	}
+	return rc
+}
+
+// ReplayPath returns the file game n (from 1) of a recorded run goes to.
+func (l *Local) ReplayPath(n int) string {
+	if n <= 1 {
+		return l.cfg.Record
+	}
+	ext := filepath.Ext(l.cfg.Record)
+	return strings.TrimSuffix(l.cfg.Record, ext) + "-" + strconv.Itoa(n) + ext
+}
+
+// CloseReplays flushes and closes every replay written (Run does it).
+func (l *Local) CloseReplays() error {
+	err := l.recErr
+	for _, w := range l.recs {
+		if cerr := w.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("bots: record: %w", cerr)
+		}
+	}
+	l.recs, l.rec = nil, nil
+	return err
+}
+
+// Leave makes bot i quit as a player does: its Leave goes out on the
+// network, and the bot is gone from then on.
+func (l *Local) Leave(i int) {
+	b := l.Bots[i]
+	b.Session.Leave()
+	b.Session.Flush(func(f []byte) { l.sendUp(l.now, b.Peer, f) })
+	b.Gone = true
 }
 
 // Vanish cuts bot i off the network without a word, as a crash would.
@@ -386,11 +518,15 @@ func (l *Local) Join(sc lockstep.Config) *Bot {
 // Summary describes the game so far.
 type Summary struct {
 	Bots            int
-	Ticks           int
-	Turn            uint32
+	Ticks           int    // the target: the host ends the game there unless it is over before
+	Played          int    // ticks the game ran: the confirmed world's tick at its end
+	Over            bool   // the game ended in a game over (not by the host)
+	Turn            uint32 // the game's last turn
 	Hash            uint64
-	HashGroups      int // distinct final hashes among the bots: 1 means all agree
-	DigestGroups    int // distinct digests of the master turns executed, among bots that saw turn 0
+	HashGroups      int    // distinct final hashes among the bots: 1 means all agree
+	Results         uint64 // digest of the results table every bot showed (game.Results.Digest)
+	ResultGroups    int    // distinct results digests among the bots: 1 means all showed the same table
+	DigestGroups    int    // distinct digests of the master turns executed, among bots that saw turn 0
 	Desyncs         int
 	InputMismatches int
 	StallMax        time.Duration
@@ -398,18 +534,36 @@ type Summary struct {
 	UpBytesPerS     float64       // per bot
 	DownBytesPerS   float64       // per bot
 	VacanciesSeen   int           // bots that saw another player's slot become vacant (remote runs)
+	Rejoins         int           // times bots came back with their token after losing the connection (remote runs)
+	LeavesSeen      int           // bots that saw another player leave the game (remote runs)
 	SyncErrors      uint64        // sync-test mismatches (-synctest)
 	LateP99         time.Duration // 99th percentile of how late ticks ran against their schedule (bucket bound)
 	K, Delay        int
 	LateTurns       uint64
 	Dropped         uint64
-	GameTime        time.Duration
+	GameTime        time.Duration // from the game's start to its end, on the game's clock
 	Wall            time.Duration
+}
+
+// Speed returns how fast the game ran against real time: 1 is real speed.
+func (s Summary) Speed() float64 {
+	if s.GameTime <= 0 {
+		return 0
+	}
+	return float64(s.Played) / game.TicksPerSecond / s.GameTime.Seconds()
 }
 
 // Summary computes the summary.
 func (l *Local) Summary() Summary {
-	s := Summary{Bots: l.cfg.Bots, Ticks: l.cfg.Ticks, GameTime: l.now, Wall: time.Since(l.wall)}
+	s := Summary{Bots: l.cfg.Bots, Ticks: l.cfg.Ticks, Wall: time.Since(l.wall)}
+	if l.startedAt >= 0 {
+		end := l.endedAt
+		if end < 0 {
+			end = l.now
+		}
+		s.GameTime = end - l.startedAt
+	}
+	results := map[uint64]bool{}
 	hashes := map[[2]uint64]bool{}
 	digests := map[uint64]bool{}
 	var up, down uint64
@@ -434,9 +588,11 @@ func (l *Local) Summary() Summary {
 		if b.Final.OK {
 			if len(hashes) == 0 {
 				s.Hash, s.Turn = b.Final.Hash, b.Final.Turn
+				s.Played, s.Over, s.Results = int(b.Final.Tick), b.Final.Over, b.Final.Results
 				s.K, s.Delay = st.K, st.Delay
 			}
 			hashes[[2]uint64{uint64(b.Final.Turn), b.Final.Hash}] = true
+			results[b.Final.Results] = true
 			if b.FirstTurn == 0 {
 				digests[b.Final.Digest] = true
 			}
@@ -445,7 +601,7 @@ func (l *Local) Summary() Summary {
 	if l.Room.Desync() != nil && s.Desyncs == 0 {
 		s.Desyncs = 1
 	}
-	s.HashGroups, s.DigestGroups = len(hashes), len(digests)
+	s.HashGroups, s.DigestGroups, s.ResultGroups = len(hashes), len(digests), len(results)
 	if secs := l.now.Seconds(); secs > 0 && players > 0 {
 		s.UpBytesPerS = float64(up) / secs / float64(players)
 		s.DownBytesPerS = float64(down) / secs / float64(players)
@@ -462,8 +618,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d turn=%d hash=%016x hash_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d late_ms_p99=%d sync_errors=%d game_s=%.1f wall_ms=%d",
-		s.Bots, s.Ticks, s.Turn, s.Hash, s.HashGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
+	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d late_ms_p99=%d sync_errors=%d game_s=%.1f speed=%.3f wall_ms=%d",
+		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
-		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LateP99.Milliseconds(), s.SyncErrors, s.GameTime.Seconds(), s.Wall.Milliseconds())
+		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.LateP99.Milliseconds(), s.SyncErrors, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
 }

@@ -41,7 +41,7 @@ func TestSameSeedSameRun(t *testing.T) {
 func TestSummaryLine(t *testing.T) {
 	s := run(t, 1, "")
 	line := s.String()
-	for _, key := range []string{"bots=3 ", "ticks=1200 ", "hash=", "hash_groups=1 ", "desyncs=0 ", "stall_ms_max=", "rtt_ms_p50=", "up_bytes_per_s=", "down_bytes_per_s="} {
+	for _, key := range []string{"bots=3 ", "ticks=1200 ", "played=", "hash=", "hash_groups=1 ", "results=", "result_groups=1 ", "desyncs=0 ", "stall_ms_max=", "rtt_ms_p50=", "up_bytes_per_s=", "down_bytes_per_s=", "game_s=", "speed="} {
 		if !strings.Contains(line, key) {
 			t.Errorf("summary %q lacks %q", line, key)
 		}

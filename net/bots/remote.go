@@ -43,19 +43,23 @@ type RemoteConfig struct {
 
 // remoteBot is one bot's connection and progress.
 type remoteBot struct {
-	i      int
-	c      *client.Client
-	pilot  *Pilot
-	room   uint32
-	from   netip.Addr
-	final  Final
-	vacant bool // saw another player's slot become vacant
-	err    error
-	mu     sync.Mutex
+	i       int
+	c       *client.Client // the latest connection (nil if none was made)
+	pilot   *Pilot
+	room    uint32
+	from    netip.Addr
+	final   Final
+	token   [16]byte
+	rejoins int  // times the bot came back with its token
+	vacant  bool // saw another player's slot become vacant
+	quit    bool // saw another player leave
+	err     error
+	mu      sync.Mutex
 }
 
 // RunRemote plays bots against the server at cfg.Addr and returns the
-// summary once every bot has reached the target tick.
+// summary once every bot's game has ended (the host bot ends it once it has
+// run cfg.Ticks ticks, unless it is over before).
 func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	if cfg.Bots < 1 || cfg.Ticks < 1 {
 		return Summary{}, errors.New("bots: need at least one bot and one tick")
@@ -105,6 +109,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 
 	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: time.Since(start)}
 	hashes := map[[2]uint64]bool{}
+	results := map[[2]uint64]bool{}
 	var errs []error
 	var up, down uint64
 	var rtts []time.Duration
@@ -113,7 +118,13 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		if b.err != nil {
 			errs = append(errs, fmt.Errorf("bot %d: %w", b.i, b.err))
 		}
-		b.c.Do(func(ses *lockstep.Session) {
+		b.mu.Lock()
+		c, final := b.c, b.final
+		b.mu.Unlock()
+		if c == nil {
+			continue // it never connected: its error says why
+		}
+		c.Do(func(ses *lockstep.Session) {
 			st := ses.Stats()
 			s.StallMax = max(s.StallMax, st.StallMax)
 			up += st.BytesOut
@@ -127,30 +138,37 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 			if ses.Desync() != nil {
 				s.Desyncs++
 			}
-			if b.final.OK && len(hashes) == 0 {
+			if final.OK && len(hashes) == 0 {
 				s.K, s.Delay = st.K, st.Delay
 			}
 		})
 		if b.vacant {
 			s.VacanciesSeen++
 		}
-		if b.final.OK {
+		if b.quit {
+			s.LeavesSeen++
+		}
+		s.Rejoins += b.rejoins
+		if final.OK {
 			if len(hashes) == 0 {
-				s.Hash, s.Turn = b.final.Hash, b.final.Turn
+				s.Hash, s.Turn = final.Hash, final.Turn
+				s.Played, s.Over, s.Results = int(final.Tick), final.Over, final.Results
 			}
 			// Bots in different rooms play different games: compare
 			// within a room only.
-			hashes[[2]uint64{uint64(b.room)<<32 | uint64(b.final.Turn), b.final.Hash}] = true
+			hashes[[2]uint64{uint64(b.room)<<32 | uint64(final.Turn), final.Hash}] = true
+			results[[2]uint64{uint64(b.room), final.Results}] = true
 		}
-		b.c.Close()
+		c.Close()
 	}
 	rooms := map[uint32]bool{}
 	for _, b := range bots {
 		rooms[b.room] = true
 	}
 	s.HashGroups = len(hashes) - len(rooms) + 1
+	s.ResultGroups = len(results) - len(rooms) + 1
 	if len(hashes) == 0 {
-		s.HashGroups = 0
+		s.HashGroups, s.ResultGroups = 0, 0
 	}
 	if secs := s.Wall.Seconds(); secs > 0 {
 		s.UpBytesPerS = float64(up) / secs / float64(cfg.Bots)
@@ -214,32 +232,95 @@ func (b *remoteBot) tokenPath(cfg RemoteConfig) string {
 	return filepath.Join(cfg.TokenDir, "bot-"+strconv.Itoa(b.i)+".token")
 }
 
-// play runs one bot until it reaches the target tick.
+// Rejoining after the connection is lost (a stall that outlasted the
+// transport's timeout, a network outage): the slot is held for the room's
+// vacancy timeout, so the bot dials again with its token for a while.
+const (
+	rejoinFor   = 25 * time.Second
+	rejoinEvery = 500 * time.Millisecond
+)
+
+// play runs one bot until its game has ended, confirmed by the room: it
+// readies, starts the game if it is the host once everyone is, ends it
+// once it has run cfg.Ticks ticks (as host), and comes back with its token
+// if its connection is lost on the way.
 func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	sc := lockstep.LAN()
 	sc.RoomID = b.room
 	sc.Name = "bot" + strconv.Itoa(b.i)
 	sc.PlayerID = [16]byte{byte(b.i), byte(b.i >> 8), 'b', 'o', 't'}
 	sc.Predict, sc.SyncTest = cfg.Predict, cfg.SyncTest
-	if p := b.tokenPath(cfg); p != "" {
-		if data, err := os.ReadFile(p); err == nil && len(data) == 16 {
+	path := b.tokenPath(cfg)
+	if path != "" {
+		if data, err := os.ReadFile(path); err == nil && len(data) == 16 {
 			copy(sc.Token[:], data)
 		}
 	}
-	sc.OnTurnEnd = func(turn uint32, hash uint64, w *game.World) {
-		if !b.final.OK && int(w.Tick) >= cfg.Ticks {
-			b.mu.Lock()
-			b.final = Final{OK: true, Turn: turn, Tick: w.Tick, Hash: hash}
-			b.mu.Unlock()
+	var lostAt time.Time
+	for {
+		err := b.session(ctx, cfg, sc)
+		if err == nil {
+			if path != "" {
+				_ = os.Remove(path) // the game is over: the token has no use any more
+			}
+			return nil
+		}
+		b.mu.Lock()
+		tok := b.token
+		b.mu.Unlock()
+		if tok == ([16]byte{}) {
+			tok = sc.Token
+		}
+		var lost *lostError
+		if !errors.As(err, &lost) || tok == ([16]byte{}) || ctx.Err() != nil {
+			return err
+		}
+		// The connection was lost, not refused: come back as the same player.
+		if lostAt.IsZero() {
+			lostAt = time.Now()
+		}
+		if time.Since(lostAt) > rejoinFor {
+			return fmt.Errorf("could not rejoin for %v: %w", rejoinFor, err)
+		}
+		sc.Token = tok
+		b.mu.Lock()
+		b.rejoins++
+		b.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("not done: %w", ctx.Err())
+		case <-time.After(rejoinEvery):
 		}
 	}
+}
+
+// lostError is a connection that ended without the room saying why: the
+// bot may come back with its token.
+type lostError struct{ err error }
+
+func (e *lostError) Error() string { return "connection lost: " + e.err.Error() }
+func (e *lostError) Unwrap() error { return e.err }
+
+// session plays on one connection: nil once the game has ended, a
+// *lostError if the connection was lost, another error if the room
+// refused or sent the bot away.
+func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.Config) error {
 	c, err := client.Dial(ctx, cfg.Addr, client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }})
 	if err != nil {
+		if sc.Token != ([16]byte{}) && ctx.Err() == nil {
+			return &lostError{err} // the server may answer again in a moment
+		}
 		return err
 	}
+	b.mu.Lock()
+	old := b.c
 	b.c = c
-	savedToken := false
-	readied, asked := false, false
+	b.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	path := b.tokenPath(cfg)
+	readied, asked, ended := false, uint32(0), uint32(0)
 	t := time.NewTicker(20 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -247,44 +328,61 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 		case <-ctx.Done():
 			return fmt.Errorf("not done: %w", ctx.Err())
 		case <-c.Done():
-			return fmt.Errorf("connection ended: %w", c.Err())
+			if _, ok := b.finished(); ok {
+				return nil
+			}
+			return &lostError{c.Err()}
 		case <-t.C:
 		}
 		var done bool
 		var fail error
 		c.Do(func(s *lockstep.Session) {
-			if tok := s.Token(); !savedToken && tok != ([16]byte{}) {
-				savedToken = true
-				if p := b.tokenPath(cfg); p != "" {
-					_ = os.WriteFile(p, tok[:], 0o600)
+			if tok := s.Token(); tok != ([16]byte{}) {
+				b.mu.Lock()
+				fresh := tok != b.token
+				b.token = tok
+				b.mu.Unlock()
+				if fresh && path != "" {
+					_ = os.WriteFile(path, tok[:], 0o600)
 				}
 			}
 			for _, e := range s.Events() {
-				if e.Kind == lockstep.EvVacant {
+				switch e.Kind {
+				case lockstep.EvVacant:
 					b.vacant = true
+				case lockstep.EvQuit:
+					b.quit = true
 				}
 			}
-			switch s.Phase() {
-			case lockstep.Refused:
+			ph := s.Phase()
+			if ph != lockstep.Lobby {
+				readied = false
+			}
+			switch {
+			case ph == lockstep.Refused:
 				fail = fmt.Errorf("refused: %s", s.Refusal().Text)
-			case lockstep.Left:
+			case ph == lockstep.Left:
 				fail = fmt.Errorf("sent away: %s", s.LeaveMessage().Text)
-			case lockstep.Lobby:
-				if !readied {
-					readied = true
-					s.SetReady(true)
-				}
-				if !asked && s.IsHost() && rosterReady(s.SetupState().Players, cfg.Players) {
-					asked = true
-					s.RequestStart()
+			case ph == lockstep.Lobby && !readied:
+				readied = true
+				s.SetReady(true)
+			case ph == lockstep.Lobby && s.IsHost() && asked != s.SetupState().Game && rosterReady(s.SetupState().Players, cfg.Players):
+				asked = s.SetupState().Game
+				s.RequestStart()
+			case ph == lockstep.Playing && s.IsHost() && s.World() != nil && int(s.World().Tick) >= cfg.Ticks && ended != s.SetupState().Game:
+				ended = s.SetupState().Game
+				s.EndGame()
+			case ph == lockstep.Finished:
+				if f, ok := finalOf(s, 0); ok {
+					b.mu.Lock()
+					b.final = f
+					b.mu.Unlock()
+					done = true
 				}
 			}
 			if s.Desync() != nil {
 				fail = fmt.Errorf("desync at turn %d", s.Desync().Turn)
 			}
-			b.mu.Lock()
-			done = b.final.OK
-			b.mu.Unlock()
 		})
 		if fail != nil {
 			return fail
@@ -293,6 +391,12 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 			return nil
 		}
 	}
+}
+
+func (b *remoteBot) finished() (Final, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.final, b.final.OK
 }
 
 func rosterReady(ps []wire.Player, want int) bool {

@@ -50,13 +50,23 @@ type Client struct {
 	done  chan struct{}
 	err   error
 	stop  context.CancelFunc
-	send  func([]byte) error
+	// abandon stops the loop as a crash would (no Leave, no goodbye).
+	abandon func()
+	send    func([]byte) error
 
-	leftSent bool // the loop has flushed the session after Leave
+	leftSent bool       // the loop has flushed the session after Leave
+	closing  bool       // Close was called: the loop stops once the Leave is delivered
+	leaveBy  time.Time  // ... or at this time at the latest
+	queued   func() int // bytes sent to the host and not yet acknowledged
 
 	up, down *transport.Link // the simulated bad network, if any
 	due      [][]byte
 }
+
+// leaveGrace bounds how long Close waits for the host to acknowledge the
+// Leave: on a LAN it takes a round trip, on a broken link it never comes
+// and the host sees the silence instead.
+const leaveGrace = 500 * time.Millisecond
 
 // ErrClosed is returned by Err after Close.
 var ErrClosed = errors.New("client closed")
@@ -141,8 +151,10 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 		}
 		return tc.Send(f)
 	}
-	runCtx, cancel := context.WithCancel(context.Background())
-	c.stop = cancel
+	c.queued = tc.Queued
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	c.stop = func() { cancel(nil) }
+	c.abandon = func() { cancel(transport.ErrAbandoned) }
 	go func() {
 		err := tc.Run(runCtx, (*netHandler)(c))
 		c.finish(err)
@@ -155,8 +167,9 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 func Attach(p *transport.Pipe, opt Options) *Client {
 	c := newClient(opt)
 	c.send = p.SendToHost
-	runCtx, cancel := context.WithCancel(context.Background())
-	c.stop = cancel
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	c.stop = func() { cancel(nil) }
+	c.abandon = func() { cancel(transport.ErrAbandoned) }
 	go func() {
 		t := time.NewTicker(updateEvery)
 		defer t.Stop()
@@ -164,7 +177,9 @@ func Attach(p *transport.Pipe, opt Options) *Client {
 		for {
 			select {
 			case <-runCtx.Done():
-				c.leave()
+				if !errors.Is(context.Cause(runCtx), transport.ErrAbandoned) {
+					c.leave()
+				}
 				c.finish(nil)
 				return
 			case <-p.ClientWake():
@@ -192,6 +207,15 @@ func (c *Client) step(now time.Duration) {
 	if c.s.Phase() == lockstep.Left {
 		c.leftSent = true
 	}
+	if c.closing && c.leftSent && (c.delivered() || time.Now().After(c.leaveBy)) {
+		c.stop() // the Leave is with the host (or the grace is over): hang up
+	}
+}
+
+// delivered reports whether everything sent reliably, the Leave among it,
+// has been acknowledged by the host.
+func (c *Client) delivered() bool {
+	return c.queued == nil || (c.queued() == 0 && (c.up == nil || c.up.Pending() == 0))
 }
 
 // leave tells the room the player quits; on the loop's goroutine only.
@@ -255,28 +279,38 @@ func (c *Client) Err() error {
 	return c.err
 }
 
-// Close leaves the room and stops the loop; it waits at most a second.
-// The Leave is queued here and sent by the loop, the only goroutine that
-// may use the transport.
+// Close leaves the room and stops the loop. The Leave is queued here and
+// sent by the loop, the only goroutine that may use the transport; the loop
+// hangs up once the host has acknowledged it (or after leaveGrace), so a
+// player who leaves is seen to leave, not to crash. Close waits for that,
+// a second at most.
 func (c *Client) Close() {
 	c.mu.Lock()
-	c.s.Leave()
-	c.mu.Unlock()
-	for deadline := time.Now().Add(100 * time.Millisecond); time.Now().Before(deadline); {
-		c.mu.Lock()
-		sent := c.leftSent
-		c.mu.Unlock()
-		if sent {
-			break
-		}
-		select {
-		case <-c.done:
-		case <-time.After(2 * time.Millisecond):
-			continue
-		}
-		break
+	if !c.closing {
+		c.closing = true
+		c.leaveBy = time.Now().Add(leaveGrace)
+		c.s.Leave()
 	}
-	c.stop()
+	c.mu.Unlock()
+	select {
+	case <-c.done:
+		return
+	case <-time.After(leaveGrace + 250*time.Millisecond):
+	}
+	c.stop() // the loop did not get to it: stop it anyway
+	select {
+	case <-c.done:
+	case <-time.After(time.Second):
+	}
+}
+
+// Abandon stops the session without a word, as a crash would: no Leave,
+// and the connection just falls silent (tests of what a crash does).
+func (c *Client) Abandon() {
+	c.mu.Lock()
+	c.closing = false
+	c.mu.Unlock()
+	c.abandon()
 	select {
 	case <-c.done:
 	case <-time.After(time.Second):

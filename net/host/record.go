@@ -84,8 +84,10 @@ type hostRecorder struct {
 	rec *recording
 }
 
-func (h *hostRecorder) Started(s game.Setup, name string, k, d int) { h.rec.w.Started(s, name, k, d) }
-func (h *hostRecorder) Hash(turn uint32, slot int, low uint32)      { h.rec.w.Hash(turn, slot, low) }
+func (h *hostRecorder) Started(s game.Setup, name string, players [game.MaxPlayers]string, k, d int) {
+	h.rec.w.Started(s, name, players, k, d)
+}
+func (h *hostRecorder) Hash(turn uint32, slot int, low uint32) { h.rec.w.Hash(turn, slot, low) }
 func (h *hostRecorder) Snapshot(slot int, turn uint32, data []byte) {
 	h.rec.w.Snapshot(slot, turn, data)
 }

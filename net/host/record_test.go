@@ -19,7 +19,7 @@ func TestLastReportIsPublished(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.Started(game.Setup{Seed: 1, Players: 1, Mode: game.Coop, Lives: 3, StartWave: 1}, "room", 2, 1)
+	w.Started(game.Setup{Seed: 1, Players: 1, Mode: game.Coop, Lives: 3, StartWave: 1}, "room", [game.MaxPlayers]string{"Ada", "Bo"}, 2, 1)
 	rs := &recorders{log: func(string, ...any) {}}
 	rs.reports = []*recording{{w: w, path: path, desync: time.Now().Add(-time.Minute)}}
 	if got := rs.lastReport(); got != "" {

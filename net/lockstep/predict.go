@@ -11,197 +11,207 @@ import (
 //
 // Without prediction the session samples the local input as it executes
 // confirmed ticks, so a key shows on screen only after the input delay and
-// the round trip. With prediction the local clock samples on its own, at
-// most PredictWindow ticks ahead of what the confirmed world can show, and
+// the round trip. With prediction the local clock samples on its own and
 // sends each local turn when it is complete, exactly as plain lockstep
-// would send it. Confirmed ticks run as soon as their master turns arrive.
+// would send it; confirmed ticks run as soon as their master turns arrive.
 // After every update the displayed world is rebuilt: a copy of the
 // confirmed world, stepped through the ticks whose own inputs are known
 // (sent, or sampled in the local turn in progress), with every other
-// player assumed to hold their last confirmed input. The confirmed world
-// stays the only one hashed, reported and snapshotted.
+// player assumed to hold their last confirmed input, at most PredictWindow
+// ticks. The confirmed world stays the only one hashed, reported and
+// snapshotted.
+//
+// The local clock may run at most PredictWindow ticks ahead of the
+// confirmed world (its lead): beyond that it waits, as plain lockstep
+// waits for a late master turn. The lead is measured between the tick the
+// next sample is taken at and the confirmed world's tick, on the same turn
+// numbering: it does not count the turns of input delay, nor the gap a
+// grown delay opens (those are filled when the turn that opens them is
+// complete). So no delay the room can choose stalls the clock: a longer
+// delay only lowers the lead, as the confirmed world then runs nearer to
+// the local clock.
 
-// runPredicting is run for a predicting session.
+// predictor is the local sampling clock and the displayed world.
+type predictor struct {
+	turn    uint32 // the local turn being sampled
+	idx     int    // samples taken in it
+	buf     [wire.MaxK]game.Input
+	sampled int64 // local ticks sampled since the clock started
+
+	world    game.World // the displayed world
+	ok       bool
+	ticks    int          // ticks world is ahead of the confirmed one
+	hashes   tickHashRing // hashes of predicted ticks, to count mispredictions
+	lastExec uint32       // confirmed tick at the last prediction
+}
+
+type tickHashRing [32]tickHash
+
+type tickHash struct {
+	tick uint32
+	hash uint64
+}
+
+func (p *predictor) begin(first uint32) {
+	p.turn, p.idx, p.sampled = first, 0, 0
+	p.ok, p.ticks = false, 0
+}
+
+// runPredicting runs a predicting session: the confirmed ticks the held
+// master turns allow, the local ticks the clock has made due, and the
+// displayed world.
 func (s *Session) runPredicting(input InputSource) {
-	// Confirmed ticks: as many as the held master turns allow.
-	for n := 0; n < 8*wire.MaxK+s.cfg.MaxCatchUp && s.confirmTick(); n++ {
+	for n := 0; n < 8*wire.MaxK+s.cfg.MaxCatchUp && s.execTick(nil); n++ {
 	}
-	due := int64((s.now - s.clock) / tickDur)
-	for s.sampled < due {
-		if s.slot >= 0 && !s.canSample() {
-			if !s.stalled {
-				s.stalled, s.stallAt = true, s.now
-			}
+	s.skipStaleTurns()
+	due := s.clock.due(s.now)
+	for s.pred.sampled < due && !s.game.ended {
+		if s.room.slot >= 0 && s.lead() > int64(s.cfg.PredictWindow) {
+			s.clock.stall(s.now)
 			break
 		}
-		s.endStall()
+		s.clock.unstall(s.now, &s.stats)
 		s.sampleTick(input)
 	}
-	const maxDebt = 6
-	if s.sampled < due-maxDebt {
-		s.clock = s.now - time.Duration(s.sampled+maxDebt)*tickDur
-	}
+	s.clock.forgive(s.now, s.pred.sampled)
 	s.predict()
 }
 
-// canSample reports whether the local clock may sample another tick: the
-// world it would show must stay within the prediction window of the
-// confirmed world.
-func (s *Session) canSample() bool {
-	t := s.timingAt(s.lturn)
-	// The tick a new sample lands on, counted from the confirmed world.
-	ahead := int64(0)
-	for turn := s.execTurn; turn < s.lturn+uint32(t.delay); turn++ {
-		ahead += int64(s.timingAt(turn).k)
+// skipStaleTurns moves the local clock past turns whose input would land
+// on a turn the room has already compiled. That happens only to a player
+// the room did not wait for (one catching up after a rejoin): the others
+// sample about a round trip ahead of the master turns we hold, so the
+// clock jumps to where they are, and this player's input reaches the room
+// in time for it to wait for them again.
+func (s *Session) skipStaleTurns() {
+	g, p := &s.game, &s.pred
+	if s.room.slot < 0 || p.idx != 0 || p.turn+uint32(g.timing.at(p.turn).delay) >= g.masters.ack {
+		return
 	}
-	ahead += int64(s.lidx) + 1 - int64(s.tickIn)
-	return ahead <= int64(s.cfg.PredictWindow)
+	turnDur := time.Duration(g.timing.at(g.masters.ack).k) * tickDur
+	ahead := uint32((s.meter.reportRTT() + turnDur - 1) / turnDur)
+	target := g.masters.ack + ahead // the turn the others' input now goes to
+	for d := uint32(g.timing.at(p.turn).delay); p.turn+d < target && p.turn < g.masters.ack; d = uint32(g.timing.at(p.turn).delay) {
+		p.turn++
+	}
 }
 
-func (s *Session) endStall() {
-	if s.stalled {
-		d := s.now - s.stallAt
-		s.stats.Stall += d
-		s.stats.StallMax = max(s.stats.StallMax, d)
-		s.stalled = false
+// localTurnTicks returns the ticks of local turn c: those of the turn its
+// input is for.
+func (s *Session) localTurnTicks(c uint32) int {
+	tl := &s.game.timing
+	return int(tl.at(c + uint32(tl.at(c).delay)).k)
+}
+
+// lead returns how many ticks the next local sample lies ahead of the
+// confirmed world (negative when the confirmed world is ahead of the local
+// clock, as it is when the input delay covers the round trip): the local
+// turns between the confirmed turn and the one being sampled, in the
+// ticks of wall time they take. Plain lockstep samples turn c while it
+// executes turn c; prediction may sample up to the window ahead of that.
+func (s *Session) lead() int64 {
+	g, p := &s.game, &s.pred
+	sample := int64(p.idx) + 1
+	for t := g.turn; t < p.turn; t++ {
+		sample += int64(s.localTurnTicks(t))
 	}
+	for t := p.turn; t < g.turn; t++ {
+		sample -= int64(s.localTurnTicks(t))
+	}
+	return sample - int64(g.tickIn)
 }
 
 // sampleTick samples the local input for one tick of the local turn and
-// sends the turn when it is complete.
+// sends the turn when it is complete. A local turn has as many ticks as
+// the turn it is for (the input delay later): so the local clock makes
+// game time at the rate it is played, even across a change of K.
 func (s *Session) sampleTick(input InputSource) {
-	s.sampled++
-	if s.slot < 0 {
+	p := &s.pred
+	p.sampled++
+	if s.room.slot < 0 {
 		return
 	}
 	var x game.Input
 	if input != nil {
-		x = input(uint32(s.sampled)) & game.ClientInputMask
+		x = input(uint32(p.sampled)) & game.ClientInputMask
 	}
-	s.lbuf[s.lidx] = x
-	s.lidx++
-	if s.lidx < int(s.timingAt(s.lturn).k) {
+	p.buf[p.idx] = x
+	p.idx++
+	if p.idx < s.localTurnTicks(p.turn) {
 		return
 	}
-	c := s.lturn
-	s.queueOwnTurn(c, s.lbuf[:s.lidx])
-	s.lturn, s.lidx = c+1, 0
+	c := p.turn
+	s.queueOwnTurn(c, p.buf[:p.idx])
+	p.turn, p.idx = c+1, 0
 	s.sendClientPacket(false)
 }
 
-// queueOwnTurn queues the samples of local turn c for the turn the input
-// delay makes them, filling a gap if the delay grew and dropping them if it
-// shrank.
-func (s *Session) queueOwnTurn(c uint32, samples []game.Input) {
-	target := c + uint32(s.timingAt(c).delay)
-	for s.nextSend < target {
-		s.queueTurn(s.nextSend, nil)
-	}
-	if s.nextSend == target {
-		s.queueTurn(target, samples)
-	}
-	if n := len(samples); n > 0 {
-		s.lastIn = samples[n-1]
-	}
-}
-
-// confirmTick executes one confirmed tick, if its master turn is held.
-func (s *Session) confirmTick() bool {
-	t := s.execTurn
-	if !s.hasMaster(t) {
-		return false
-	}
-	mt := &s.masters[t%masterRing]
-	if s.tickIn == 0 {
-		s.startTurn(mt)
-	}
-	var in [game.MaxPlayers]game.Input
-	for i := range in {
-		in[i] = mt.Inputs[i][s.tickIn]
-	}
-	s.lastConf = in
-	s.syncSave(in)
-	s.world.Step(in)
-	s.syncCheck()
-	s.checkPrediction()
-	s.countLateness()
-	s.collect()
-	s.tickIn++
-	s.ticksRun++
-	s.stats.Ticks++
-	if s.tickIn >= int(mt.Count) {
-		s.completeTurn(mt)
-	}
-	return true
-}
-
-// checkPrediction counts a misprediction when the confirmed world reaches a
-// tick that had been predicted differently.
-func (s *Session) checkPrediction() {
-	tick := s.world.Tick
-	p := &s.predHash[tick%uint32(len(s.predHash))]
-	if p.tick != tick || p.hash == 0 {
+// checkMisprediction counts a misprediction when the confirmed world
+// reaches a tick that had been predicted differently.
+func (p *predictor) checkMisprediction(w *game.World, st *Stats) {
+	h := &p.hashes[w.Tick%uint32(len(p.hashes))]
+	if h.tick != w.Tick || h.hash == 0 {
 		return
 	}
-	if p.hash != s.world.Hash() {
-		s.stats.Mispredicted++
+	if h.hash != w.Hash() {
+		st.Mispredicted++
 	}
-	p.hash = 0
+	h.hash = 0
 }
 
 // predict rebuilds the displayed world.
 func (s *Session) predict() {
-	if s.world == nil {
+	g, p := &s.game, &s.pred
+	if g.world == nil {
 		return
 	}
-	if s.world.Tick != s.lastExec {
-		s.lastExec = s.world.Tick
+	if g.world.Tick != p.lastExec {
+		p.lastExec = g.world.Tick
 		s.stats.Resims++
 	}
-	s.pred = *s.world
-	s.pred.NumEvents = 0
-	s.predTicks = 0
-	if s.slot < 0 {
-		s.predOK = true
+	p.world = *g.world
+	p.world.NumEvents = 0
+	p.ticks = 0
+	if s.room.slot < 0 || g.ended {
+		p.ok = true
 		return
 	}
-	partial := s.lturn + uint32(s.timingAt(s.lturn).delay) // the turn the samples in progress go to
-	t, k := s.execTurn, s.tickIn
+	partial := p.turn + uint32(g.timing.at(p.turn).delay) // the turn the samples in progress go to
+	t, k := g.turn, g.tickIn
 	var in [game.MaxPlayers]game.Input
-	for s.predTicks < s.cfg.PredictWindow {
-		tk := int(s.timingAt(t).k)
+	for p.ticks < s.cfg.PredictWindow {
+		tk := int(g.timing.at(t).k)
 		if k >= tk {
 			t, k = t+1, 0
 			continue
 		}
 		var own game.Input
 		switch {
-		case t < s.nextSend && s.nextSend-t <= sentRing:
-			own = s.sent[t%sentRing].Inputs[min(k, wire.MaxK-1)]
-		case t == partial && k < s.lidx:
-			own = s.lbuf[k]
+		case t < s.own.next && s.own.next-t <= sentRing:
+			own = s.own.sent[t%sentRing].Inputs[min(k, wire.MaxK-1)]
+		case t == partial && k < p.idx:
+			own = p.buf[k]
 		default:
-			s.predOK = true
+			p.ok = true
 			return // no own input known beyond here
 		}
-		if s.hasMaster(t) {
-			mt := &s.masters[t%masterRing]
+		if mt, ok := g.masters.get(t); ok {
 			for i := range in {
 				in[i] = mt.Inputs[i][k]
 			}
 		} else {
-			in = s.lastConf
+			in = g.lastIn
 			for i := range in {
 				in[i] &^= game.Leave // a departure happens once, when confirmed
 			}
-			in[s.slot] = own
+			in[s.room.slot] = own
 		}
-		s.pred.Step(in)
-		s.pred.NumEvents = 0
-		s.predTicks++
-		h := &s.predHash[s.pred.Tick%uint32(len(s.predHash))]
-		h.tick, h.hash = s.pred.Tick, s.pred.Hash()
+		p.world.Step(in)
+		p.world.NumEvents = 0
+		p.ticks++
+		h := &p.hashes[p.world.Tick%uint32(len(p.hashes))]
+		h.tick, h.hash = p.world.Tick, p.world.Hash()
 		k++
 	}
-	s.predOK = true
+	p.ok = true
 }

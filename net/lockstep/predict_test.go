@@ -8,20 +8,24 @@ import (
 	"rockstep/net/room"
 )
 
-// TestPredictionKeepsTheConfirmedGame: the same 10,000-tick bot game with
-// prediction off and on ends on the same confirmed hash: prediction only
-// changes what is drawn.
+// TestPredictionKeepsTheConfirmedGame: the same bot game with prediction
+// off and on reaches the same confirmed game over, at the same turn, with
+// the same hash and results: prediction only changes what is drawn.
 func TestPredictionKeepsTheConfirmedGame(t *testing.T) {
 	rc := room.LAN()
 	rc.FixedTiming = true // the same schedule both ways, so the same inputs land on the same ticks
-	var hashes []uint64
+	var hashes, results []uint64
 	for _, predict := range []bool{false, true} {
-		l := newLocal(t, bots.Config{Bots: 8, Ticks: 10000, Seed: 17, Room: rc, Predict: predict, Net: impairment(t, "latency=20ms,jitter=10ms,loss=2%")})
+		setup := game.Setup{Mode: game.Coop, Lives: 2, StartWave: 3}
+		l := newLocal(t, bots.Config{Bots: 8, Ticks: 1 << 20, Seed: 17, Room: rc, Setup: setup, Predict: predict, Net: impairment(t, "latency=20ms,jitter=10ms,loss=2%")})
 		if _, err := l.Run(); err != nil {
 			t.Fatal(err)
 		}
 		s := agree(t, l)
-		hashes = append(hashes, s.Hash)
+		if !s.Over {
+			t.Fatalf("the game did not reach game over: %s", s)
+		}
+		hashes, results = append(hashes, s.Hash), append(results, s.Results)
 		if predict {
 			st := l.Bots[0].Session.Stats()
 			if st.Resims == 0 {
@@ -29,8 +33,8 @@ func TestPredictionKeepsTheConfirmedGame(t *testing.T) {
 			}
 		}
 	}
-	if hashes[0] != hashes[1] {
-		t.Fatalf("confirmed hash %016x without prediction, %016x with it", hashes[0], hashes[1])
+	if hashes[0] != hashes[1] || results[0] != results[1] {
+		t.Fatalf("confirmed hash %016x, results %016x without prediction; %016x, %016x with it", hashes[0], results[0], hashes[1], results[1])
 	}
 }
 

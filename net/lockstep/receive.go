@@ -7,6 +7,20 @@ import (
 	"rockstep/net/wire"
 )
 
+// roomView is the room as this session knows it: where we sit, the setup
+// and roster, the room's state, and why it sent us away if it did.
+type roomView struct {
+	slot     int // -1: spectator, or not yet welcomed
+	token    [16]byte
+	roomID   uint32
+	setup    wire.SetupState
+	status   wire.RoomStatus
+	desync   *wire.DesyncReport
+	refusal  wire.Refuse
+	leave    wire.Leave
+	lastJoin time.Duration
+}
+
 // EventKind says what an Event reports.
 type EventKind uint8
 
@@ -21,11 +35,13 @@ const (
 	EvChat                          // Slot said Text
 	EvLeft                          // the room sent us away; Text says why
 	EvVacant                        // Slot lost its connection; held for a while
-	EvDropped                       // Slot was dropped
+	EvDropped                       // Slot was dropped (gone too long)
 	EvRejoined                      // Slot is back
 	EvTiming                        // K and delay change at Turn
 	EvPaused
 	EvResumed
+	EvQuit  // Slot quit the game (Text is its name)
+	EvEnded // the game ended at the end of Turn; the results are read
 )
 
 // Event is something the UI may want to show.
@@ -77,13 +93,13 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		s.onWelcome(m)
 	case wire.Refuse:
 		if s.phase == Joining {
-			s.phase, s.refusal = Refused, m
+			s.phase, s.room.refusal = Refused, m
 			s.emit(Event{Kind: EvRefused, Text: m.Text})
 		}
 	case wire.SetupState:
-		if m.Revision >= s.setup.Revision || m.RoomID != s.setup.RoomID {
-			changed := m.Revision != s.setup.Revision
-			s.setup = m
+		if m.Revision >= s.room.setup.Revision || m.RoomID != s.room.setup.RoomID {
+			changed := m.Revision != s.room.setup.Revision
+			s.room.setup = m
 			if changed {
 				s.emit(Event{Kind: EvSetup})
 			}
@@ -95,78 +111,79 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.SnapshotRequest:
 		s.onSnapshotRequest(m.Turn)
 	case wire.DesyncReport:
-		if s.desync == nil {
+		if s.room.desync == nil {
 			rep := m
-			s.desync = &rep
+			s.room.desync = &rep
 			s.emit(Event{Kind: EvDesync, Turn: m.Turn})
 		}
 	case wire.RoomStatus:
 		s.onStatus(m)
 	case wire.Chat:
-		if len(s.chat) >= maxChat {
-			copy(s.chat, s.chat[1:])
-			s.chat = s.chat[:len(s.chat)-1]
-		}
-		s.chat = append(s.chat, m)
-		s.emit(Event{Kind: EvChat, Slot: int(m.From), Text: m.Text})
+		s.onChat(m)
 	case wire.Ping:
 		s.send(wire.Pong{ID: m.ID, Time: m.Time})
 	case wire.Pong:
-		s.onPong(m)
+		s.meter.pong(s.now, m)
 	case wire.Leave:
-		s.phase, s.leave = Left, m
+		s.phase, s.room.leave = Left, m
 		s.emit(Event{Kind: EvLeft, Text: m.Text})
 	default:
 		s.stats.MalformedIn++
 	}
 }
 
-func (s *Session) advance(now time.Duration) {
-	if now > s.now {
-		s.now = now
+// sendJoin repeats the Join until the room answers.
+func (s *Session) sendJoin() {
+	if s.now-s.room.lastJoin < s.cfg.JoinEvery {
+		return
 	}
+	s.room.lastJoin = s.now
+	s.send(wire.Join{Cookie: s.cfg.Cookie, RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate})
 }
 
 func (s *Session) onWelcome(w wire.Welcome) {
 	if s.phase != Joining {
 		return // a repeated Welcome for a repeated Join
 	}
-	s.roomID = w.RoomID
-	s.slot = -1
+	s.room.roomID = w.RoomID
+	s.room.slot = -1
 	if w.Slot != wire.SpectatorSlot {
-		s.slot = int(w.Slot)
-		s.token = w.Token
+		s.room.slot = int(w.Slot)
+		s.room.token = w.Token
 	}
 	switch w.State {
 	case wire.StateRunning:
 		s.phase = Starting
 	default:
-		s.phase = Lobby
+		s.phase = Lobby // setup, or the last game's results: the rematch's lobby
 	}
-	s.emit(Event{Kind: EvWelcome, Slot: s.slot})
+	s.emit(Event{Kind: EvWelcome, Slot: s.room.slot})
 }
 
 // onStart begins the game at turn 0, or, for FirstTurn > 0, records the
 // timing that goes with the snapshot being sent.
 func (s *Session) onStart(st wire.Start) {
+	g := &s.game
 	switch {
-	case s.phase == Playing && st.FirstTurn == s.start.FirstTurn && st.Setup == s.start.Setup:
+	case s.phase == Playing && st.FirstTurn == g.start.FirstTurn && st.Setup == g.start.Setup:
 		s.sendClientPacket(false) // the room has not heard from us yet
 		return
 	case s.phase == Playing && st.FirstTurn > 0:
 		return // a snapshot offer for someone already playing
 	case s.phase == Joining || s.phase == Refused || s.phase == Left:
 		return
+	case s.phase == Finished && st.Setup == g.start.Setup:
+		return // a late repeat of the Start of the game that ended
 	}
-	s.start, s.haveSt = st, true
-	s.desync = nil
+	g.start, g.haveStart = st, true
+	s.room.desync = nil
 	if st.FirstTurn == 0 {
 		w, err := game.New(st.Setup)
 		if err != nil {
 			s.stats.MalformedIn++
 			return
 		}
-		s.world = w
+		g.world = w
 		s.begin()
 		return
 	}
@@ -174,116 +191,76 @@ func (s *Session) onStart(st wire.Start) {
 	s.tryRestore()
 }
 
-// begin starts executing at s.start.FirstTurn with s.world.
+// begin starts executing at the Start's first turn with the world in
+// s.game: every part of the session starts a new game.
 func (s *Session) begin() {
-	st := s.start
-	s.cur = timing{at: st.FirstTurn, k: st.K, delay: st.Delay}
-	s.hasPend = st.ChangeAt > st.FirstTurn
-	if s.hasPend {
-		s.pending = timing{at: st.ChangeAt, k: st.ChangeK, delay: st.ChangeDelay}
-	}
-	s.execTurn, s.tickIn = st.FirstTurn, 0
-	s.haveM = [masterRing]bool{}
-	s.mAck = st.FirstTurn
-	s.nextSend, s.cAck = st.FirstTurn, st.FirstTurn
-	s.lastIn = 0
-	s.clock, s.ticksRun = s.now, 0
-	s.lturn, s.lidx, s.sampled = st.FirstTurn, 0, 0
-	s.predOK, s.predTicks = false, 0
-	s.lastConf = [game.MaxPlayers]game.Input{}
-	s.stalled = false
+	st := s.game.start
+	s.game.begin(st)
+	s.own.begin(st.FirstTurn)
+	s.clock.begin(s.now)
+	s.pred.begin(st.FirstTurn)
+	s.sync.count = 0      // nothing of the last game is re-simulated
+	s.lobby = lobbyWish{} // wishes never outlive the game they were made for
+	s.snap.want = false
+	// The last game's finished status must not end this one: until the
+	// room says otherwise, the game runs.
+	s.room.status = wire.RoomStatus{State: wire.StateRunning, Turn: st.FirstTurn}
 	s.phase = Playing
-	s.snapWant = false
 	s.emit(Event{Kind: EvStarted, Turn: st.FirstTurn})
-	if s.slot >= 0 {
+	if s.room.slot >= 0 {
 		// The turns before the first that input can reach are empty.
 		target := st.FirstTurn + uint32(st.Delay)
-		for s.nextSend < target {
-			s.queueTurn(s.nextSend, nil)
+		for s.own.next < target {
+			s.queueTurn(s.own.next, nil)
 		}
 	}
 	s.sendClientPacket(false)
 }
 
 func (s *Session) onStatus(m wire.RoomStatus) {
-	old := s.status
-	s.status = m
+	old := s.room.status
+	s.room.status = m
 	if m.State != old.State || m.Child != old.Child || m.Lagging != old.Lagging || m.Vacant != old.Vacant {
 		s.emit(Event{Kind: EvStatus})
 	}
-	if m.State == wire.StateFinished && (s.phase == Playing || s.phase == Starting) {
-		s.phase = Finished
+	switch {
+	case m.State == wire.StateFinished && s.phase == Starting:
+		s.phase = Finished // the game ended before we caught up: nothing to show
+	case m.State == wire.StateFinished && s.phase == Playing:
+		g := &s.game
+		if !g.ended && m.End == wire.EndEmpty && g.world != nil && g.turn > m.Final {
+			// Everyone left; our world is already at the room's last turn.
+			s.endGame(m.Final)
+		}
+		if g.ended || m.End == 0 {
+			s.phase = Finished
+		}
+		// Otherwise we have not reached the end yet: the room resends the
+		// last turns and we finish when we get there (confirmed.go).
 	}
-	if m.State == wire.StateSetup && s.phase == Finished {
-		s.phase = Lobby
-	}
+	// A room back in setup (someone asked for a rematch) does not take
+	// this player from the results: SetReady does, when they ask.
 }
 
-func (s *Session) onPong(p wire.Pong) {
-	rtt := s.now - time.Duration(p.Time)*time.Microsecond
-	if rtt < 0 || rtt > time.Minute {
-		return
-	}
-	if s.rttSmooth == 0 {
-		s.rttSmooth = rtt
-	} else {
-		s.rttSmooth += (rtt - s.rttSmooth) / 8
-	}
-	s.rttWin[s.rttIdx%len(s.rttWin)] = rtt
-	s.rttIdx++
-}
-
+// onMaster stores the master turns of a packet.
 func (s *Session) onMaster(p *wire.MasterPacket) {
 	if s.phase != Playing && s.phase != Finished {
 		return
 	}
-	if p.ClientAck > s.cAck {
-		// Beyond nextSend when the room compiled turns without us (after a
+	if p.ClientAck > s.own.ack {
+		// Beyond own.next when the room compiled turns without us (after a
 		// reconnect): those turns are done and must not be sent.
-		s.cAck = p.ClientAck
+		s.own.ack = p.ClientAck
 	}
+	g := &s.game
 	for i := range p.Turns {
 		mt := &p.Turns[i]
-		if mt.Turn < s.execTurn || (mt.Turn == s.execTurn && s.tickIn > 0) || mt.Turn >= s.execTurn+masterRing {
+		if mt.Turn < g.turn || (mt.Turn == g.turn && g.tickIn > 0) {
 			continue
 		}
-		j := mt.Turn % masterRing
-		if s.haveM[j] && s.masters[j].Turn == mt.Turn {
-			continue
-		}
-		dst := &s.masters[j]
-		dst.Turn, dst.Count, dst.Players, dst.Inputs = mt.Turn, mt.Count, mt.Players, mt.Inputs
-		dst.Events = append(dst.Events[:0], mt.Events...)
-		s.haveM[j] = true
-	}
-	if s.mAck < s.execTurn {
-		s.mAck = s.execTurn
-	}
-	for s.mAck < s.execTurn+masterRing && s.hasMaster(s.mAck) {
-		s.mAck++
-	}
-}
-
-func (s *Session) hasMaster(t uint32) bool {
-	j := t % masterRing
-	return s.haveM[j] && s.masters[j].Turn == t
-}
-
-// onSnapshotRequest sends the world at the end of turn: from the recent
-// worlds kept (after a desync the room wants exactly the diverging turn),
-// now if that turn is the last one completed, or when it is completed.
-func (s *Session) onSnapshotRequest(turn uint32) {
-	if s.world == nil {
-		return
-	}
-	if n := len(s.recent); n > 0 {
-		if r := &s.recent[turn%uint32(n)]; r.ok && r.turn == turn {
-			s.sendWorld(&r.w, turn)
-			return
+		if g.masters.store(mt, g.turn) {
+			s.meter.turnArrived(s.now, &s.own, mt.Turn)
 		}
 	}
-	s.snapWant, s.snapTurn = true, turn
-	if s.phase == Playing && s.tickIn == 0 && s.execTurn > 0 && s.execTurn-1 >= turn {
-		s.sendSnapshot(s.execTurn - 1)
-	}
+	g.masters.advanceAck(g.turn)
 }

@@ -11,6 +11,18 @@
 // on the traffic both ways. It reports the hash of every completed turn
 // and can catch up from a snapshot plus the master turns after it.
 //
+// A game ends at the end of the first turn after which the confirmed world
+// is over, or that carries the room's EventEnd: every machine stops there,
+// reports it with its hash, and reads the results from the world at that
+// turn. Prediction only ever changes what is drawn.
+//
+// The session is made of parts, each in its own file: the room as the
+// session sees it (receive.go), the lobby's requests and the chat
+// (lobby.go), the confirmed game and its one tick path (confirmed.go), the
+// player's own turns and the client packet (own.go), the schedule, round
+// trips and frame rate (clock.go), snapshots (snapshot.go), prediction
+// (predict.go) and the sync test (synctest.go).
+//
 // A Session is not safe for concurrent use.
 package lockstep
 
@@ -48,7 +60,7 @@ type Config struct {
 	// The confirmed world, its hashes and what is sent are the same either
 	// way.
 	Predict       bool
-	PredictWindow int // ticks re-simulated at most (default 8)
+	PredictWindow int // ticks predicted at most (default 8)
 	// SyncTest, if above zero, re-simulates the last SyncTest confirmed
 	// ticks from a snapshot after every tick and compares hashes (a debug
 	// mode, `-synctest`); differences are counted in Stats.SyncErrors.
@@ -75,10 +87,10 @@ type Phase uint8
 // Phases.
 const (
 	Joining  Phase = iota // sending Join until the room answers
-	Lobby                 // in the room, during setup
+	Lobby                 // in the room, during setup (or waiting for a rematch)
 	Starting              // waiting for a snapshot before the first turn
-	Playing               // the game runs
-	Finished              // the game is over or stopped
+	Playing               // the game runs (or has ended here and waits for the room to confirm it)
+	Finished              // the game is over or stopped, confirmed by the room
 	Refused               // the room turned the Join away
 	Left                  // the session left or was told to go
 )
@@ -94,16 +106,18 @@ func (p Phase) String() string {
 
 // Buffer sizes.
 const (
-	masterRing = 256 // master turns held ahead of execution
-	sentRing   = 64  // own turns held until acknowledged
-	maxEvents  = 64  // UI events queued between drains
-	maxChat    = 32  // chat lines kept
+	masterRingSize = 256 // master turns held ahead of execution
+	sentRing       = 64  // own turns held until acknowledged
+	maxEvents      = 64  // UI events queued between drains
+	maxChat        = 32  // chat lines kept
+	maxGameEvents  = 512 // engine events held between drains
 )
 
 // Stats are a session's measurements.
 type Stats struct {
-	RTT           time.Duration // latest smoothed round trip
-	RTTMax        time.Duration // largest round trip in the last few seconds
+	RTT           time.Duration // latest smoothed ping round trip
+	RTTMax        time.Duration // largest ping round trip in the last few seconds
+	TurnRTT       time.Duration // longest recent turn round trip: own input sent to its master turn held
 	K             int           // ticks per turn in force
 	Delay         int           // input delay in turns in force
 	TurnsBuffered int           // master turns held, not yet executed
@@ -127,146 +141,30 @@ type Stats struct {
 	Lateness [len(LatenessBuckets) + 1]uint64
 }
 
-// LatenessBuckets are the upper bounds of the Lateness histogram's
-// buckets; the last bucket counts everything later.
-var LatenessBuckets = [...]time.Duration{
-	time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond,
-	20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
-	200 * time.Millisecond, 500 * time.Millisecond, time.Second,
-}
-
-// LatenessQuantile returns the upper bound of the bucket holding quantile
-// q (0..1) of a lateness histogram, or 0 for an empty one.
-func LatenessQuantile(h [len(LatenessBuckets) + 1]uint64, q float64) time.Duration {
-	var total uint64
-	for _, n := range h {
-		total += n
-	}
-	if total == 0 {
-		return 0
-	}
-	want := uint64(q * float64(total))
-	var seen uint64
-	for i, n := range h {
-		seen += n
-		if seen > want || seen == total {
-			if i < len(LatenessBuckets) {
-				return LatenessBuckets[i]
-			}
-			return 2 * LatenessBuckets[len(LatenessBuckets)-1]
-		}
-	}
-	return 0
-}
-
 // Session is one client's view of a room and its game.
 type Session struct {
 	cfg   Config
 	phase Phase
 	now   time.Duration
 
-	slot     int // -1: spectator
-	token    [16]byte
-	roomID   uint32
-	setup    wire.SetupState
-	status   wire.RoomStatus
-	desync   *wire.DesyncReport
-	refusal  wire.Refuse
-	leave    wire.Leave
-	events   []Event
-	chat     []wire.Chat
-	lastJoin time.Duration
+	room   roomView    // what the room has told us
+	events []Event     // for the UI, drained by Events
+	lobby  lobbyWish   // requests repeated until the setup shows them
+	chat   []wire.Chat // the last lines
 
-	// the game
-	world    *game.World
-	start    wire.Start
-	haveSt   bool
-	cur      timing
-	pending  timing
-	hasPend  bool
-	execTurn uint32 // the turn being executed
-	tickIn   int    // ticks of execTurn already executed
-	masters  [masterRing]wire.MasterTurn
-	haveM    [masterRing]bool
-	mAck     uint32 // every master turn below this is held or executed
-	samples  [wire.MaxK]game.Input
-	lastIn   game.Input
-	nextSend uint32 // the next own turn to send
-	sent     [sentRing]wire.TurnInput
-	cAck     uint32 // every own turn below this reached the room
-	lastSend time.Duration
-	hashTurn uint32
-	hashLow  uint32
-	hasHash  bool
-	packets  int
-	clock    time.Duration // when tick 0 of execution was due
-	ticksRun int64         // ticks executed since clock
-	stalled  bool
-	stallAt  time.Duration
+	game  confirmed   // the game every player agrees on
+	own   ownTurns    // the local player's turns
+	clock schedule    // when ticks are due, stalls, lateness
+	meter meter       // round trips and frame rate
+	snap  snapshotIO  // snapshots in (catch-up) and out (requests)
+	pred  predictor   // the displayed world, when predicting
+	sync  syncChecker // the -synctest mode
 
-	snapWant    bool
-	snapTurn    uint32
-	asm         wire.Assembly
-	restoreData []byte // a whole snapshot received, waiting for its Start
-	restoreTurn uint32
-	restoreHash uint64
-	haveRestore bool
-	lastPing    time.Duration
-	pingID      uint32
-	rttSmooth   time.Duration
-	rttWin      [8]time.Duration
-	rttIdx      int
-	frames      int
-	frameAt     time.Duration
-	fps         int
-	fpsSet      bool
-
-	gameEvents []game.Event
-	wish       lobbyWish
-	recent     []recentWorld
-
-	// prediction (see predict.go)
-	lturn     uint32 // the local turn being sampled
-	lidx      int    // samples taken in it
-	lbuf      [wire.MaxK]game.Input
-	sampled   int64                       // local ticks sampled since the clock started
-	lastConf  [game.MaxPlayers]game.Input // each slot's input at the last confirmed tick
-	pred      game.World
-	predOK    bool
-	predTicks int
-	predHash  tickHashRing // hashes of predicted ticks, to count mispredictions
-	syncRing  []syncTick   // the sync test's last ticks
-	lastExec  uint32       // confirmed world tick at the last prediction
-
-	out   [][]byte
+	out   [][]byte // frames queued for Flush
 	pool  [][]byte
 	cp    wire.ClientPacket
 	mp    wire.MasterPacket
 	stats Stats
-}
-
-type syncTick struct {
-	snap []byte
-	in   [game.MaxPlayers]game.Input
-	hash uint64
-}
-
-type tickHashRing [32]tickHash
-
-type tickHash struct {
-	tick uint32
-	hash uint64
-}
-
-type recentWorld struct {
-	turn uint32
-	ok   bool
-	w    game.World
-}
-
-type timing struct {
-	at       uint32
-	k, delay uint8
 }
 
 // New returns a session that will join the room when first updated.
@@ -294,13 +192,14 @@ func New(cfg Config) *Session {
 	case cfg.KeepWorlds < 0:
 		cfg.KeepWorlds = 0
 	}
-	s := &Session{cfg: cfg, slot: -1, token: cfg.Token, lastJoin: -time.Hour, lastPing: -time.Hour}
-	s.recent = make([]recentWorld, cfg.KeepWorlds)
+	s := &Session{cfg: cfg}
+	s.room = roomView{slot: -1, token: cfg.Token, lastJoin: -time.Hour}
+	s.meter.lastPing = -time.Hour
+	s.game.recent = make([]recentWorld, cfg.KeepWorlds)
+	s.sync.n = cfg.SyncTest
 	s.cp.Turns = make([]wire.TurnInput, 0, wire.MaxBatch)
 	s.mp.Turns = make([]wire.MasterTurn, 0, wire.MaxBatch)
-	for i := range s.masters {
-		s.masters[i].Events = make([]wire.RoomEvent, 0, wire.MaxEvents)
-	}
+	s.game.masters.init()
 	return s
 }
 
@@ -309,45 +208,57 @@ func (s *Session) Phase() Phase { return s.phase }
 
 // Slot returns the local player's slot, or -1 for a spectator or before
 // the room has answered.
-func (s *Session) Slot() int { return s.slot }
+func (s *Session) Slot() int { return s.room.slot }
 
 // Token returns the session token that reclaims the slot after a
 // disconnect (zero until welcomed).
-func (s *Session) Token() [16]byte { return s.token }
+func (s *Session) Token() [16]byte { return s.room.token }
 
 // SetupState returns the latest setup and roster from the room.
-func (s *Session) SetupState() wire.SetupState { return s.setup }
+func (s *Session) SetupState() wire.SetupState { return s.room.setup }
 
 // RoomStatus returns the latest room status.
-func (s *Session) RoomStatus() wire.RoomStatus { return s.status }
+func (s *Session) RoomStatus() wire.RoomStatus { return s.room.status }
 
 // Desync returns the desync report that stopped the game, or nil.
-func (s *Session) Desync() *wire.DesyncReport { return s.desync }
+func (s *Session) Desync() *wire.DesyncReport { return s.room.desync }
 
 // Refusal returns why the room refused the Join (valid in Refused).
-func (s *Session) Refusal() wire.Refuse { return s.refusal }
+func (s *Session) Refusal() wire.Refuse { return s.room.refusal }
 
 // LeaveMessage returns why the room sent this session away (valid in Left).
-func (s *Session) LeaveMessage() wire.Leave { return s.leave }
+func (s *Session) LeaveMessage() wire.Leave { return s.room.leave }
 
 // World returns the confirmed world: the state after the last executed
 // tick, agreed by every player. It is nil before the game starts. The
 // caller must not change it (tests do, to inject a desync).
-func (s *Session) World() *game.World { return s.world }
+func (s *Session) World() *game.World { return s.game.world }
 
 // DisplayWorld returns the world to draw: the predicted world when
 // prediction is on, otherwise the confirmed world. The caller must not
 // change it or keep it past the session's next call.
 func (s *Session) DisplayWorld() *game.World {
-	if s.cfg.Predict && s.predOK {
-		return &s.pred
+	if s.cfg.Predict && s.pred.ok && !s.game.ended {
+		return &s.pred.world
 	}
-	return s.world
+	return s.game.world
 }
 
 // ExecutedTurns returns how many turns have been executed: the turn being
 // executed and whether it is part way.
-func (s *Session) ExecutedTurns() (turn uint32, tickInTurn int) { return s.execTurn, s.tickIn }
+func (s *Session) ExecutedTurns() (turn uint32, tickInTurn int) { return s.game.turn, s.game.tickIn }
+
+// Names returns the players' names by slot as the game started (empty for
+// slots not in the game).
+func (s *Session) Names() [game.MaxPlayers]string { return s.game.names }
+
+// Ended reports whether the game has ended in this session's confirmed
+// world, and at which turn: every machine ends at the same turn.
+func (s *Session) Ended() (turn uint32, ok bool) { return s.game.endTurn, s.game.ended }
+
+// Results returns the results of the game, read from the confirmed world
+// at the turn it ended; ok is false until it has ended here.
+func (s *Session) Results() (r game.Results, ok bool) { return s.game.results, s.game.ended }
 
 // Chat returns the last chat lines, oldest first.
 func (s *Session) Chat() []wire.Chat { return s.chat }
@@ -355,24 +266,85 @@ func (s *Session) Chat() []wire.Chat { return s.chat }
 // Stats returns the session's measurements.
 func (s *Session) Stats() Stats {
 	st := s.stats
-	st.RTT = s.rttSmooth
-	for _, v := range s.rttWin {
-		st.RTTMax = max(st.RTTMax, v)
-	}
-	t := s.timingAt(s.execTurn)
+	st.RTT, st.RTTMax, st.TurnRTT = s.meter.smooth, s.meter.pingMax(), s.meter.turnMax()
+	t := s.game.timing.at(s.game.turn)
 	st.K, st.Delay = int(t.k), int(t.delay)
-	st.TurnsBuffered = int(s.mAck - s.execTurn)
-	st.FPS = s.fps
-	st.Predicted = s.predTicks
+	st.TurnsBuffered = int(s.game.masters.ack - s.game.turn)
+	st.FPS = s.meter.fps
+	st.Predicted = s.pred.ticks
 	if s.phase == Playing {
-		st.Drift = s.now - (s.clock + time.Duration(s.ticksRun)*tickDur)
+		st.Drift = s.clock.drift(s.now)
 	}
 	return st
 }
 
-func (s *Session) timingAt(t uint32) timing {
-	if s.hasPend && t >= s.pending.at {
-		return s.pending
+// Update advances the session to now: it repeats what has not been
+// answered, executes every tick that is due and whose master turn is held,
+// and queues the client packets that follow. Call it once per frame.
+func (s *Session) Update(now time.Duration, input InputSource) {
+	s.advance(now)
+	s.meter.frame(s.now)
+	switch s.phase {
+	case Joining:
+		s.sendJoin()
+		return
+	case Refused, Left:
+		return
 	}
-	return s.cur
+	s.ping()
+	s.retryLobby()
+	if s.phase != Playing || s.room.desync != nil {
+		return
+	}
+	if !s.game.ended {
+		if s.cfg.Predict {
+			s.runPredicting(input)
+		} else {
+			s.runLockstep(input)
+		}
+	}
+	if s.now-s.own.lastSend >= s.cfg.ResendEvery {
+		s.sendClientPacket(true)
+	}
+}
+
+func (s *Session) advance(now time.Duration) {
+	if now > s.now {
+		s.now = now
+	}
+}
+
+// Flush hands every queued frame to send and empties the queue. Frames are
+// valid only during the call.
+func (s *Session) Flush(send func(frame []byte)) {
+	for _, f := range s.out {
+		s.stats.PacketsOut++
+		s.stats.BytesOut += uint64(len(f))
+		send(f)
+		s.pool = append(s.pool, f[:0])
+	}
+	s.out = s.out[:0]
+}
+
+func (s *Session) buf() []byte {
+	if n := len(s.pool); n > 0 {
+		b := s.pool[n-1]
+		s.pool = s.pool[:n-1]
+		return b
+	}
+	return make([]byte, 0, 256)
+}
+
+// maxOut bounds the frames queued between two Flushes.
+const maxOut = 1024
+
+func (s *Session) send(m wire.Message) {
+	if len(s.out) >= maxOut {
+		return
+	}
+	b, err := wire.Append(s.buf(), m)
+	if err != nil {
+		return
+	}
+	s.out = append(s.out, b)
 }

@@ -10,8 +10,8 @@ import (
 type Sim interface {
 	Step(in [game.MaxPlayers]game.Input)
 	Hash() uint64
-	Save() ([]byte, error) // a snapshot
-	Load([]byte) error     // restore a snapshot
+	Save(dst []byte) ([]byte, error) // appends a snapshot to dst
+	Load([]byte) error               // restores a snapshot
 }
 
 // WorldSim runs the engine's World as a Sim.
@@ -23,8 +23,8 @@ func (s WorldSim) Step(in [game.MaxPlayers]game.Input) { s.W.Step(in) }
 // Hash returns the world's hash.
 func (s WorldSim) Hash() uint64 { return s.W.Hash() }
 
-// Save returns the world's snapshot.
-func (s WorldSim) Save() ([]byte, error) { return s.W.MarshalBinary() }
+// Save appends the world's snapshot to dst.
+func (s WorldSim) Save(dst []byte) ([]byte, error) { return s.W.AppendBinary(dst) }
 
 // Load restores the world from a snapshot.
 func (s WorldSim) Load(b []byte) error { return s.W.UnmarshalBinary(b) }
@@ -37,82 +37,93 @@ func (s WorldSim) Load(b []byte) error { return s.W.UnmarshalBinary(b) }
 // snapshot, a snapshot that loses something, or any nondeterminism makes it
 // fail, naming the tick.
 func SyncTest(sim Sim, inputs func(tick int) [game.MaxPlayers]game.Input, ticks, rollback int) error {
-	if rollback < 1 {
-		rollback = 1
-	}
-	type saved struct {
-		snap []byte
-		in   [game.MaxPlayers]game.Input
-		hash uint64 // after stepping with in
-	}
-	ring := make([]saved, rollback)
+	c := syncChecker{n: max(rollback, 1)}
 	for t := 0; t < ticks; t++ {
-		snap, err := sim.Save()
-		if err != nil {
-			return fmt.Errorf("sync test: tick %d: save: %w", t, err)
-		}
 		in := inputs(t)
+		if err := c.save(sim, in); err != nil {
+			return err
+		}
 		sim.Step(in)
-		ring[t%rollback] = saved{snap: snap, in: in, hash: sim.Hash()}
-		if t+1 < rollback {
-			continue
-		}
-		// Roll back to the oldest snapshot held and play forward again.
-		first := t + 1 - rollback
-		if err := sim.Load(ring[first%rollback].snap); err != nil {
-			return fmt.Errorf("sync test: tick %d: load: %w", first, err)
-		}
-		for r := first; r <= t; r++ {
-			s := &ring[r%rollback]
-			sim.Step(s.in)
-			if h := sim.Hash(); h != s.hash {
-				return fmt.Errorf("sync test: tick %d re-simulated after a rollback of %d ticks: hash %016x, first time %016x", r+1, t+1-first, h, s.hash)
-			}
+		// The re-simulation runs on sim itself: it ends where it began.
+		if err := c.check(sim, sim); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// syncCheck is the session's sync-test mode: called with the world before
-// a confirmed tick and its inputs, it steps a copy restored from the
-// snapshot taken SyncTest ticks ago through the same inputs and compares
-// the hash with the real world's after this tick.
-func (s *Session) syncSave(in [game.MaxPlayers]game.Input) {
-	n := s.cfg.SyncTest
-	if n <= 0 {
-		return
-	}
-	if len(s.syncRing) != n {
-		s.syncRing = make([]syncTick, n)
-	}
-	snap, err := s.world.AppendBinary(s.syncRing[s.world.Tick%uint32(n)].snap[:0])
-	if err != nil {
-		return
-	}
-	s.syncRing[s.world.Tick%uint32(n)] = syncTick{snap: snap, in: in}
+// syncChecker is the sync test, for SyncTest and for a session's
+// -synctest mode alike: before each tick it keeps a snapshot and the
+// tick's inputs, after it the hash, and then re-simulates the last n ticks
+// from the oldest snapshot, comparing every hash.
+type syncChecker struct {
+	n     int // ticks re-simulated; 0: off
+	ring  []syncTick
+	count int // ticks recorded
+	err   error
+	world game.World // the session's re-simulation, apart from its world
 }
 
-func (s *Session) syncCheck() {
-	n := s.cfg.SyncTest
-	if n <= 0 || s.world.Tick < uint32(n) {
-		if n > 0 {
-			s.syncRing[(s.world.Tick-1)%uint32(n)].hash = s.world.Hash()
+type syncTick struct {
+	snap []byte
+	in   [game.MaxPlayers]game.Input
+	hash uint64 // after stepping with in
+}
+
+// save records the state sim is in before a tick, and the tick's inputs.
+func (c *syncChecker) save(sim Sim, in [game.MaxPlayers]game.Input) error {
+	if len(c.ring) != c.n {
+		c.ring = make([]syncTick, c.n)
+	}
+	st := &c.ring[c.count%c.n]
+	snap, err := sim.Save(st.snap[:0])
+	if err != nil {
+		return fmt.Errorf("sync test: tick %d: save: %w", c.count, err)
+	}
+	st.snap, st.in = snap, in
+	return nil
+}
+
+// check records sim's hash after the tick and re-simulates the last n
+// ticks on scratch from the oldest snapshot held; it returns an error
+// naming the first tick that differs.
+func (c *syncChecker) check(sim, scratch Sim) error {
+	c.ring[c.count%c.n].hash = sim.Hash()
+	c.count++
+	if c.count < c.n {
+		return nil
+	}
+	first := c.count - c.n
+	if err := scratch.Load(c.ring[first%c.n].snap); err != nil {
+		return fmt.Errorf("sync test: tick %d: load: %w", first, err)
+	}
+	for r := first; r < c.count; r++ {
+		st := &c.ring[r%c.n]
+		scratch.Step(st.in)
+		if h := scratch.Hash(); h != st.hash {
+			return fmt.Errorf("sync test: tick %d re-simulated after a rollback of %d ticks: hash %016x, first time %016x", r+1, c.count-first, h, st.hash)
 		}
+	}
+	return nil
+}
+
+// before and after are the session's -synctest mode around one confirmed
+// tick of w; the re-simulation runs on a world of the checker's own.
+func (c *syncChecker) before(w *game.World, in [game.MaxPlayers]game.Input) {
+	if c.n <= 0 {
 		return
 	}
-	s.syncRing[(s.world.Tick-1)%uint32(n)].hash = s.world.Hash()
-	first := s.world.Tick - uint32(n)
-	var w game.World
-	if err := w.UnmarshalBinary(s.syncRing[first%uint32(n)].snap); err != nil {
-		s.stats.SyncErrors++
-		return
+	c.err = c.save(WorldSim{W: w}, in)
+}
+
+func (c *syncChecker) after(w *game.World) error {
+	if c.n <= 0 {
+		return nil
 	}
-	for t := first; t < s.world.Tick; t++ {
-		st := &s.syncRing[t%uint32(n)]
-		w.Step(st.in)
-		if w.Hash() != st.hash {
-			s.stats.SyncErrors++
-			return
-		}
+	if c.err != nil {
+		err := c.err
+		c.err = nil
+		return err
 	}
+	return c.check(WorldSim{W: w}, WorldSim{W: &c.world})
 }

@@ -250,6 +250,17 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 			return fmt.Errorf("end: %w", err)
 		}
 		rp.EndTurn, rp.EndReason = turn, int(reason)
+	case kindPlayers:
+		var names [game.MaxPlayers]string
+		for i := range names {
+			if rp.Setup.Players&(1<<i) != 0 {
+				names[i] = f.str(wire.MaxName)
+			}
+		}
+		if err := f.done(); err != nil {
+			return fmt.Errorf("players: %w", err)
+		}
+		rp.Names = names
 	case kindNote:
 		if !utf8.Valid(payload) || len(rp.Notes) >= 64 {
 			return nil

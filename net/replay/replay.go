@@ -27,6 +27,13 @@
 //	8 Hashes    turn uvarint, slot mask u8, hash u32: every slot in the mask
 //	            reported this hash for the turn (the usual case, one record
 //	            a turn; a slot that reported otherwise gets its own Hash record)
+//	9 Players   the players' names: a string (uvarint length, UTF-8) for
+//	            every slot in the start record's setup, lowest slot first
+//
+// A game ends where the players' games ended: at the end of the first
+// turn after which the world is over or that carries the room's EventEnd
+// (or at the End record's turn, if that comes first). Verify, the viewer
+// and the results all stop there.
 package replay
 
 import (
@@ -60,6 +67,7 @@ const (
 	kindEnd      = 6
 	kindNote     = 7
 	kindHashes   = 8
+	kindPlayers  = 9
 )
 
 // End reasons.
@@ -101,6 +109,7 @@ type Snapshot struct {
 // Replay is a read replay file.
 type Replay struct {
 	Setup     game.Setup
+	Names     [game.MaxPlayers]string // the players' names by slot (empty in replays from before names were kept)
 	RoomName  string
 	Started   time.Time
 	K, Delay  int

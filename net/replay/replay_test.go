@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func record(t testing.TB, cfg bots.Config) (bots.Summary, string, []byte) {
 
 // TestRecordThenVerify: the acceptance run, smaller: bots play with a
 // recording room; re-simulating the replay gives the bots' final hash and
-// matches every hash any player reported.
+// results table, and matches every hash any player reported.
 func TestRecordThenVerify(t *testing.T) {
 	imp, _ := transport.ParseImpairment("latency=20ms,jitter=10ms,loss=3%")
 	s, path, _ := record(t, bots.Config{Bots: 4, Ticks: 5000, Seed: 31, Net: imp})
@@ -46,7 +47,7 @@ func TestRecordThenVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rp.Setup.Players != 0b1111 || rp.EndReason != replay.EndTarget || rp.EndTurn != s.Turn {
+	if rp.Setup.Players != 0b1111 || rp.EndReason != replay.EndFinished || rp.EndTurn != s.Turn {
 		t.Fatalf("replay header/end: players %b end %d at turn %d; bots ended at turn %d", rp.Setup.Players, rp.EndReason, rp.EndTurn, s.Turn)
 	}
 	res, err := replay.Verify(rp)
@@ -55,6 +56,14 @@ func TestRecordThenVerify(t *testing.T) {
 	}
 	if res.FinalHash != s.Hash || res.LastTurn != s.Turn {
 		t.Errorf("replay ends at turn %d with hash %016x; the bots at turn %d with %016x", res.LastTurn, res.FinalHash, s.Turn, s.Hash)
+	}
+	if !res.Ended || res.Results.Digest() != s.Results || s.ResultGroups != 1 {
+		t.Errorf("replay results %016x (ended %v); the bots showed %016x in %d groups", res.Results.Digest(), res.Ended, s.Results, s.ResultGroups)
+	}
+	names := rp.Names[:4]
+	slices.Sort(names)
+	if !slices.Equal(names, []string{"bot0", "bot1", "bot2", "bot3"}) {
+		t.Errorf("replay names = %q, want the bots' names", rp.Names)
 	}
 	if !res.OK() || res.Checked < 4*int(s.Turn)*9/10 {
 		t.Errorf("hashes: %d checked, %d mismatched; want about %d, none mismatched", res.Checked, len(res.Mismatches), 4*s.Turn)
@@ -181,7 +190,7 @@ func TestFirstDifference(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	var buf bytes.Buffer
 	w := replay.NewWriter(&buf, 0)
-	w.Started(game.Setup{Seed: 3, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, "room", 2, 1)
+	w.Started(game.Setup{Seed: 3, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, "room", [game.MaxPlayers]string{"Ada", "Bo"}, 2, 1)
 	w.Hash(0, 0, 1)
 	w.Note("a note")
 	w.Finished(0, replay.EndFinished)

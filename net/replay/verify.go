@@ -16,6 +16,11 @@ type Result struct {
 	FinalHash  uint64 // the world's hash after LastTurn
 	Checked    int    // reported hashes compared
 	Mismatches []Mismatch
+	// Ended is set when the game ended within the replay (its world over,
+	// or the room's EventEnd) at LastTurn; Results is then the table
+	// every player was shown. Otherwise Results is the standing at LastTurn.
+	Ended   bool
+	Results game.Results
 }
 
 // Mismatch is a reported hash that differs from the re-simulation.
@@ -77,6 +82,21 @@ func (s *Sim) Step() *Turn {
 	return t
 }
 
+// EndsGame reports whether the game ends with turn t, whose ticks left w:
+// the world is over, or the room ended the game in this turn. Every client
+// stops there (lockstep.Session does the same).
+func EndsGame(w *game.World, t *wire.MasterTurn) bool {
+	if w.Over {
+		return true
+	}
+	for _, e := range t.Events {
+		if e.Kind == wire.EventEnd {
+			return true
+		}
+	}
+	return false
+}
+
 // StepTurn executes a master turn's ticks on w, as a client does.
 func StepTurn(w *game.World, mt *wire.MasterTurn) {
 	var in [game.MaxPlayers]game.Input
@@ -110,7 +130,12 @@ func Verify(rp *Replay) (Result, error) {
 				res.Mismatches = append(res.Mismatches, Mismatch{Turn: t.Turn, Slot: e.Slot, Reported: e.HashLow, Computed: uint32(h)})
 			}
 		}
+		if EndsGame(sim.w, &t.MasterTurn) {
+			res.Ended = true
+			break
+		}
 	}
+	res.Results = sim.w.Results(rp.Names)
 	return res, nil
 }
 

@@ -137,8 +137,8 @@ func (w *Writer) frame(kind byte, payload []byte) {
 	w.raw(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
 }
 
-// Started records the start of a game.
-func (w *Writer) Started(setup game.Setup, name string, k, delay int) {
+// Started records the start of a game, and the players' names.
+func (w *Writer) Started(setup game.Setup, name string, players [game.MaxPlayers]string, k, delay int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	b := appendSetup(w.buf[:0], setup)
@@ -147,6 +147,14 @@ func (w *Writer) Started(setup game.Setup, name string, k, delay int) {
 	b = append(b, byte(k), byte(delay), wire.Version)
 	w.buf = b
 	w.record(kindStart, b)
+	b = w.buf[:0]
+	for i, n := range players {
+		if setup.Players&(1<<i) != 0 {
+			b = appendString(b, wire.Truncate(n, wire.MaxName))
+		}
+	}
+	w.buf = b
+	w.record(kindPlayers, b)
 }
 
 // Turn records a master turn and the room's record of it.

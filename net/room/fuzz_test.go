@@ -14,7 +14,7 @@ import (
 // bounds.
 func FuzzReceive(f *testing.F) {
 	for _, m := range []wire.Message{
-		wire.Join{Name: "x"}, wire.Ready{Ready: true}, wire.StartGame{}, wire.Chat{Text: "hi"},
+		wire.Join{Name: "x"}, wire.Ready{Ready: true}, wire.StartGame{Game: 1}, wire.Chat{Text: "hi"},
 		wire.ClientPacket{Turns: []wire.TurnInput{{Turn: 0, Count: 2, Inputs: [wire.MaxK]game.Input{game.Fire}}}, HasHash: true},
 		wire.SnapshotChunk{Turn: 0, Total: 1, Data: []byte{1}}, wire.Pause{Paused: true}, wire.Leave{Reason: wire.LeaveQuit},
 		wire.SetupChange{Setup: game.DefaultSetup()},

@@ -3,7 +3,6 @@ package room
 import (
 	"time"
 
-	"rockstep/game"
 	"rockstep/net/wire"
 )
 
@@ -63,7 +62,7 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 	case wire.Ready:
 		r.onReady(m, msg)
 	case wire.StartGame:
-		r.onStartGame(m)
+		r.onStartGame(m, msg)
 	case wire.EndGame:
 		if m.slot != r.hostSlot() {
 			r.drop(DropSpoof)
@@ -72,6 +71,8 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 		r.EndGame()
 	case wire.Ping:
 		r.send(m.conn, wire.Pong{ID: msg.ID, Time: msg.Time})
+	case wire.Pong:
+		r.onPong(m, msg)
 	case wire.Leave:
 		r.onLeave(m)
 	case wire.SnapshotChunk:
@@ -117,12 +118,16 @@ func (r *Room) Tick(now time.Duration) {
 	}
 	switch r.state {
 	case wire.StateSetup:
+		r.pingMembers()
 		if now-r.lastSetup >= r.cfg.StatusEvery {
 			r.broadcastSetup()
 		}
 	case wire.StateRunning:
 		r.tickRunning()
 	case wire.StateFinished:
+		// Whoever lacks the last master turns gets them again: every
+		// client must reach the turn the game ended at.
+		r.sendMasters(true)
 		if now-r.lastStatus >= r.cfg.StatusEvery {
 			r.broadcastStatus()
 		}
@@ -155,6 +160,7 @@ func (r *Room) lose(m *member) {
 		if s.inGame && !s.vacant {
 			r.makeVacant(m.slot)
 		}
+		r.broadcastSetup() // the roster shows who is connected
 	default:
 		*s = slot{}
 		r.broadcastSetup()
@@ -188,7 +194,9 @@ func (r *Room) Shutdown(now time.Duration, text string) {
 	for _, m := range r.members {
 		r.send(m.conn, wire.Leave{Reason: wire.LeaveShutdown, Text: text})
 	}
-	r.stopRecording(EndClosed)
+	if r.state == wire.StateRunning {
+		r.stopRecording(EndClosed, r.lastCompiled())
+	}
 	r.state = wire.StateFinished
 }
 
@@ -204,15 +212,17 @@ func (r *Room) onLeave(m *member) {
 		s.m = nil
 	}
 	if r.state == wire.StateRunning && s.inGame {
-		// A player who quits is dropped at once: no slot is held.
+		// A player who quits is dropped at once: no slot is held, and
+		// the next master turn tells everyone they left.
 		s.vacant, s.live, s.rejoining = true, false, false
-		s.drop = true
+		s.drop, s.left = true, true
 		r.statusDirty = true
 		if r.remaining() == 0 {
-			r.finish()
+			r.finish(wire.EndEmpty, r.lastCompiled())
 			return
 		}
 		r.compile() // the others may have been waiting for this player
+		r.checkEnded()
 		return
 	}
 	*s = slot{}
@@ -281,5 +291,3 @@ func (r *Room) spectators() int {
 	}
 	return n
 }
-
-var _ = game.MaxPlayers

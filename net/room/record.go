@@ -11,7 +11,9 @@ import (
 // room calls it on its own goroutine. A recorder writes files or memory;
 // the room itself stays free of I/O.
 type Recorder interface {
-	Started(setup game.Setup, name string, k, delay int)
+	// Started is the game's start: its setup, the room's name, the
+	// players' names by slot, and the initial timing.
+	Started(setup game.Setup, name string, players [game.MaxPlayers]string, k, delay int)
 	Turn(mt *wire.MasterTurn, log TurnLog)
 	Hash(turn uint32, slot int, low uint32)
 	Desync(d *DesyncInfo)
@@ -33,25 +35,30 @@ const (
 	EndClosed   = 3 // the room closed or everyone left
 )
 
-// rec returns the recorder of the game in progress, or nil.
+// startRecording asks for a recorder for the game that starts.
 func (r *Room) startRecording() {
 	r.rec = nil
 	if r.cfg.NewRecorder != nil {
 		r.rec = r.cfg.NewRecorder(r.setup, r.cfg.Name)
 	}
 	if r.rec != nil {
-		r.rec.Started(r.setup, r.cfg.Name, r.cfg.K, r.cfg.Delay)
+		r.rec.Started(r.setup, r.cfg.Name, r.cast, int(r.cur.k), int(r.cur.delay))
 	}
 }
 
-func (r *Room) stopRecording(reason int) {
+// stopRecording ends the recording at the game's last turn.
+func (r *Room) stopRecording(reason int, last uint32) {
 	if r.rec == nil {
 		return
 	}
-	last := uint32(0)
-	if r.nextTurn > 0 {
-		last = r.nextTurn - 1
-	}
 	r.rec.Finished(last, reason)
 	r.rec = nil
+}
+
+// lastCompiled returns the last master turn compiled (0 before any).
+func (r *Room) lastCompiled() uint32 {
+	if r.nextTurn == 0 {
+		return 0
+	}
+	return r.nextTurn - 1
 }

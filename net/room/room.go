@@ -136,6 +136,9 @@ type Room struct {
 	members []*member          // every connection, in join order
 	slots   [game.MaxPlayers]slot
 
+	game uint32                  // the game the setup is for: 1, then one more per rematch
+	cast [game.MaxPlayers]string // the players' names as the running game started
+
 	// running
 	nextTurn     uint32 // the next master turn to compile
 	cur          timing
@@ -148,10 +151,18 @@ type Room struct {
 	master       [masterRing]wire.MasterTurn
 	hashes       [hashRing]hashRecord
 	desync       *DesyncInfo
+	ending       bool           // the host ended the game: EventEnd goes in the next compiled turn
+	endSeen      bool           // a player reported its world ended at endAt
+	endAt        uint32         // the earliest turn a player reported its world ended at
+	end          wire.EndReason // finished: why
+	final        uint32         // finished: the game's last turn
 	lastStatus   time.Duration
 	statusDirty  bool
 	lastSetup    time.Duration
 	timingChecks uint32
+	lastTiming   time.Duration // when timing was last decided
+	shrinkVotes  int           // decisions in a row that called for less delay
+	lastPing     time.Duration // when members were last pinged
 
 	snap snapshotRelay
 	rec  Recorder
@@ -173,7 +184,8 @@ type timing struct {
 
 type hashRecord struct {
 	turn   uint32
-	mask   uint8
+	mask   uint8 // slots that reported
+	ended  uint8 // slots that reported their world ended at this turn
 	hashes [game.MaxPlayers]uint32
 }
 
@@ -215,6 +227,7 @@ type slot struct {
 	vacant    bool
 	dropAt    time.Duration // vacant: when the slot is dropped
 	drop      bool          // drop in the next compiled turn
+	left      bool          // the drop is the player's own choice (Leave), not a timeout
 	in        [clientRing]wire.TurnInput
 	have      [clientRing]bool
 	ack       uint32 // every client turn below this is held or compiled
@@ -251,19 +264,19 @@ func New(cfg Config) *Room {
 	if cfg.MaxFramesPerS <= 0 {
 		cfg.MaxFramesPerS = def.MaxFramesPerS
 	}
-	if len(cfg.Name) > wire.MaxName {
-		cfg.Name = cfg.Name[:wire.MaxName]
-	}
-	if cfg.Setup.Validate() != nil {
-		cfg.Setup = def.Setup
+	cfg.Name = wire.Truncate(cfg.Name, wire.MaxName)
+	if probe := cfg.Setup; func() bool { probe.Players = 1; return probe.Validate() != nil }() {
+		cfg.Setup = def.Setup // the room fills in the players; the rest must be valid
 	}
 	r := &Room{
 		cfg:   cfg,
+		game:  1,
 		setup: cfg.Setup,
 		conns: map[ConnID]*member{},
 		arena: make([]byte, 0, 64<<10),
 	}
 	r.setup.Players = 0
+	r.lastPing = -roomPingEvery // the first Tick pings
 	r.events = make([]wire.RoomEvent, 0, wire.MaxEvents)
 	for i := range r.master {
 		r.master[i].Events = make([]wire.RoomEvent, 0, wire.MaxEvents)
@@ -294,6 +307,14 @@ func (r *Room) Stats() Stats { return r.stats }
 
 // Desync returns the desync that stopped the game, or nil.
 func (r *Room) Desync() *DesyncInfo { return r.desync }
+
+// Ended returns why the last game ended and its last turn (valid when the
+// room is finished; reason 0 while a game runs or before the first).
+func (r *Room) Ended() (reason wire.EndReason, final uint32) { return r.end, r.final }
+
+// Game returns the number of the room's current or next game: 1 for the
+// first, one more for every rematch.
+func (r *Room) Game() uint32 { return r.game }
 
 // PlayerCount returns how many slots hold a player (connected or vacant).
 func (r *Room) PlayerCount() int {

@@ -106,7 +106,7 @@ func (b *bench) startGame(n int) []wire.Welcome {
 	for i := 1; i <= n; i++ {
 		b.send(room.ConnID(i), wire.Ready{Ready: true})
 	}
-	b.send(1, wire.StartGame{})
+	b.send(1, wire.StartGame{Game: b.r.Game()})
 	if st, _ := b.r.State(); st != wire.StateRunning {
 		b.t.Fatalf("state after start = %d, want running", st)
 	}
@@ -165,16 +165,16 @@ func TestJoinSetupAndStart(t *testing.T) {
 	}
 	// Start needs everyone ready.
 	b.send(1, wire.Ready{Ready: true})
-	b.send(1, wire.StartGame{})
+	b.send(1, wire.StartGame{Game: b.r.Game()})
 	if st, _ := b.r.State(); st != wire.StateSetup {
 		t.Fatal("started with a player not ready")
 	}
 	b.send(2, wire.Ready{Ready: true})
-	b.send(2, wire.StartGame{}) // not the host
+	b.send(2, wire.StartGame{Game: b.r.Game()}) // not the host
 	if st, _ := b.r.State(); st != wire.StateSetup {
 		t.Fatal("a non-host started the game")
 	}
-	b.send(1, wire.StartGame{})
+	b.send(1, wire.StartGame{Game: b.r.Game()})
 	if st, child := b.r.State(); st != wire.StateRunning || child != wire.ChildIterating {
 		t.Fatalf("state = %d/%d, want running/iterating", st, child)
 	}
@@ -509,25 +509,245 @@ func TestDesyncStopsTheGame(t *testing.T) {
 	}
 }
 
-func TestFinishAndRematch(t *testing.T) {
+// TestHostEndsTheGame: the host's EndGame puts EventEnd in the next
+// compiled turn; the room finishes there, at that turn, for everyone.
+func TestHostEndsTheGame(t *testing.T) {
 	b := newBench(t, nil)
 	b.startGame(2)
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
 	b.send(2, wire.EndGame{}) // not the host
+	b.play(1, 1, 0)
+	b.play(2, 1, 0)
 	if st, _ := b.r.State(); st != wire.StateRunning {
 		t.Fatal("a non-host ended the game")
 	}
 	b.send(1, wire.EndGame{})
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatal("the game ended before the turn that carries the end was compiled")
+	}
+	masters(b.peer(2))
+	b.play(1, 2, 0)
+	b.play(2, 2, 0)
 	if st, _ := b.r.State(); st != wire.StateFinished {
 		t.Fatal("the host's EndGame did not finish the game")
 	}
+	if reason, final := b.r.Ended(); reason != wire.EndByHost || final != 2 {
+		t.Fatalf("Ended() = %d at turn %d, want EndByHost at turn 2", reason, final)
+	}
+	ms := masters(b.peer(2))
+	if len(ms) == 0 || ms[len(ms)-1].Turn != 2 || !hasEvent(ms[len(ms)-1], wire.EventEnd) {
+		t.Fatalf("the last master turn does not carry EventEnd: %+v", ms)
+	}
+	b.tick(10 * time.Millisecond)
+	st, ok := last[wire.RoomStatus](b.peer(1))
+	if !ok || st.State != wire.StateFinished || st.End != wire.EndByHost || st.Final != 2 {
+		t.Fatalf("status = %+v, want finished by the host at turn 2", st)
+	}
+}
+
+func hasEvent(mt wire.MasterTurn, k wire.EventKind) bool {
+	for _, e := range mt.Events {
+		if e.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGameOverIsConfirmed: the room finishes only once every live player
+// reports, with the same hash, that its world ended at the same turn.
+func TestGameOverIsConfirmed(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(3)
+	for turn := uint32(0); turn < 5; turn++ {
+		for c := room.ConnID(1); c <= 3; c++ {
+			b.play(c, turn, 0)
+		}
+	}
+	over := func(c room.ConnID, turn uint32, hash uint32) {
+		b.send(c, wire.ClientPacket{MasterAck: 5, HasHash: true, HashTurn: turn, HashLow: hash, Ended: true})
+	}
+	over(1, 3, 0xabc)
+	over(2, 3, 0xabc)
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatal("the room finished on two of three reports")
+	}
+	b.tick(10 * time.Millisecond)
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatal("the room finished on a timer, not on the reports")
+	}
+	over(3, 3, 0xabc)
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatal("three agreeing reports did not finish the game")
+	}
+	if reason, final := b.r.Ended(); reason != wire.EndGameOver || final != 3 {
+		t.Fatalf("Ended() = %d at turn %d, want EndGameOver at turn 3", reason, final)
+	}
+}
+
+// TestGameOverWithADisagreementIsADesync: a player whose world ended with
+// another hash than the others' stops the game as desynced, not finished.
+func TestGameOverWithADisagreementIsADesync(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	for turn := uint32(0); turn < 3; turn++ {
+		b.play(1, turn, 0)
+		b.play(2, turn, 0)
+	}
+	b.send(1, wire.ClientPacket{MasterAck: 3, HasHash: true, HashTurn: 2, HashLow: 1, Ended: true})
+	b.send(2, wire.ClientPacket{MasterAck: 3, HasHash: true, HashTurn: 2, HashLow: 2, Ended: true})
+	if st, child := b.r.State(); st != wire.StateRunning || child != wire.ChildDesynced {
+		t.Fatalf("state %d child %d, want running and desynced", st, child)
+	}
+}
+
+// TestGameOverWaitsOnlyForLivePlayers: a vacant player (crashed, held for a
+// reconnect) does not hold the results back.
+func TestGameOverWaitsOnlyForLivePlayers(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.SilenceTimeout = time.Second })
+	b.startGame(2)
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
+	for i := 0; i < 6; i++ { // player 2 falls silent and its slot becomes vacant
+		b.play(1, uint32(i+1), 0)
+		b.tick(250 * time.Millisecond)
+	}
+	if b.r.Status().Vacant != 0b10 {
+		t.Fatalf("vacant = %b, want slot 1", b.r.Status().Vacant)
+	}
+	b.send(1, wire.ClientPacket{MasterAck: 2, HasHash: true, HashTurn: 1, HashLow: 7, Ended: true})
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatal("the only live player's report did not finish the game")
+	}
+}
+
+// TestLeaveIsToldAsLeft: a player who quits is dropped by the next master
+// turn with EventLeft (not EventDrop), with game.Leave as its input.
+func TestLeaveIsToldAsLeft(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
+	masters(b.peer(1))
+	b.send(2, wire.Leave{Reason: wire.LeaveQuit})
+	b.play(1, 1, 0)
+	var roster wire.SetupState
+	for _, m := range b.peer(1).got {
+		if ss, ok := m.(wire.SetupState); ok {
+			roster = ss
+		}
+	}
+	ms := masters(b.peer(1))
+	if len(ms) == 0 {
+		t.Fatal("no master turn after the leave")
+	}
+	mt := ms[len(ms)-1]
+	if !hasEvent(mt, wire.EventLeft) || hasEvent(mt, wire.EventDrop) || mt.Inputs[1][0] != game.Leave {
+		t.Fatalf("master turn %+v: want EventLeft for slot 1 and its Leave input", mt)
+	}
+	if len(roster.Players) != 1 {
+		t.Fatalf("roster after the leave = %+v, want one player", roster.Players)
+	}
+}
+
+// TestRematchStartsOnlyOnTheHostsStart: a Ready after the game returns the
+// room to setup for the next game; a start request made for the game that
+// ended is stale and starts nothing; the host's start for the new game does.
+func TestRematchStartsOnlyOnTheHostsStart(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	first := b.r.Game()
+	b.r.EndGame()
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatal("not finished")
+	}
 	b.send(2, wire.Ready{Ready: true})
-	if st, _ := b.r.State(); st != wire.StateSetup || b.r.PlayerCount() != 2 {
-		t.Fatal("a Ready after the game did not return to setup with the same players")
+	if st, _ := b.r.State(); st != wire.StateSetup || b.r.PlayerCount() != 2 || b.r.Game() != first+1 {
+		t.Fatalf("a Ready after the game: state %d, %d players, game %d; want setup, 2, %d", st, b.r.PlayerCount(), b.r.Game(), first+1)
 	}
 	b.send(1, wire.Ready{Ready: true})
-	b.send(1, wire.StartGame{})
+	b.send(1, wire.StartGame{Game: first}) // a wish left over from the last game
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatal("a start request for the last game started the rematch")
+	}
+	b.send(2, wire.StartGame{Game: b.r.Game()}) // not the host
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatal("a guest started the rematch")
+	}
+	b.send(1, wire.StartGame{Game: b.r.Game()})
 	if st, _ := b.r.State(); st != wire.StateRunning || b.r.Turn() != 0 {
-		t.Fatal("the rematch did not start at turn 0")
+		t.Fatal("the host's start did not start the rematch at turn 0")
+	}
+}
+
+// TestJoinWhileResultsShow: a newcomer while the results are shown gets a
+// slot in the rematch's lobby; a spectator is refused (nothing to watch).
+func TestJoinWhileResultsShow(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(1)
+	b.r.EndGame()
+	b.play(1, 0, 0)
+	w := b.join(5, "late")
+	if w.Slot != 1 || w.State != wire.StateFinished {
+		t.Fatalf("welcome = %+v, want slot 1 in a finished room", w)
+	}
+	b.send(6, wire.Join{Spectate: true})
+	if r, ok := last[wire.Refuse](b.peer(6)); !ok || r.Reason != wire.RefuseRunning {
+		t.Fatalf("spectator: %+v, want refused", r)
+	}
+}
+
+// TestNamesReachEveryone: the Start names the players, and a spectator's
+// welcome comes with the roster.
+func TestNamesReachEveryone(t *testing.T) {
+	b := newBench(t, nil)
+	b.join(1, "Ada")
+	b.join(2, "Brünhilde")
+	b.send(1, wire.Ready{Ready: true})
+	b.send(2, wire.Ready{Ready: true})
+	b.send(1, wire.StartGame{Game: b.r.Game()})
+	st, ok := last[wire.Start](b.peer(2))
+	if !ok || st.Names[0] != "Ada" || st.Names[1] != "Brünhilde" {
+		t.Fatalf("start = %+v, want the players' names", st)
+	}
+	b.send(9, wire.Join{Spectate: true})
+	var roster wire.SetupState
+	for _, m := range b.peer(9).got {
+		if ss, ok := m.(wire.SetupState); ok {
+			roster = ss
+		}
+	}
+	if len(roster.Players) != 2 || roster.Players[1].Name != "Brünhilde" {
+		t.Fatalf("the spectator's roster = %+v", roster.Players)
+	}
+}
+
+// TestFinishedRoomResendsTheLastTurns: a client that lacks the game's last
+// master turns when the room finishes still gets them.
+func TestFinishedRoomResendsTheLastTurns(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
+	b.r.EndGame()
+	b.play(1, 1, 0)
+	b.play(2, 1, 0)
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatal("not finished")
+	}
+	masters(b.peer(2))
+	b.tick(100 * time.Millisecond)
+	ms := masters(b.peer(2))
+	if len(ms) == 0 || ms[len(ms)-1].Turn != 1 {
+		t.Fatalf("resent %+v, want the turns up to 1", ms)
+	}
+	b.send(2, wire.ClientPacket{MasterAck: 2})
+	b.tick(100 * time.Millisecond)
+	if ms := masters(b.peer(2)); len(ms) != 0 {
+		t.Fatalf("resent %d turns after they were acknowledged", len(ms))
 	}
 }
 

@@ -10,7 +10,12 @@ import (
 func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 	if r.state != wire.StateRunning {
 		if r.state == wire.StateFinished {
-			return // late packets of the last turns
+			// Late packets of the last turns: only their acknowledgement
+			// matters, so that resending the final turns stops.
+			if p.MasterAck > m.masterAck && p.MasterAck <= r.nextTurn {
+				m.masterAck = p.MasterAck
+			}
+			return
 		}
 		r.drop(DropUnexpected)
 		return
@@ -42,7 +47,8 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 		r.storeTurn(m.slot, &p.Turns[i])
 	}
 	if p.HasHash {
-		r.recordHash(m.slot, p.HashTurn, p.HashLow)
+		r.recordHash(m.slot, p.HashTurn, p.HashLow, p.Ended)
+		r.checkEnded()
 	}
 	r.compile()
 }
@@ -140,7 +146,13 @@ func (r *Room) compileTurn() {
 	mt.Turn, mt.Count, mt.Players = t, tm.k, 0
 	mt.Inputs = [game.MaxPlayers][wire.MaxK]game.Input{}
 	mt.Events = mt.Events[:0]
+	ending := r.ending
+	if ending {
+		// First, so that no other event can crowd it out.
+		mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventEnd})
+	}
 	var live uint8
+	roster := false
 	for i := range r.slots {
 		s := &r.slots[i]
 		if !s.inGame {
@@ -150,24 +162,31 @@ func (r *Room) compileTurn() {
 		switch {
 		case s.drop:
 			mt.Inputs[i][0] = game.Leave
-			mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventDrop, Slot: uint8(i)})
-			s.inGame, s.live, s.drop = false, false, false
+			kind := wire.EventDrop
+			if s.left {
+				kind = wire.EventLeft
+			}
+			if len(mt.Events) < wire.MaxEvents {
+				mt.Events = append(mt.Events, wire.RoomEvent{Kind: kind, Slot: uint8(i)})
+			}
 			*s = slot{} // the slot and its token are gone
+			roster = true
 			r.statusDirty = true
+			continue
 		case s.has(t) && (s.live || s.rejoining):
 			mt.Inputs[i] = s.in[t%clientRing].Inputs
 			live |= 1 << i
 			if s.rejoining {
 				s.rejoining, s.live, s.vacant = false, true, false
-				mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
+				if len(mt.Events) < wire.MaxEvents {
+					mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
+				}
 				r.statusDirty = true
 			}
 		}
-		if s.inGame {
-			s.have[t%clientRing] = false
-			if s.ack <= t {
-				s.ack = t + 1
-			}
+		s.have[t%clientRing] = false
+		if s.ack <= t {
+			s.ack = t + 1
 		}
 	}
 	r.adaptTiming(t, mt)
@@ -199,6 +218,14 @@ func (r *Room) compileTurn() {
 	}
 	r.settleChild()
 	r.sendMasters(false)
+	if roster {
+		r.broadcastSetup()
+	}
+	if ending {
+		r.ending = false
+		r.finish(wire.EndByHost, t)
+		return
+	}
 	if r.statusDirty {
 		r.broadcastStatus()
 	}
@@ -270,7 +297,11 @@ func (r *Room) tickRunning() {
 		}
 	}
 	if r.remaining() == 0 {
-		r.finish() // everyone left or was dropped
+		r.finish(wire.EndEmpty, r.lastCompiled()) // everyone left or was dropped
+		return
+	}
+	r.checkEnded() // a player who had not reported may be gone now
+	if r.state != wire.StateRunning {
 		return
 	}
 	r.sendStarts()
@@ -343,28 +374,74 @@ func (r *Room) vacancies() int {
 	return n
 }
 
-// finish ends the game: the room stops compiling and, once a player asks
-// for a rematch, returns to setup.
-func (r *Room) finish() {
-	reason := EndFinished
-	if r.remaining() == 0 {
-		reason = EndClosed
+// finish ends the game at turn final: the room stops compiling, tells
+// everyone why and where the game ended (resending the last master turns
+// to whoever lacks them), and, once a player asks for a rematch, returns to
+// setup.
+func (r *Room) finish(reason wire.EndReason, final uint32) {
+	rec := EndFinished
+	if reason == wire.EndEmpty {
+		rec = EndClosed
 	}
-	r.stopRecording(reason)
+	r.end, r.final = reason, final
+	r.stopRecording(rec, final)
 	r.state, r.child = wire.StateFinished, wire.ChildIterating
+	r.ending, r.pausing = false, false
 	r.broadcastStatus()
 }
 
-// EndGame ends a running game (the host's choice, or the game is over).
+// EndGame ends a running game early (the host's choice): the next master
+// turn carries EventEnd, every client stops at the end of it, and the room
+// finishes there. A game stopped by a desync ends at once.
 func (r *Room) EndGame() {
-	if r.state == wire.StateRunning {
-		r.finish()
+	if r.state != wire.StateRunning || r.ending {
+		return
 	}
+	if r.child == wire.ChildDesynced {
+		r.finish(wire.EndByHost, r.lastCompiled())
+		return
+	}
+	r.ending = true
+	if r.child == wire.ChildPaused || r.pausing {
+		// The last turn has to be compiled: resume for it.
+		r.pausing = false
+		r.dropQueuedPause()
+		if r.child == wire.ChildPaused {
+			r.child = wire.ChildIterating
+			r.lastCompile = r.now
+			r.queueEvent(wire.RoomEvent{Kind: wire.EventResume})
+		}
+		r.statusDirty = true
+	}
+	r.compile()
+}
+
+// checkEnded finishes the game once every player still playing has
+// reported that its confirmed world ended at the same turn: the game over
+// is a fact the room confirms, never one it predicts. The hashes of that
+// turn were compared as they came (recordHash): a disagreement is a desync,
+// not an end.
+func (r *Room) checkEnded() {
+	if r.state != wire.StateRunning || !r.endSeen || r.child == wire.ChildDesynced {
+		return
+	}
+	var need uint8
+	for i := range r.slots {
+		if s := &r.slots[i]; s.inGame && s.live && !s.drop {
+			need |= 1 << i
+		}
+	}
+	rec := &r.hashes[r.endAt%hashRing]
+	if need == 0 || rec.turn != r.endAt || rec.ended&need != need {
+		return
+	}
+	r.finish(wire.EndGameOver, r.endAt)
 }
 
 // recordHash compares slot's hash for turn with the others reported for
 // the same turn; any difference stops the game as desynced.
-func (r *Room) recordHash(slotIdx int, turn uint32, h uint32) {
+// ended says the slot's world ended at the end of turn.
+func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 	if turn >= r.nextTurn || r.nextTurn-turn > hashRing {
 		return // a turn that was never compiled, or too old to compare
 	}
@@ -377,6 +454,12 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32) {
 	}
 	rec.mask |= 1 << slotIdx
 	rec.hashes[slotIdx] = h
+	if ended {
+		rec.ended |= 1 << slotIdx
+		if !r.endSeen || turn < r.endAt {
+			r.endSeen, r.endAt = true, turn
+		}
+	}
 	if r.rec != nil {
 		r.rec.Hash(turn, slotIdx, h)
 	}
@@ -432,6 +515,9 @@ func (r *Room) broadcastStatus() {
 
 func (r *Room) status() wire.RoomStatus {
 	st := wire.RoomStatus{State: r.state, Child: r.child, Turn: r.nextTurn}
+	if r.state == wire.StateFinished && r.end != 0 {
+		st.End, st.Final = r.end, r.final
+	}
 	if r.child == wire.ChildLagging {
 		st.Lagging = r.lagging
 	}

@@ -2,6 +2,7 @@ package room
 
 import (
 	"io"
+	"time"
 
 	"rockstep/game"
 	"rockstep/net/wire"
@@ -10,6 +11,10 @@ import (
 // onJoin admits a connection as a new player, a returning player (by
 // token) or a spectator, or refuses it. A repeated Join on the same
 // connection (the Welcome was lost) is answered again, identically.
+//
+// New players take a free slot in setup, and also while the last game's
+// results are shown (finished): they are in the lobby of the rematch.
+// While a game runs, newcomers watch.
 func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	if j.RoomID != 0 && j.RoomID != r.cfg.RoomID {
 		r.send(conn, wire.Refuse{Reason: wire.RefuseNoRoom, Text: "no such room"})
@@ -27,9 +32,9 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		r.rejoin(conn, j)
 		return
 	}
-	if j.Spectate || r.state != wire.StateSetup {
-		if r.state == wire.StateSetup || r.spectators() >= r.cfg.MaxSpectators {
-			r.send(conn, wire.Refuse{Reason: wire.RefuseRunning, Text: "the game has not started, or no room to watch"})
+	if j.Spectate || r.state == wire.StateRunning {
+		if r.state != wire.StateRunning || r.spectators() >= r.cfg.MaxSpectators {
+			r.send(conn, wire.Refuse{Reason: wire.RefuseRunning, Text: "no game is running, or no room to watch"})
 			return
 		}
 		m := r.addMember(conn, -1)
@@ -58,6 +63,7 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	m = r.addMember(conn, free)
 	s.m = m
 	r.welcome(m)
+	r.send(conn, wire.Ping{ID: uint32(conn), Time: int64(r.now / time.Microsecond)}) // its round trip, for the lobby and the start
 	r.broadcastSetup()
 }
 
@@ -88,9 +94,8 @@ func (r *Room) rejoin(conn ConnID, j wire.Join) {
 			s.rejoining, s.live = true, false
 			r.startSnapshot(m)
 			r.statusDirty = true
-		} else {
-			r.broadcastSetup()
 		}
+		r.broadcastSetup()
 		return
 	}
 	r.drop(DropSpoof)
@@ -111,9 +116,7 @@ func (r *Room) welcome(m *member) {
 		w.Token = r.slots[m.slot].token
 	}
 	r.send(m.conn, w)
-	if r.state == wire.StateSetup {
-		r.send(m.conn, r.setupState())
-	}
+	r.send(m.conn, r.setupState()) // the roster and names, in every state
 	if r.state == wire.StateRunning && m.started {
 		m.started = false // send Start again until the client answers
 	}
@@ -123,27 +126,22 @@ func (r *Room) welcome(m *member) {
 // becomes "Player N".
 func cleanName(name string, slotIdx int) string {
 	b := make([]rune, 0, len(name))
-	n := 0
 	for _, c := range name {
-		if c < 0x20 || c == 0x7f || c == 0xfffd {
-			continue
+		if c >= 0x20 && c != 0x7f && c != 0xfffd {
+			b = append(b, c)
 		}
-		if n+len(string(c)) > wire.MaxName {
-			break
-		}
-		n += len(string(c))
-		b = append(b, c)
 	}
-	if len(b) == 0 {
-		return "Player " + string(rune('1'+slotIdx))
+	if n := wire.Truncate(string(b), wire.MaxName); n != "" {
+		return n
 	}
-	return string(b)
+	return "Player " + string(rune('1'+slotIdx))
 }
 
 func (r *Room) setupState() wire.SetupState {
 	return wire.SetupState{
 		Revision: r.revision,
 		RoomID:   r.cfg.RoomID,
+		Game:     r.game,
 		Name:     r.cfg.Name,
 		Setup:    r.setup,
 		MaxSlots: uint8(r.cfg.MaxPlayers),
@@ -210,13 +208,17 @@ func (r *Room) onReady(m *member, rd wire.Ready) {
 	}
 }
 
-func (r *Room) onStartGame(m *member) {
+func (r *Room) onStartGame(m *member, sg wire.StartGame) {
 	if m.slot != r.hostSlot() {
 		r.drop(DropSpoof)
 		return
 	}
 	if r.state != wire.StateSetup {
 		return // a repeated request after the start
+	}
+	if sg.Game != r.game {
+		r.drop(DropUnexpected) // a wish made for another game: stale
+		return
 	}
 	if !r.allReady() {
 		r.drop(DropUnexpected)
@@ -253,12 +255,14 @@ func (r *Room) start() {
 		r.setup.Seed = r.cfg.Seed
 	}
 	r.setup.Players = 0
+	r.cast = [game.MaxPlayers]string{}
 	for i := range r.slots {
 		s := &r.slots[i]
 		if s.used {
 			r.setup.Players |= 1 << i
+			r.cast[i] = s.name
 			s.inGame, s.live = true, true
-			s.vacant, s.rejoining, s.drop = false, false, false
+			s.vacant, s.rejoining, s.drop, s.left = false, false, false, false
 			s.ack = 0
 			s.have = [clientRing]bool{}
 		}
@@ -266,12 +270,19 @@ func (r *Room) start() {
 	r.state, r.child = wire.StateRunning, wire.ChildIterating
 	r.nextTurn = 0
 	r.cur = timing{at: 0, k: uint8(r.cfg.K), delay: uint8(r.cfg.Delay)}
+	if !r.cfg.FixedTiming {
+		// Start with the timing the round trips measured in the lobby
+		// call for, rather than stalling until the first reports.
+		r.cur.k, r.cur.delay = r.wantTiming()
+	}
+	r.lastTiming, r.timingChecks = r.now, 0
 	r.hasPending = false
 	r.lastCompile = r.now
 	r.events = r.events[:0]
 	r.hashes = [hashRing]hashRecord{}
 	r.desync = nil
-	r.pausing = false
+	r.pausing, r.ending, r.endSeen = false, false, false
+	r.end, r.final = 0, 0
 	for _, m := range r.members {
 		m.started, m.masterAck, m.sentTo = false, 0, 0
 		m.lastStart = r.now - r.cfg.ResendEvery*10
@@ -283,14 +294,18 @@ func (r *Room) start() {
 
 // startMessage is what a player needs to run the game from turn 0.
 func (r *Room) startMessage() wire.Start {
-	return wire.Start{Setup: r.setup, FirstTurn: 0, K: uint8(r.cfg.K), Delay: uint8(r.cfg.Delay)}
+	first := r.timingAt(0)
+	return wire.Start{Setup: r.setup, Names: r.cast, FirstTurn: 0, K: first.k, Delay: first.delay}
 }
 
 // reset returns a finished room to setup for a rematch: same players, no
-// one ready, a fresh game to come.
+// one ready, a fresh game to come (with its own number, so that no start
+// request made for the last one can start it).
 func (r *Room) reset() {
-	r.stopRecording(EndFinished)
+	r.stopRecording(EndFinished, r.lastCompiled())
+	r.game++
 	r.state, r.child = wire.StateSetup, wire.ChildIterating
+	r.end, r.final, r.endSeen, r.ending = 0, 0, false, false
 	r.setup.Seed, r.setup.Players = 0, 0
 	for i := range r.slots {
 		s := &r.slots[i]
@@ -305,6 +320,5 @@ func (r *Room) reset() {
 	}
 	r.desync = nil
 	r.broadcastSetup()
+	r.broadcastStatus()
 }
-
-var _ = game.MaxPlayers

@@ -1,6 +1,8 @@
 package room
 
 import (
+	"time"
+
 	"rockstep/game"
 	"rockstep/net/wire"
 )
@@ -14,13 +16,23 @@ import (
 // predicting client samples up to its prediction window ahead of its
 // confirmed world), and all switch at the same tick.
 const (
-	timingEvery  = 15 // master turns between timing decisions
-	marginMs     = 12 // ms added to the slowest round trip for processing and jitter
-	turnTicksMin = 2  // a LAN turn is never shorter than two ticks
-	predictLead  = 6  // turns: covers a prediction window of up to 12 ticks at K=2
+	timingEvery  = 15                     // master turns between timing decisions, at most
+	timingPeriod = 250 * time.Millisecond // time between timing decisions, at most (slow turns)
+	marginMs     = 12                     // ms added to the slowest round trip for processing and jitter
+	turnTicksMin = 2                      // a LAN turn is never shorter than two ticks
+	predictLead  = 6                      // turns: covers a prediction window of up to 12 ticks at K=2
+	shrinkAfter  = 4                      // timing decisions in a row that must call for less delay before it shrinks
 )
 
 // wantTiming returns the K and delay the players' reports call for.
+//
+// Each player reports the longest round trip of its recent turns: from
+// sending a turn's input to holding that turn's master packet. That takes
+// in the network's latency and jitter, the resends that loss costs in
+// either direction, and the wait for the slowest player, so the delay that
+// covers it keeps every player fed. When even the longest delay cannot
+// cover it at the current turn length, turns grow longer (K) instead: the
+// game then keeps its real speed with coarser turns rather than crawling.
 func (r *Room) wantTiming() (k, delay uint8) {
 	maxRTT, minFPS := 0, game.TicksPerSecond
 	for i := range r.slots {
@@ -38,9 +50,15 @@ func (r *Room) wantTiming() (k, delay uint8) {
 	kk := (game.TicksPerSecond + minFPS - 1) / minFPS // ticks each frame must run
 	kk = max(kk, r.cfg.K, turnTicksMin)
 	kk = min(kk, wire.MaxK)
-	turnMs := kk * 1000 / game.TicksPerSecond
-	need := maxRTT*6/5 + marginMs // a LAN (round trips under ~17 ms) keeps one turn of delay
-	d := (need + turnMs - 1) / turnMs
+	need := maxRTT*6/5 + marginMs // ms; a LAN (round trips under ~17 ms) keeps one turn of delay
+	turns := func(k int) int {
+		turnMs := k * 1000 / game.TicksPerSecond
+		return (need + turnMs - 1) / turnMs
+	}
+	for kk < wire.MaxK && turns(kk) > wire.MaxDelay {
+		kk++
+	}
+	d := turns(kk)
 	d = max(d, r.cfg.Delay, 1)
 	d = min(d, wire.MaxDelay)
 	return uint8(kk), uint8(d)
@@ -53,21 +71,70 @@ func (r *Room) adaptTiming(t uint32, mt *wire.MasterTurn) {
 		return
 	}
 	r.timingChecks++
-	if r.timingChecks%timingEvery != 0 {
+	if r.timingChecks < timingEvery && r.now-r.lastTiming < timingPeriod {
 		return
 	}
+	r.timingChecks, r.lastTiming = 0, r.now
 	k, d := r.wantTiming()
 	cur := r.cur
 	switch {
 	case k == cur.k && d == cur.delay:
+		r.shrinkVotes = 0
 		return
-	case k == cur.k && d < cur.delay && cur.delay-d < 2:
-		return // shrink the delay only when clearly too long: no flapping
-	case d < cur.delay:
-		d = cur.delay - 1 // shrink one turn at a time
+	case int(k)*int(d) > int(cur.k)*int(cur.delay) || k > cur.k:
+		r.shrinkVotes = 0 // grow at once: a stall costs more than delay
+	default:
+		// Shrink slowly, so that a passing burst of loss or jitter does
+		// not make the delay flap: every shrink drops a turn of input.
+		r.shrinkVotes++
+		if r.shrinkVotes < shrinkAfter {
+			return
+		}
+		r.shrinkVotes = 0
+		if k == cur.k {
+			if cur.delay-d < 2 {
+				return // clearly too long only: no flapping
+			}
+			d = cur.delay - max(1, (cur.delay-d)/2) // halfway at a time
+		}
 	}
 	at := t + uint32(cur.delay) + 2 + predictLead
 	r.pending = timing{at: at, k: k, delay: d}
 	r.hasPending = true
 	mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventTiming, At: at, K: k, Delay: d})
+}
+
+// The room measures every member's round trip itself during setup, so that
+// the lobby shows pings and a game starts with the delay the network
+// needs; while a game runs, the players' own reports (which include the
+// turn round trip) take over.
+const roomPingEvery = 500 * time.Millisecond
+
+// pingMembers sends a Ping to every member now and then.
+func (r *Room) pingMembers() {
+	if r.now-r.lastPing < roomPingEvery {
+		return
+	}
+	r.lastPing = r.now
+	for _, m := range r.members {
+		r.send(m.conn, wire.Ping{ID: uint32(m.conn), Time: int64(r.now / time.Microsecond)})
+	}
+}
+
+// onPong takes a member's answer to the room's Ping as its round trip
+// (outside a running game).
+func (r *Room) onPong(m *member, p wire.Pong) {
+	rtt := r.now - time.Duration(p.Time)*time.Microsecond
+	if p.ID != uint32(m.conn) || rtt < 0 || rtt > time.Minute {
+		r.drop(DropUnexpected)
+		return
+	}
+	if m.slot < 0 || r.state == wire.StateRunning {
+		return
+	}
+	s := &r.slots[m.slot]
+	ms := uint16(min(rtt.Milliseconds(), 65535))
+	if s.rtt != ms {
+		s.rtt = ms
+	}
 }

@@ -237,7 +237,8 @@ func (c *Client) SendDatagram(frame []byte) error {
 func (c *Client) Queued() int { return c.sess.queued() }
 
 // Run drives the connection until ctx is done (it then tells the server and
-// returns nil), the server closes it (an error matching ErrClosed, a
+// returns nil, unless ctx was cancelled with the cause ErrAbandoned: then it
+// stops without a word, as a crashed program would), the server closes it (an error matching ErrClosed, a
 // *CloseError), or the server is silent past Timeout (an error matching
 // ErrTimeout). The socket is closed when Run returns. Run may be called once.
 func (c *Client) Run(ctx context.Context, h ClientHandler) error {
@@ -256,6 +257,9 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	for c.err == nil {
 		select {
 		case <-ctx.Done():
+			if errors.Is(context.Cause(ctx), ErrAbandoned) {
+				return nil // a crash, for tests: not a word to the server
+			}
 			c.hangUp(CloseNormal)
 			return nil
 		case err := <-r.fatal:

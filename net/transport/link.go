@@ -56,6 +56,7 @@ type Link struct {
 	own       schedule
 	pending   int             // packets of this link in sched
 	lastDue   time.Duration   // delivery time of the last in-order copy; later ones may not arrive before it
+	lastRel   time.Duration   // delivery time of the last reliable packet (SendReliable keeps their order)
 	busyUntil time.Duration   // when the bandwidth bottleneck finishes the data given to it so far
 	departs   []time.Duration // departure times of the packets in the bottleneck queue from departs[gone] on, ascending
 	gone      int
@@ -74,6 +75,7 @@ func NewLink(imp Impairment, seed uint64) *Link {
 		imp:     imp.clamped(),
 		rng:     rand.New(rand.NewPCG(seed, mix64(seed))),
 		lastDue: math.MinInt64,
+		lastRel: math.MinInt64,
 	}
 	l.sched = &l.own
 	return l
@@ -121,6 +123,48 @@ func (l *Link) Send(now time.Duration, pkt []byte) {
 		l.schedule(depart, pkt)
 	}
 }
+
+// SendReliable puts pkt on the link as a reliable stream over the same
+// path (the KCP stream that carries everything but turns and pings) would
+// deliver it: never lost nor duplicated, in order with the link's other
+// reliable packets; every time the path loses it, it arrives one
+// retransmission timeout later. Retransmissions are not counted as sent.
+func (l *Link) SendReliable(now time.Duration, pkt []byte) {
+	l.stats.Sent++
+	l.stats.BytesSent += int64(len(pkt))
+	if l.offline {
+		l.stats.DroppedDisconnected++
+		return
+	}
+	if l.pending >= MaxPending {
+		l.stats.DroppedQueue++
+		return
+	}
+	depart, ok := l.serialise(now, len(pkt))
+	if !ok {
+		l.stats.DroppedQueue++
+		return
+	}
+	rto := 2*(l.imp.Latency+l.imp.Jitter) + reliableRTO
+	for tries := 0; tries < maxRetransmits && l.chance(l.imp.Loss); tries++ {
+		l.stats.Lost++
+		depart += rto
+	}
+	delay := l.imp.Latency
+	if j := int64(l.imp.Jitter); j > 0 {
+		delay = max(delay+time.Duration(l.rng.Int64N(2*j+1)-j), 0)
+	}
+	due := max(depart+delay, l.lastRel)
+	l.lastRel = due
+	l.pending++
+	l.sched.push(inFlight{due: due, data: append([]byte(nil), pkt...), link: l})
+}
+
+// Retransmission, as SendReliable models it.
+const (
+	reliableRTO    = 30 * time.Millisecond // added to the round trip before a lost packet is sent again
+	maxRetransmits = 16                    // losses of one packet at most (a stream gives up after this)
+)
 
 func (l *Link) chance(p float64) bool { return p > 0 && l.rng.Float64() < p }
 

@@ -88,6 +88,22 @@ func (n *Network) SendDown(now time.Duration, p PeerID, pkt []byte) {
 	}
 }
 
+// SendUpReliable sends pkt from peer p to the host as a reliable stream
+// would (see Link.SendReliable). Unknown peers are ignored.
+func (n *Network) SendUpReliable(now time.Duration, p PeerID, pkt []byte) {
+	if pl := n.link(p); pl != nil {
+		pl.up.SendReliable(now, pkt)
+	}
+}
+
+// SendDownReliable sends pkt from the host to peer p as a reliable stream
+// would. Unknown peers are ignored.
+func (n *Network) SendDownReliable(now time.Duration, p PeerID, pkt []byte) {
+	if pl := n.link(p); pl != nil {
+		pl.down.SendReliable(now, pkt)
+	}
+}
+
 // DeliverUp calls fn for every packet due at the host at or before now, in
 // (delivery time, send order), with the peer it came from. The packet belongs
 // to fn.

@@ -97,6 +97,9 @@ var (
 	ErrFrameSize   = errors.New("transport: frame size out of range")
 	ErrUnknownConn = errors.New("transport: unknown connection")
 	ErrBadConfig   = errors.New("transport: bad config")
+	// ErrAbandoned, as the cause of a Run context's cancellation, stops
+	// the client without telling the server: a crash, as tests need one.
+	ErrAbandoned = errors.New("transport: abandoned")
 )
 
 // CloseError says why a connection was closed and by whom. It matches

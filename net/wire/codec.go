@@ -505,7 +505,7 @@ func (m *Refuse) decodePayload(r *reader) error {
 	return r.err
 }
 
-// SetupState: Revision uvarint, RoomID u32 LE, Name, Setup, MaxSlots u8,
+// SetupState: Revision uvarint, RoomID u32 LE, Game uvarint, Name, Setup, MaxSlots u8,
 // player count u8, players. A player: Slot u8, flags u8 (bit 0 Ready,
 // bit 1 Host, bit 2 Connected), Colour u8, Ping uvarint, ID 16, Name.
 
@@ -546,6 +546,7 @@ func (m SetupState) check() error {
 func (m SetupState) appendPayload(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(m.Revision))
 	b = binary.LittleEndian.AppendUint32(b, m.RoomID)
+	b = binary.AppendUvarint(b, uint64(m.Game))
 	b = appendString(b, m.Name)
 	b = appendSetup(b, m.Setup)
 	b = append(b, m.MaxSlots, byte(len(m.Players)))
@@ -571,6 +572,7 @@ func (m SetupState) appendPayload(b []byte) []byte {
 func (m *SetupState) decodePayload(r *reader) error {
 	m.Revision = r.uvarint32("revision")
 	m.RoomID = r.u32le("room id")
+	m.Game = r.uvarint32("game")
 	m.Name = r.string("name", MaxName)
 	m.Setup = r.setup()
 	m.MaxSlots = r.u8("max slots")
@@ -623,12 +625,24 @@ func (m *Ready) decodePayload(r *reader) error {
 	return r.err
 }
 
-// Start: Setup, FirstTurn uvarint, K u8, Delay u8, ChangeAt uvarint, and
-// only if ChangeAt is not zero: ChangeK u8, ChangeDelay u8.
+// Start: Setup, then a Name for every slot in Setup.Players (lowest
+// first), FirstTurn uvarint, K u8, Delay u8, ChangeAt uvarint, and only if
+// ChangeAt is not zero: ChangeK u8, ChangeDelay u8.
 
 func (m Start) check() error {
 	if err := checkSetup(m.Setup); err != nil {
 		return err
+	}
+	for i, n := range m.Names {
+		if m.Setup.Players&(1<<i) == 0 {
+			if n != "" {
+				return fmt.Errorf("name of slot %d, which is not in the game: %w", i, ErrInvalid)
+			}
+			continue
+		}
+		if err := checkString("name", n, MaxName); err != nil {
+			return fmt.Errorf("slot %d: %w", i, err)
+		}
 	}
 	if err := checkRange("k", int(m.K), 1, MaxK); err != nil {
 		return err
@@ -650,6 +664,11 @@ func (m Start) check() error {
 
 func (m Start) appendPayload(b []byte) []byte {
 	b = appendSetup(b, m.Setup)
+	for i, n := range m.Names {
+		if m.Setup.Players&(1<<i) != 0 {
+			b = appendString(b, n)
+		}
+	}
 	b = binary.AppendUvarint(b, uint64(m.FirstTurn))
 	b = append(b, m.K, m.Delay)
 	b = binary.AppendUvarint(b, uint64(m.ChangeAt))
@@ -661,6 +680,11 @@ func (m Start) appendPayload(b []byte) []byte {
 
 func (m *Start) decodePayload(r *reader) error {
 	m.Setup = r.setup()
+	for i := range m.Names {
+		if m.Setup.Players&(1<<i) != 0 {
+			m.Names[i] = r.string("name", MaxName)
+		}
+	}
 	m.FirstTurn = r.uvarint32("first turn")
 	m.K = r.u8("k")
 	m.Delay = r.u8("delay")
@@ -819,20 +843,34 @@ func (m *Chat) decodePayload(r *reader) error {
 }
 
 // RoomStatus: State u8, Child u8, Turn uvarint, Lagging u8, Vacant u8,
-// VacancyMs uvarint.
+// VacancyMs uvarint, End u8, and only if End is not zero: Final uvarint.
 
 func (m RoomStatus) check() error {
 	if err := checkRange("state", int(m.State), int(StateSetup), int(StateFinished)); err != nil {
 		return err
 	}
-	return checkRange("child", int(m.Child), int(ChildIterating), int(ChildDesynced))
+	if err := checkRange("child", int(m.Child), int(ChildIterating), int(ChildDesynced)); err != nil {
+		return err
+	}
+	if m.End == 0 {
+		if m.Final != 0 {
+			return fmt.Errorf("final turn %d without an end: %w", m.Final, ErrInvalid)
+		}
+		return nil
+	}
+	return checkRange("end", int(m.End), 1, endReasonEnd-1)
 }
 
 func (m RoomStatus) appendPayload(b []byte) []byte {
 	b = append(b, byte(m.State), byte(m.Child))
 	b = binary.AppendUvarint(b, uint64(m.Turn))
 	b = append(b, m.Lagging, m.Vacant)
-	return binary.AppendUvarint(b, uint64(m.VacancyMs))
+	b = binary.AppendUvarint(b, uint64(m.VacancyMs))
+	b = append(b, byte(m.End))
+	if m.End != 0 {
+		b = binary.AppendUvarint(b, uint64(m.Final))
+	}
+	return b
 }
 
 func (m *RoomStatus) decodePayload(r *reader) error {
@@ -842,6 +880,10 @@ func (m *RoomStatus) decodePayload(r *reader) error {
 	m.Lagging = r.u8("lagging")
 	m.Vacant = r.u8("vacant")
 	m.VacancyMs = r.uvarint32("vacancy ms")
+	m.End = EndReason(r.u8("end"))
+	if m.End != 0 {
+		m.Final = r.uvarint32("final turn")
+	}
 	return r.err
 }
 
@@ -884,12 +926,15 @@ func (m EndGame) appendPayload(b []byte) []byte { return b }
 
 func (m *EndGame) decodePayload(r *reader) error { return r.err }
 
-// StartGame: no payload.
+// StartGame: Game uvarint.
 
 func (m StartGame) check() error                  { return nil }
-func (m StartGame) appendPayload(b []byte) []byte { return b }
+func (m StartGame) appendPayload(b []byte) []byte { return binary.AppendUvarint(b, uint64(m.Game)) }
 
-func (m *StartGame) decodePayload(r *reader) error { return r.err }
+func (m *StartGame) decodePayload(r *reader) error {
+	m.Game = r.uvarint32("game")
+	return r.err
+}
 
 // Pause: Paused bool.
 

@@ -87,12 +87,14 @@ func samples() []sample {
 			{Slot: 3, Colour: 3, ID: id16(13), Name: "Brünhilde"},
 		}}},
 		{"setup-state-empty", SetupState{Setup: game.DefaultSetup()}},
+		{"setup-state-rematch", SetupState{Revision: 7, RoomID: 2, Game: 3, Name: "rematch", Setup: setup, MaxSlots: 2, Players: []Player{{Slot: 0, Host: true, Connected: true, Name: "Ada"}}}},
 		{"setup-state-full", SetupState{Revision: math.MaxUint32, RoomID: math.MaxUint32, Name: name24, Setup: versus, MaxSlots: game.MaxPlayers, Players: fullRoster}},
 		{"setup-change", SetupChange{Setup: game.Setup{Mode: game.Versus, Lives: 5, StartWave: 3, FriendlyFire: true}}},
 		{"ready", Ready{Ready: true}},
 		{"not-ready", Ready{}},
 		{"start", Start{Setup: setup, FirstTurn: 0, K: 2, Delay: 1}},
-		{"start-max", Start{Setup: versus, FirstTurn: math.MaxUint32, K: MaxK, Delay: MaxDelay}},
+		{"start-max", Start{Setup: versus, FirstTurn: math.MaxUint32, K: MaxK, Delay: MaxDelay, Names: [game.MaxPlayers]string{name24, name24, name24, name24, name24, name24, name24, name24}}},
+		{"start-names", Start{Setup: setup, Names: [game.MaxPlayers]string{"Ada", "Guest-00FF", "", "Brünhilde"}, K: 2, Delay: 1}},
 		{"client-packet", ClientPacket{
 			Turns:     []TurnInput{{Turn: 100_000, Count: 2, Inputs: [MaxK]game.Input{game.Up | game.Fire, game.Left}}},
 			MasterAck: 99_998, HasHash: true, HashTurn: 99_990, HashLow: 0xdeadbeef,
@@ -102,6 +104,7 @@ func samples() []sample {
 			MasterAck: 30, HasStats: true, RTT: 17, FPS: 60,
 		}},
 		{"client-packet-spectator", ClientPacket{MasterAck: 500}},
+		{"client-packet-ended", ClientPacket{MasterAck: 812, HasHash: true, HashTurn: 811, HashLow: 0xfeed, Ended: true}},
 		{"client-packet-spectator-hash", ClientPacket{MasterAck: math.MaxUint32, HasHash: true, HashTurn: math.MaxUint32, HashLow: 1, HasStats: true, RTT: math.MaxUint16, FPS: 255}},
 		{"client-packet-batch", ClientPacket{Turns: batch, MasterAck: 6_999_990, HasHash: true, HashTurn: 6_999_980, HashLow: 42, HasStats: true, RTT: 1, FPS: 144}},
 		{"client-packet-ack-ahead", ClientPacket{
@@ -121,6 +124,7 @@ func samples() []sample {
 				{Kind: EventTiming, Slot: 0, At: math.MaxUint32, K: MaxK, Delay: MaxDelay}, {Kind: EventTiming, Slot: 1, At: 0, K: 1, Delay: 0},
 				{Kind: EventDrop, Slot: 1}, {Kind: EventDrop, Slot: 3},
 			}},
+			{Turn: 11, Count: 1, Players: 0b001, Events: []RoomEvent{{Kind: EventLeft, Slot: 4}, {Kind: EventEnd}}},
 		}}},
 		{"master-packet-ack-only", MasterPacket{ClientAck: 77}},
 		{"master-packet-batch", MasterPacket{ClientAck: 4200, Turns: masterBatch}},
@@ -141,9 +145,12 @@ func samples() []sample {
 		{"room-status", RoomStatus{State: StateRunning, Child: ChildLagging, Turn: 9000, Lagging: 0b100}},
 		{"room-status-vacancy", RoomStatus{State: StateRunning, Child: ChildVacancy, Turn: math.MaxUint32, Vacant: 0b10000001, VacancyMs: 30_000}},
 		{"room-status-finished", RoomStatus{State: StateFinished, Child: ChildDesynced}},
+		{"room-status-game-over", RoomStatus{State: StateFinished, Turn: 1201, End: EndGameOver, Final: 1200}},
+		{"room-status-ended-by-host", RoomStatus{State: StateFinished, Turn: math.MaxUint32, End: EndByHost, Final: math.MaxUint32}},
 		{"pause", Pause{Paused: true}},
 		{"resume", Pause{}},
 		{"start game", StartGame{}},
+		{"start game 3", StartGame{Game: 3}},
 		{"create room", CreateRoom{Name: "Friday night", Setup: game.Setup{Seed: 42, Mode: game.Versus, Lives: 5, StartWave: 2, FriendlyFire: true}}},
 		{"room created", RoomCreated{RoomID: 0xdeadbeef}},
 		{"end game", EndGame{}},
@@ -553,6 +560,7 @@ func TestDecodeRejectsInvalid(t *testing.T) {
 func TestDecodeRejectsMalformed(t *testing.T) {
 	frame := func(ty Type, payload ...byte) []byte { return append([]byte{Version, byte(ty)}, payload...) }
 	setup := func(mode, ff byte) []byte { return []byte{1, 2, 3, 4, 5, 6, 7, 8, 1, mode, 3, 1, ff} }
+	setupWith := func(players, mode, ff byte) []byte { return []byte{1, 2, 3, 4, 5, 6, 7, 8, players, mode, 3, 1, ff} }
 	join := func(name []byte, spectate byte) []byte {
 		b := make([]byte, 16+4+16)
 		b = append(b, byte(len(name)))
@@ -583,13 +591,17 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		{"join overlong UTF-8", frame(TypeJoin, join([]byte{0xc0, 0xaf}, 0)...), ErrInvalid, "UTF-8"},
 		{"setup change friendly fire 2", frame(TypeSetupChange, setup(0, 2)...), ErrInvalid, "friendly fire"},
 		{"setup change mode 2", frame(TypeSetupChange, setup(2, 0)...), ErrInvalid, "mode"},
-		{"setup state player flags bit 3", frame(TypeSetupState, append([]byte{0, 0, 0, 0, 0, 0}, append(setup(0, 0), 8, 1, 0, 8, 0, 0)...)...), ErrInvalid, "player 0: flags"},
+		{"setup state player flags bit 3", frame(TypeSetupState, append([]byte{0, 0, 0, 0, 0, 0, 0}, append(setup(0, 0), 8, 1, 0, 8, 0, 0)...)...), ErrInvalid, "player 0: flags"},
 		{"non-minimal varint", frame(TypeSnapshotRequest, 0x80, 0x00), ErrInvalid, "minimally"},
 		{"varint over uint32", frame(TypeSnapshotRequest, 0x80, 0x80, 0x80, 0x80, 0x10), ErrInvalid, "snapshot request: turn"},
 		{"varint over 64 bits", frame(TypeSnapshotRequest, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f), ErrInvalid, ""},
-		{"setup state ping over uint16", frame(TypeSetupState, append([]byte{0, 0, 0, 0, 0, 0}, append(setup(0, 0), 8, 1, 0, 0, 0, 0x80, 0x80, 0x04)...)...), ErrInvalid, "ping"},
+		{"setup state ping over uint16", frame(TypeSetupState, append([]byte{0, 0, 0, 0, 0, 0, 0}, append(setup(0, 0), 8, 1, 0, 0, 0, 0x80, 0x80, 0x04)...)...), ErrInvalid, "ping"},
 
-		{"client flags bit 3", frame(TypeClientPacket, 8, 0), ErrInvalid, "decode client packet: flags"},
+		{"client flags bit 4", frame(TypeClientPacket, 16, 0), ErrInvalid, "decode client packet: flags"},
+		{"client ended without a hash", frame(TypeClientPacket, 8, 0), ErrInvalid, "ended without a hash"},
+		{"room status final without an end", frame(TypeRoomStatus, 2, 0, 0, 0, 0, 0, 0, 5), ErrTrailing, ""},
+		{"room status end 4", frame(TypeRoomStatus, 2, 0, 0, 0, 0, 0, 4, 1), ErrInvalid, "end"},
+		{"start name of an empty slot", frame(TypeStart, append(setupWith(0b01, 0, 0), 1, 'a', 0, 2, 1, 0, 1, 'b')...), ErrTrailing, ""},
 		{"client count nibble 0", frame(TypeClientPacket, 4, 5, 0x00, 0, 0), ErrInvalid, "turn 5: count 0"},
 		{"client count nibble 9", frame(TypeClientPacket, 4, 5, 0x09, 0, 0, 0, 0, 0, 0, 0), ErrInvalid, "count 9"},
 		{"client input padding", frame(TypeClientPacket, 4, 5, 0x02, 0, 0x04, 0), ErrInvalid, "padding"},

@@ -12,7 +12,12 @@ import "rockstep/game"
 
 // Version is the protocol version written in every frame. A peer speaking
 // another version is refused (and a LAN listing shows it as incompatible).
-const Version = 1
+//
+// Version 2: games end at a confirmed turn (ClientPacket.Ended,
+// RoomStatus.End and Final, EventEnd), a player who quits is told apart
+// from one who was dropped (EventLeft), Start names the players, and a
+// start request names the game it is for (SetupState.Game, StartGame.Game).
+const Version = 2
 
 // Limits of the protocol. Every decoder enforces them.
 const (
@@ -158,10 +163,12 @@ type Player struct {
 }
 
 // SetupState is the full setup and roster, broadcast after every change and
-// now and then besides, so that a lost copy is soon replaced.
+// now and then besides, so that a lost copy is soon replaced. It is sent in
+// every state: spectators and players of a running game see the roster too.
 type SetupState struct {
 	Revision uint32 // grows with every change
 	RoomID   uint32
+	Game     uint32 // the room's game this setup is for: 1 for the first, one more for every rematch
 	Name     string // the room's name
 	Setup    game.Setup
 	MaxSlots uint8
@@ -185,7 +192,8 @@ type Ready struct {
 // force then and any change already announced for later (ChangeAt, zero if
 // none).
 type Start struct {
-	Setup       game.Setup // with Seed and Players filled in
+	Setup       game.Setup              // with Seed and Players filled in
+	Names       [game.MaxPlayers]string // the players' names as the game started, by slot (only slots in Setup.Players are sent)
 	FirstTurn   uint32
 	K           uint8 // ticks per turn
 	Delay       uint8 // input delay in turns
@@ -207,15 +215,20 @@ type RoomCreated struct {
 	RoomID uint32
 }
 
-// EndGame asks the room to finish the running game: every engine reaches
-// game over at the same tick, and the host player's client says so (or the
-// host ends the game early). The room then shows results and waits for a
-// rematch.
+// EndGame asks the room to end the running game early (the host player
+// only). The room puts EventEnd in the next master turn: every client stops
+// at the end of that turn and shows the results of the world there. (A game
+// that reaches game over needs no request: the clients report it with
+// their hashes, ClientPacket.Ended.)
 type EndGame struct{}
 
-// StartGame asks the room to start the game (the host player only; every
-// player must be ready).
-type StartGame struct{}
+// StartGame asks the room to start game Game (the host player only; every
+// player must be ready). A request for another game than the room's next
+// (SetupState.Game) is stale and ignored: a start wish never outlives the
+// game it was made for.
+type StartGame struct {
+	Game uint32
+}
 
 // TurnInput is one turn's input from one player: Count ticks, oldest first.
 type TurnInput struct {
@@ -233,6 +246,7 @@ type ClientPacket struct {
 	HasHash   bool
 	HashTurn  uint32 // the turn whose end state HashLow digests
 	HashLow   uint32 // the low 32 bits of the world hash after HashTurn
+	Ended     bool   // the game ended at the end of HashTurn (only with HasHash): the confirmed world is over there
 	HasStats  bool
 	RTT       uint16 // ms, measured by Ping/Pong
 	FPS       uint8  // frames per second achieved
@@ -250,7 +264,9 @@ const (
 	EventTiming  EventKind = 4 // from turn At, K and Delay change
 	EventPause   EventKind = 5 // the game pauses after this turn
 	EventResume  EventKind = 6
-	eventKindEnd           = 7
+	EventEnd     EventKind = 7 // the game ends after this turn (the host ended it)
+	EventLeft    EventKind = 8 // Slot quit the game; its input carries game.Leave this turn
+	eventKindEnd           = 9
 )
 
 // RoomEvent is one room event.
@@ -346,6 +362,17 @@ type Chat struct {
 	Text string
 }
 
+// EndReason says why a game ended (RoomStatus.End).
+type EndReason uint8
+
+// End reasons.
+const (
+	EndGameOver  EndReason = 1 // the confirmed world reached game over at the end of turn Final
+	EndByHost    EndReason = 2 // the host ended the game: EventEnd in turn Final
+	EndEmpty     EndReason = 3 // every player left
+	endReasonEnd           = 4
+)
+
 // RoomStatus tells everyone the room's state, its child state and who it
 // waits for. Sent on every change and now and then besides.
 type RoomStatus struct {
@@ -355,6 +382,11 @@ type RoomStatus struct {
 	Lagging   uint8  // bit i: slot i is late
 	Vacant    uint8  // bit i: slot i is disconnected and held
 	VacancyMs uint32 // ms until the first vacant slot is dropped
+	// Finished: why the game ended (0 while it runs) and its last turn.
+	// Every client stops at the end of the first turn after which its
+	// confirmed world is over or that carries EventEnd; Final is that turn.
+	End   EndReason
+	Final uint32
 }
 
 // Pause asks the room to pause or resume (the host player only).

@@ -16,7 +16,8 @@ import (
 
 // ClientPacket payload:
 //
-//	flags       u8: bit 0 HasHash, bit 1 HasStats, bit 2 has turns; others 0
+//	flags       u8: bit 0 HasHash, bit 1 HasStats, bit 2 has turns, bit 3
+//	            Ended (only with HasHash); others 0
 //	if turns:
 //	  Turn      uvarint, the first (oldest) turn
 //	  shape     u8: (turns-1)<<4 | Count, so 1..16 turns of 1..8 ticks
@@ -37,7 +38,8 @@ const (
 	clientHasHash  = 1 << 0
 	clientHasStats = 1 << 1
 	clientHasTurns = 1 << 2
-	clientFlags    = clientHasHash | clientHasStats | clientHasTurns
+	clientEnded    = 1 << 3
+	clientFlags    = clientHasHash | clientHasStats | clientHasTurns | clientEnded
 
 	inputBits = 5 // bits per client input on the wire
 )
@@ -48,6 +50,9 @@ const _ = -uint(game.ClientInputMask ^ (1<<inputBits - 1))
 
 // check reports the first limit p breaks.
 func (p *ClientPacket) check() error {
+	if p.Ended && !p.HasHash {
+		return fmt.Errorf("ended without a hash: %w", ErrInvalid)
+	}
 	if len(p.Turns) == 0 {
 		return nil
 	}
@@ -99,6 +104,9 @@ func (p *ClientPacket) appendPayload(out []byte) []byte {
 	}
 	if len(p.Turns) > 0 {
 		flags |= clientHasTurns
+	}
+	if p.Ended {
+		flags |= clientEnded
 	}
 	out = append(out, flags)
 	var newest uint32
@@ -159,7 +167,10 @@ func (p *ClientPacket) decode(r *reader) error {
 	if flags&^clientFlags != 0 {
 		r.fail("flags", fmt.Errorf("unknown bits %#x: %w", flags&^clientFlags, ErrInvalid))
 	}
-	p.HasHash, p.HasStats = flags&clientHasHash != 0, flags&clientHasStats != 0
+	p.HasHash, p.HasStats, p.Ended = flags&clientHasHash != 0, flags&clientHasStats != 0, flags&clientEnded != 0
+	if p.Ended && !p.HasHash {
+		r.fail("flags", fmt.Errorf("ended without a hash: %w", ErrInvalid))
+	}
 	var newest uint32
 	if flags&clientHasTurns != 0 {
 		first := r.uvarint32("turn")

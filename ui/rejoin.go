@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// A player whose game crashed (or whose machine did) comes back as the
+// same player: while a game runs, its session token is kept on disk beside
+// the settings, and a restarted game offers Rejoin on the main menu and in
+// the LAN list. The file is removed when the game ends or the player
+// leaves: a kept token means a game this player did not leave.
+
+// sessionFile is the file, in the settings folder, that keeps the running
+// game's token.
+const sessionFile = "session.json"
+
+// sessionMaxAge is how old a kept session may be and still be offered: a
+// game long gone is not worth a button (the room would refuse the token).
+const sessionMaxAge = 6 * time.Hour
+
+// savedSession is a running game this player can come back to.
+type savedSession struct {
+	Addr   string    `json:"addr"`              // host:port joined
+	GameID string    `json:"game_id,omitempty"` // the LAN advertisement's id, if joined from the list
+	Room   string    `json:"room"`              // the room's name, for the button
+	Slot   int       `json:"slot"`
+	Token  string    `json:"token"` // 32 hex digits
+	Saved  time.Time `json:"saved"`
+}
+
+// token returns the session token, or false if the file's is malformed.
+func (s savedSession) token() ([16]byte, bool) {
+	var t [16]byte
+	b, err := hex.DecodeString(s.Token)
+	if err != nil || len(b) != len(t) {
+		return t, false
+	}
+	copy(t[:], b)
+	return t, t != [16]byte{}
+}
+
+// loadSession reads the kept session in dir. A missing, malformed or stale
+// file gives ok false (a malformed one is removed, with an error to log).
+func loadSession(dir string, now time.Time) (s savedSession, ok bool, err error) {
+	if dir == "" {
+		return s, false, nil
+	}
+	path := filepath.Join(dir, sessionFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return s, false, nil
+	}
+	if err != nil {
+		return s, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		_ = os.Remove(path)
+		return savedSession{}, false, fmt.Errorf("%s is damaged and was removed: %w", path, err)
+	}
+	if _, tokOK := s.token(); !tokOK || s.Addr == "" {
+		_ = os.Remove(path)
+		return savedSession{}, false, fmt.Errorf("%s holds no usable session and was removed", path)
+	}
+	if now.Sub(s.Saved) > sessionMaxAge {
+		_ = os.Remove(path)
+		return savedSession{}, false, nil
+	}
+	return s, true, nil
+}
+
+// saveSession keeps s in dir, atomically (a crash mid-write leaves the old
+// file or none).
+func saveSession(dir string, s savedSession) error {
+	if dir == "" {
+		return nil
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, sessionFile+".tmp")
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return fmt.Errorf("keep the session: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, sessionFile)); err != nil {
+		return fmt.Errorf("keep the session: %w", err)
+	}
+	return nil
+}
+
+// clearSession forgets the kept session in dir.
+func clearSession(dir string) {
+	if dir != "" {
+		_ = os.Remove(filepath.Join(dir, sessionFile))
+	}
+}
