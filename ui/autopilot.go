@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/net/lockstep"
 )
 
 // An Autopilot plays the game through the UI's own paths, for the
@@ -22,6 +23,8 @@ import (
 //	host           press Host game on the main menu
 //	join-lan       open Join game and press Join on the first joinable LAN game
 //	join ADDR      join ADDR by typing it
+//	rejoin         press Rejoin on the main menu (the game this player
+//	               crashed out of), and wait until back in the game
 //	ready          press Ready in the lobby
 //	start N        as host, press Start once N players are ready
 //	setup M L W    as host, set the mode (coop or versus), lives and
@@ -97,7 +100,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin":
 		case "join":
 			want = 1
 		case "setup":
@@ -213,6 +216,15 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 				a.emit(Intent{Kind: IntentJoinAddr, Addr: st.arg})
 			}
 		case screenLobby:
+			done = true
+		}
+	case "rejoin":
+		switch {
+		case a.flow.screen == screenMenu && a.saved != nil && retry:
+			ap.lastTry = now
+			ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
+			a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
+		case a.flow.screen == screenPlay && nv.ok && nv.phase == lockstep.Playing && nv.slot >= 0:
 			done = true
 		}
 	case "ready":

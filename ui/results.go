@@ -111,9 +111,6 @@ func newResultsScreen(a *App) *resultsScreen {
 		if l.slot == nv.slot {
 			name += "  (you)"
 		}
-		if l.winner {
-			name = "★ " + name
-		}
 		score, lives := strconv.FormatUint(uint64(l.score), 10), strconv.Itoa(int(l.lives))
 		table.AddChild(sw, t.text(name, face, c, mid), t.text(score, face, c, mid), t.text(lives, &t.bodyFace, colDim, mid))
 		line := strconv.Itoa(rank+1) + ". " + l.name + " " + score + " " + lives

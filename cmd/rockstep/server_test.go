@@ -176,3 +176,86 @@ func waitUntil(t *testing.T, limit time.Duration, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// waitFile waits until path exists: a bot's token file is written once it
+// is welcomed, and removed when its game is over.
+func waitFile(t *testing.T, path string, limit time.Duration) {
+	t.Helper()
+	waitUntil(t, limit, func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
+}
+
+// TestLeavingBotIsSeenToLeave: of two bot processes in a game, one gets
+// SIGTERM: it leaves, its Leave delivered before it exits, so the other
+// sees it leave (not vanish and be held for a reconnect) and plays its game
+// to the end alone.
+func TestLeavingBotIsSeenToLeave(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 10 seconds of game")
+	}
+	t.Parallel()
+	_, addr := startServer(t)
+	dirA, dirB := t.TempDir(), t.TempDir()
+	a := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "600", "-token-dir", dirA, "-seed", "1")
+	b := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "100000", "-token-dir", dirB, "-seed", "2")
+	waitFile(t, dirB+"/bot-0.token", 20*time.Second)
+	time.Sleep(time.Second) // into the game
+	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	b.wait(t, 10*time.Second)
+	if code, _ := a.wait(t, 60*time.Second); code != 0 {
+		t.Fatalf("the bot that stayed: exit %d\n%s\n%s", code, a.stdout(), a.stderr())
+	}
+	out := a.stdout()
+	if !strings.Contains(out, "leaves_seen=1") || !strings.Contains(out, "vacancies_seen=0") {
+		t.Errorf("the bot that stayed did not see the other leave (it must not see a vacancy): %s", out)
+	}
+	if _, err := os.Stat(dirA + "/bot-0.token"); !os.IsNotExist(err) {
+		t.Errorf("the token of a finished game was kept: %v", err)
+	}
+}
+
+// TestStoppedBotRejoins: a bot process stopped for longer than the
+// transport's silence timeout (SIGSTOP, as a machine that froze) is sent
+// away; when it runs again it rejoins with its token as the same player,
+// and both bots end on the same hash and results.
+func TestStoppedBotRejoins(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 15 seconds of game")
+	}
+	t.Parallel()
+	_, addr := startServer(t)
+	dirA, dirB := t.TempDir(), t.TempDir()
+	a := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "900", "-token-dir", dirA, "-seed", "1")
+	b := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "900", "-token-dir", dirB, "-seed", "2")
+	waitFile(t, dirB+"/bot-0.token", 20*time.Second)
+	time.Sleep(time.Second)
+	if err := b.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(5 * time.Second) // past the 3 s silence timeout
+	if err := b.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	var hashes, results []string
+	for name, p := range map[string]*proc{"a": a, "b": b} {
+		code, _ := p.wait(t, 90*time.Second)
+		out := p.stdout()
+		if code != 0 {
+			t.Fatalf("bot %s: exit %d\n%s\n%s", name, code, out, p.stderr())
+		}
+		if name == "b" && !strings.Contains(out, "rejoins=1") {
+			t.Errorf("the stopped bot did not rejoin with its token: %s", out)
+		}
+		hashes = append(hashes, hashField.FindString(out))
+		results = append(results, resultsField.FindString(out))
+	}
+	if hashes[0] != hashes[1] || results[0] != results[1] || hashes[0] == "" {
+		t.Errorf("the bots ended apart: %v %v", hashes, results)
+	}
+}
+
+var resultsField = regexp.MustCompile(`\bresults=[0-9a-f]{16}\b`)
