@@ -6,19 +6,45 @@ import (
 	"rockstep/game"
 )
 
-// BenchmarkStep steps the standard scene (8 ships, 40 rocks, 64 bullets).
-// The scene is reset every 60 ticks so that it stays standard.
-// Budget (DESIGN.md §6): ≤ 20 µs and 0 allocations per Step.
-func BenchmarkStep(b *testing.B) {
-	base := *game.StandardScene(1)
+// benchInputs are the players' inputs while a scene is benchmarked: every
+// kind of control in use.
+var benchInputs = [game.MaxPlayers]game.Input{game.Up, game.Left, game.Right | game.Fire, game.Fire, 0, game.Down, game.Up | game.Right, game.Fire}
+
+// benchStep steps a scene, reset every 60 ticks so that it stays what it is.
+func benchStep(b *testing.B, base game.World) {
 	w := base
-	in := [game.MaxPlayers]game.Input{game.Up, game.Left, game.Right | game.Fire, game.Fire, 0, game.Down, game.Up | game.Right, game.Fire}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if i%60 == 0 {
 			w = base
 		}
-		w.Step(in)
+		w.Step(benchInputs)
+	}
+}
+
+// BenchmarkStep steps the standard scene (8 ships, 40 rocks, 64 bullets)
+// and the worst case (8 ships, 96 rocks, 128 bullets). Budget (DESIGN.md
+// §6): ≤ 3 µs for the standard scene, ≤ 8 µs for the worst, 0 allocations.
+func BenchmarkStep(b *testing.B) {
+	b.Run("standard", func(b *testing.B) { benchStep(b, *game.StandardScene(1)) })
+	b.Run("worst", func(b *testing.B) { benchStep(b, *game.WorstScene(1)) })
+}
+
+// TestStepAllocatesNothing: a tick of the heaviest world allocates
+// nothing, whatever the inputs do (ships fire, die, rocks split).
+func TestStepAllocatesNothing(t *testing.T) {
+	for name, base := range map[string]game.World{"standard": *game.StandardScene(2), "worst": *game.WorstScene(2)} {
+		w := base
+		n := 0
+		if allocs := testing.AllocsPerRun(300, func() {
+			if n%60 == 0 {
+				w = base
+			}
+			n++
+			w.Step(benchInputs)
+		}); allocs != 0 {
+			t.Errorf("%s scene: Step allocates %.2f times a tick", name, allocs)
+		}
 	}
 }
 

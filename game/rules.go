@@ -1,6 +1,10 @@
 package game
 
-import "rockstep/game/fixed"
+import (
+	"math/bits"
+
+	"rockstep/game/fixed"
+)
 
 // Rule constants. Units: ticks (1/60 s), world units, angle units (65536 a
 // turn), Q16.16 where a value is a fixed.Num.
@@ -236,9 +240,9 @@ func wrap(x, size fixed.Num) fixed.Num {
 	return x.Wrap(size)
 }
 
-// near reports whether a and b, both on the field, are closer than r,
+// isNear reports whether a and b, both on the field, are closer than r,
 // measuring across the wrapped edges.
-func near(a, b fixed.Vec, r fixed.Num) bool {
+func isNear(a, b fixed.Vec, r fixed.Num) bool {
 	dx := torus(a.X-b.X, FieldW)
 	if dx > r || dx < -r {
 		return false
@@ -273,29 +277,37 @@ func (w *World) collide() {
 	var hit [MaxRocks]bool // rocks destroyed this tick
 	var by [MaxRocks]int8  // slot credited with each destroyed rock
 	shipsHit := w.Setup.Mode == Versus || w.Setup.FriendlyFire
+	var grid rockGrid
+	grid.addRocks(w.Rocks[:w.NumRocks])
+	var targets uint8 // ships a bullet can still hit
+	if shipsHit {
+		for i := range w.Ships {
+			if sh := &w.Ships[i]; sh.Alive && sh.Invuln == 0 {
+				targets |= 1 << i
+				grid.addShip(i, sh.Pos)
+			}
+		}
+	}
 
 	for j := 0; j < int(w.NumBullet); j++ {
 		b := &w.Bullets[j]
-		for k := 0; k < int(w.NumRocks) && b.Power > 0; k++ {
+		near, ships := grid.near(b.Pos)
+		for k := near.next(); k >= 0 && b.Power > 0; k = near.next() {
 			r := &w.Rocks[k]
-			if hit[k] || !near(b.Pos, r.Pos, RockRadius(r.Size)) {
+			if hit[k] || !isNear(b.Pos, r.Pos, RockRadius(r.Size)) {
 				continue
 			}
 			hit[k], by[k] = true, int8(b.Owner)
 			b.Power--
 		}
-		if !shipsHit {
-			continue
-		}
-		for i := range w.Ships {
-			if b.Power == 0 {
-				break
-			}
-			sh := &w.Ships[i]
-			if i == int(b.Owner) || !sh.Alive || sh.Invuln > 0 || !near(b.Pos, sh.Pos, ShipRadius) {
+		// Ships in slot order, as a pairwise loop would visit them.
+		for ships := ships & targets &^ (1 << b.Owner); ships != 0 && b.Power > 0; ships &= ships - 1 {
+			i := bits.TrailingZeros8(ships)
+			if !isNear(b.Pos, w.Ships[i].Pos, ShipRadius) {
 				continue
 			}
 			w.killShip(i, int(b.Owner))
+			targets &^= 1 << i
 			b.Power--
 		}
 	}
@@ -304,9 +316,10 @@ func (w *World) collide() {
 		if !sh.Alive || sh.Invuln > 0 {
 			continue
 		}
-		for k := 0; k < int(w.NumRocks); k++ {
+		near, _ := grid.near(sh.Pos)
+		for k := near.next(); k >= 0; k = near.next() {
 			r := &w.Rocks[k]
-			if hit[k] || !near(sh.Pos, r.Pos, RockRadius(r.Size)+ShipRadius) {
+			if hit[k] || !isNear(sh.Pos, r.Pos, RockRadius(r.Size)+ShipRadius) {
 				continue
 			}
 			hit[k], by[k] = true, int8(i)
@@ -314,23 +327,38 @@ func (w *World) collide() {
 			break
 		}
 	}
+	w.finishCollide(&hit, &by)
+}
 
+// finishCollide drops spent bullets and breaks the rocks hit, crediting
+// each to the slot in by.
+func (w *World) finishCollide(hit *[MaxRocks]bool, by *[MaxRocks]int8) {
 	// Drop spent bullets, keeping order.
 	n := 0
 	for j := 0; j < int(w.NumBullet); j++ {
 		if w.Bullets[j].Power > 0 {
-			w.Bullets[n] = w.Bullets[j]
+			if n != j {
+				w.Bullets[n] = w.Bullets[j]
+			}
 			n++
 		}
 	}
 	w.NumBullet = uint8(n)
+	for k := 0; k < int(w.NumRocks); k++ {
+		if hit[k] {
+			w.breakRocks(hit, by)
+			return
+		}
+	}
+}
 
-	// Remove destroyed rocks, keeping order, then append their fragments in
-	// the order of their parents.
+// breakRocks removes the rocks hit, keeping order, then appends their
+// fragments in the order of their parents. (Apart from collide, whose
+// common tick breaks nothing, so that it does not clear the copies' room.)
+func (w *World) breakRocks(hit *[MaxRocks]bool, by *[MaxRocks]int8) {
 	var broken [MaxRocks]Rock
 	var credit [MaxRocks]int8
-	nb := 0
-	n = 0
+	nb, n := 0, 0
 	for k := 0; k < int(w.NumRocks); k++ {
 		if hit[k] {
 			broken[nb], credit[nb] = w.Rocks[k], by[k]
@@ -473,7 +501,7 @@ func (w *World) startWave(n uint8) {
 func (w *World) clearOfShips(p fixed.Vec, d fixed.Num) bool {
 	for i := range w.Ships {
 		sh := &w.Ships[i]
-		if sh.Present && (sh.Alive || sh.Lives > 0) && near(p, sh.Pos, d) {
+		if sh.Present && (sh.Alive || sh.Lives > 0) && isNear(p, sh.Pos, d) {
 			return false
 		}
 	}

@@ -39,3 +39,38 @@ func StandardScene(seed uint64) *World {
 	}
 	return w
 }
+
+// WorstScene returns the heaviest world the engine holds: eight ships in
+// versus mode with friendly fire, every rock slot (MaxRocks) and every
+// bullet slot (MaxBullets) in use, spread over the field by seed. Step's
+// worst-case budget is measured on it.
+func WorstScene(seed uint64) *World {
+	w := StandardScene(seed)
+	w.NumRocks = 0
+	for k := 0; k < MaxRocks; k++ {
+		w.Rocks[k] = Rock{
+			ID:    w.newID(),
+			Pos:   fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))},
+			Vel:   fixed.Dir(fixed.Angle(w.Rand.Uint32())).Scale(fixed.Half),
+			Angle: fixed.Angle(w.Rand.Uint32()),
+			Spin:  int16(w.Rand.Range(-200, 200)),
+			Size:  uint8(1 + k%3),
+			Shape: uint8(k % 4),
+		}
+		w.NumRocks++
+	}
+	w.NumBullet = 0
+	for k := 0; k < MaxBullets; k++ {
+		d := fixed.Dir(fixed.Angle(w.Rand.Uint32()))
+		w.Bullets[k] = Bullet{
+			ID:    w.newID(),
+			Pos:   fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))},
+			Vel:   d.Scale(fixed.Int(8)),
+			Life:  uint16(BulletLifeHi),
+			Owner: uint8(k % MaxPlayers),
+			Power: 1,
+		}
+		w.NumBullet++
+	}
+	return w
+}

@@ -1,0 +1,141 @@
+package game
+
+import (
+	"math/bits"
+
+	"rockstep/game/fixed"
+)
+
+// The collision broad phase: a uniform grid over the wrapping field. Each
+// tick, collide bins every rock, and every ship that can be hit, by the
+// cell its centre is in. A cell is at least twice as wide and as high as
+// the longest distance at which anything collides with a rock, so what can
+// touch a point is binned in the point's own cell or in the three cells
+// that meet at the corner of the quarter the point is in (across the
+// field's edges, which wrap): a bullet or a ship tests only those.
+//
+// The grid changes nothing a player could see: candidates come out in
+// index order, as the pairwise loops visited them, and each is tested
+// exactly as before, so the world (and its hash) is the same tick for tick.
+// The grid lives on the stack of one collide call: it is not part of the
+// world, its snapshot or its hash.
+
+// A grid cell's width and height, in units.
+const (
+	cellW fixed.Num = 128 << fixed.Shift
+	cellH fixed.Num = 120 << fixed.Shift
+)
+
+// Grid dimensions, in cells.
+const (
+	gridW = int(FieldW / cellW)
+	gridH = int(FieldH / cellH)
+)
+
+// reach is the longest distance at which anything collides with a rock: a
+// big rock's radius plus a ship's, in units.
+const reach = 40<<fixed.Shift + ShipRadius
+
+// The grid's assumptions, checked by the compiler (a negative constant
+// converted to uint does not compile):
+const (
+	// the field is a whole number of cells each way, so the grid wraps as
+	// the field does;
+	_ = uint(-(FieldW % cellW))
+	_ = uint(-(FieldH % cellH))
+	// half a cell is at least the reach, so colliding pairs are in the
+	// same quarter's four cells;
+	_ = uint(cellW/2 - reach)
+	_ = uint(cellH/2 - reach)
+	// those four cells are four different cells;
+	_ = uint(gridW - 2)
+	_ = uint(gridH - 2)
+	// a rock set holds every rock.
+	_ = uint(2*64 - MaxRocks)
+)
+
+// rockSet is a set of rock indices, 0..127, as bits.
+type rockSet [2]uint64
+
+func (s *rockSet) add(k int) { s[k>>6] |= 1 << (k & 63) }
+
+// next removes and returns the lowest index in s, or -1 if s is empty.
+func (s *rockSet) next() int {
+	if s[0] != 0 {
+		k := bits.TrailingZeros64(s[0])
+		s[0] &= s[0] - 1
+		return k
+	}
+	if s[1] != 0 {
+		k := bits.TrailingZeros64(s[1])
+		s[1] &= s[1] - 1
+		return 64 + k
+	}
+	return -1
+}
+
+// rockGrid is what is binned in each cell of the field, row by row: the
+// rocks, and the ships (bit i: slot i).
+type rockGrid struct {
+	rocks [gridW * gridH]rockSet
+	ships [gridW * gridH]uint8
+}
+
+// offField wraps a coordinate that is off the field onto it: only a
+// damaged snapshot has one. It is not inlined, to keep the callers small.
+//
+//go:noinline
+func offField(x, size fixed.Num) fixed.Num {
+	return fixed.Num((int64(x)%int64(size) + int64(size)) % int64(size))
+}
+
+// halves returns which half cell p is in, across and down.
+func halves(p fixed.Vec) (hx, hy int) {
+	x, y := p.X, p.Y
+	if x < 0 || x >= FieldW {
+		x = offField(x, FieldW)
+	}
+	if y < 0 || y >= FieldH {
+		y = offField(y, FieldH)
+	}
+	return int(x / (cellW / 2)), int(y / (cellH / 2))
+}
+
+// addRocks bins rocks.
+func (g *rockGrid) addRocks(rocks []Rock) {
+	for k := range rocks {
+		hx, hy := halves(rocks[k].Pos)
+		g.rocks[hy>>1*gridW+hx>>1].add(k)
+	}
+}
+
+// addShip bins ship i at p.
+func (g *rockGrid) addShip(i int, p fixed.Vec) {
+	hx, hy := halves(p)
+	g.ships[hy>>1*gridW+hx>>1] |= 1 << i
+}
+
+// near returns the rocks and the ships binned where they could touch p:
+// in p's cell and the three that meet at the corner of p's quarter.
+func (g *rockGrid) near(p fixed.Vec) (rocks rockSet, ships uint8) {
+	hx, hy := halves(p)
+	x0, y0 := hx>>1, hy>>1
+	x1, y1 := x0+(hx&1)*2-1, y0+(hy&1)*2-1 // the neighbour on the half's side
+	switch x1 {
+	case -1:
+		x1 = gridW - 1
+	case gridW:
+		x1 = 0
+	}
+	switch y1 {
+	case -1:
+		y1 = gridH - 1
+	case gridH:
+		y1 = 0
+	}
+	c00, c01, c10, c11 := y0*gridW+x0, y0*gridW+x1, y1*gridW+x0, y1*gridW+x1
+	a, b, c, d := &g.rocks[c00], &g.rocks[c01], &g.rocks[c10], &g.rocks[c11]
+	rocks = rockSet{a[0] | b[0] | c[0] | d[0], a[1] | b[1] | c[1] | d[1]}
+	ships = g.ships[c00] | g.ships[c01] | g.ships[c10] | g.ships[c11]
+	return rocks, ships
+}
