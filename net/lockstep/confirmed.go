@@ -175,7 +175,7 @@ func (s *Session) execTick(sample InputSource) bool {
 		s.stats.SyncErrors++
 	}
 	if s.cfg.Predict {
-		s.pred.checkMisprediction(g.world, &s.stats)
+		s.pred.confirm(g.world.Tick, &in, &s.stats)
 	}
 	s.stats.Lateness[s.clock.lateness(s.now)]++
 	for _, e := range g.world.LastEvents() {

@@ -14,12 +14,15 @@ import (
 // the round trip. With prediction the local clock samples on its own and
 // sends each local turn when it is complete, exactly as plain lockstep
 // would send it; confirmed ticks run as soon as their master turns arrive.
-// After every update the displayed world is rebuilt: a copy of the
-// confirmed world, stepped through the ticks whose own inputs are known
-// (sent, or sampled in the local turn in progress), with every other
-// player assumed to hold their last confirmed input, at most PredictWindow
-// ticks. The confirmed world stays the only one hashed, reported and
-// snapshotted.
+// The displayed world is the confirmed world stepped through the ticks
+// whose own inputs are known (sent, or sampled in the local turn in
+// progress), with every other player assumed to hold their last confirmed
+// input, at most PredictWindow ticks ahead. It is kept from update to
+// update, GGPO's way: each confirmed tick is compared with the inputs its
+// prediction was stepped with, and only when they differ is the displayed
+// world rebuilt from the confirmed one; otherwise an update steps it only
+// through the ticks it newly knows. The confirmed world stays the only one
+// hashed, reported and snapshotted.
 //
 // The local clock may run at most PredictWindow ticks ahead of the
 // confirmed world (its lead): beyond that it waits, as plain lockstep
@@ -38,23 +41,42 @@ type predictor struct {
 	buf     [wire.MaxK]game.Input
 	sampled int64 // local ticks sampled since the clock started
 
-	world    game.World // the displayed world
-	ok       bool
-	ticks    int          // ticks world is ahead of the confirmed one
-	hashes   tickHashRing // hashes of predicted ticks, to count mispredictions
-	lastExec uint32       // confirmed tick at the last prediction
+	world game.World // the displayed world
+	ok    bool       // world is the confirmed world's future as far as it is predicted
+	ticks int        // ticks world is ahead of the confirmed one
+	// the turn and tick within it that world's next tick is
+	nextTurn uint32
+	nextK    int
+	used     predictedTicks // the inputs each predicted tick was stepped with
 }
 
-type tickHashRing [32]tickHash
-
-type tickHash struct {
+// predictedTicks holds, by world tick, the inputs a predicted tick was
+// stepped with, for the prediction window and then some.
+type predictedTicks [32]struct {
 	tick uint32
-	hash uint64
+	in   [game.MaxPlayers]game.Input
 }
 
 func (p *predictor) begin(first uint32) {
 	p.turn, p.idx, p.sampled = first, 0, 0
 	p.ok, p.ticks = false, 0
+}
+
+// confirm compares confirmed tick tick, stepped with in, with its
+// prediction: the displayed world stays only if the prediction used those
+// inputs (then it is that world's future, by determinism).
+func (p *predictor) confirm(tick uint32, in *[game.MaxPlayers]game.Input, st *Stats) {
+	if !p.ok {
+		return
+	}
+	u := &p.used[tick%uint32(len(p.used))]
+	switch {
+	case p.world.Tick < tick || u.tick != tick:
+		p.ok = false // the prediction had not got this far
+	case u.in != *in:
+		p.ok = false
+		st.Mispredicted++
+	}
 }
 
 // runPredicting runs a predicting session: the confirmed ticks the held
@@ -146,43 +168,32 @@ func (s *Session) sampleTick(input InputSource) {
 	s.sendClientPacket(false)
 }
 
-// checkMisprediction counts a misprediction when the confirmed world
-// reaches a tick that had been predicted differently.
-func (p *predictor) checkMisprediction(w *game.World, st *Stats) {
-	h := &p.hashes[w.Tick%uint32(len(p.hashes))]
-	if h.tick != w.Tick || h.hash == 0 {
-		return
-	}
-	if h.hash != w.Hash() {
-		st.Mispredicted++
-	}
-	h.hash = 0
-}
-
-// predict rebuilds the displayed world.
+// predict brings the displayed world up to date: rebuilt from the
+// confirmed world if a confirmed tick differed from its prediction, then
+// stepped through the ticks newly known, at most PredictWindow ahead of the
+// confirmed world.
 func (s *Session) predict() {
 	g, p := &s.game, &s.pred
 	if g.world == nil {
 		return
 	}
-	if g.world.Tick != p.lastExec {
-		p.lastExec = g.world.Tick
+	if !p.ok || p.world.Tick < g.world.Tick {
+		p.world = *g.world
+		p.world.NumEvents = 0
+		p.nextTurn, p.nextK = g.turn, g.tickIn
+		p.ok = true
 		s.stats.Resims++
 	}
-	p.world = *g.world
-	p.world.NumEvents = 0
-	p.ticks = 0
+	p.ticks = int(p.world.Tick - g.world.Tick)
 	if s.room.slot < 0 || g.ended {
-		p.ok = true
 		return
 	}
 	partial := p.turn + uint32(g.timing.at(p.turn).delay) // the turn the samples in progress go to
-	t, k := g.turn, g.tickIn
 	var in [game.MaxPlayers]game.Input
 	for p.ticks < s.cfg.PredictWindow {
-		tk := int(g.timing.at(t).k)
-		if k >= tk {
-			t, k = t+1, 0
+		t, k := p.nextTurn, p.nextK
+		if k >= int(g.timing.at(t).k) {
+			p.nextTurn, p.nextK = t+1, 0
 			continue
 		}
 		var own game.Input
@@ -192,7 +203,6 @@ func (s *Session) predict() {
 		case t == partial && k < p.idx:
 			own = p.buf[k]
 		default:
-			p.ok = true
 			return // no own input known beyond here
 		}
 		if mt, ok := g.masters.get(t); ok {
@@ -208,10 +218,9 @@ func (s *Session) predict() {
 		}
 		p.world.Step(in)
 		p.world.NumEvents = 0
+		u := &p.used[p.world.Tick%uint32(len(p.used))]
+		u.tick, u.in = p.world.Tick, in
 		p.ticks++
-		h := &p.hashes[p.world.Tick%uint32(len(p.hashes))]
-		h.tick, h.hash = p.world.Tick, p.world.Hash()
-		k++
+		p.nextK = k + 1
 	}
-	p.ok = true
 }

@@ -115,3 +115,40 @@ func TestPredictionOnABadNetwork(t *testing.T) {
 		t.Error("no misprediction counted with three other players changing input: the counter is not working")
 	}
 }
+
+// TestPredictionIsTheConfirmedWorldsFuture: the displayed world, kept from
+// update to update, is always the confirmed world stepped through the
+// inputs it was predicted with, however many confirmed ticks came in
+// between and whatever they changed.
+func TestPredictionIsTheConfirmedWorldsFuture(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 3, Ticks: 2400, Seed: 31, Predict: true, Net: impairment(t, "latency=60ms,jitter=20ms,loss=3%")})
+	checked := 0
+	for steps := 0; !l.Finished() && steps < 2_000_000; steps++ {
+		l.Step()
+		for _, b := range l.Bots {
+			s := b.Session
+			conf, disp := s.World(), s.DisplayWorld()
+			if conf == nil || disp == nil || disp == conf {
+				continue
+			}
+			w := *conf
+			for tick := conf.Tick + 1; tick <= disp.Tick; tick++ {
+				in, ok := s.PredictedInputs(tick)
+				if !ok {
+					t.Fatalf("bot %d: tick %d is displayed but has no predicted inputs", b.Index, tick)
+				}
+				w.Step(in)
+			}
+			if w.Hash() != disp.Hash() {
+				t.Fatalf("bot %d: the displayed world at tick %d is not the confirmed world (tick %d) stepped through its predicted inputs", b.Index, disp.Tick, conf.Tick)
+			}
+			checked++
+		}
+	}
+	agree(t, l)
+	st := l.Bots[0].Session.Stats()
+	if checked < 1000 || st.Mispredicted == 0 || st.Resims >= uint64(st.Ticks) {
+		t.Errorf("checked %d displayed worlds; bot 0: %d mispredicted ticks, %d rebuilds in %d ticks: want some mispredictions and far fewer rebuilds than ticks", checked, st.Mispredicted, st.Resims, st.Ticks)
+	}
+	t.Logf("bot 0: %d ticks, %d mispredicted, %d rebuilds", st.Ticks, st.Mispredicted, st.Resims)
+}

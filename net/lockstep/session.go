@@ -133,8 +133,8 @@ type Stats struct {
 	FPS           int           // Update calls per second, as reported
 	Drift         time.Duration // how far execution is behind the session's own clock (positive: behind)
 	Predicted     int           // ticks the displayed world is ahead of the confirmed one
-	Resims        uint64        // predictions rebuilt from a newer confirmed world
-	Mispredicted  uint64        // confirmed ticks whose world differed from what had been predicted
+	Resims        uint64        // displayed worlds rebuilt from the confirmed one (after a misprediction, or when the prediction fell behind)
+	Mispredicted  uint64        // confirmed ticks whose inputs differed from those they were predicted with
 	SyncErrors    uint64        // sync-test re-simulations that did not match
 	// Lateness counts executed ticks by how late they ran against the
 	// session's own schedule, in the buckets of LatenessBuckets.
@@ -185,7 +185,7 @@ func New(cfg Config) *Session {
 	if cfg.PredictWindow <= 0 {
 		cfg.PredictWindow = 8
 	}
-	cfg.PredictWindow = min(cfg.PredictWindow, len(tickHashRing{}))
+	cfg.PredictWindow = min(cfg.PredictWindow, len(predictedTicks{})-wire.MaxK)
 	switch {
 	case cfg.KeepWorlds == 0:
 		cfg.KeepWorlds = 8

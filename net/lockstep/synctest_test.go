@@ -71,23 +71,6 @@ func TestSyncTestCatchesHiddenState(t *testing.T) {
 	}
 }
 
-// BenchmarkPredictionFrame is what prediction costs each frame: restore the
-// predicted world from the confirmed one and re-simulate eight ticks of the
-// standard scene. Budget: ≤ 0.25 ms.
-func BenchmarkPredictionFrame(b *testing.B) {
-	confirmed := game.StandardScene(1)
-	in := [game.MaxPlayers]game.Input{game.Up, game.Left, game.Right | game.Fire, game.Fire, 0, game.Down, game.Up | game.Right, game.Fire}
-	var pred game.World
-	b.ReportAllocs()
-	for b.Loop() {
-		pred = *confirmed
-		for k := 0; k < 8; k++ {
-			pred.Step(in)
-		}
-	}
-	_ = pred
-}
-
 // TestSessionSyncTestMode: bots whose sessions sync-test every confirmed
 // tick (the -synctest debug mode) find nothing wrong with the engine.
 func TestSessionSyncTestMode(t *testing.T) {
