@@ -56,6 +56,7 @@ func run(args []string) int {
 	fs.StringVar(&so.name, "name", "Rockstep", "the player's `NAME` for this run (default: the settings'); with -server: the server's name, shown in game lists")
 	fs.StringVar(&so.logFormat, "log-format", "text", "with -server: log format, text or json")
 	fs.StringVar(&so.metrics, "metrics", "", "with -server: serve /healthz and Prometheus /metrics over HTTP on `ADDR`")
+	fs.StringVar(&so.pprof, "pprof", "", "with -server: serve the Go profiler (/debug/pprof/, e.g. profile?seconds=30) over HTTP on `ADDR`; off by default, keep it on loopback")
 	fs.BoolVar(&so.lan, "lan", true, "with -server: advertise the server on the LAN")
 	fs.IntVar(&so.maxRooms, "max-rooms", 0, "with -server: rooms at once (default 256)")
 	if err := fs.Parse(args); err != nil {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -23,6 +24,7 @@ type serverOptions struct {
 	name      string
 	logFormat string
 	metrics   string
+	pprof     string // where to serve the Go profiler's endpoints ("": nowhere)
 	lan       bool
 	maxRooms  int
 	record    string // replay file ("off": none; "": the replays folder)
@@ -77,6 +79,17 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		defer hs.Close()
 		log.Info("metrics", "addr", ln.Addr().String())
 	}
+	if o.pprof != "" {
+		ln, err := net.Listen("tcp", o.pprof)
+		if err != nil {
+			log.Error("cannot serve the profiler", "addr", o.pprof, "err", err)
+			return 1
+		}
+		hs := &http.Server{Handler: profilerHandler(), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = hs.Serve(ln) }()
+		defer hs.Close()
+		log.Warn("profiler", "addr", ln.Addr().String(), "note", "anyone who reaches this address can profile the server: keep it on loopback")
+	}
 	if o.lan {
 		if err := h.AdvertiseLAN(ctx, srv.Addr().Port(), hostName()); err != nil {
 			log.Warn("cannot advertise on the LAN; players can still join by address", "err", err)
@@ -97,4 +110,18 @@ func hostName() string {
 		return n
 	}
 	return "server"
+}
+
+// profilerHandler serves the Go profiler's endpoints under /debug/pprof/
+// (a CPU profile: /debug/pprof/profile?seconds=30), for operators who want
+// to see where a loaded server's time goes. It is its own handler, on its
+// own address, never the metrics one.
+func profilerHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -259,3 +261,31 @@ func TestStoppedBotRejoins(t *testing.T) {
 }
 
 var resultsField = regexp.MustCompile(`\bresults=[0-9a-f]{16}\b`)
+
+var profilerAddr = regexp.MustCompile(`msg=profiler addr=(\S+)`)
+
+// TestServerProfiler: -pprof serves the Go profiler on its own address,
+// and a CPU profile of the running server comes back from it.
+func TestServerProfiler(t *testing.T) {
+	srv, _ := startServer(t, "-pprof", "127.0.0.1:0")
+	var addr string
+	waitUntil(t, 10*time.Second, func() bool {
+		m := profilerAddr.FindStringSubmatch(srv.stderr())
+		if m != nil {
+			addr = m[1]
+		}
+		return m != nil
+	})
+	resp, err := http.Get("http://" + addr + "/debug/pprof/profile?seconds=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || len(body) < 2 || body[0] != 0x1f || body[1] != 0x8b {
+		t.Fatalf("profile: status %d, %d bytes (want a gzipped profile)", resp.StatusCode, len(body))
+	}
+}
