@@ -329,7 +329,7 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, 
 	// Ping and input delay: what the network costs this player.
 	st := &nv.stats
 	rtt := int(st.RTT / time.Millisecond)
-	delay := st.Delay * st.K * 1000 / game.TicksPerSecond
+	delay := (st.Delay*st.K*1000 + game.TicksPerSecond/2) / game.TicksPerSecond // ms, rounded: one tick reads 17
 	if s.netS == "" || s.netOf != [2]int{rtt, delay} {
 		s.netOf = [2]int{rtt, delay}
 		s.netS = "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"

@@ -105,7 +105,8 @@ func (lc *lcTest) where() string {
 		}
 		p.do(func(s *lockstep.Session) {
 			turn, _ := s.ExecutedTurns()
-			parts = append(parts, fmt.Sprintf("p%d(slot %d %s turn %d room %d/%d)", i, s.Slot(), s.Phase(), turn, s.RoomStatus().State, s.RoomStatus().Child))
+			st := s.Stats()
+			parts = append(parts, fmt.Sprintf("p%d(slot %d %s turn %d k %d delay %d room %d/%d vacant %b)", i, s.Slot(), s.Phase(), turn, st.K, st.Delay, s.RoomStatus().State, s.RoomStatus().Child, s.RoomStatus().Vacant))
 		})
 	}
 	return strings.Join(parts, " ")

@@ -174,8 +174,17 @@ func Attach(p *transport.Pipe, opt Options) *Client {
 		t := time.NewTicker(updateEvery)
 		defer t.Stop()
 		defer p.Close()
+		wake := time.NewTimer(time.Hour)
+		defer wake.Stop()
 		for {
+			c.mu.Lock()
+			next := c.start.Add(c.s.NextTick())
+			c.mu.Unlock()
+			if d := time.Until(next); d > 0 && d < updateEvery {
+				wake.Reset(d) // the next tick, sent as it completes
+			}
 			select {
+			case <-wake.C:
 			case <-runCtx.Done():
 				if !errors.Is(context.Cause(runCtx), transport.ErrAbandoned) {
 					c.leave()
@@ -256,6 +265,15 @@ func (h *netHandler) Tick(time.Time) {
 	c.mu.Lock()
 	c.step(c.now())
 	c.mu.Unlock()
+}
+
+// Wake tells the transport when the session next has a tick due, so that
+// it runs then and sends the turn that tick completes at once.
+func (h *netHandler) Wake() time.Time {
+	c := (*Client)(h)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.start.Add(c.s.NextTick())
 }
 
 // Do runs f with the session, on the caller's goroutine, while the session

@@ -67,6 +67,21 @@ func (c *schedule) drift(now time.Duration) time.Duration {
 	return now - (c.start + time.Duration(c.ran)*tickDur)
 }
 
+// NextTick returns when, on the session's clock, its next tick is due (to
+// be run, or sampled when predicting): the caller updates the session then
+// and the turn that tick completes goes out at once. Outside a game it is
+// a moment from now.
+func (s *Session) NextTick() time.Duration {
+	if s.phase != Playing || s.game.ended {
+		return s.now + 10*time.Millisecond
+	}
+	done := s.clock.ran
+	if s.cfg.Predict {
+		done = s.pred.sampled
+	}
+	return s.clock.start + time.Duration(done+1)*tickDur
+}
+
 // LatenessBuckets are the upper bounds of the Lateness histogram's
 // buckets; the last bucket counts everything later.
 var LatenessBuckets = [...]time.Duration{

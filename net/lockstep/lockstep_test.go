@@ -286,3 +286,36 @@ func TestSlowClientRaisesK(t *testing.T) {
 	}
 	t.Log(s)
 }
+
+// TestTurnLength: on an unimpaired link a turn is one tick and the delay
+// one turn (a key acts at the next tick); once the round trip no longer
+// fits in a tick, turns are two ticks or more; and when even the longest
+// delay cannot cover the round trip, turns grow instead of the game
+// crawling.
+func TestTurnLength(t *testing.T) {
+	tests := []struct {
+		name       string
+		spec       string
+		kMin, kMax int
+		dMax       int
+	}{
+		{"unimpaired", "", 1, 1, 1},
+		{"10 ms round trip", "latency=5ms", 2, 2, 2},
+		{"1.2 s round trip", "latency=600ms", 3, 8, 16},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLocal(t, bots.Config{Bots: 3, Ticks: 2400, Seed: 12, Net: impairment(t, tt.spec)})
+			if _, err := l.Run(); err != nil {
+				t.Fatal(err)
+			}
+			s := agree(t, l)
+			if s.K < tt.kMin || s.K > tt.kMax || s.Delay > tt.dMax {
+				t.Errorf("k=%d delay=%d, want k in %d..%d and delay at most %d: %s", s.K, s.Delay, tt.kMin, tt.kMax, tt.dMax, s)
+			}
+			if tt.spec == "" && s.Speed() < 0.99 {
+				t.Errorf("speed %.3f at one tick a turn", s.Speed())
+			}
+		})
+	}
+}

@@ -111,12 +111,16 @@ func (s *Session) skipStaleTurns() {
 		return
 	}
 	turnDur := time.Duration(g.timing.at(g.masters.ack).k) * tickDur
-	ahead := uint32((s.meter.reportRTT() + turnDur - 1) / turnDur)
+	ahead := min(uint32((s.meter.reportRTT()+turnDur-1)/turnDur), maxSkipAhead)
 	target := g.masters.ack + ahead // the turn the others' input now goes to
-	for d := uint32(g.timing.at(p.turn).delay); p.turn+d < target && p.turn < g.masters.ack; d = uint32(g.timing.at(p.turn).delay) {
+	for d := uint32(g.timing.at(p.turn).delay); p.turn+d < target; d = uint32(g.timing.at(p.turn).delay) {
 		p.turn++
 	}
 }
+
+// maxSkipAhead bounds how many turns past the master turns held the local
+// clock may jump (a round trip of two seconds at one tick a turn).
+const maxSkipAhead = 120
 
 // localTurnTicks returns the ticks of local turn c: those of the turn its
 // input is for.

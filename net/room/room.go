@@ -34,7 +34,7 @@ type Config struct {
 	Setup          game.Setup    // the initial setup (mode, lives, start wave, friendly fire)
 	Random         io.Reader     // tokens and seeds; crypto/rand.Reader outside tests
 	Seed           uint64        // a fixed seed for every game (0: a random one each game)
-	K              int           // initial ticks per turn (iterations_per_command)
+	K              int           // ticks per turn (iterations_per_command) at least; the first game's until the round trips are known
 	Delay          int           // initial input delay, in turns
 	FixedTiming    bool          // never adapt K and Delay
 	LagAfter       time.Duration // a turn this late makes the room lagging
@@ -49,15 +49,16 @@ type Config struct {
 	NewRecorder func(setup game.Setup, roomName string) Recorder
 }
 
-// LAN returns the settings for a game on a local network: two ticks per
-// turn and one turn of input delay (33 ms), adapted as the network demands.
+// LAN returns the settings for a game on a local network: one tick per
+// turn and one turn of input delay (17 ms) where the round trip allows,
+// adapted as the network demands.
 func LAN() Config {
 	return Config{
 		Name:           "Rockstep",
 		MaxPlayers:     game.MaxPlayers,
 		MaxSpectators:  8,
 		Setup:          game.DefaultSetup(),
-		K:              2,
+		K:              1,
 		Delay:          1,
 		LagAfter:       250 * time.Millisecond,
 		SilenceTimeout: 3 * time.Second,

@@ -30,6 +30,7 @@ func newBench(t testing.TB, mod func(*room.Config)) *bench {
 	cfg := room.LAN()
 	cfg.Random = rand.NewChaCha8([32]byte{1})
 	cfg.FixedTiming = true
+	cfg.K = 2 // the tests below speak of turns of two ticks
 	if mod != nil {
 		mod(&cfg)
 	}

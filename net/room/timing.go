@@ -11,16 +11,21 @@ import (
 // frame rates the players report, the room picks the input delay that gets
 // every player's packets to the room and the master packet back before it
 // is needed, and the turn length the slowest machine keeps up with. A
-// change is announced in master turn M for turn M+D+2+predictLead, so every
-// client knows it before it sends a packet for a turn it affects (a
-// predicting client samples up to its prediction window ahead of its
-// confirmed world), and all switch at the same tick.
+// change is announced in master turn M for turn M+D+2 plus the turns of
+// predictLead ticks, so every client knows it before it sends a packet for
+// a turn it affects (a predicting client samples up to its prediction
+// window ahead of its confirmed world), and all switch at the same tick.
+//
+// On a LAN whose round trip fits in a tick with its margin, a turn is one
+// tick and the delay one turn: a key takes effect at the next tick.
+// Elsewhere a turn is at least two ticks (half the packets) and grows as
+// the delay alone cannot cover the round trip.
 const (
 	timingEvery  = 15                     // master turns between timing decisions, at most
 	timingPeriod = 250 * time.Millisecond // time between timing decisions, at most (slow turns)
 	marginMs     = 12                     // ms added to the slowest round trip for processing and jitter
-	turnTicksMin = 2                      // a LAN turn is never shorter than two ticks
-	predictLead  = 6                      // turns: covers a prediction window of up to 12 ticks at K=2
+	wanTurnTicks = 2                      // ticks a turn has at least, unless the round trip fits in one tick
+	predictLead  = 12                     // ticks: covers a prediction window of up to 12 ticks
 	shrinkAfter  = 4                      // timing decisions in a row that must call for less delay before it shrinks
 )
 
@@ -48,9 +53,13 @@ func (r *Room) wantTiming() (k, delay uint8) {
 		}
 	}
 	kk := (game.TicksPerSecond + minFPS - 1) / minFPS // ticks each frame must run
-	kk = max(kk, r.cfg.K, turnTicksMin)
+	kk = max(kk, r.cfg.K, 1)
 	kk = min(kk, wire.MaxK)
-	need := maxRTT*6/5 + marginMs // ms; a LAN (round trips under ~17 ms) keeps one turn of delay
+	need := maxRTT*6/5 + marginMs // ms
+	if kk == 1 && need <= 1000/game.TicksPerSecond {
+		return 1, uint8(max(r.cfg.Delay, 1)) // a LAN: one tick a turn, one turn of delay
+	}
+	kk = max(kk, wanTurnTicks)
 	turns := func(k int) int {
 		turnMs := k * 1000 / game.TicksPerSecond
 		return (need + turnMs - 1) / turnMs
@@ -98,7 +107,8 @@ func (r *Room) adaptTiming(t uint32, mt *wire.MasterTurn) {
 			d = cur.delay - max(1, (cur.delay-d)/2) // halfway at a time
 		}
 	}
-	at := t + uint32(cur.delay) + 2 + predictLead
+	slowest := min(cur.k, k) // turns of the shorter timing count for the lead
+	at := t + uint32(cur.delay) + 2 + uint32((predictLead+int(slowest)-1)/int(slowest))
 	r.pending = timing{at: at, k: k, delay: d}
 	r.hasPending = true
 	mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventTiming, At: at, K: k, Delay: d})

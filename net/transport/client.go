@@ -254,6 +254,22 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	defer ticker.Stop()
 	c.now = time.Now()
 	c.sess.lastRecv = c.now // the time before Run is not the server's silence
+	// A handler that knows when it next has work (a lockstep session's next
+	// tick) is woken then, not at the next Interval: a turn's packet leaves
+	// the moment the turn is complete.
+	waker, _ := h.(Waker)
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	rearm := func() {
+		if waker == nil {
+			return
+		}
+		// A time already past means the handler is waiting for the
+		// network, not the clock: the next datagram or Interval wakes it.
+		if d := time.Until(waker.Wake()); d > 0 && d < c.cfg.Interval {
+			wake.Reset(d)
+		}
+	}
 	for c.err == nil {
 		select {
 		case <-ctx.Done():
@@ -277,9 +293,20 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 			if c.err == nil {
 				h.Tick(now)
 			}
+		case <-wake.C:
+			if now := time.Now(); c.err == nil {
+				h.Tick(now)
+			}
 		}
+		rearm()
 	}
 	return c.err
+}
+
+// Waker is a ClientHandler that knows when it next has work: Run calls its
+// Tick then too, when that is sooner than the next Interval.
+type Waker interface {
+	Wake() time.Time
 }
 
 // drain handles the datagrams already received.
