@@ -39,9 +39,17 @@ test-arm64:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./game/...
 
-## fuzz: a short run of each fuzz target.
+## fuzz: every fuzz target in the repository, one after another, for
+## FUZZTIME each (`make fuzz FUZZTIME=2m`). go test fuzzes one target of one
+## package at a time, so the targets are found with grep.
+FUZZTIME ?= 10s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzUnmarshal -fuzztime 30s ./game/
+	@set -e; for file in $$(grep -rl --include='*_test.go' --exclude-dir=.git '^func Fuzz' . | sort); do \
+		for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$file); do \
+			echo "$(GO) test -run '^$$' -fuzz '^$$target\$$' -fuzztime $(FUZZTIME) $$(dirname $$file)"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$(dirname $$file); \
+		done; \
+	done
 
 generate:
 	$(GO) generate ./...

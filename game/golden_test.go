@@ -3,13 +3,18 @@ package game_test
 import (
 	"flag"
 	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"rockstep/game"
 	"rockstep/game/rng"
 )
 
-var update = flag.Bool("update", false, "print fresh golden hashes instead of checking them")
+var update = flag.Bool("update", false, "rewrite the golden hashes in "+goldenFile+" instead of checking them")
 
 // script plays eight players with pseudo-random but human-like input: each
 // player holds a combination of keys for a random number of ticks, so
@@ -60,39 +65,101 @@ func goldenRun(t testing.TB, setup game.Setup, ticks int, checkpoints []int, lea
 	return hashes
 }
 
+// goldenFile holds the golden hashes of TestGoldenHash, one line per game
+// and checkpoint. It is written by -update, never by hand.
+const goldenFile = "testdata/golden-hashes.txt"
+
+// goldenHeader opens goldenFile and says how it is made.
+const goldenHeader = `# The state hash of TestGoldenHash's scripted games at each checkpoint tick:
+# "game, tick N: hash". Identical on every architecture. Written by
+# go test ./game/ -run TestGoldenHash -update
+# after a change to the rules; never edit by hand.
+`
+
+// readGolden reads goldenFile: the hashes by game name and tick.
+func readGolden(t testing.TB) (map[string]map[int]uint64, error) {
+	t.Helper()
+	golden := map[string]map[int]uint64{}
+	data, err := os.ReadFile(goldenFile)
+	if err != nil {
+		return golden, err
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		head, hex, ok1 := strings.Cut(line, ": ")
+		name, tick, ok2 := strings.Cut(head, ", tick ")
+		n, err1 := strconv.Atoi(tick)
+		h, err2 := strconv.ParseUint(strings.TrimPrefix(hex, "0x"), 16, 64)
+		if !ok1 || !ok2 || err1 != nil || err2 != nil {
+			t.Fatalf("%s:%d: %q is not \"game, tick N: 0xHASH\"", goldenFile, i+1, line)
+		}
+		if golden[name] == nil {
+			golden[name] = map[int]uint64{}
+		}
+		golden[name][n] = h
+	}
+	return golden, nil
+}
+
+// writeGolden writes goldenFile: games in order, their hashes by tick.
+func writeGolden(t testing.TB, games []string, golden map[string]map[int]uint64) {
+	t.Helper()
+	b := []byte(goldenHeader)
+	for _, name := range games {
+		for _, tick := range slices.Sorted(maps.Keys(golden[name])) {
+			b = fmt.Appendf(b, "%s, tick %d: 0x%016x\n", name, tick, golden[name][tick])
+		}
+	}
+	if err := os.WriteFile(goldenFile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestGoldenHash pins the state hash of long scripted games. It must pass
 // unchanged on amd64, 386 and arm64; a change to the rules changes these
-// numbers on purpose, and they are refreshed with -update.
+// numbers on purpose, and -update writes the new ones to goldenFile.
 func TestGoldenHash(t *testing.T) {
 	checkpoints := []int{1, 1000, 5000, 10000, 20000}
 	tests := []struct {
 		name  string
 		setup game.Setup
-		want  []uint64
 	}{
-		{
-			name:  "versus 8 players friendly fire",
-			setup: game.Setup{Seed: 20261121, Players: 0xFF, Mode: game.Versus, Lives: 9, StartWave: 3, FriendlyFire: true},
-			want:  []uint64{0xd211706a5a50a3b, 0xf3f11d55f25db6c9, 0xeba6961ef4d68ac1, 0x728a42e16b5ca4ec, 0x8ad6c09c15552fee},
-		},
-		{
-			name:  "co-op 8 players",
-			setup: game.Setup{Seed: 7, Players: 0xFF, Mode: game.Coop, Lives: 9, StartWave: 1},
-			want:  []uint64{0x463cf1ddfc7ac2be, 0xb642b1e4545af913, 0xabc9c54e9a9247f8, 0xa57ccc7cf4f6bdc4, 0x6d898a9a1d6fbc04},
-		},
+		{"versus 8 players friendly fire", game.Setup{Seed: 20261121, Players: 0xFF, Mode: game.Versus, Lives: 9, StartWave: 3, FriendlyFire: true}},
+		{"co-op 8 players", game.Setup{Seed: 7, Players: 0xFF, Mode: game.Coop, Lives: 9, StartWave: 1}},
+	}
+	// With -update, the games a -run pattern leaves out keep their hashes.
+	golden, err := readGolden(t)
+	if err != nil && !*update {
+		t.Fatalf("golden hashes: %v (run go test ./game/ -run TestGoldenHash -update)", err)
+	}
+	var games []string
+	for _, tt := range tests {
+		games = append(games, tt.name)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := goldenRun(t, tt.setup, 20000, checkpoints, 5, 7000)
 			if *update {
-				fmt.Printf("%s: %#x\n", tt.name, got)
+				golden[tt.name] = map[int]uint64{}
+				for i, tick := range checkpoints {
+					golden[tt.name][tick] = got[i]
+				}
 				return
 			}
-			for i := range checkpoints {
-				if got[i] != tt.want[i] {
-					t.Errorf("tick %d: hash %#x, want %#x", checkpoints[i], got[i], tt.want[i])
+			want, ok := golden[tt.name]
+			if !ok || len(want) != len(checkpoints) {
+				t.Fatalf("%s has %d hashes for this game, want %d (run -update)", goldenFile, len(want), len(checkpoints))
+			}
+			for i, tick := range checkpoints {
+				if w, ok := want[tick]; !ok || got[i] != w {
+					t.Errorf("tick %d: hash %#x, want %#x", tick, got[i], w)
 				}
 			}
 		})
+	}
+	if *update && !t.Failed() {
+		writeGolden(t, games, golden)
 	}
 }

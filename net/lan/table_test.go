@@ -1,6 +1,7 @@
 package lan
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -301,7 +302,8 @@ func TestTableHostile(t *testing.T) {
 }
 
 // FuzzReceive feeds arbitrary packets to the merge core: it must never panic,
-// and whatever it lists must be within bounds.
+// must count every packet, must report an error exactly when it counts
+// something malformed, and whatever it lists must be within bounds.
 func FuzzReceive(f *testing.F) {
 	f.Add(answerPacket(f, Info{ID: "a1", Name: "Room", Host: "Ann", Players: 1, Max: 8, State: StateSetup}, 7000, false))
 	f.Add(answerPacket(f, Info{ID: "a1", Name: "Room", Max: 8}, 7000, true))
@@ -309,8 +311,19 @@ func FuzzReceive(f *testing.F) {
 	f.Add([]byte("garbage"))
 	f.Fuzz(func(t *testing.T, packet []byte) {
 		tab := newTable(3*time.Second, MaxGames)
-		_ = tab.receive(t0, packet, src4)
-		_ = tab.receive(t0, packet, src6)
+		for i, src := range []netip.AddrPort{src4, src6} {
+			before := tab.stats
+			err := tab.receive(t0, packet, src)
+			if tab.stats.Packets != before.Packets+1 {
+				t.Errorf("packet %d: Packets %d → %d, want one more", i, before.Packets, tab.stats.Packets)
+			}
+			if malformed := tab.stats.Malformed > before.Malformed; malformed != (err != nil) || err != nil && !errors.Is(err, errMalformed) {
+				t.Errorf("packet %d: Malformed %d → %d, error %v", i, before.Malformed, tab.stats.Malformed, err)
+			}
+		}
+		if n := len(tab.list(t0)); n > MaxGames {
+			t.Errorf("%d games listed, at most %d allowed", n, MaxGames)
+		}
 		for _, g := range tab.list(t0) {
 			if !validID(g.ID) || !g.Addr.IsValid() || g.Addr.Port() == 0 {
 				t.Errorf("listed game with bad id or address: %+v", g)

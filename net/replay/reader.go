@@ -171,18 +171,25 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 	f := &field{b: payload}
 	switch kind {
 	case kindStart:
+		if rp.Setup.Validate() == nil {
+			// A file holds one game (a Writer is started once): a second
+			// start would mix the setup of one game with the rest of another.
+			return errors.New("a second start record")
+		}
 		s := game.Setup{Seed: f.u64(), Players: f.u8(), Mode: game.Mode(f.u8()), Lives: f.u8(), StartWave: f.u8()}
 		s.FriendlyFire = f.u8() == 1
-		rp.RoomName = f.str(wire.MaxName)
-		rp.Started = time.Unix(int64(f.u64()), 0)
-		rp.K, rp.Delay, rp.Protocol = int(f.u8()), int(f.u8()), int(f.u8())
+		name, started := f.str(wire.MaxName), f.u64()
+		k, delay, protocol := f.u8(), f.u8(), f.u8()
 		if err := f.done(); err != nil {
 			return fmt.Errorf("start: %w", err)
 		}
 		if err := s.Validate(); err != nil {
 			return fmt.Errorf("start: %w", err)
 		}
-		rp.Setup = s
+		// Only a good record is kept: a partial replay holds what was
+		// read up to the last good record, none of a bad one.
+		rp.Setup, rp.RoomName, rp.Started = s, name, time.Unix(int64(started), 0)
+		rp.K, rp.Delay, rp.Protocol = int(k), int(delay), int(protocol)
 	case kindTurn:
 		n := f.uvarint()
 		body := f.take(int(min(n, MaxRecord)))
@@ -210,17 +217,15 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 		if slot >= game.MaxPlayers {
 			return fmt.Errorf("hash: slot %d", slot)
 		}
-		if len(rp.Hashes[turn]) < game.MaxPlayers {
-			rp.Hashes[turn] = append(rp.Hashes[turn], wire.HashEntry{Slot: slot, HashLow: low})
-		}
+		rp.addHash(turn, slot, low)
 	case kindHashes:
 		turn, mask, low := f.turn(), f.u8(), f.u32()
 		if err := f.done(); err != nil {
 			return fmt.Errorf("hashes: %w", err)
 		}
 		for i := 0; i < game.MaxPlayers; i++ {
-			if mask&(1<<i) != 0 && len(rp.Hashes[turn]) < game.MaxPlayers {
-				rp.Hashes[turn] = append(rp.Hashes[turn], wire.HashEntry{Slot: uint8(i), HashLow: low})
+			if mask&(1<<i) != 0 {
+				rp.addHash(turn, uint8(i), low)
 			}
 		}
 	case kindDesync:
@@ -270,4 +275,17 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 		// A kind from a newer writer of the same version: skip it.
 	}
 	return nil
+}
+
+// addHash keeps the hash slot reported for turn. A slot reports one hash a
+// turn, and the room records only its first report (a repeat comes by
+// redundancy): a second record for the same slot and turn is ignored, so a
+// turn holds at most one entry per slot.
+func (rp *Replay) addHash(turn uint32, slot uint8, low uint32) {
+	for _, e := range rp.Hashes[turn] {
+		if e.Slot == slot {
+			return
+		}
+	}
+	rp.Hashes[turn] = append(rp.Hashes[turn], wire.HashEntry{Slot: slot, HashLow: low})
 }

@@ -16,10 +16,12 @@
 // so a truncated or corrupted file is read up to its last good record and
 // the reader says where it stopped. Kinds are only ever appended.
 //
-//	1 Start     setup (as in wire), room name, unix time, K, delay, protocol version
+//	1 Start     setup (as in wire), room name, unix time, K, delay, protocol
+//	            version; one a file (a second is corrupt)
 //	2 Turn      length uvarint + one master turn as a wire master packet payload,
 //	            then the room's per-turn record: live mask u8, wait uvarint (ms)
 //	3 Hash      turn uvarint, slot u8, low 32 bits of the reported hash u32
+//	            (a slot's first hash for a turn counts; a repeat is ignored)
 //	4 Desync    turn uvarint, count u8, then slot u8 + hash u32 each
 //	5 Snapshot  slot u8, turn uvarint, a world snapshot (game.World binary)
 //	6 End       last turn uvarint, reason u8

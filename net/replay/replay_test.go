@@ -185,29 +185,6 @@ func TestFirstDifference(t *testing.T) {
 	}
 }
 
-// FuzzRead reads arbitrary bytes as a replay: never a panic, and whatever
-// reads can be verified without one.
-func FuzzRead(f *testing.F) {
-	var buf bytes.Buffer
-	w := replay.NewWriter(&buf, 0)
-	w.Started(game.Setup{Seed: 3, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, "room", [game.MaxPlayers]string{"Ada", "Bo"}, 2, 1)
-	w.Hash(0, 0, 1)
-	w.Note("a note")
-	w.Finished(0, replay.EndFinished)
-	_ = w.Flush()
-	f.Add(buf.Bytes())
-	f.Add([]byte("RSRP\x01"))
-	f.Add([]byte("RSRP\x01\x02\x05hello\x00\x00\x00\x00"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		rp, _ := replay.Read(bytes.NewReader(data))
-		if rp == nil || rp.Setup.Validate() != nil {
-			return
-		}
-		_, _ = replay.Verify(rp)
-		_ = replay.Report(rp)
-	})
-}
-
 // TestHeaderSkimsTheFile: the header a replay list shows agrees with the
 // full read, and a file cut short still gives its start.
 func TestHeaderSkimsTheFile(t *testing.T) {
