@@ -1,5 +1,6 @@
-// Package wire defines every message Rockstep sends over the network, its
-// binary encoding and the framing for stream transports.
+// Package wire defines every message Rockstep sends over the network and
+// its binary encoding. The transport delivers every frame whole, so a frame
+// needs no length prefix.
 //
 // A frame is: protocol version (1 byte), message type (1 byte), payload.
 // Message type ids are only ever appended. Integers that are usually small
