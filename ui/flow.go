@@ -419,8 +419,6 @@ func refusalText(r wire.Refuse) string {
 		s = "the server is shutting down"
 	case wire.RefuseRateLimit:
 		s = "the server is busy: try again in a moment"
-	case wire.RefuseBadCookie:
-		s = "the handshake failed: try again"
 	default:
 		s = "the room refused us"
 	}

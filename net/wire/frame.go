@@ -23,8 +23,6 @@ const headerSize = 2
 
 // typeNames names the message types in errors and logs, indexed by Type.
 var typeNames = [...]string{
-	TypeHello:           "hello",
-	TypeCookie:          "cookie",
 	TypeJoin:            "join",
 	TypeWelcome:         "welcome",
 	TypeRefuse:          "refuse",

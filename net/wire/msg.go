@@ -17,7 +17,9 @@ import "rockstep/game"
 // Version 2: games end at a confirmed turn (ClientPacket.Ended,
 // RoomStatus.End and Final, EventEnd), a player who quits is told apart
 // from one who was dropped (EventLeft), Start names the players, and a
-// start request names the game it is for (SetupState.Game, StartGame.Game).
+// start request names the game it is for (SetupState.Game, StartGame.Game),
+// and the handshake is the transport's alone (no Hello or Cookie message,
+// no cookie in Join).
 const Version = 2
 
 // Limits of the protocol. Every decoder enforces them.
@@ -40,8 +42,11 @@ type Type uint8
 
 // Message types.
 const (
-	TypeHello           Type = 1  // client → host: first contact, padded
-	TypeCookie          Type = 2  // host → client: stateless cookie to echo
+	// Ids 1 and 2 were Hello and Cookie, a handshake that the transport now
+	// makes itself (net/transport). They stay reserved: never reuse them.
+	typeReservedHello  Type = 1
+	typeReservedCookie Type = 2
+
 	TypeJoin            Type = 3  // client → room: join as player or spectator
 	TypeWelcome         Type = 4  // room → client: you are in
 	TypeRefuse          Type = 5  // room → client: you are not
@@ -71,27 +76,9 @@ type Message interface {
 	Type() Type
 }
 
-// Hello opens a handshake. It is padded to HelloSize so that the host's
-// Cookie reply is never larger than the request (no amplification).
-type Hello struct {
-	Nonce uint64 // echoed in the Cookie
-}
-
-// HelloSize is the payload size of a Hello, padding included, in bytes.
-const HelloSize = 64
-
-// Cookie answers a Hello. The client echoes Cookie in its Join; the host
-// checks it without having stored anything (an HMAC of the source address
-// and a time window).
-type Cookie struct {
-	Nonce  uint64
-	Cookie [16]byte
-}
-
 // Join asks to join a room, as a new player, a returning player (Token
 // set), or a spectator.
 type Join struct {
-	Cookie   [16]byte
 	RoomID   uint32   // 0: the server's default room
 	PlayerID [16]byte // random per install
 	Name     string   // at most MaxName bytes
@@ -117,7 +104,7 @@ const (
 	RefuseBadToken  RefuseReason = 3
 	RefuseVersion   RefuseReason = 4
 	RefuseNoRoom    RefuseReason = 5
-	RefuseBadCookie RefuseReason = 6
+	refuseReserved  RefuseReason = 6 // reserved: was a bad handshake cookie, which the transport now refuses itself
 	RefuseShutdown  RefuseReason = 7
 	RefuseRateLimit RefuseReason = 8
 	refuseReasonEnd              = 9
@@ -395,8 +382,6 @@ type Pause struct {
 	Paused bool
 }
 
-func (Hello) Type() Type           { return TypeHello }
-func (Cookie) Type() Type          { return TypeCookie }
 func (Join) Type() Type            { return TypeJoin }
 func (Welcome) Type() Type         { return TypeWelcome }
 func (Refuse) Type() Type          { return TypeRefuse }
