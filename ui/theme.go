@@ -161,10 +161,6 @@ func (t *theme) heading(s string, opts ...widget.WidgetOpt) *widget.Text {
 	return t.text(s, &t.headingFace, colText, opts...)
 }
 
-func (t *theme) label(s string, opts ...widget.WidgetOpt) *widget.Text {
-	return t.text(s, &t.bodyFace, colText, opts...)
-}
-
 func (t *theme) dim(s string, opts ...widget.WidgetOpt) *widget.Text {
 	return t.text(s, &t.smallFace, colDim, opts...)
 }

@@ -360,7 +360,7 @@ func (h *Host) Tick(wall time.Time) {
 
 // watch logs a room's state changes and notes when it is finished and empty.
 func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
-	st, child := hr.r.State()
+	st, _ := hr.r.State()
 	if st != hr.state {
 		h.log.Info("room state", "room", id, "state", stateName(st), "players", hr.r.PlayerCount())
 		hr.state = st
@@ -368,7 +368,6 @@ func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 			h.log.Warn("desync", "room", id, "turn", d.Turn, "entries", len(d.Entries))
 		}
 	}
-	_ = child
 	if st == wire.StateFinished && hr.r.Connections() == 0 {
 		if hr.emptyAt == 0 {
 			hr.emptyAt = now
