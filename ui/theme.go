@@ -251,7 +251,7 @@ func grid(stretch []bool, spacingX, spacingY int, opts ...widget.ContainerOpt) *
 	}, opts...)...)
 }
 
-// panel returns a framed column.
+// panelColumn returns a column on the theme's framed panel.
 func (t *theme) panelColumn(spacing int, opts ...widget.ContainerOpt) *widget.Container {
 	return column(spacing, &widget.Insets{Top: 24, Bottom: 24, Left: 28, Right: 28}, append([]widget.ContainerOpt{widget.ContainerOpts.BackgroundImage(t.panel)}, opts...)...)
 }

@@ -28,6 +28,8 @@ type recorders struct {
 	last    string       // path of the last desync report written
 }
 
+// recording is one game's replay file, open while the game is played and,
+// after a desync, until its report is written.
 type recording struct {
 	w      *replay.Writer
 	path   string
@@ -39,6 +41,8 @@ type recording struct {
 // snapshots before it is written with what arrived.
 const reportWait = 2 * time.Second
 
+// path returns the file the next game, played in the room named roomName,
+// is recorded into.
 func (rs *recorders) path(roomName string) (string, error) {
 	rs.count++
 	if rs.file != "" {

@@ -182,13 +182,15 @@ func appendClose(b []byte, conv uint32, reason byte) []byte {
 	return append(binary.LittleEndian.AppendUint32(append(b, kindClose), conv), reason)
 }
 
-// convOf returns the conv id of a Data, Ping or Close datagram.
+// appendDatagram appends a Datagram datagram carrying frame for conv.
 func appendDatagram(b []byte, conv uint32, frame []byte) []byte {
 	b = append(b, kindDgram)
 	b = binary.LittleEndian.AppendUint32(b, conv)
 	return append(b, frame...)
 }
 
+// convOf returns the conv id of a Data, Ping, Close or Datagram datagram,
+// and false if pkt is too short to hold one.
 func convOf(pkt []byte) (uint32, bool) {
 	if len(pkt) < 5 {
 		return 0, false
