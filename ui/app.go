@@ -163,7 +163,7 @@ func NewApp(opt Options) (*App, error) {
 		app.saved = &sv
 	}
 	if opt.Name != "" {
-		app.settings.Name = truncateUTF8(opt.Name, 24)
+		app.settings.Name = wire.Truncate(opt.Name, wire.MaxName)
 	}
 	app.keys = NewKeyMap(app.settings.Keys)
 	app.sound = newSound(nil, 0) // silent until the window is open: see Update
@@ -357,7 +357,7 @@ func (a *App) carry(effs []effect) error {
 		switch e.kind {
 		case effHost:
 			a.disconnect()
-			name := truncateUTF8(a.settings.Name+"’s game", 24)
+			name := wire.Truncate(a.settings.Name+"’s game", wire.MaxName)
 			a.net = hostGame(a.netConfig(), name)
 		case effDial:
 			a.disconnect()

@@ -111,7 +111,7 @@ func (s *Settings) repair(def Settings) []string {
 		}
 		name = def.Name
 	case len(name) > wire.MaxName:
-		name = truncateUTF8(name, wire.MaxName)
+		name = wire.Truncate(name, wire.MaxName)
 	}
 	s.Name = name
 	if b, err := hex.DecodeString(s.PlayerID); err != nil || len(b) != 16 {
@@ -144,15 +144,6 @@ func (s *Settings) repair(def Settings) []string {
 		}
 	}
 	return fixed
-}
-
-// truncateUTF8 cuts s to at most n bytes without splitting a character.
-func truncateUTF8(s string, n int) string {
-	for len(s) > n {
-		_, size := utf8.DecodeLastRuneInString(s)
-		s = s[:len(s)-size]
-	}
-	return s
 }
 
 // LoadSettings reads the settings in dir. A missing file gives the defaults,

@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"rockstep/net/wire"
 )
@@ -166,12 +165,9 @@ func sanitiseName(s string) (clean string, changed bool) {
 		if !unicode.IsGraphic(r) {
 			continue
 		}
-		if b.Len()+utf8.RuneLen(r) > MaxName {
-			break
-		}
 		b.WriteRune(r)
 	}
-	clean = strings.TrimSpace(b.String())
+	clean = strings.TrimSpace(wire.Truncate(b.String(), MaxName))
 	return clean, clean != s
 }
 
