@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/userdir"
 )
 
 func main() {
@@ -27,7 +28,7 @@ func run(args []string) int {
 			"by address, practise alone. Keys: arrows or WASD steer and set the thrust\n"+
 			"level, Space (hold, release) fires, Esc opens the in-game menu, F3 shows the\n"+
 			"network graph, F11 toggles full screen. Settings (name, volume, keys) are in\n"+
-			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", configDirEnv)
+			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", userdir.Env)
 		fs.PrintDefaults()
 	}
 	showVersion := versionFlag(fs)

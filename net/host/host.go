@@ -32,7 +32,7 @@ type Config struct {
 	Log      *slog.Logger  // nil: discard
 	// Record, if set, records every game as a replay: into RecordFile for
 	// the first game (later ones numbered), or into RecordDir, or (both
-	// empty) into the replays folder beside the settings.
+	// empty) into replay.DefaultFolder, which the game's Replays screen lists.
 	Record     bool
 	RecordFile string
 	RecordDir  string
