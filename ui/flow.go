@@ -361,9 +361,6 @@ func gameName(g lan.Game) string {
 	return g.Addr.String()
 }
 
-// DefaultPort is the UDP port a game is hosted on unless the port is busy.
-const DefaultPort = 7777
-
 // parseJoinAddr turns what the player typed into host:port, adding the
 // default port when there is none.
 func parseJoinAddr(s string) (string, error) {
@@ -379,7 +376,7 @@ func parseJoinAddr(s string) (string, error) {
 		if strings.ContainsAny(h, " /[]") {
 			return "", fmt.Errorf("%q is not an address: want host or host:port", s)
 		}
-		return net.JoinHostPort(h, strconv.Itoa(DefaultPort)), nil
+		return net.JoinHostPort(h, strconv.Itoa(wire.DefaultPort)), nil
 	}
 	if host == "" {
 		return "", fmt.Errorf("%q has no host: want host or host:port", s)

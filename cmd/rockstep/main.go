@@ -13,6 +13,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/userdir"
+	"rockstep/net/wire"
 )
 
 func main() {
@@ -53,7 +54,7 @@ func run(args []string) int {
 	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
 	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
 	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
-	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", DefaultPort), "with -server or -host: UDP `ADDR` to listen on")
+	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", wire.DefaultPort), "with -server or -host: UDP `ADDR` to listen on")
 	fs.StringVar(&so.name, "name", "Rockstep", "the player's `NAME` for this run (default: the settings'); with -server: the server's name, shown in game lists")
 	fs.StringVar(&so.logFormat, "log-format", "text", "with -server: log format, text or json")
 	fs.StringVar(&so.metrics, "metrics", "", "with -server: serve /healthz and Prometheus /metrics over HTTP on `ADDR`")

@@ -22,6 +22,10 @@ import "rockstep/game"
 // no cookie in Join).
 const Version = 2
 
+// DefaultPort is the UDP port a game is hosted on, and a server listens
+// on, unless told otherwise; joining "host" without a port means this one.
+const DefaultPort = 7777
+
 // Limits of the protocol. Every decoder enforces them.
 const (
 	MaxFrame      = 1400 // bytes of one frame, header included
