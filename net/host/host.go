@@ -362,7 +362,7 @@ func (h *Host) Tick(wall time.Time) {
 func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 	st, _ := hr.r.State()
 	if st != hr.state {
-		h.log.Info("room state", "room", id, "state", stateName(st), "players", hr.r.PlayerCount())
+		h.log.Info("room state", "room", id, "state", st.String(), "players", hr.r.PlayerCount())
 		hr.state = st
 		if d := hr.r.Desync(); d != nil {
 			h.log.Warn("desync", "room", id, "turn", d.Turn, "entries", len(d.Entries))
@@ -375,18 +375,6 @@ func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 	} else {
 		hr.emptyAt = 0
 	}
-}
-
-func stateName(s wire.RoomState) string {
-	switch s {
-	case wire.StateSetup:
-		return "setup"
-	case wire.StateRunning:
-		return "running"
-	case wire.StateFinished:
-		return "finished"
-	}
-	return "unknown"
 }
 
 func (h *Host) pollPipes() {

@@ -661,3 +661,32 @@ func TestTypeString(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomStateNames: every room state has the name logs and LAN listings
+// use, and ParseRoomState reads exactly those names back.
+func TestRoomStateNames(t *testing.T) {
+	cases := []struct {
+		s    RoomState
+		want string
+	}{
+		{StateSetup, "setup"},
+		{StateRunning, "running"},
+		{StateFinished, "finished"},
+	}
+	for _, c := range cases {
+		if got := c.s.String(); got != c.want {
+			t.Errorf("RoomState(%d).String() = %q, want %q", c.s, got, c.want)
+		}
+		if got, ok := ParseRoomState(c.want); !ok || got != c.s {
+			t.Errorf("ParseRoomState(%q) = %d, %v; want %d, true", c.want, got, ok, c.s)
+		}
+	}
+	if got := (StateFinished + 1).String(); got != "state(3)" {
+		t.Errorf("RoomState(3).String() = %q, want state(3)", got)
+	}
+	for _, name := range []string{"", "lobby", "Setup", "state(3)"} {
+		if s, ok := ParseRoomState(name); ok {
+			t.Errorf("ParseRoomState(%q) = %d, true; want false", name, s)
+		}
+	}
+}

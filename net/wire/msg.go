@@ -9,7 +9,11 @@
 // error that names the message and the problem.
 package wire
 
-import "rockstep/game"
+import (
+	"strconv"
+
+	"rockstep/game"
+)
 
 // Version is the protocol version written in every frame. A peer speaking
 // another version is refused (and a LAN listing shows it as incompatible).
@@ -129,6 +133,30 @@ const (
 	StateRunning  RoomState = 1
 	StateFinished RoomState = 2
 )
+
+// roomStateNames are the room states' names, indexed by RoomState.
+var roomStateNames = [...]string{StateSetup: "setup", StateRunning: "running", StateFinished: "finished"}
+
+// String returns the state's name as logs print it and LAN listings
+// publish it ("setup", "running", "finished"), or "state(N)" for a value
+// that is no room state.
+func (s RoomState) String() string {
+	if int(s) < len(roomStateNames) {
+		return roomStateNames[s]
+	}
+	return "state(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseRoomState returns the room state String names, and false for any
+// other name.
+func ParseRoomState(name string) (RoomState, bool) {
+	for s, n := range roomStateNames {
+		if n == name {
+			return RoomState(s), true
+		}
+	}
+	return 0, false
+}
 
 // Child is the child state of a running room.
 type Child uint8
