@@ -366,7 +366,7 @@ func gameName(g lan.Game) string {
 func parseJoinAddr(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", errors.New("type the address of a game, like 192.168.1.20 or myhost:7777")
+		return "", fmt.Errorf("type the address of a game, like 192.168.1.20 or myhost:%d", wire.DefaultPort)
 	}
 	host, port, err := net.SplitHostPort(s)
 	if err != nil {
