@@ -24,6 +24,7 @@ import (
 
 	"rockstep/assets"
 	"rockstep/game"
+	"rockstep/internal/userdir"
 	"rockstep/net/lan"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
@@ -52,7 +53,8 @@ type Options struct {
 	Netsim transport.Impairment // makes this player's own links bad (-netsim)
 	Listen string               // where a hosted game listens; "" means :7777, else any free port
 
-	// ConfigDir holds settings.json; "" means SettingsDir().
+	// ConfigDir holds settings.json and the replays folder; "" means
+	// userdir.Dir(), where -server records too.
 	ConfigDir string
 	// Discovery lists LAN games; nil means browse with mDNS while the
 	// join screen is open.
@@ -163,7 +165,7 @@ func NewApp(opt Options) (*App, error) {
 		app.saved = &sv
 	}
 	if opt.Name != "" {
-		app.settings.Name = truncateUTF8(opt.Name, 24)
+		app.settings.Name = wire.Truncate(opt.Name, wire.MaxName)
 	}
 	app.keys = NewKeyMap(app.settings.Keys)
 	app.sound = newSound(nil, 0) // silent until the window is open: see Update
@@ -188,7 +190,7 @@ func NewApp(opt Options) (*App, error) {
 func (a *App) loadSettings() {
 	dir := a.opt.ConfigDir
 	if dir == "" {
-		d, err := SettingsDir()
+		d, err := userdir.Dir()
 		if err != nil {
 			log.Printf("rockstep: %v; settings will not be kept", err)
 			a.settings = DefaultSettings()
@@ -357,7 +359,7 @@ func (a *App) carry(effs []effect) error {
 		switch e.kind {
 		case effHost:
 			a.disconnect()
-			name := truncateUTF8(a.settings.Name+"’s game", 24)
+			name := wire.Truncate(a.settings.Name+"’s game", wire.MaxName)
 			a.net = hostGame(a.netConfig(), name)
 		case effDial:
 			a.disconnect()

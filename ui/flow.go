@@ -361,15 +361,12 @@ func gameName(g lan.Game) string {
 	return g.Addr.String()
 }
 
-// DefaultPort is the UDP port a game is hosted on unless the port is busy.
-const DefaultPort = 7777
-
 // parseJoinAddr turns what the player typed into host:port, adding the
 // default port when there is none.
 func parseJoinAddr(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return "", errors.New("type the address of a game, like 192.168.1.20 or myhost:7777")
+		return "", fmt.Errorf("type the address of a game, like 192.168.1.20 or myhost:%d", wire.DefaultPort)
 	}
 	host, port, err := net.SplitHostPort(s)
 	if err != nil {
@@ -379,7 +376,7 @@ func parseJoinAddr(s string) (string, error) {
 		if strings.ContainsAny(h, " /[]") {
 			return "", fmt.Errorf("%q is not an address: want host or host:port", s)
 		}
-		return net.JoinHostPort(h, strconv.Itoa(DefaultPort)), nil
+		return net.JoinHostPort(h, strconv.Itoa(wire.DefaultPort)), nil
 	}
 	if host == "" {
 		return "", fmt.Errorf("%q has no host: want host or host:port", s)
@@ -419,8 +416,6 @@ func refusalText(r wire.Refuse) string {
 		s = "the server is shutting down"
 	case wire.RefuseRateLimit:
 		s = "the server is busy: try again in a moment"
-	case wire.RefuseBadCookie:
-		s = "the handshake failed: try again"
 	default:
 		s = "the room refused us"
 	}

@@ -39,7 +39,7 @@ func wantScreen(t *testing.T, step string, f *flow, want screenID) {
 func lanGame(name string, compatible bool) lan.Game {
 	return lan.Game{
 		ID: name, Name: name, Host: "box", Addr: netip.MustParseAddrPort("192.0.2.7:7777"),
-		Players: 1, Max: 8, State: lan.StateSetup, Version: wire.Version, Compatible: compatible,
+		Players: 1, Max: 8, State: wire.StateSetup.String(), Version: wire.Version, Compatible: compatible,
 	}
 }
 
@@ -299,7 +299,7 @@ func TestLANRowsMergeSortAndGrey(t *testing.T) {
 	full := lanGame("charlie", true)
 	full.ID, full.Players, full.Max = "full", 4, 4
 	run := lanGame("delta", true)
-	run.ID, run.State = "run", lan.StateRunning
+	run.ID, run.State = "run", wire.StateRunning.String()
 
 	rows := lanRows([]lan.Game{old, bOld, a, full, b, run}, nil)
 	var got []string

@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"fmt"
+
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/net/wire"
 )
 
 // joinScreen lists the games on the LAN, refreshing by itself, and joins
@@ -35,7 +39,7 @@ func newJoinScreen(a *App) *joinScreen {
 	s.list = column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(joinListWidth, 260)))
 	col.AddChild(s.list)
 
-	col.AddChild(t.dim("Or join by address (the port is 7777 unless the host says otherwise)"))
+	col.AddChild(t.dim(fmt.Sprintf("Or join by address (the port is %d unless the host says otherwise)", wire.DefaultPort)))
 	by := row(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	s.addr = t.input("host or host:port", func(text string) { a.emit(Intent{Kind: IntentJoinAddr, Addr: text}) },
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), minSize(560, 0))

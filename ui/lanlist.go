@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"rockstep/net/lan"
+	"rockstep/net/wire"
 )
 
 // lanRow is one line of the join screen's LAN list.
@@ -37,7 +38,7 @@ func lanRows(games []lan.Game, rejoin *savedSession) []lanRow {
 		rows = append(rows, newLANRow(g))
 	}
 	for i := range rows {
-		if rejoin != nil && rows[i].Game.State == lan.StateRunning && rows[i].Game.Compatible && rejoin.matches(rows[i].Game) {
+		if rejoin != nil && rows[i].Game.State == wire.StateRunning.String() && rows[i].Game.Compatible && rejoin.matches(rows[i].Game) {
 			rows[i].Action, rows[i].Joinable, rows[i].Rejoin = "Rejoin", true, true
 		}
 	}
@@ -68,11 +69,11 @@ func lanRows(games []lan.Game, rejoin *savedSession) []lanRow {
 func newLANRow(g lan.Game) lanRow {
 	r := lanRow{Game: g, Players: fmt.Sprintf("%d/%d", g.Players, g.Max)}
 	switch g.State {
-	case lan.StateSetup:
+	case wire.StateSetup.String():
 		r.State = "in lobby"
-	case lan.StateRunning:
+	case wire.StateRunning.String():
 		r.State = "playing"
-	case lan.StateFinished:
+	case wire.StateFinished.String():
 		r.State = "finished"
 	default:
 		r.State = g.State
@@ -81,7 +82,7 @@ func newLANRow(g lan.Game) lanRow {
 	case !g.Compatible:
 		r.Action = fmt.Sprintf("v%d", g.Version)
 		r.State = fmt.Sprintf("other version (v%d)", g.Version)
-	case g.State == lan.StateRunning:
+	case g.State == wire.StateRunning.String():
 		r.Action, r.Joinable = "Watch", true
 	case g.Players >= g.Max:
 		r.Action = "Full"

@@ -98,7 +98,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	g := &netGame{cfg: cfg}
 	addrs := []string{cfg.listen}
 	if cfg.listen == "" {
-		addrs = []string{fmt.Sprintf(":%d", DefaultPort), ":0"}
+		addrs = []string{fmt.Sprintf(":%d", wire.DefaultPort), ":0"}
 	}
 	var srv *transport.Server
 	var err error

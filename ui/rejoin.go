@@ -59,7 +59,7 @@ func loadSession(dir string, now time.Time) (s savedSession, ok bool, err error)
 	if err != nil {
 		return s, false, fmt.Errorf("read %s: %w", path, err)
 	}
-	if err := json.Unmarshal(data, &s); err != nil {
+	if err = json.Unmarshal(data, &s); err != nil {
 		_ = os.Remove(path)
 		return savedSession{}, false, fmt.Errorf("%s is damaged and was removed: %w", path, err)
 	}

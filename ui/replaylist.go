@@ -49,7 +49,7 @@ func replaysDir(settingsDir string) string {
 	if settingsDir == "" {
 		return ""
 	}
-	return filepath.Join(settingsDir, "replays")
+	return replay.Folder(settingsDir)
 }
 
 // scanReplays lists the replays in dir, newest first (by the game's start,

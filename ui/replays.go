@@ -8,6 +8,8 @@ import (
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/net/wire"
 )
 
 // replaysScreen lists the recent replays, newest first, with a marker on
@@ -117,7 +119,7 @@ func (s *replaysScreen) row(e replayEntry) *widget.Container {
 	cell := func(text string, c color.RGBA, w int) *widget.Text {
 		return t.text(text, &t.bodyFace, c, minSize(w, 40))
 	}
-	r.AddChild(cell(truncateUTF8(e.title(), 40), colText, 200))
+	r.AddChild(cell(wire.Truncate(e.title(), 40), colText, 200))
 	r.AddChild(cell(e.when(), colDim, 160))
 	r.AddChild(cell(e.length(), colText, 60))
 	r.AddChild(cell(e.players(), colDim, 100))

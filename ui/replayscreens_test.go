@@ -50,8 +50,8 @@ func TestReplayScreens(t *testing.T) {
 
 // replayFolder makes a settings folder whose replays folder holds a
 // replay and a desynced game's replay with its report, and returns the
-// folder and the two replays' paths.
-func replayFolder(t *testing.T) (cfg, plain, desynced string) {
+// folder and the plain replay's path.
+func replayFolder(t *testing.T) (cfg, plain string) {
 	t.Helper()
 	cfg = t.TempDir()
 	rdir := replaysDir(cfg)
@@ -62,7 +62,7 @@ func replayFolder(t *testing.T) (cfg, plain, desynced string) {
 	if err := os.WriteFile(plain, testReplay(t), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	desynced = filepath.Join(rdir, "20250301-193000-Ada_s_game.rsrp")
+	desynced := filepath.Join(rdir, "20250301-193000-Ada_s_game.rsrp")
 	l, err := bots.NewLocal(bots.Config{Bots: 3, Ticks: 1200, Seed: 8, Fast: true, Record: desynced})
 	if err != nil {
 		t.Fatal(err)
@@ -74,11 +74,11 @@ func replayFolder(t *testing.T) (cfg, plain, desynced string) {
 	if _, err := host.WriteReport(desynced); err != nil {
 		t.Fatal(err)
 	}
-	return cfg, plain, desynced
+	return cfg, plain
 }
 
 func walkReplays(t *testing.T) {
-	cfg, plain, desynced := replayFolder(t)
+	cfg, plain := replayFolder(t)
 	app, err := NewApp(Options{Seed: 7, ConfigDir: cfg, Silent: true})
 	if err != nil {
 		t.Fatalf("NewApp: %v", err)
@@ -144,5 +144,4 @@ func walkReplays(t *testing.T) {
 	if fmt.Sprint(w.shots) != fmt.Sprint(replayShots) {
 		t.Fatalf("took %v, want %v", w.shots, replayShots)
 	}
-	_ = desynced
 }

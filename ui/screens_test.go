@@ -123,10 +123,10 @@ func walkScreens(t *testing.T) {
 	fake := &lan.Fake{}
 	now := time.Now()
 	fake.Set([]lan.Game{
-		{ID: "a", Addr: netip.MustParseAddrPort("192.168.1.20:7777"), Name: "Friday night", Host: "kitchen-pc", Players: 3, Max: 8, State: lan.StateSetup, Version: wire.Version, Compatible: true, Seen: now},
-		{ID: "b", Addr: netip.MustParseAddrPort("192.168.1.31:7777"), Name: "Ada’s game", Host: "ada-laptop", Players: 2, Max: 8, State: lan.StateRunning, Version: wire.Version, Compatible: true, Seen: now},
-		{ID: "c", Addr: netip.MustParseAddrPort("192.168.1.44:7777"), Name: "Full house", Host: "den", Players: 4, Max: 4, State: lan.StateSetup, Version: wire.Version, Compatible: true, Seen: now},
-		{ID: "d", Addr: netip.MustParseAddrPort("192.168.1.52:7777"), Name: "Old build", Host: "attic", Players: 1, Max: 8, State: lan.StateSetup, Version: wire.Version + 1, Compatible: false, Seen: now},
+		{ID: "a", Addr: netip.MustParseAddrPort("192.168.1.20:7777"), Name: "Friday night", Host: "kitchen-pc", Players: 3, Max: 8, State: wire.StateSetup.String(), Version: wire.Version, Compatible: true, Seen: now},
+		{ID: "b", Addr: netip.MustParseAddrPort("192.168.1.31:7777"), Name: "Ada’s game", Host: "ada-laptop", Players: 2, Max: 8, State: wire.StateRunning.String(), Version: wire.Version, Compatible: true, Seen: now},
+		{ID: "c", Addr: netip.MustParseAddrPort("192.168.1.44:7777"), Name: "Full house", Host: "den", Players: 4, Max: 4, State: wire.StateSetup.String(), Version: wire.Version, Compatible: true, Seen: now},
+		{ID: "d", Addr: netip.MustParseAddrPort("192.168.1.52:7777"), Name: "Old build", Host: "attic", Players: 1, Max: 8, State: wire.StateSetup.String(), Version: wire.Version + 1, Compatible: false, Seen: now},
 	})
 	app, err := NewApp(Options{Seed: 7, ConfigDir: t.TempDir(), Discovery: fake, Listen: "127.0.0.1:0", Name: "Grace"})
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 )
 
 // Settings are the player's choices, kept between runs as JSON in
-// settings.json under the config directory (see SettingsDir).
+// settings.json in Rockstep's folder (see userdir.Dir).
 type Settings struct {
 	Name       string      `json:"name"`       // shown to other players; at most wire.MaxName bytes
 	PlayerID   string      `json:"player_id"`  // 32 hex digits, random, made once per install
@@ -41,25 +41,8 @@ type KeyBindings struct {
 	Fire  []string `json:"fire"`
 }
 
-// EnvConfigDir, when set, is the directory settings are kept in instead of
-// the user's config directory (tests, portable installs).
-const EnvConfigDir = "ROCKSTEP_CONFIG_DIR"
-
 // settingsFile is the name of the settings file in its directory.
 const settingsFile = "settings.json"
-
-// SettingsDir returns the directory of settings.json: $ROCKSTEP_CONFIG_DIR,
-// or "rockstep" in the user's config directory.
-func SettingsDir() (string, error) {
-	if d := os.Getenv(EnvConfigDir); d != "" {
-		return d, nil
-	}
-	d, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("settings: %w", err)
-	}
-	return filepath.Join(d, "rockstep"), nil
-}
 
 // DefaultKeys are the controls of a fresh install: arrows or WASD steer,
 // Space fires.
@@ -111,7 +94,7 @@ func (s *Settings) repair(def Settings) []string {
 		}
 		name = def.Name
 	case len(name) > wire.MaxName:
-		name = truncateUTF8(name, wire.MaxName)
+		name = wire.Truncate(name, wire.MaxName)
 	}
 	s.Name = name
 	if b, err := hex.DecodeString(s.PlayerID); err != nil || len(b) != 16 {
@@ -144,15 +127,6 @@ func (s *Settings) repair(def Settings) []string {
 		}
 	}
 	return fixed
-}
-
-// truncateUTF8 cuts s to at most n bytes without splitting a character.
-func truncateUTF8(s string, n int) string {
-	for len(s) > n {
-		_, size := utf8.DecodeLastRuneInString(s)
-		s = s[:len(s)-size]
-	}
-	return s
 }
 
 // LoadSettings reads the settings in dir. A missing file gives the defaults,

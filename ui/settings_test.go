@@ -11,6 +11,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/internal/userdir"
+	"rockstep/net/lan"
 )
 
 func readSettingsFile(t *testing.T, dir string) Settings {
@@ -148,10 +150,27 @@ func TestLongNamesAreCutOnACharacter(t *testing.T) {
 	}
 }
 
-func TestSettingsDirFromEnvironment(t *testing.T) {
-	t.Setenv(EnvConfigDir, "/some/where")
-	if d, err := SettingsDir(); err != nil || d != "/some/where" {
-		t.Errorf("SettingsDir = %q, %v", d, err)
+// TestReplaysFolderIsTheServers: with no ConfigDir, the game keeps its
+// settings in Rockstep's folder, and the Host button records into and the
+// Replays screen lists the replays folder there: the one a -server records
+// into (see net/host's TestRecordsIntoTheReplaysFolder).
+func TestReplaysFolderIsTheServers(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv(userdir.Env, home)
+	app, err := NewApp(Options{Seed: 1, Silent: true, Discovery: &lan.Fake{}})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	t.Cleanup(app.Close)
+	if _, err := os.Stat(filepath.Join(home, settingsFile)); err != nil {
+		t.Errorf("settings not kept in %s: %v", home, err)
+	}
+	want := filepath.Join(home, "replays")
+	if got := app.netConfig().recordDir; got != want {
+		t.Errorf("the Host button records into %q, want %q", got, want)
+	}
+	if got := newReplaysScreen(app).dir; got != want {
+		t.Errorf("the Replays screen lists %q, want %q", got, want)
 	}
 }
 

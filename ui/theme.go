@@ -161,10 +161,6 @@ func (t *theme) heading(s string, opts ...widget.WidgetOpt) *widget.Text {
 	return t.text(s, &t.headingFace, colText, opts...)
 }
 
-func (t *theme) label(s string, opts ...widget.WidgetOpt) *widget.Text {
-	return t.text(s, &t.bodyFace, colText, opts...)
-}
-
 func (t *theme) dim(s string, opts ...widget.WidgetOpt) *widget.Text {
 	return t.text(s, &t.smallFace, colDim, opts...)
 }
@@ -255,7 +251,7 @@ func grid(stretch []bool, spacingX, spacingY int, opts ...widget.ContainerOpt) *
 	}, opts...)...)
 }
 
-// panel returns a framed column.
+// panelColumn returns a column on the theme's framed panel.
 func (t *theme) panelColumn(spacing int, opts ...widget.ContainerOpt) *widget.Container {
 	return column(spacing, &widget.Insets{Top: 24, Bottom: 24, Left: 28, Right: 28}, append([]widget.ContainerOpt{widget.ContainerOpts.BackgroundImage(t.panel)}, opts...)...)
 }

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"rockstep/ui"
+	"rockstep/internal/userdir"
 )
 
 // Release builds are Windows GUI programs (-H=windowsgui), so that a
@@ -72,9 +72,10 @@ func usable(f *os.File) bool {
 	return err == nil && t != 0 // FILE_TYPE_UNKNOWN
 }
 
-// openServerLog opens server.log beside settings.json for appending.
+// openServerLog opens server.log in Rockstep's folder, beside settings.json,
+// for appending.
 func openServerLog() (*os.File, error) {
-	dir, err := ui.SettingsDir()
+	dir, err := userdir.Dir()
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/userdir"
+	"rockstep/net/wire"
 )
 
 func main() {
@@ -27,19 +29,19 @@ func run(args []string) int {
 			"by address, practise alone. Keys: arrows or WASD steer and set the thrust\n"+
 			"level, Space (hold, release) fires, Esc opens the in-game menu, F3 shows the\n"+
 			"network graph, F11 toggles full screen. Settings (name, volume, keys) are in\n"+
-			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", configDirEnv)
+			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", userdir.Env)
 		fs.PrintDefaults()
 	}
 	showVersion := versionFlag(fs)
 	seed := fs.Uint64("seed", 0, "seed of the first practice game (or of the bots' game), each new game taking the next one; 0 picks one at random")
 	wave := fs.Uint("wave", 1, "wave practice games start at, 1 to "+strconv.Itoa(game.MaxStartWave))
-	hostNow := fs.Bool("host", false, "open the game and host a game at once (with -listen: where it listens; default :7777, or any free port)")
+	hostNow := fs.Bool("host", false, fmt.Sprintf("open the game and host a game at once (with -listen: where it listens; default :%d, or any free port)", wire.DefaultPort))
 	practice := fs.Bool("practice", false, "open the game in a single-player practice game")
 	autopilot := fs.String("autopilot", "", "for tests: drive the game with a `SCRIPT` of steps like \"join-lan; ready; fly 1200; quit\" (see ui.Autopilot)")
 	var bo botsOptions
 	fs.IntVar(&bo.n, "bots", 0, "run `N` headless bot players instead of the game, and print a one-line key=value summary")
 	fs.BoolVar(&bo.local, "local", false, "with -bots: play against an in-process room over simulated links")
-	fs.StringVar(&bo.join, "join", "", "open the game and join the game at `ADDR` (host or host:port, port 7777 by default); with -bots: the server the bots join")
+	fs.StringVar(&bo.join, "join", "", fmt.Sprintf("open the game and join the game at `ADDR` (host or host:port, port %d by default); with -bots: the server the bots join", wire.DefaultPort))
 	fs.IntVar(&bo.ticks, "ticks", 3000, "with -bots: game ticks every bot plays (60 a second)")
 	fs.StringVar(&bo.netsim, "netsim", "", "simulate a bad network on every link (the bots'), or on the game's own links: `SPEC` like latency=80ms,jitter=30ms,loss=5%,dup=2%,reorder=2%,bw=1mbps")
 	fs.BoolVar(&bo.fast, "fast", false, "with -bots -local: run on a virtual clock as fast as the machine allows")
@@ -52,7 +54,7 @@ func run(args []string) int {
 	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
 	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
 	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
-	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", DefaultPort), "with -server or -host: UDP `ADDR` to listen on")
+	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", wire.DefaultPort), "with -server or -host: UDP `ADDR` to listen on")
 	fs.StringVar(&so.name, "name", "Rockstep", "the player's `NAME` for this run (default: the settings'); with -server: the server's name, shown in game lists")
 	fs.StringVar(&so.logFormat, "log-format", "text", "with -server: log format, text or json")
 	fs.StringVar(&so.metrics, "metrics", "", "with -server: serve /healthz and Prometheus /metrics over HTTP on `ADDR`")

@@ -90,11 +90,3 @@ func TestFlags(t *testing.T) {
 		})
 	}
 }
-
-// TestConfigDirEnvMatchesUI: the noui build names the settings' variable
-// by itself; it must stay the game's.
-func TestConfigDirEnvMatchesUI(t *testing.T) {
-	if configDirEnv != "ROCKSTEP_CONFIG_DIR" {
-		t.Errorf("configDirEnv = %q, but the noui build says ROCKSTEP_CONFIG_DIR", configDirEnv)
-	}
-}

@@ -30,9 +30,6 @@ type serverOptions struct {
 	record    string // replay file ("off": none; "": the replays folder)
 }
 
-// DefaultPort is the UDP port a server listens on unless told otherwise.
-const DefaultPort = 7777
-
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	switch format {
 	case "text", "":

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"rockstep/internal/userdir"
 	"rockstep/net/client"
 	"rockstep/net/lockstep"
 	"rockstep/net/wire"
@@ -42,7 +43,9 @@ func start(t *testing.T, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(os.Args[0], args...)}
 	// The race detector otherwise sleeps a second at exit (atexit_sleep_ms).
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0")
+	// A server records its games into Rockstep's folder: a temporary one,
+	// not the user's.
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0", userdir.Env+"="+t.TempDir())
 	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
 	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
 	if err := p.cmd.Start(); err != nil {

@@ -15,9 +15,6 @@ import (
 	"rockstep/ui"
 )
 
-// configDirEnv names the environment variable that moves the settings.
-const configDirEnv = ui.EnvConfigDir
-
 // runWindow opens the game's window with the flags' options.
 func runWindow(wo windowOptions) int {
 	opt := ui.Options{Seed: wo.seed, StartWave: wo.wave, Practice: wo.practice, Host: wo.host, Join: wo.join,

@@ -12,10 +12,6 @@ import (
 // (`CGO_ENABLED=0 go build -tags noui ./cmd/rockstep`). Everything headless
 // works: -server, -bots, -browse, -replay -verify.
 
-// configDirEnv names the environment variable that moves the settings (as
-// ui.EnvConfigDir; a test of the normal build checks they agree).
-const configDirEnv = "ROCKSTEP_CONFIG_DIR"
-
 const noWindow = "rockstep: this build has no game window (built with -tags noui); use -server, -bots, -browse or -replay FILE -verify"
 
 func runWindow(windowOptions) int {

@@ -19,7 +19,6 @@ import (
 	"rockstep/net/replay"
 	"rockstep/net/room"
 	"rockstep/net/transport"
-	"rockstep/net/wire"
 )
 
 // The player's whole lifecycle, as players meet it, with prediction on:
@@ -517,5 +516,4 @@ func TestLifecycleRealTransport(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) < 2 {
 		t.Errorf("the host recorded %d files", len(entries))
 	}
-	_ = wire.Version
 }

@@ -32,7 +32,7 @@ type Config struct {
 	Log      *slog.Logger  // nil: discard
 	// Record, if set, records every game as a replay: into RecordFile for
 	// the first game (later ones numbered), or into RecordDir, or (both
-	// empty) into the replays folder beside the settings.
+	// empty) into replay.DefaultFolder, which the game's Replays screen lists.
 	Record     bool
 	RecordFile string
 	RecordDir  string
@@ -360,15 +360,14 @@ func (h *Host) Tick(wall time.Time) {
 
 // watch logs a room's state changes and notes when it is finished and empty.
 func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
-	st, child := hr.r.State()
+	st, _ := hr.r.State()
 	if st != hr.state {
-		h.log.Info("room state", "room", id, "state", stateName(st), "players", hr.r.PlayerCount())
+		h.log.Info("room state", "room", id, "state", st.String(), "players", hr.r.PlayerCount())
 		hr.state = st
 		if d := hr.r.Desync(); d != nil {
 			h.log.Warn("desync", "room", id, "turn", d.Turn, "entries", len(d.Entries))
 		}
 	}
-	_ = child
 	if st == wire.StateFinished && hr.r.Connections() == 0 {
 		if hr.emptyAt == 0 {
 			hr.emptyAt = now
@@ -376,18 +375,6 @@ func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 	} else {
 		hr.emptyAt = 0
 	}
-}
-
-func stateName(s wire.RoomState) string {
-	switch s {
-	case wire.StateSetup:
-		return "setup"
-	case wire.StateRunning:
-		return "running"
-	case wire.StateFinished:
-		return "finished"
-	}
-	return "unknown"
 }
 
 func (h *Host) pollPipes() {

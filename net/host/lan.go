@@ -5,19 +5,11 @@ import (
 	"time"
 
 	"rockstep/net/lan"
-	"rockstep/net/wire"
 )
 
 // lanInfo is how a LAN list shows the host's default room.
 func lanInfo(id, hostName string, st Stats) lan.Info {
-	state := lan.StateSetup
-	switch st.RoomState {
-	case wire.StateRunning:
-		state = lan.StateRunning
-	case wire.StateFinished:
-		state = lan.StateFinished
-	}
-	return lan.Info{ID: id, Name: st.Name, Host: hostName, Players: st.RoomPlayers, Max: st.RoomMax, State: state}
+	return lan.Info{ID: id, Name: st.Name, Host: hostName, Players: st.RoomPlayers, Max: st.RoomMax, State: st.RoomState.String()}
 }
 
 // AdvertiseLAN publishes the host's default room on the LAN, as reachable

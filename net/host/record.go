@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ import (
 // recorders makes a replay file for every game the host's rooms play, and
 // a desync report beside it when a game desyncs.
 type recorders struct {
-	dir   string // folder for replays named by time and room ("" with file)
+	dir   string // folder for replays named by time and room; "" means replay.DefaultFolder
 	file  string // the first game's file; later games get -2, -3…
 	count int
 	log   func(msg string, args ...any)
@@ -28,6 +29,8 @@ type recorders struct {
 	last    string       // path of the last desync report written
 }
 
+// recording is one game's replay file, open while the game is played and,
+// after a desync, until its report is written.
 type recording struct {
 	w      *replay.Writer
 	path   string
@@ -39,6 +42,8 @@ type recording struct {
 // snapshots before it is written with what arrived.
 const reportWait = 2 * time.Second
 
+// path returns the file the next game, played in the room named roomName,
+// is recorded into.
 func (rs *recorders) path(roomName string) (string, error) {
 	rs.count++
 	if rs.file != "" {
@@ -49,14 +54,15 @@ func (rs *recorders) path(roomName string) (string, error) {
 		base := strings.TrimSuffix(rs.file, ext)
 		return base + "-" + strconv.Itoa(rs.count) + ext, nil
 	}
-	p, err := replay.DefaultPath(time.Now(), roomName)
-	if err != nil {
-		return "", err
+	dir := rs.dir
+	if dir == "" {
+		d, err := replay.DefaultFolder()
+		if err != nil {
+			return "", err
+		}
+		dir = d
 	}
-	if rs.dir != "" {
-		p = rs.dir + string(os.PathSeparator) + p[strings.LastIndexByte(p, os.PathSeparator)+1:]
-	}
-	return p, nil
+	return filepath.Join(dir, replay.FileName(time.Now(), roomName)), nil
 }
 
 // newRecorder is the rooms' Config.NewRecorder.

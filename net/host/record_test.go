@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/userdir"
 	"rockstep/net/replay"
 )
 
@@ -37,5 +38,36 @@ func TestLastReportIsPublished(t *testing.T) {
 	h.publishStats()
 	if got := h.Stats().LastReport; got != want {
 		t.Errorf("Stats().LastReport = %q, want %q", got, want)
+	}
+}
+
+// TestRecordsIntoTheReplaysFolder: with neither RecordFile nor RecordDir, a
+// host (the -server command's) records into the replays folder of
+// Rockstep's folder, the one the game's Replays screen lists; RecordFile
+// and RecordDir still say otherwise.
+func TestRecordsIntoTheReplaysFolder(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv(userdir.Env, home)
+	other := t.TempDir()
+	cases := []struct {
+		name      string
+		dir, file string // Config.RecordDir, RecordFile
+		wantDir   string
+	}{
+		{"default", "", "", filepath.Join(home, "replays")},
+		{"RecordDir", other, "", other},
+		{"RecordFile", "", filepath.Join(other, "game.rsrp"), other},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rs := &recorders{dir: c.dir, file: c.file}
+			p, err := rs.path("Friday night")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := filepath.Dir(p); got != c.wantDir {
+				t.Errorf("recorded into %q, want %q", got, c.wantDir)
+			}
+		})
 	}
 }

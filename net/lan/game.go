@@ -19,7 +19,7 @@ type Game struct {
 	Name, Host string    // sanitised: valid UTF-8, printable, at most MaxName bytes
 	Players    int       // 0 ≤ Players ≤ Max
 	Max        int       // 1 ≤ Max ≤ 64
-	State      string    // StateSetup, StateRunning, StateFinished, or another version's token
+	State      string    // a wire.RoomState's name, or another version's token
 	Version    int       // the host's protocol version
 	Compatible bool      // Version is ours, so the game can be joined
 	Seen       time.Time // when the host last answered

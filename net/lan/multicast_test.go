@@ -89,8 +89,8 @@ func TestLANHostedGameFound(t *testing.T) {
 		wantPlayers  int
 		wantSanitise bool
 	}{
-		{name: "browse, then host", browseFirst: true, info: Info{Name: "Friday rocks", Host: "Guest-1F2E", Players: 1, Max: 8, State: StateSetup}, port: 7777, wantName: "Friday rocks", wantPlayers: 1},
-		{name: "host, then browse", info: Info{Name: "Zoë's café", Host: "Jürgen", Players: 3, Max: 4, State: StateRunning}, port: 40000, wantName: "Zoë's café", wantPlayers: 3},
+		{name: "browse, then host", browseFirst: true, info: Info{Name: "Friday rocks", Host: "Guest-1F2E", Players: 1, Max: 8, State: wire.StateSetup.String()}, port: 7777, wantName: "Friday rocks", wantPlayers: 1},
+		{name: "host, then browse", info: Info{Name: "Zoë's café", Host: "Jürgen", Players: 3, Max: 4, State: wire.StateRunning.String()}, port: 40000, wantName: "Zoë's café", wantPlayers: 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b *Browser
@@ -140,7 +140,7 @@ func TestLANUpdateSeen(t *testing.T) {
 		return
 	}
 	b := mustBrowse(t)
-	info := Info{Name: "Room", Host: "Ann", Players: 1, Max: 4, State: StateSetup}
+	info := Info{Name: "Room", Host: "Ann", Players: 1, Max: 4, State: wire.StateSetup.String()}
 	a := mustAdvertise(t, info, 7777)
 	id := a.Info().ID
 	waitFor(t, b, 1500*time.Millisecond, "hosted game listed", listed(id))
@@ -148,12 +148,12 @@ func TestLANUpdateSeen(t *testing.T) {
 		name    string
 		updates []Info
 	}{
-		{"a player joins", []Info{{Name: "Room", Host: "Ann", Players: 2, Max: 4, State: StateSetup}}},
-		{"the game starts", []Info{{Name: "Room", Host: "Ann", Players: 2, Max: 4, State: StateRunning}}},
+		{"a player joins", []Info{{Name: "Room", Host: "Ann", Players: 2, Max: 4, State: wire.StateSetup.String()}}},
+		{"the game starts", []Info{{Name: "Room", Host: "Ann", Players: 2, Max: 4, State: wire.StateRunning.String()}}},
 		{"a burst of changes, the last one wins", []Info{
-			{Name: "Room", Host: "Ann", Players: 3, Max: 4, State: StateRunning},
-			{Name: "Room", Host: "Ann", Players: 4, Max: 4, State: StateRunning},
-			{Name: "Room 2", Host: "Ann", Players: 1, Max: 4, State: StateFinished},
+			{Name: "Room", Host: "Ann", Players: 3, Max: 4, State: wire.StateRunning.String()},
+			{Name: "Room", Host: "Ann", Players: 4, Max: 4, State: wire.StateRunning.String()},
+			{Name: "Room 2", Host: "Ann", Players: 1, Max: 4, State: wire.StateFinished.String()},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -309,7 +309,7 @@ func TestLANPrintGames(t *testing.T) {
 	if !isolate(t) {
 		return
 	}
-	mustAdvertise(t, Info{Name: "Print me", Host: "Ann", Players: 2, Max: 8, State: StateSetup}, 7777)
+	mustAdvertise(t, Info{Name: "Print me", Host: "Ann", Players: 2, Max: 8, State: wire.StateSetup.String()}, 7777)
 	var out bytes.Buffer
 	start := time.Now()
 	if err := PrintGames(context.Background(), &out, time.Second); err != nil {

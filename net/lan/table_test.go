@@ -87,10 +87,10 @@ func summary(games []Game) string {
 }
 
 func TestTableMerge(t *testing.T) {
-	room := Info{ID: "a1", Name: "Room", Host: "Ann", Players: 1, Max: 8, State: StateSetup}
-	later := Info{ID: "a1", Name: "Room", Host: "Ann", Players: 3, Max: 8, State: StateRunning}
-	evil := Info{ID: "a1", Name: "Evil", Host: "Eve", Players: 8, Max: 8, State: StateSetup}
-	alpha := Info{ID: "b2", Name: "alpha", Players: 1, Max: 2, State: StateSetup}
+	room := Info{ID: "a1", Name: "Room", Host: "Ann", Players: 1, Max: 8, State: wire.StateSetup.String()}
+	later := Info{ID: "a1", Name: "Room", Host: "Ann", Players: 3, Max: 8, State: wire.StateRunning.String()}
+	evil := Info{ID: "a1", Name: "Evil", Host: "Eve", Players: 8, Max: 8, State: wire.StateSetup.String()}
+	alpha := Info{ID: "b2", Name: "alpha", Players: 1, Max: 2, State: wire.StateSetup.String()}
 	type step struct {
 		at     time.Duration // after t0
 		packet []byte        // nil: only look
@@ -185,12 +185,12 @@ func TestTableMerge(t *testing.T) {
 
 func TestTableGameFields(t *testing.T) {
 	tab := newTable(3*time.Second, MaxGames)
-	info := Info{ID: "0123456789abcdef", Name: "Zoë's", Host: "Guest-1F2E", Players: 2, Max: 4, State: StateRunning}
+	info := Info{ID: "0123456789abcdef", Name: "Zoë's", Host: "Guest-1F2E", Players: 2, Max: 4, State: wire.StateRunning.String()}
 	if err := tab.receive(t0, answerPacket(t, info, 7777, false), src4); err != nil {
 		t.Fatal(err)
 	}
 	want := Game{ID: info.ID, Addr: netip.MustParseAddrPort("192.168.1.5:7777"), Name: "Zoë's", Host: "Guest-1F2E",
-		Players: 2, Max: 4, State: StateRunning, Version: wire.Version, Compatible: true, Seen: t0}
+		Players: 2, Max: 4, State: wire.StateRunning.String(), Version: wire.Version, Compatible: true, Seen: t0}
 	games := tab.list(t0)
 	if len(games) != 1 || games[0] != want {
 		t.Fatalf("games %+v, want [%+v]", games, want)
@@ -305,7 +305,7 @@ func TestTableHostile(t *testing.T) {
 // must count every packet, must report an error exactly when it counts
 // something malformed, and whatever it lists must be within bounds.
 func FuzzReceive(f *testing.F) {
-	f.Add(answerPacket(f, Info{ID: "a1", Name: "Room", Host: "Ann", Players: 1, Max: 8, State: StateSetup}, 7000, false))
+	f.Add(answerPacket(f, Info{ID: "a1", Name: "Room", Host: "Ann", Players: 1, Max: 8, State: wire.StateSetup.String()}, 7000, false))
 	f.Add(answerPacket(f, Info{ID: "a1", Name: "Room", Max: 8}, 7000, true))
 	f.Add(rawPacket(f, ptr(inst("p")), srv(inst("p"), 7000), txt(inst("p"), "v=2", "id=p", "name=\xff", "players=1", "max=2", "state=lobby")))
 	f.Add([]byte("garbage"))
@@ -350,7 +350,7 @@ func TestGameString(t *testing.T) {
 		game Game
 		want string
 	}{
-		{"compatible", Game{Addr: netip.MustParseAddrPort("192.168.1.5:7777"), Name: "Friday", Host: "Ann", Players: 2, Max: 8, State: StateSetup, Version: 1, Compatible: true},
+		{"compatible", Game{Addr: netip.MustParseAddrPort("192.168.1.5:7777"), Name: "Friday", Host: "Ann", Players: 2, Max: 8, State: wire.StateSetup.String(), Version: 1, Compatible: true},
 			`192.168.1.5:7777 "Friday" host="Ann" 2/8 setup v1`},
 		{"incompatible IPv6", Game{Addr: netip.MustParseAddrPort("[fe80::1%eth0]:7777"), Name: `say "hi"`, Players: 0, Max: 4, State: "lobby", Version: 9},
 			`[fe80::1%eth0]:7777 "say \"hi\"" host="" 0/4 lobby v9 incompatible`},

@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"rockstep/net/wire"
 )
@@ -31,13 +30,6 @@ const (
 	Service     = "_rockstep._udp"
 	Domain      = "local."
 	serviceName = Service + "." + Domain // fully qualified, as asked in queries
-)
-
-// Room states as published in the state field of the TXT record.
-const (
-	StateSetup    = "setup"
-	StateRunning  = "running"
-	StateFinished = "finished"
 )
 
 // Bounds on what an answer may carry and what a browser keeps.
@@ -57,7 +49,7 @@ type Info struct {
 	Host    string // host or player name, at most MaxName bytes
 	Players int    // players in the room
 	Max     int    // players the room accepts
-	State   string // StateSetup, StateRunning or StateFinished
+	State   string // a wire.RoomState's name, such as wire.StateSetup.String()
 }
 
 // NewGameID returns a fresh random game id: 16 lowercase hex digits.
@@ -82,20 +74,22 @@ func validID(s string) bool {
 	return true
 }
 
+// knownState reports whether s names a room state of this protocol version.
 func knownState(s string) bool {
-	return s == StateSetup || s == StateRunning || s == StateFinished
+	_, ok := wire.ParseRoomState(s)
+	return ok
 }
 
 // clean returns the info as it will be published: names sanitised, counts
 // clamped to 0 ≤ Players ≤ Max ≤ maxCount with Max ≥ 1, and an unknown state
-// replaced by StateSetup, so that a host never publishes what browsers reject.
+// replaced by setup, so that a host never publishes what browsers reject.
 func (info Info) clean() Info {
 	info.Name, _ = sanitiseName(info.Name)
 	info.Host, _ = sanitiseName(info.Host)
 	info.Max = min(max(info.Max, 1), maxCount)
 	info.Players = min(max(info.Players, 0), info.Max)
 	if !knownState(info.State) {
-		info.State = StateSetup
+		info.State = wire.StateSetup.String()
 	}
 	return info
 }
@@ -166,12 +160,9 @@ func sanitiseName(s string) (clean string, changed bool) {
 		if !unicode.IsGraphic(r) {
 			continue
 		}
-		if b.Len()+utf8.RuneLen(r) > MaxName {
-			break
-		}
 		b.WriteRune(r)
 	}
-	clean = strings.TrimSpace(b.String())
+	clean = strings.TrimSpace(wire.Truncate(b.String(), MaxName))
 	return clean, clean != s
 }
 

@@ -41,12 +41,12 @@ func TestTXTRoundTrip(t *testing.T) {
 		name string
 		info Info
 	}{
-		{"plain", Info{ID: "0123456789abcdef", Name: "Friday rocks", Host: "Guest-1F2E", Players: 3, Max: 8, State: StateSetup}},
-		{"running full", Info{ID: "a", Name: "x", Host: "y", Players: 8, Max: 8, State: StateRunning}},
-		{"finished empty", Info{ID: "A-b_9", Name: "n", Players: 0, Max: 1, State: StateFinished}},
-		{"unicode", Info{ID: "id", Name: "Zoë's café ☄", Host: "Jürgen", Players: 1, Max: 4, State: StateSetup}},
-		{"escapes", Info{ID: "id", Name: `back\slash "q" =eq`, Host: `\123`, Players: 1, Max: 2, State: StateSetup}},
-		{"longest name", Info{ID: "id", Name: strings.Repeat("é", MaxName/2), Host: strings.Repeat("h", MaxName), Players: 64, Max: 64, State: StateSetup}},
+		{"plain", Info{ID: "0123456789abcdef", Name: "Friday rocks", Host: "Guest-1F2E", Players: 3, Max: 8, State: wire.StateSetup.String()}},
+		{"running full", Info{ID: "a", Name: "x", Host: "y", Players: 8, Max: 8, State: wire.StateRunning.String()}},
+		{"finished empty", Info{ID: "A-b_9", Name: "n", Players: 0, Max: 1, State: wire.StateFinished.String()}},
+		{"unicode", Info{ID: "id", Name: "Zoë's café ☄", Host: "Jürgen", Players: 1, Max: 4, State: wire.StateSetup.String()}},
+		{"escapes", Info{ID: "id", Name: `back\slash "q" =eq`, Host: `\123`, Players: 1, Max: 2, State: wire.StateSetup.String()}},
+		{"longest name", Info{ID: "id", Name: strings.Repeat("é", MaxName/2), Host: strings.Repeat("h", MaxName), Players: 64, Max: 64, State: wire.StateSetup.String()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.info.clean() != tc.info {
@@ -186,13 +186,13 @@ func TestInfoClean(t *testing.T) {
 		in   Info
 		want Info
 	}{
-		{"already clean", Info{Name: "a", Host: "b", Players: 1, Max: 2, State: StateRunning}, Info{Name: "a", Host: "b", Players: 1, Max: 2, State: StateRunning}},
-		{"zero", Info{}, Info{Max: 1, State: StateSetup}},
-		{"players over max", Info{Players: 9, Max: 8, State: StateSetup}, Info{Players: 8, Max: 8, State: StateSetup}},
-		{"negative players", Info{Players: -3, Max: 4, State: StateSetup}, Info{Players: 0, Max: 4, State: StateSetup}},
-		{"absurd max", Info{Players: 1000, Max: 1000, State: StateSetup}, Info{Players: maxCount, Max: maxCount, State: StateSetup}},
-		{"unknown state", Info{Max: 2, State: "lobby"}, Info{Max: 2, State: StateSetup}},
-		{"long names", Info{Name: strings.Repeat("n", 40), Host: "\x1bh", Max: 2, State: StateSetup}, Info{Name: strings.Repeat("n", MaxName), Host: "h", Max: 2, State: StateSetup}},
+		{"already clean", Info{Name: "a", Host: "b", Players: 1, Max: 2, State: wire.StateRunning.String()}, Info{Name: "a", Host: "b", Players: 1, Max: 2, State: wire.StateRunning.String()}},
+		{"zero", Info{}, Info{Max: 1, State: wire.StateSetup.String()}},
+		{"players over max", Info{Players: 9, Max: 8, State: wire.StateSetup.String()}, Info{Players: 8, Max: 8, State: wire.StateSetup.String()}},
+		{"negative players", Info{Players: -3, Max: 4, State: wire.StateSetup.String()}, Info{Players: 0, Max: 4, State: wire.StateSetup.String()}},
+		{"absurd max", Info{Players: 1000, Max: 1000, State: wire.StateSetup.String()}, Info{Players: maxCount, Max: maxCount, State: wire.StateSetup.String()}},
+		{"unknown state", Info{Max: 2, State: "lobby"}, Info{Max: 2, State: wire.StateSetup.String()}},
+		{"long names", Info{Name: strings.Repeat("n", 40), Host: "\x1bh", Max: 2, State: wire.StateSetup.String()}, Info{Name: strings.Repeat("n", MaxName), Host: "h", Max: 2, State: wire.StateSetup.String()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.in.clean(); got != tc.want {

@@ -138,7 +138,7 @@ func (s *Session) sendJoin() {
 		return
 	}
 	s.room.lastJoin = s.now
-	s.send(wire.Join{Cookie: s.cfg.Cookie, RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate})
+	s.send(wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate})
 }
 
 func (s *Session) onWelcome(w wire.Welcome) {

@@ -40,7 +40,6 @@ type Config struct {
 	PlayerID    [16]byte
 	Token       [16]byte // to reclaim a slot after a disconnect
 	Spectate    bool
-	Cookie      [16]byte      // from the transport's handshake, if it has one
 	JoinEvery   time.Duration // Join is repeated this often until answered
 	PingEvery   time.Duration // round-trip measurement
 	ResendEvery time.Duration // unacknowledged client turns are sent again this often

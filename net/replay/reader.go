@@ -73,7 +73,7 @@ func readRecord(br *bufio.Reader) (kind byte, payload []byte, size int64, err er
 		return 0, nil, 0, fmt.Errorf("%w: record of %d bytes", ErrCorrupt, n)
 	}
 	payload = make([]byte, n+4)
-	if _, err := io.ReadFull(br, payload); err != nil {
+	if _, err = io.ReadFull(br, payload); err != nil {
 		return 0, nil, 0, ErrTruncated
 	}
 	sum := binary.LittleEndian.Uint32(payload[n:])

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/userdir"
 	"rockstep/net/room"
 	"rockstep/net/wire"
 )
@@ -70,15 +71,26 @@ func Create(path string, maxSize int64) (*Writer, error) {
 	return w, nil
 }
 
-// DefaultPath returns where a replay of a game starting at t in the named
-// room goes by default: a folder beside the settings.
-func DefaultPath(t time.Time, roomName string) (string, error) {
-	dir, err := os.UserConfigDir()
+// Folder returns the replays folder in Rockstep's folder dir (see
+// userdir.Dir): where hosted games and servers record unless told
+// otherwise, and what the Replays screen lists.
+func Folder(dir string) string { return filepath.Join(dir, "replays") }
+
+// DefaultFolder returns the replays folder in Rockstep's folder of this
+// user (userdir.Dir, which $ROCKSTEP_CONFIG_DIR moves).
+func DefaultFolder() (string, error) {
+	dir, err := userdir.Dir()
 	if err != nil {
 		return "", err
 	}
-	name := t.UTC().Format("20060102-150405") + "-" + safeName(roomName) + ".rsrp"
-	return filepath.Join(dir, "rockstep", "replays", name), nil
+	return Folder(dir), nil
+}
+
+// FileName returns the file name of the replay of a game starting at t in
+// the named room, such as "20250301-193000-Ada_s_game.rsrp": UTC time first,
+// so that names sort by start.
+func FileName(t time.Time, roomName string) string {
+	return t.UTC().Format("20060102-150405") + "-" + safeName(roomName) + ".rsrp"
 }
 
 func safeName(s string) string {

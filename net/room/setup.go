@@ -37,9 +37,9 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 			r.send(conn, wire.Refuse{Reason: wire.RefuseRunning, Text: "no game is running, or no room to watch"})
 			return
 		}
-		m := r.addMember(conn, -1)
-		r.welcome(m)
-		r.startSnapshot(m)
+		spectator := r.addMember(conn, -1)
+		r.welcome(spectator)
+		r.startSnapshot(spectator)
 		return
 	}
 	free := -1

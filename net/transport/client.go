@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 // ClientHandler receives a client's events. Its methods are called on the
@@ -206,7 +208,7 @@ func (c *Client) LocalAddr() netip.AddrPort {
 // RemoteAddr returns the server's address.
 func (c *Client) RemoteAddr() netip.AddrPort { return c.server }
 
-// Send queues frame (1 to MaxFrame bytes, copied) for the server. It fails
+// Send queues frame (1 to wire.MaxFrame bytes, copied) for the server. It fails
 // once the session is over, or if MaxQueue bytes are already waiting for the
 // server's acknowledgement. Call it from handler callbacks or before Run.
 func (c *Client) Send(frame []byte) error {
@@ -368,7 +370,7 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 			c.err = fmt.Errorf("server %v: %w", c.server, &CloseError{Reason: pkt[5], ByPeer: true})
 		}
 	case kindDgram:
-		if len(pkt) > dgramHead && len(pkt)-dgramHead <= MaxFrame {
+		if len(pkt) > dgramHead && len(pkt)-dgramHead <= wire.MaxFrame {
 			c.sess.lastRecv = now
 			h.Message(pkt[dgramHead:])
 		}

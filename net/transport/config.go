@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 // Config is the settings of a UDP transport, server or client. Listen and
@@ -15,7 +17,7 @@ type Config struct {
 	FastResend   int           // resend a segment after this many later segments are acknowledged; 0: off
 	NoCongestion bool          // turn off KCP's congestion window (send at the full window at once)
 
-	SendWindow, RecvWindow int // KCP windows, segments (packets); RecvWindow must hold a MaxFrame frame's fragments
+	SendWindow, RecvWindow int // KCP windows, segments (packets); RecvWindow must hold a wire.MaxFrame frame's fragments
 
 	MTU int // largest datagram sent, bytes, 128 to 1500; larger ones received are dropped as oversize
 
@@ -107,7 +109,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, bad("MaxSessions", cfg.MaxSessions)
 	case cfg.MaxPerIP < 1:
 		return cfg, bad("MaxPerIP", cfg.MaxPerIP)
-	case cfg.MaxQueue < MaxFrame:
+	case cfg.MaxQueue < wire.MaxFrame:
 		return cfg, bad("MaxQueue", cfg.MaxQueue)
 	case cfg.HandshakeRate < 1:
 		return cfg, bad("HandshakeRate", cfg.HandshakeRate)
@@ -123,9 +125,9 @@ func kcpMTU(mtu int) int { return mtu - 1 }
 // segmentPayload is the largest KCP segment payload (mss) for a datagram MTU.
 func segmentPayload(mtu int) int { return kcpMTU(mtu) - segmentHead }
 
-// maxFragments is the largest KCP frg value of a MaxFrame frame: the number
+// maxFragments is the largest KCP frg value of a wire.MaxFrame frame: the number
 // of segments it takes, less one.
 func maxFragments(mtu int) int {
 	mss := segmentPayload(mtu)
-	return (MaxFrame+mss-1)/mss - 1
+	return (wire.MaxFrame+mss-1)/mss - 1
 }

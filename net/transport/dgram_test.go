@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 // dgramServer echoes every frame back as a datagram.
@@ -70,7 +72,7 @@ func TestDatagramsSkipKCPDelay(t *testing.T) {
 	if fast < len(h.rtts)/2 {
 		t.Errorf("only %d of %d datagram round trips under 5 ms: %v", fast, len(h.rtts), h.rtts)
 	}
-	if err := c.SendDatagram(make([]byte, MaxFrame)); !errors.Is(err, ErrFrameSize) {
+	if err := c.SendDatagram(make([]byte, wire.MaxFrame)); !errors.Is(err, ErrFrameSize) {
 		t.Errorf("a frame over one datagram: %v, want ErrFrameSize", err)
 	}
 }

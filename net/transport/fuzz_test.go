@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/xtaci/kcp-go/v5"
+
+	"rockstep/net/wire"
 )
 
 // kcpDatagrams returns the Data datagrams a peer's KCP sends for frames.
@@ -33,7 +35,7 @@ func fuzzSeeds(f *testing.F, conv uint32, connect []byte) {
 	f.Add(appendAccept(nil, nonceOf(1), conv), true)
 	f.Add([]byte{}, true)
 	f.Add([]byte{0xff, 0, 0, 0, 0}, true)
-	big := make([]byte, MaxFrame)
+	big := make([]byte, wire.MaxFrame)
 	for _, d := range kcpDatagrams(conv, LAN().MTU, []byte("hello"), big, []byte{1}) {
 		f.Add(d, true)
 		f.Add(d, false)
@@ -44,7 +46,7 @@ func fuzzSeeds(f *testing.F, conv uint32, connect []byte) {
 // FuzzServerPacket feeds arbitrary datagrams, from the address of an
 // established session or from a stranger, to the server's per-datagram
 // logic. It must not panic, must answer a stranger with no more bytes than
-// it sent, must deliver only frames of at most MaxFrame bytes, and must not
+// it sent, must deliver only frames of at most wire.MaxFrame bytes, and must not
 // make sessions without a valid cookie.
 func FuzzServerPacket(f *testing.F) {
 	member := netip.MustParseAddrPort("10.0.0.1:4000")
@@ -79,7 +81,7 @@ func FuzzServerPacket(f *testing.F) {
 		}
 		for _, frames := range o.ev.messages {
 			for _, fr := range frames {
-				if len(fr) == 0 || len(fr) > MaxFrame {
+				if len(fr) == 0 || len(fr) > wire.MaxFrame {
 					t.Errorf("delivered a %d-byte frame", len(fr))
 				}
 			}
@@ -97,7 +99,7 @@ func (l *clientLog) Message(f []byte) { l.frames = append(l.frames, append([]byt
 func (l *clientLog) Tick(time.Time)   {}
 
 // FuzzClientPacket feeds arbitrary datagrams to an established client. It
-// must not panic and must deliver only frames of at most MaxFrame bytes.
+// must not panic and must deliver only frames of at most wire.MaxFrame bytes.
 func FuzzClientPacket(f *testing.F) {
 	const conv = 0x01020304
 	fuzzSeeds(f, conv, appendConnect(nil, nonceOf(2), [cookieSize]byte{}))
@@ -109,7 +111,7 @@ func FuzzClientPacket(f *testing.F) {
 		c.handlePacket(t0, pkt, &log)
 		c.tick(t0.Add(10 * time.Millisecond))
 		for _, fr := range log.frames {
-			if len(fr) == 0 || len(fr) > MaxFrame {
+			if len(fr) == 0 || len(fr) > wire.MaxFrame {
 				t.Errorf("delivered a %d-byte frame", len(fr))
 			}
 		}

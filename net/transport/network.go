@@ -163,9 +163,6 @@ func (n *Network) NextDue() (time.Duration, bool) {
 	return 0, false
 }
 
-// Peers returns the number of peers added.
-func (n *Network) Peers() int { return len(n.peers) }
-
 // Stats returns the counts of p's up and down links; zero for an unknown peer.
 func (n *Network) Stats(p PeerID) (up, down LinkStats) {
 	if pl := n.link(p); pl != nil {

@@ -66,9 +66,6 @@ const (
 	segmentHead = kcp.IKCP_OVERHEAD // bytes of a KCP segment header
 )
 
-// MaxFrame is the largest frame Send accepts and Message delivers, bytes.
-const MaxFrame = 1400
-
 // Close reasons carried by a Close datagram. Values from CloseApp up are the
 // caller's own (Server.CloseConn); the transport uses the ones below it.
 const (
@@ -182,13 +179,15 @@ func appendClose(b []byte, conv uint32, reason byte) []byte {
 	return append(binary.LittleEndian.AppendUint32(append(b, kindClose), conv), reason)
 }
 
-// convOf returns the conv id of a Data, Ping or Close datagram.
+// appendDatagram appends a Datagram datagram carrying frame for conv.
 func appendDatagram(b []byte, conv uint32, frame []byte) []byte {
 	b = append(b, kindDgram)
 	b = binary.LittleEndian.AppendUint32(b, conv)
 	return append(b, frame...)
 }
 
+// convOf returns the conv id of a Data, Ping, Close or Datagram datagram,
+// and false if pkt is too short to hold one.
 func convOf(pkt []byte) (uint32, bool) {
 	if len(pkt) < 5 {
 		return 0, false
@@ -199,7 +198,7 @@ func convOf(pkt []byte) (uint32, bool) {
 // checkSegments reports whether segs (a Data datagram without its kind byte)
 // is a well-formed run of KCP segments, all for conv, that kcp.KCP.Input can
 // take safely: known commands, lengths within the datagram and at most mss,
-// and fragment counts no larger than a MaxFrame frame needs. KCP itself
+// and fragment counts no larger than a wire.MaxFrame frame needs. KCP itself
 // would accept some of these and then stall (a message with more fragments
 // than the receive window) or panic (a segment larger than its buffers).
 func checkSegments(segs []byte, conv uint32, mss, maxFrg int) bool {

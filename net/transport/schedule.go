@@ -20,8 +20,6 @@ type schedule struct {
 	next  uint64 // seq of the next packet pushed
 }
 
-func (s *schedule) len() int { return len(s.items) }
-
 func (s *schedule) less(i, j int) bool {
 	a, b := &s.items[i], &s.items[j]
 	if a.due != b.due {

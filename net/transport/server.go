@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 // ConnID names one session of a server. It is the session's KCP conv id,
@@ -194,7 +196,7 @@ func (s *Server) Close() error {
 // Stats returns the server's counters. It is safe from any goroutine.
 func (s *Server) Stats() ServerStats { return s.stats.snapshot() }
 
-// Send queues frame (1 to MaxFrame bytes, copied) for c. It fails if c is
+// Send queues frame (1 to wire.MaxFrame bytes, copied) for c. It fails if c is
 // unknown or closed, or if MaxQueue bytes are already waiting for c's
 // acknowledgement. Call it only from handler callbacks (or before Run).
 func (s *Server) Send(c ConnID, frame []byte) error {
@@ -206,7 +208,7 @@ func (s *Server) Send(c ConnID, frame []byte) error {
 	switch {
 	case errors.Is(err, ErrQueueFull):
 		s.drop(DropQueueFull, sess.addr)
-	case errors.Is(err, ErrFrameSize) && len(frame) > MaxFrame:
+	case errors.Is(err, ErrFrameSize) && len(frame) > wire.MaxFrame:
 		s.drop(DropOversize, sess.addr)
 	}
 	if err != nil {
@@ -408,7 +410,7 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		}
 		s.end(sess, &CloseError{Reason: pkt[5], ByPeer: true}, false)
 	case kindDgram:
-		if len(pkt) <= dgramHead || len(pkt)-dgramHead > MaxFrame {
+		if len(pkt) <= dgramHead || len(pkt)-dgramHead > wire.MaxFrame {
 			s.drop(DropMalformed, from)
 			return
 		}

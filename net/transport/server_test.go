@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 // These tests drive Server.handlePacket directly, with no socket: datagrams
@@ -390,8 +392,8 @@ func TestSendBoundsOffline(t *testing.T) {
 		drop  DropReason
 	}{
 		{"empty", nil, ErrFrameSize, -1},
-		{"over MaxFrame", make([]byte, MaxFrame+1), ErrFrameSize, DropOversize},
-		{"MaxFrame", make([]byte, MaxFrame), nil, -1},
+		{"over MaxFrame", make([]byte, wire.MaxFrame+1), ErrFrameSize, DropOversize},
+		{"MaxFrame", make([]byte, wire.MaxFrame), nil, -1},
 		{"unknown conn", []byte{1}, ErrUnknownConn, -1},
 	}
 	for _, tc := range tests {

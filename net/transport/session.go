@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/xtaci/kcp-go/v5"
+
+	"rockstep/net/wire"
 )
 
 // session is one end of an established connection: a KCP state machine in
@@ -69,10 +71,10 @@ func b2i(b bool) int {
 	return 0
 }
 
-// send queues one frame, or fails if it is empty, larger than MaxFrame or
+// send queues one frame, or fails if it is empty, larger than wire.MaxFrame or
 // would take the queue over maxQueue bytes.
 func (s *session) send(frame []byte, maxQueue int) error {
-	if len(frame) == 0 || len(frame) > MaxFrame {
+	if len(frame) == 0 || len(frame) > wire.MaxFrame {
 		return fmt.Errorf("send %d bytes: %w", len(frame), ErrFrameSize)
 	}
 	s.trimQueue()
@@ -122,7 +124,7 @@ func (s *session) input(segs []byte) bool {
 	return s.kcp.Input(segs, kcp.IKCP_PACKET_REGULAR, false) == 0
 }
 
-// recvBufSize is the buffer recv needs: a MaxFrame frame's segments, full.
+// recvBufSize is the buffer recv needs: a wire.MaxFrame frame's segments, full.
 func (s *session) recvBufSize() int { return (s.maxFrg + 1) * s.mss }
 
 // recv returns the next whole frame into buf (of recvBufSize bytes), n == 0 if none is ready, or an
@@ -135,7 +137,7 @@ func (s *session) recv(buf []byte) (int, error) {
 		return 0, nil
 	case n < 0:
 		return 0, fmt.Errorf("receive: message larger than %d bytes", len(buf))
-	case n > MaxFrame:
+	case n > wire.MaxFrame:
 		return 0, fmt.Errorf("receive %d bytes: %w", n, ErrFrameSize)
 	}
 	return n, nil

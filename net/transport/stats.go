@@ -16,7 +16,7 @@ const (
 	DropWrongAddr                        // Data, Ping or Close for a session, from another address
 	DropOverLimit                        // Connect refused by MaxSessions or MaxPerIP
 	DropRate                             // Hello or Connect over the source IP's HandshakeRate
-	DropOversize                         // datagram over MTU, or frame over MaxFrame (sent or received)
+	DropOversize                         // datagram over MTU, or frame over wire.MaxFrame (sent or received)
 	DropQueueFull                        // frame refused by Send: MaxQueue bytes already queued
 	NumDropReasons
 )

@@ -10,16 +10,18 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 // Loopback tests: real UDP sockets on 127.0.0.0/8 only, every wait bounded.
 
 // testFrame is frame seq of a numbered stream: its size varies from 4 bytes
-// to MaxFrame (so some take two KCP segments) and its bytes follow from seq.
+// to wire.MaxFrame (so some take two KCP segments) and its bytes follow from seq.
 func testFrame(buf []byte, seq int) []byte {
 	size := 4 + seq%300
 	if seq%97 == 0 {
-		size = MaxFrame
+		size = wire.MaxFrame
 	}
 	b := binary.LittleEndian.AppendUint32(buf[:0], uint32(seq))
 	for i := 4; i < size; i++ {
@@ -30,7 +32,7 @@ func testFrame(buf []byte, seq int) []byte {
 
 // checkFrame returns an error unless frame is testFrame(seq).
 func checkFrame(frame []byte, seq int) error {
-	var want [MaxFrame]byte
+	var want [wire.MaxFrame]byte
 	w := testFrame(want[:], seq)
 	if len(frame) < 4 {
 		return fmt.Errorf("frame %d: %d bytes", seq, len(frame))
@@ -49,7 +51,7 @@ func checkFrame(frame []byte, seq int) error {
 type stream struct {
 	n, sent, got int
 	err          error
-	buf          [MaxFrame]byte
+	buf          [wire.MaxFrame]byte
 }
 
 // pump sends frames while send succeeds and queued stays under limit.

@@ -104,10 +104,6 @@ func Decode(frame []byte) (Message, error) {
 			return nil, err
 		}
 		return p, nil
-	case TypeHello:
-		m, err = decodeAs[Hello](pl)
-	case TypeCookie:
-		m, err = decodeAs[Cookie](pl)
 	case TypeJoin:
 		m, err = decodeAs[Join](pl)
 	case TypeWelcome:
@@ -401,50 +397,11 @@ func (r *reader) setup() game.Setup {
 	}
 }
 
-// Hello: Nonce u64 LE, then zeros up to HelloSize bytes.
-
-func (m Hello) check() error { return nil }
-
-func (m Hello) appendPayload(b []byte) []byte {
-	b = binary.LittleEndian.AppendUint64(b, m.Nonce)
-	var pad [HelloSize - 8]byte
-	return append(b, pad[:]...)
-}
-
-func (m *Hello) decodePayload(r *reader) error {
-	if len(r.b) != HelloSize {
-		return fmt.Errorf("payload of %d bytes, want %d: %w", len(r.b), HelloSize, ErrInvalid)
-	}
-	m.Nonce = r.u64le("nonce")
-	for _, c := range r.take("padding", HelloSize-8) {
-		if c != 0 {
-			return fmt.Errorf("padding not zero: %w", ErrInvalid)
-		}
-	}
-	return r.err
-}
-
-// Cookie: Nonce u64 LE, Cookie 16 bytes.
-
-func (m Cookie) check() error { return nil }
-
-func (m Cookie) appendPayload(b []byte) []byte {
-	b = binary.LittleEndian.AppendUint64(b, m.Nonce)
-	return append(b, m.Cookie[:]...)
-}
-
-func (m *Cookie) decodePayload(r *reader) error {
-	m.Nonce = r.u64le("nonce")
-	m.Cookie = r.bytes16("cookie")
-	return r.err
-}
-
-// Join: Cookie 16, RoomID u32 LE, PlayerID 16, Name, Token 16, Spectate.
+// Join: RoomID u32 LE, PlayerID 16, Name, Token 16, Spectate.
 
 func (m Join) check() error { return checkString("name", m.Name, MaxName) }
 
 func (m Join) appendPayload(b []byte) []byte {
-	b = append(b, m.Cookie[:]...)
 	b = binary.LittleEndian.AppendUint32(b, m.RoomID)
 	b = append(b, m.PlayerID[:]...)
 	b = appendString(b, m.Name)
@@ -453,7 +410,6 @@ func (m Join) appendPayload(b []byte) []byte {
 }
 
 func (m *Join) decodePayload(r *reader) error {
-	m.Cookie = r.bytes16("cookie")
 	m.RoomID = r.u32le("room id")
 	m.PlayerID = r.bytes16("player id")
 	m.Name = r.string("name", MaxName)
@@ -491,6 +447,9 @@ func (m *Welcome) decodePayload(r *reader) error {
 func (m Refuse) check() error {
 	if err := checkRange("reason", int(m.Reason), 1, refuseReasonEnd-1); err != nil {
 		return err
+	}
+	if m.Reason == refuseReserved {
+		return fmt.Errorf("reason %d: reserved: %w", m.Reason, ErrInvalid)
 	}
 	return checkString("text", m.Text, MaxText)
 }

@@ -70,12 +70,9 @@ func samples() []sample {
 	}
 
 	return []sample{
-		{"hello", Hello{Nonce: 0x0123456789abcdef}},
-		{"hello-zero", Hello{}},
-		{"cookie", Cookie{Nonce: 0x0123456789abcdef, Cookie: id16(0xc0)}},
-		{"join-new", Join{Cookie: id16(0xc0), PlayerID: id16(1), Name: "Guest-7F3A"}},
-		{"join-return", Join{Cookie: id16(0xc1), RoomID: math.MaxUint32, PlayerID: id16(2), Name: name24, Token: id16(3)}},
-		{"join-spectate", Join{Cookie: id16(0xc2), RoomID: 7, PlayerID: id16(4), Spectate: true}},
+		{"join-new", Join{PlayerID: id16(1), Name: "Guest-7F3A"}},
+		{"join-return", Join{RoomID: math.MaxUint32, PlayerID: id16(2), Name: name24, Token: id16(3)}},
+		{"join-spectate", Join{RoomID: 7, PlayerID: id16(4), Spectate: true}},
 		{"welcome", Welcome{RoomID: 1, Slot: 3, Token: id16(5), State: StateSetup}},
 		{"welcome-spectator", Welcome{RoomID: math.MaxUint32, Slot: SpectatorSlot, Token: id16(6), State: StateRunning}},
 		{"refuse-full", Refuse{Reason: RefuseFull, Text: "room is full (8/8)"}},
@@ -336,12 +333,8 @@ func TestDecodeTruncated(t *testing.T) {
 			frame := mustAppend(t, s.m)
 			for n := range len(frame) {
 				_, err := Decode(frame[:n])
-				want := ErrTruncated
-				if s.m.Type() == TypeHello && n >= headerSize {
-					want = ErrInvalid // a Hello has exactly one size
-				}
-				if !errors.Is(err, want) {
-					t.Fatalf("Decode(first %d of %d bytes) = %v, want %v", n, len(frame), err, want)
+				if !errors.Is(err, ErrTruncated) {
+					t.Fatalf("Decode(first %d of %d bytes) = %v, want %v", n, len(frame), err, ErrTruncated)
 				}
 				if n >= headerSize && !strings.HasPrefix(err.Error(), "decode "+s.m.Type().String()+": ") {
 					t.Fatalf("Decode(first %d bytes): error %q does not name the message", n, err)
@@ -356,12 +349,8 @@ func TestDecodeTrailing(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			frame := append(mustAppend(t, s.m), 0)
 			_, err := Decode(frame)
-			want := ErrTrailing
-			if s.m.Type() == TypeHello {
-				want = ErrInvalid
-			}
-			if !errors.Is(err, want) {
-				t.Fatalf("Decode(frame + 1 byte) = %v, want %v", err, want)
+			if !errors.Is(err, ErrTrailing) {
+				t.Fatalf("Decode(frame + 1 byte) = %v, want %v", err, ErrTrailing)
 			}
 		})
 	}
@@ -381,6 +370,8 @@ func TestDecodeHeader(t *testing.T) {
 		{"version 2", append([]byte{Version + 1}, ping[1:]...), ErrVersion},
 		{"version 255", append([]byte{255}, ping[1:]...), ErrVersion},
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
+		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
+		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
 		{"type after the last", append([]byte{Version, byte(TypeEndGame) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
@@ -463,6 +454,7 @@ func invalidMessages() []struct {
 		{"welcome state 3", Welcome{State: StateFinished + 1}, ErrInvalid, false},
 		{"refuse reason 0", Refuse{Reason: 0}, ErrInvalid, false},
 		{"refuse reason after the last", Refuse{Reason: refuseReasonEnd}, ErrInvalid, false},
+		{"refuse reason reserved", Refuse{Reason: refuseReserved}, ErrInvalid, false},
 		{"refuse text over MaxText", Refuse{Reason: RefuseFull, Text: long(MaxText + 1)}, ErrLimit, false},
 		{"setup state name over MaxName", SetupState{Name: long(MaxName + 1)}, ErrLimit, false},
 		{"setup state mode", SetupState{Setup: badSetup}, ErrInvalid, false},
@@ -562,16 +554,11 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 	setup := func(mode, ff byte) []byte { return []byte{1, 2, 3, 4, 5, 6, 7, 8, 1, mode, 3, 1, ff} }
 	setupWith := func(players, mode, ff byte) []byte { return []byte{1, 2, 3, 4, 5, 6, 7, 8, players, mode, 3, 1, ff} }
 	join := func(name []byte, spectate byte) []byte {
-		b := make([]byte, 16+4+16)
+		b := make([]byte, 4+16)
 		b = append(b, byte(len(name)))
 		b = append(b, name...)
 		b = append(b, make([]byte, 16)...)
 		return append(b, spectate)
-	}
-	hello := func(patch func([]byte)) []byte {
-		b := make([]byte, HelloSize)
-		patch(b)
-		return frame(TypeHello, b...)
 	}
 	cases := []struct {
 		name  string
@@ -579,15 +566,12 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		want  error
 		text  string // in the error, if set
 	}{
-		{"hello short", frame(TypeHello, make([]byte, HelloSize-1)...), ErrInvalid, "payload of 63 bytes"},
-		{"hello long", frame(TypeHello, make([]byte, HelloSize+1)...), ErrInvalid, ""},
-		{"hello padding", hello(func(b []byte) { b[HelloSize-1] = 1 }), ErrInvalid, "padding"},
 		{"ready 2", frame(TypeReady, 2), ErrInvalid, "decode ready: ready: bool not 0 or 1"},
 		{"ready 255", frame(TypeReady, 255), ErrInvalid, ""},
 		{"pause 2", frame(TypePause, 2), ErrInvalid, ""},
 		{"join spectate 2", frame(TypeJoin, join([]byte("Ada"), 2)...), ErrInvalid, "spectate"},
 		{"join name length over limit", frame(TypeJoin, join(make([]byte, 100), 0)...), ErrLimit, "name"},
-		{"join name length past the frame", frame(TypeJoin, append(make([]byte, 36), 5, 'a')...), ErrTruncated, "name"},
+		{"join name length past the frame", frame(TypeJoin, append(make([]byte, 20), 5, 'a')...), ErrTruncated, "name"},
 		{"join overlong UTF-8", frame(TypeJoin, join([]byte{0xc0, 0xaf}, 0)...), ErrInvalid, "UTF-8"},
 		{"setup change friendly fire 2", frame(TypeSetupChange, setup(0, 2)...), ErrInvalid, "friendly fire"},
 		{"setup change mode 2", frame(TypeSetupChange, setup(2, 0)...), ErrInvalid, "mode"},
@@ -658,25 +642,14 @@ type foreign struct{}
 
 func (foreign) Type() Type { return TypeChat }
 
-// TestCookieNotLargerThanHello: the host's answer before any state exists
-// amplifies nothing (DESIGN.md §3).
-func TestCookieNotLargerThanHello(t *testing.T) {
-	hello := mustAppend(t, Hello{Nonce: math.MaxUint64})
-	cookie := mustAppend(t, Cookie{Nonce: math.MaxUint64, Cookie: id16(0xff)})
-	if len(cookie) > len(hello) {
-		t.Fatalf("cookie frame %d bytes > hello frame %d bytes", len(cookie), len(hello))
-	}
-	if len(hello) != headerSize+HelloSize {
-		t.Fatalf("hello frame %d bytes, want %d", len(hello), headerSize+HelloSize)
-	}
-}
-
 func TestTypeString(t *testing.T) {
 	cases := []struct {
 		t    Type
 		want string
 	}{
-		{TypeHello, "hello"},
+		{TypeJoin, "join"},
+		{typeReservedHello, "type(1)"},
+		{typeReservedCookie, "type(2)"},
 		{TypeMasterPacket, "master packet"},
 		{TypePause, "pause"},
 		{0, "type(0)"},
@@ -685,6 +658,35 @@ func TestTypeString(t *testing.T) {
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {
 			t.Errorf("Type(%d).String() = %q, want %q", c.t, got, c.want)
+		}
+	}
+}
+
+// TestRoomStateNames: every room state has the name logs and LAN listings
+// use, and ParseRoomState reads exactly those names back.
+func TestRoomStateNames(t *testing.T) {
+	cases := []struct {
+		s    RoomState
+		want string
+	}{
+		{StateSetup, "setup"},
+		{StateRunning, "running"},
+		{StateFinished, "finished"},
+	}
+	for _, c := range cases {
+		if got := c.s.String(); got != c.want {
+			t.Errorf("RoomState(%d).String() = %q, want %q", c.s, got, c.want)
+		}
+		if got, ok := ParseRoomState(c.want); !ok || got != c.s {
+			t.Errorf("ParseRoomState(%q) = %d, %v; want %d, true", c.want, got, ok, c.s)
+		}
+	}
+	if got := (StateFinished + 1).String(); got != "state(3)" {
+		t.Errorf("RoomState(3).String() = %q, want state(3)", got)
+	}
+	for _, name := range []string{"", "lobby", "Setup", "state(3)"} {
+		if s, ok := ParseRoomState(name); ok {
+			t.Errorf("ParseRoomState(%q) = %d, true; want false", name, s)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -100,29 +99,6 @@ func FuzzMasterPacket(f *testing.F) {
 	})
 }
 
-// FuzzStreamReader: the reader never panics, returns frames of 1..MaxFrame
-// bytes, and the frames it returns, framed again, are the bytes it read.
-func FuzzStreamReader(f *testing.F) {
-	f.Fuzz(func(t *testing.T, data []byte) {
-		r := bytes.NewReader(data)
-		s := NewStreamReader(r)
-		var again []byte
-		for range len(data) + 1 { // each frame consumes at least 2 bytes
-			frame, err := s.Next()
-			if err != nil {
-				break
-			}
-			if len(frame) < 1 || len(frame) > MaxFrame {
-				t.Fatalf("frame of %d bytes", len(frame))
-			}
-			again = AppendStreamFrame(again, frame)
-		}
-		if consumed := data[:len(data)-r.Len()]; !bytes.HasPrefix(consumed, again) {
-			t.Fatalf("reframed % x is not a prefix of the bytes read % x", again, consumed)
-		}
-	})
-}
-
 // seedCorpus returns the seed inputs of each fuzz target, by file name:
 // frames and payloads of every sample and a few malformed ones.
 func seedCorpus(tb testing.TB) map[string]map[string][]byte {
@@ -130,10 +106,7 @@ func seedCorpus(tb testing.TB) map[string]map[string][]byte {
 		"FuzzDecode":       {},
 		"FuzzClientPacket": {},
 		"FuzzMasterPacket": {},
-		"FuzzStreamReader": {},
 	}
-	all, _ := stream(tb)
-	c["FuzzStreamReader"]["all-samples"] = all
 	for _, s := range samples() {
 		frame := mustAppend(tb, s.m)
 		c["FuzzDecode"][s.name] = frame
@@ -143,14 +116,9 @@ func seedCorpus(tb testing.TB) map[string]map[string][]byte {
 		case TypeMasterPacket:
 			c["FuzzMasterPacket"][s.name] = frame[headerSize:]
 		}
-		if strings.HasPrefix(s.name, "client-packet") || strings.HasPrefix(s.name, "master-packet") || s.name == "hello" {
-			c["FuzzStreamReader"][s.name] = AppendStreamFrame(nil, frame)
-		}
 	}
 	c["FuzzDecode"]["wrong-version"] = []byte{Version + 1, byte(TypePing), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
 	c["FuzzDecode"]["unknown-type"] = []byte{Version, byte(TypeEndGame) + 1, 0}
-	c["FuzzStreamReader"]["length-zero"] = []byte{0}
-	c["FuzzStreamReader"]["length-too-large"] = []byte{0xf9, 0x0a, Version}
 	return c
 }
 

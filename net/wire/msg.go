@@ -1,5 +1,6 @@
-// Package wire defines every message Rockstep sends over the network, its
-// binary encoding and the framing for stream transports.
+// Package wire defines every message Rockstep sends over the network and
+// its binary encoding. The transport delivers every frame whole, so a frame
+// needs no length prefix.
 //
 // A frame is: protocol version (1 byte), message type (1 byte), payload.
 // Message type ids are only ever appended. Integers that are usually small
@@ -8,7 +9,11 @@
 // error that names the message and the problem.
 package wire
 
-import "rockstep/game"
+import (
+	"strconv"
+
+	"rockstep/game"
+)
 
 // Version is the protocol version written in every frame. A peer speaking
 // another version is refused (and a LAN listing shows it as incompatible).
@@ -16,8 +21,14 @@ import "rockstep/game"
 // Version 2: games end at a confirmed turn (ClientPacket.Ended,
 // RoomStatus.End and Final, EventEnd), a player who quits is told apart
 // from one who was dropped (EventLeft), Start names the players, and a
-// start request names the game it is for (SetupState.Game, StartGame.Game).
+// start request names the game it is for (SetupState.Game, StartGame.Game),
+// and the handshake is the transport's alone (no Hello or Cookie message,
+// no cookie in Join).
 const Version = 2
+
+// DefaultPort is the UDP port a game is hosted on, and a server listens
+// on, unless told otherwise; joining "host" without a port means this one.
+const DefaultPort = 7777
 
 // Limits of the protocol. Every decoder enforces them.
 const (
@@ -39,8 +50,11 @@ type Type uint8
 
 // Message types.
 const (
-	TypeHello           Type = 1  // client → host: first contact, padded
-	TypeCookie          Type = 2  // host → client: stateless cookie to echo
+	// Ids 1 and 2 were Hello and Cookie, a handshake that the transport now
+	// makes itself (net/transport). They stay reserved: never reuse them.
+	typeReservedHello  Type = 1
+	typeReservedCookie Type = 2
+
 	TypeJoin            Type = 3  // client → room: join as player or spectator
 	TypeWelcome         Type = 4  // room → client: you are in
 	TypeRefuse          Type = 5  // room → client: you are not
@@ -70,27 +84,9 @@ type Message interface {
 	Type() Type
 }
 
-// Hello opens a handshake. It is padded to HelloSize so that the host's
-// Cookie reply is never larger than the request (no amplification).
-type Hello struct {
-	Nonce uint64 // echoed in the Cookie
-}
-
-// HelloSize is the payload size of a Hello, padding included, in bytes.
-const HelloSize = 64
-
-// Cookie answers a Hello. The client echoes Cookie in its Join; the host
-// checks it without having stored anything (an HMAC of the source address
-// and a time window).
-type Cookie struct {
-	Nonce  uint64
-	Cookie [16]byte
-}
-
 // Join asks to join a room, as a new player, a returning player (Token
 // set), or a spectator.
 type Join struct {
-	Cookie   [16]byte
 	RoomID   uint32   // 0: the server's default room
 	PlayerID [16]byte // random per install
 	Name     string   // at most MaxName bytes
@@ -116,7 +112,7 @@ const (
 	RefuseBadToken  RefuseReason = 3
 	RefuseVersion   RefuseReason = 4
 	RefuseNoRoom    RefuseReason = 5
-	RefuseBadCookie RefuseReason = 6
+	refuseReserved  RefuseReason = 6 // reserved: was a bad handshake cookie, which the transport now refuses itself
 	RefuseShutdown  RefuseReason = 7
 	RefuseRateLimit RefuseReason = 8
 	refuseReasonEnd              = 9
@@ -137,6 +133,30 @@ const (
 	StateRunning  RoomState = 1
 	StateFinished RoomState = 2
 )
+
+// roomStateNames are the room states' names, indexed by RoomState.
+var roomStateNames = [...]string{StateSetup: "setup", StateRunning: "running", StateFinished: "finished"}
+
+// String returns the state's name as logs print it and LAN listings
+// publish it ("setup", "running", "finished"), or "state(N)" for a value
+// that is no room state.
+func (s RoomState) String() string {
+	if int(s) < len(roomStateNames) {
+		return roomStateNames[s]
+	}
+	return "state(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseRoomState returns the room state String names, and false for any
+// other name.
+func ParseRoomState(name string) (RoomState, bool) {
+	for s, n := range roomStateNames {
+		if n == name {
+			return RoomState(s), true
+		}
+	}
+	return 0, false
+}
 
 // Child is the child state of a running room.
 type Child uint8
@@ -394,8 +414,6 @@ type Pause struct {
 	Paused bool
 }
 
-func (Hello) Type() Type           { return TypeHello }
-func (Cookie) Type() Type          { return TypeCookie }
 func (Join) Type() Type            { return TypeJoin }
 func (Welcome) Type() Type         { return TypeWelcome }
 func (Refuse) Type() Type          { return TypeRefuse }
