@@ -326,7 +326,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 	for {
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("not done: %w", ctx.Err())
+			return fmt.Errorf("not done (%s): %w", where(c), ctx.Err())
 		case <-c.Done():
 			if _, ok := b.finished(); ok {
 				return nil
@@ -391,6 +391,21 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			return nil
 		}
 	}
+}
+
+// where says where a bot's session stands, for an error.
+func where(c *client.Client) string {
+	var w string
+	c.Do(func(s *lockstep.Session) {
+		turn, tick := s.ExecutedTurns()
+		st, ended := s.RoomStatus(), ""
+		if t, ok := s.Ended(); ok {
+			ended = fmt.Sprintf(" ended at turn %d", t)
+		}
+		w = fmt.Sprintf("slot %d, %s at turn %d tick %d%s; room %s, child %d, turn %d, end %d at %d; host %v",
+			s.Slot(), s.Phase(), turn, tick, ended, st.State, st.Child, st.Turn, st.End, st.Final, s.IsHost())
+	})
+	return w
 }
 
 func (b *remoteBot) finished() (Final, bool) {

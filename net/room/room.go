@@ -158,6 +158,7 @@ type Room struct {
 	end          wire.EndReason // finished: why
 	final        uint32         // finished: the game's last turn
 	lastStatus   time.Duration
+	lastHost     int // the host slot the last roster named
 	statusDirty  bool
 	lastSetup    time.Duration
 	timingChecks uint32

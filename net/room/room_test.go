@@ -854,3 +854,46 @@ func TestLonePlayerReconnects(t *testing.T) {
 		t.Errorf("vacant = %b after the player's turns arrived", b.r.Status().Vacant)
 	}
 }
+
+// TestRosterFollowsTheHost: when the host's slot is held for a reconnect
+// the roster names the next player host, and when the host is back it
+// names them again: everyone agrees on who may end, pause or start.
+func TestRosterFollowsTheHost(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.SilenceTimeout = time.Second })
+	ws := b.startGame(2)
+	host := func() int {
+		t.Helper()
+		var roster wire.SetupState
+		for _, m := range b.peer(2).got {
+			if ss, ok := m.(wire.SetupState); ok {
+				roster = ss
+			}
+		}
+		for _, p := range roster.Players {
+			if p.Host {
+				return int(p.Slot)
+			}
+		}
+		return -1
+	}
+	turn := uint32(0)
+	for ; turn < 6; turn++ { // the host falls silent; player 2 plays on
+		b.play(2, turn, 0)
+		b.tick(250 * time.Millisecond)
+	}
+	if h := host(); h != 1 {
+		t.Fatalf("while the host's slot is held, the roster names slot %d host, want 1", h)
+	}
+	b.send(3, wire.Join{Token: ws[0].Token})
+	for i := 0; i < 10 && b.r.Status().Vacant != 0; i++ {
+		b.play(3, b.r.Turn(), 0)
+		b.play(2, b.r.Turn(), 0)
+		b.tick(10 * time.Millisecond)
+	}
+	if b.r.Status().Vacant != 0 {
+		t.Fatal("the host did not get its slot back")
+	}
+	if h := host(); h != 0 {
+		t.Fatalf("with the host back, the roster names slot %d host, want 0", h)
+	}
+}

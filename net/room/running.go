@@ -511,6 +511,11 @@ func (r *Room) broadcastStatus() {
 	for _, m := range r.members {
 		r.send(m.conn, st)
 	}
+	if r.hostSlot() != r.lastHost {
+		// The host changed (it was held for a reconnect, or came back):
+		// the roster says who may end, pause or start, for everyone.
+		r.broadcastSetup()
+	}
 }
 
 func (r *Room) status() wire.RoomStatus {

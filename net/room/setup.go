@@ -154,6 +154,7 @@ func (r *Room) setupState() wire.SetupState {
 func (r *Room) broadcastSetup() {
 	r.revision++
 	r.lastSetup = r.now
+	r.lastHost = r.hostSlot()
 	st := r.setupState()
 	for _, m := range r.members {
 		r.send(m.conn, st)
