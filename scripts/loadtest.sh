@@ -1,19 +1,35 @@
 #!/usr/bin/env bash
-# Rockstep load test (DESIGN.md §6, issue "Real network"): BOTS bot players
-# in rooms of 4 against one dedicated server on loopback for SECONDS, then a
-# plain kcp-go echo carrying the same packet flow, side by side. Prints the
-# server's CPU and peak RSS, the bots' summary (p99 tick lateness, bytes per
-# client) and the server's late turns for both. Loopback only.
+# Rockstep load test (DESIGN.md §6): BOTS bot players in rooms of 4 against
+# one dedicated server on loopback for SECONDS; beside it, in the same run,
+# a plain kcp-go echo carrying the same packet flow (tools/kcpecho, at the
+# turn rate the rooms ran at), and the peer's server, byebyebruce/lockstepserver,
+# if its module can be fetched. Prints, for each: server CPU (share of one
+# core) and peak RSS; for Rockstep also the bots' summary (game speed,
+# lateness, stalls), the server's late turns and where its CPU went (a CPU
+# profile through -pprof, by function group). Loopback only.
 #
-#   scripts/loadtest.sh [BOTS] [SECONDS]     (default 1000 60)
+#   scripts/loadtest.sh [BOTS] [SECONDS]         default 1000 60
+#   scripts/loadtest.sh sweep [SECONDS]          250, 500, 1000, 2000, 4000 bots
+#   BUILD=noui scripts/loadtest.sh ...           measure the noui server build
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = sweep ]; then
+	for n in 250 500 1000 2000 4000; do
+		echo "== $n bots"
+		"$0" "$n" "${2:-60}"
+	done
+	exit 0
+fi
 BOTS=${1:-1000}
 SECS=${2:-60}
 TICKS=$((SECS * 60))
 OUT=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
-go build -o "$OUT/rockstep" ./cmd/rockstep
+TAGS=""
+[ "${BUILD:-}" = noui ] && TAGS="-tags noui"
+# shellcheck disable=SC2086
+go build $TAGS -o "$OUT/rockstep-server" ./cmd/rockstep
+go build -tags noui -o "$OUT/rockstep" ./cmd/rockstep
 go build -o "$OUT/kcpecho" ./tools/kcpecho
 HZ=$(getconf CLK_TCK)
 
@@ -33,21 +49,61 @@ measure() { # name pid command...
 	cpu=$(awk -v c="$((c1 - c0))" -v hz="$HZ" -v t0="$t0" -v t1="$t1" 'BEGIN {printf "%.1f", 100 * c / hz / (t1 - t0)}')
 	echo "$name: server_cpu_percent=$cpu server_peak_rss_mb=$(peak_rss_mb "$pid") wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')"
 	echo "$name clients: $(tail -1 "$OUT/$name.clients.txt")"
+	if [ -s "$OUT/$name.clients.err" ]; then
+		echo "$name clients' errors (first 5 lines of $OUT/$name.clients.err):"
+		head -5 "$OUT/$name.clients.err"
+	fi
 }
 
-"$OUT/rockstep" -server -listen 127.0.0.1:7790 -lan=false -metrics 127.0.0.1:7791 -max-rooms 512 2>"$OUT/server.log" &
+"$OUT/rockstep-server" -server -listen 127.0.0.1:7790 -lan=false -record off -metrics 127.0.0.1:7791 -pprof 127.0.0.1:7793 -max-rooms $((BOTS / 4 + 16)) 2>"$OUT/server.log" &
 SRV=$!
 sleep 0.5
+# A CPU profile of the middle of the run.
+(sleep $((SECS / 4 + 2)) && curl -s -o "$OUT/server.pprof" "127.0.0.1:7793/debug/pprof/profile?seconds=$((SECS / 2))") &
 measure rockstep "$SRV" "$OUT/rockstep" -bots "$BOTS" -join 127.0.0.1:7790 -per-room 4 -ticks "$TICKS" -seed 1
-curl -s 127.0.0.1:7791/metrics | grep -E '^rockstep_(turns_total|late_turns_total|bytes_out_total|bytes_in_total|transport_sessions) ' | tr '\n' ' '
+METRICS=$(curl -s 127.0.0.1:7791/metrics)
+echo "$METRICS" | grep -E '^rockstep_(turns_total|late_turns_total|bytes_out_total|bytes_in_total|transport_sessions) ' | tr '\n' ' '
 echo
+wait %2 2>/dev/null || true
+if [ -s "$OUT/server.pprof" ]; then
+	echo "rockstep server CPU by group (from a $((SECS / 2)) s profile):"
+	go tool pprof -top -nodecount=100000 "$OUT/rockstep-server" "$OUT/server.pprof" 2>/dev/null | awk '
+		/^ *[0-9.]+m?s / {
+			flat = $2; sub(/%/, "", flat); fn = $NF
+			g = "other"
+			if (fn ~ /syscall|internal\/poll|runtime\.(futex|usleep|epollwait|netpoll)/) g = "system calls"
+			else if (fn ~ /runtime\.(schedule|findRunnable|park|ready|gopark|goready|mcall|checkTimers|stealWork|runqgrab|notewakeup|wakep|selectgo|chanrecv|chansend|lock|unlock)/) g = "scheduling and channels"
+			else if (fn ~ /runtime\.(mallocgc|gc|scanobject|markroot|gcDrain|memclr|memmove|greyobject|bgsweep|sweep)/) g = "allocation and GC"
+			else if (fn ~ /rockstep\/net\/room/) g = "room"
+			else if (fn ~ /rockstep\/net\/wire/) g = "wire"
+			else if (fn ~ /kcp/) g = "kcp"
+			else if (fn ~ /crypto|chacha|poly1305|aes|gcm|curve/) g = "crypto"
+			else if (fn ~ /rockstep\/net\/(transport|host)/) g = "transport and host"
+			sum[g] += flat
+		}
+		END { for (g in sum) printf "  %5.1f%%  %s\n", sum[g], g }' | sort -rn
+fi
+# The rate the rooms ran at, for the echo: turns a second per room.
+TURNS=$(echo "$METRICS" | awk '/^rockstep_turns_total / {print $2}')
+ECHO_HZ=$(awk -v t="${TURNS:-0}" -v r="$(((BOTS + 3) / 4))" -v s="$SECS" 'BEGIN {h = (r > 0 && s > 0) ? t / r / s : 30; if (h < 1) h = 30; printf "%.0f", h}')
 kill -TERM "$SRV"
 wait "$SRV" || true
 
 "$OUT/kcpecho" -server -listen 127.0.0.1:7792 2>"$OUT/echo.log" &
 ECHO=$!
 sleep 0.5
-measure kcpecho "$ECHO" "$OUT/kcpecho" -clients "$BOTS" -connect 127.0.0.1:7792 -duration "${SECS}s"
+echo "kcpecho runs at $ECHO_HZ packets a second each way, as the rooms did"
+measure kcpecho "$ECHO" "$OUT/kcpecho" -clients "$BOTS" -connect 127.0.0.1:7792 -duration "${SECS}s" -hz "$ECHO_HZ"
 kill "$ECHO"
 wait "$ECHO" 2>/dev/null || true
+
+# The peer: byebyebruce/lockstepserver, from the module proxy at an exact
+# version. The proxy does not serve every module; then it is skipped.
+PEER=github.com/byebyebruce/lockstepserver
+PEER_VERSION=v0.0.0-20220317053509-bb00d3922346
+if GOBIN="$OUT" go install "$PEER/cmd/example_server@$PEER_VERSION" 2>"$OUT/peer-build.err"; then
+	echo "peer: built $PEER@$PEER_VERSION ($OUT/example_server); drive it with a client of its protocol"
+else
+	echo "peer: $PEER@$PEER_VERSION cannot be fetched from the module proxy ($(head -1 "$OUT/peer-build.err")): skipped"
+fi
 echo "logs in $OUT"

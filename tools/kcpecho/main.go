@@ -20,11 +20,10 @@ import (
 	"github.com/xtaci/kcp-go/v5"
 )
 
-// The flow of a Rockstep client at K=2: 30 turns a second; a client packet
-// of about 15 bytes up, a master packet of about 40 bytes for a 4-player
-// room down.
+// The flow of a Rockstep client: -hz turns a second (30 at two ticks a
+// turn, 60 at one); a client packet of about 15 bytes up, a master packet
+// of about 40 bytes for a 4-player room down.
 const (
-	turn     = time.Second / 30
 	upSize   = 15 // bytes
 	downSize = 40 // bytes
 )
@@ -42,12 +41,16 @@ func main() {
 	connect := flag.String("connect", "127.0.0.1:7780", "clients: server `ADDR`")
 	clients := flag.Int("clients", 1000, "clients: how many")
 	duration := flag.Duration("duration", time.Minute, "clients: how long")
+	hz := flag.Int("hz", 30, "clients: packets a second each way, as turns a second in the game")
 	flag.Parse()
 	if *server {
 		serve(*listen)
 		return
 	}
-	run(*connect, *clients, *duration)
+	if *hz < 1 || *hz > 1000 {
+		log.Fatalf("-hz %d: want 1..1000", *hz)
+	}
+	run(*connect, *clients, *duration, time.Second/time.Duration(*hz))
 }
 
 func serve(addr string) {
@@ -78,7 +81,7 @@ func serve(addr string) {
 	}
 }
 
-func run(addr string, n int, d time.Duration) {
+func run(addr string, n int, d, turn time.Duration) {
 	var sent, recv, bytesIn atomic.Uint64
 	var wg sync.WaitGroup
 	stop := time.Now().Add(d)
