@@ -1,11 +1,12 @@
 # Rockstep: build and test. `make test` is what CI runs (.ci/run).
 GO ?= go
 
-.PHONY: test check-tools vet test-race test-386 test-arm64 bench fuzz run generate
+.PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 bench fuzz run generate
 
 ## test: everything CI checks, in order: tools, format and vet, the race-enabled
-## suite (UI tests under Xvfb), the engine on 386 and on arm64 under qemu.
-test: check-tools vet test-race test-386 test-arm64
+## suite (UI tests under Xvfb), drawing's allocations without -race, the engine
+## on 386 and on arm64 under qemu.
+test: check-tools vet test-race test-allocs test-386 test-arm64
 
 ## check-tools: say clearly what is missing instead of failing obscurely.
 check-tools:
@@ -26,6 +27,11 @@ vet:
 ## opens real windows, so it runs under a virtual X server.
 test-race:
 	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 ./...
+
+## test-allocs: the allocations of drawing a frame, counted without -race (the
+## race detector adds its own in Ebiten's drawing).
+test-allocs:
+	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -count=1 -run '^TestWindowScreenshot$$' ./ui/
 
 ## test-386, test-arm64: the engine computes the same golden hashes on
 ## other architectures.
