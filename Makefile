@@ -1,5 +1,6 @@
 # Rockstep: build and test. `make test` is what CI runs (.ci/run).
 GO ?= go
+SHELL := /bin/bash
 
 .PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 bench fuzz run generate
 
@@ -24,9 +25,12 @@ vet:
 	$(GO) vet -tags noui ./cmd/...
 
 ## test-race: the whole suite with the race detector, in random order. The UI
-## opens real windows, so it runs under a virtual X server.
+## opens real windows, so it runs under a virtual X server. scripts/testreport
+## prints what go test does, plus every skipped test with its reason and the
+## slowest tests; TESTJSON=FILE keeps every test's timing in FILE.
 test-race:
-	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 ./...
+	set -o pipefail; xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 -json ./... \
+		| $(GO) run ./scripts/testreport $(if $(TESTJSON),-save '$(TESTJSON)')
 
 ## test-allocs: the allocations of drawing a frame, counted without -race (the
 ## race detector adds its own in Ebiten's drawing).
