@@ -9,14 +9,11 @@ SHELL := /bin/bash
 ## on 386 and on arm64 under qemu.
 test: check-tools vet test-race test-allocs test-386 test-arm64
 
-## check-tools: say clearly what is missing instead of failing obscurely.
+## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth and
+## Mesa, qemu-aarch64-static, ip): installed with apt-get where missing when
+## run as root, saying so; otherwise named, with the command, and make stops.
 check-tools:
-	@missing=""; \
-	command -v $(GO) >/dev/null || missing="$$missing\n  go 1.26 (https://go.dev/dl/)"; \
-	command -v gcc >/dev/null || missing="$$missing\n  gcc, for -race (apt-get install -y gcc)"; \
-	command -v xvfb-run >/dev/null || missing="$$missing\n  xvfb-run, for the window tests (apt-get install -y xvfb xauth libgl1-mesa-dri)"; \
-	command -v qemu-aarch64-static >/dev/null || missing="$$missing\n  qemu-aarch64-static, for the arm64 determinism test (apt-get install -y qemu-user-static)"; \
-	if [ -n "$$missing" ]; then printf "make test: missing tools:$$missing\n" >&2; exit 1; fi
+	@GO='$(GO)' sh scripts/test-tools.sh
 
 vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
