@@ -1,20 +1,19 @@
 # Rockstep: build and test. `make test` is what CI runs (.ci/run).
 GO ?= go
+SHELL := /bin/bash
 
-.PHONY: test check-tools vet test-race test-386 test-arm64 bench fuzz run generate
+.PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 bench fuzz run generate
 
 ## test: everything CI checks, in order: tools, format and vet, the race-enabled
-## suite (UI tests under Xvfb), the engine on 386 and on arm64 under qemu.
-test: check-tools vet test-race test-386 test-arm64
+## suite (UI tests under Xvfb), drawing's allocations without -race, the engine
+## on 386 and on arm64 under qemu.
+test: check-tools vet test-race test-allocs test-386 test-arm64
 
-## check-tools: say clearly what is missing instead of failing obscurely.
+## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth and
+## Mesa, qemu-aarch64-static, ip): installed with apt-get where missing when
+## run as root, saying so; otherwise named, with the command, and make stops.
 check-tools:
-	@missing=""; \
-	command -v $(GO) >/dev/null || missing="$$missing\n  go 1.26 (https://go.dev/dl/)"; \
-	command -v gcc >/dev/null || missing="$$missing\n  gcc, for -race (apt-get install -y gcc)"; \
-	command -v xvfb-run >/dev/null || missing="$$missing\n  xvfb-run, for the window tests (apt-get install -y xvfb xauth libgl1-mesa-dri)"; \
-	command -v qemu-aarch64-static >/dev/null || missing="$$missing\n  qemu-aarch64-static, for the arm64 determinism test (apt-get install -y qemu-user-static)"; \
-	if [ -n "$$missing" ]; then printf "make test: missing tools:$$missing\n" >&2; exit 1; fi
+	@GO='$(GO)' sh scripts/test-tools.sh
 
 vet:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -23,9 +22,17 @@ vet:
 	$(GO) vet -tags noui ./cmd/...
 
 ## test-race: the whole suite with the race detector, in random order. The UI
-## opens real windows, so it runs under a virtual X server.
+## opens real windows, so it runs under a virtual X server. scripts/testreport
+## prints what go test does, plus every skipped test with its reason and the
+## slowest tests; TESTJSON=FILE keeps every test's timing in FILE.
 test-race:
-	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 ./...
+	set -o pipefail; xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 -json ./... \
+		| $(GO) run ./scripts/testreport $(if $(TESTJSON),-save '$(TESTJSON)')
+
+## test-allocs: the allocations of drawing a frame, counted without -race (the
+## race detector adds its own in Ebiten's drawing).
+test-allocs:
+	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -count=1 -run '^TestWindowScreenshot$$' ./ui/
 
 ## test-386, test-arm64: the engine computes the same golden hashes on
 ## other architectures.

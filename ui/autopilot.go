@@ -41,16 +41,20 @@ import (
 //	quit           leave the game and end the program
 //
 // A step not done within its deadline (60 s) ends the program with an
-// error.
+// error; while a game is played, the deadline counts from the last tick the
+// displayed world advanced (a game is as long as it is, a stall is not), and
+// every 10 s a line says where the game is.
 type Autopilot struct {
 	steps []apStep
 	log   io.Writer
 
-	cur     int
-	since   time.Time
-	lastTry time.Time
-	screen  screenID // the screen last seen, to log changes
-	seen    bool
+	cur      int
+	since    time.Time
+	lastTry  time.Time
+	lastTick uint32    // the displayed world's tick when since was last moved by it
+	lastSaid time.Time // the last "playing" line
+	screen   screenID  // the screen last seen, to log changes
+	seen     bool
 
 	mu       sync.Mutex
 	hashTick uint32 // tick to log the hash at; 0 none
@@ -86,8 +90,11 @@ func parseAutopilotSetup(f []string) (game.Setup, error) {
 	return s, nil
 }
 
-// apDeadline bounds each step.
+// apDeadline bounds each step; while playing, the time without a tick.
 const apDeadline = 60 * time.Second
+
+// apEvery is how often a line says where a game being played is.
+const apEvery = 10 * time.Second
 
 // ParseAutopilot parses a script; log receives its lines.
 func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
@@ -275,7 +282,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		switch a.flow.screen {
 		case screenPlay:
 			in.Ship = apKeys(a.frames)
-			ap.since = now // the game's length is the game's business
+			ap.playing(nv, now)
 		case screenResults:
 			if rs, ok := a.cur.(*resultsScreen); ok {
 				ap.logf("results digest=%016x %s", nv.results.Digest(), strings.Join(rs.shown, " | "))
@@ -308,7 +315,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		ap.mu.Unlock()
 		if a.flow.screen == screenPlay {
 			in.Ship = apKeys(a.frames)
-			ap.since = now // the game's length is the game's business
+			ap.playing(nv, now)
 		}
 		if line != "" {
 			ap.logf("%s", line)
@@ -327,17 +334,39 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 	if done {
 		ap.logf("%s done", strings.TrimSpace(st.op+" "+st.arg))
 		ap.cur++
-		ap.since, ap.lastTry = now, time.Time{}
+		ap.since, ap.lastTry, ap.lastSaid = now, time.Time{}, time.Time{}
 		return in
 	}
 	if now.Sub(ap.since) > apDeadline {
 		ap.mu.Lock()
-		ap.err = fmt.Errorf("autopilot: step %q not done in %v (screen %v, phase %v)", st.op, apDeadline, a.flow.screen, nv.phase)
+		ap.err = fmt.Errorf("autopilot: step %q not done in %v (screen %v, %s)", st.op, apDeadline, a.flow.screen, ap.where(nv))
 		ap.mu.Unlock()
 		ap.logf("%v", ap.err)
 		a.quit = true
 	}
 	return in
+}
+
+// playing moves the step's deadline while the displayed world advances,
+// and says where the game is every apEvery.
+func (ap *Autopilot) playing(nv *netView, now time.Time) {
+	if nv.hasWorld && nv.world.Tick != ap.lastTick {
+		ap.lastTick, ap.since = nv.world.Tick, now
+	}
+	if ap.lastSaid.IsZero() {
+		ap.lastSaid = now
+	}
+	if now.Sub(ap.lastSaid) >= apEvery {
+		ap.lastSaid = now
+		ap.logf("playing: %s", ap.where(nv))
+	}
+}
+
+// where says where the session is, for the log.
+func (ap *Autopilot) where(nv *netView) string {
+	st := nv.stats
+	return fmt.Sprintf("phase %v, room %d/%d, tick %d, ended %v, rtt %v, k %d, delay %d, buffered %d, packets in %d out %d",
+		nv.phase, nv.status.State, nv.status.Child, nv.world.Tick, nv.ended, st.RTT.Round(time.Millisecond), st.K, st.Delay, st.TurnsBuffered, st.PacketsIn, st.PacketsOut)
 }
 
 // apKeys are the scripted controls of update n: a ship that turns, sets

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -43,9 +46,10 @@ func start(t *testing.T, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: exec.Command(os.Args[0], args...)}
 	// The race detector otherwise sleeps a second at exit (atexit_sleep_ms).
-	// A server records its games into Rockstep's folder: a temporary one,
-	// not the user's.
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0", userdir.Env+"="+t.TempDir())
+	// Replays and settings go to a folder of the test's, not the user's.
+	config := t.TempDir()
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0",
+		"XDG_CONFIG_HOME="+config, userdir.Env+"="+filepath.Join(config, "rockstep"))
 	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
 	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
 	if err := p.cmd.Start(); err != nil {
@@ -65,20 +69,86 @@ func (p *proc) stderr() string { p.mu.Lock(); defer p.mu.Unlock(); return p.err.
 
 var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
+// Generous bounds for waits, not budgets: a loaded machine may be slow.
+const (
+	startLimit = 30 * time.Second  // a process starts and answers
+	stepLimit  = 60 * time.Second  // a game reaches the state a test waits for
+	gameLimit  = 180 * time.Second // a bot process plays its game to the end
+)
+
+var metricsAt = regexp.MustCompile(`msg=metrics addr=(\S+)`)
+
 // startServer runs `rockstep -server` on a loopback port, with no display,
-// and returns it with its address.
+// serving its metrics on another, and returns it with its address.
 func startServer(t *testing.T, extra ...string) (*proc, string) {
 	t.Helper()
-	p := start(t, append([]string{"-server", "-listen", "127.0.0.1:0", "-lan=false"}, extra...)...)
-	deadline := time.Now().Add(10 * time.Second)
+	p := start(t, append([]string{"-server", "-listen", "127.0.0.1:0", "-lan=false", "-metrics", "127.0.0.1:0"}, extra...)...)
+	deadline := time.Now().Add(startLimit)
 	for time.Now().Before(deadline) {
 		if m := listening.FindStringSubmatch(p.stderr()); m != nil {
 			return p, m[1]
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatalf("server did not start:\n%s", p.stderr())
+	t.Fatalf("server did not start within %v:\n%s", startLimit, p.stderr())
 	return nil, ""
+}
+
+// metrics reads the server's /metrics: every sample by its name (labels
+// included), or nil if it cannot be read.
+func (p *proc) metrics() map[string]float64 {
+	m := metricsAt.FindStringSubmatch(p.stderr())
+	if m == nil {
+		return nil
+	}
+	resp, err := http.Get("http://" + m[1] + "/metrics")
+	if err != nil {
+		return nil
+	}
+	defer resp.Body.Close()
+	samples := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.LastIndexByte(line, ' ')
+		if strings.HasPrefix(line, "#") || i < 0 {
+			continue
+		}
+		if v, err := strconv.ParseFloat(line[i+1:], 64); err == nil {
+			samples[line[:i]] = v
+		}
+	}
+	return samples
+}
+
+// waitMetrics waits until the server's metrics satisfy cond (they are
+// published twice a second).
+func (p *proc) waitMetrics(t *testing.T, what string, cond func(m map[string]float64) bool) {
+	t.Helper()
+	var last map[string]float64
+	deadline := time.Now().Add(stepLimit)
+	for {
+		if last = p.metrics(); last != nil && cond(last) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v; metrics %v; server stderr:\n%s", what, stepLimit, last, p.stderr())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// running: the room's game runs and has played at least turns turns.
+func running(turns float64) func(m map[string]float64) bool {
+	return func(m map[string]float64) bool {
+		return m["rockstep_rooms_running"] == 1 && m["rockstep_turns_total"] >= turns
+	}
+}
+
+// connections: the server holds n connections (a player whose connection
+// it has given up on is no longer one, though its slot may be held).
+func connections(n float64) func(m map[string]float64) bool {
+	return func(m map[string]float64) bool { return m["rockstep_connections"] == n }
 }
 
 func (p *proc) wait(t *testing.T, limit time.Duration) (int, time.Duration) {
@@ -97,8 +167,9 @@ func (p *proc) wait(t *testing.T, limit time.Duration) (int, time.Duration) {
 }
 
 // TestServerStopsOnSIGTERM: a headless server with no display serves a
-// client; SIGTERM tells the client why and the process exits 0 within a
-// second.
+// client; SIGTERM tells the client why and the process exits 0. (How soon
+// it exits, a second on an idle machine, is in BENCHMARKS.md with its
+// command: this test logs it.)
 func TestServerStopsOnSIGTERM(t *testing.T) {
 	srv, addr := startServer(t)
 	c, err := client.Dial(context.Background(), addr, client.Options{Session: lockstep.Config{Name: "watcher"}})
@@ -106,7 +177,7 @@ func TestServerStopsOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	waitUntil(t, 5*time.Second, func() bool {
+	waitUntil(t, stepLimit, func() bool {
 		ok := false
 		c.Do(func(s *lockstep.Session) { ok = s.Phase() == lockstep.Lobby })
 		return ok
@@ -114,11 +185,12 @@ func TestServerStopsOnSIGTERM(t *testing.T) {
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	code, took := srv.wait(t, 3*time.Second)
-	if code != 0 || took > time.Second {
-		t.Errorf("exit %d after %v, want 0 within a second; stderr:\n%s", code, took, srv.stderr())
+	code, took := srv.wait(t, startLimit)
+	if code != 0 {
+		t.Errorf("exit %d, want 0; stderr:\n%s", code, srv.stderr())
 	}
-	waitUntil(t, 2*time.Second, func() bool {
+	t.Logf("exited %v after SIGTERM", took.Round(time.Millisecond))
+	waitUntil(t, stepLimit, func() bool {
 		var l wire.Leave
 		c.Do(func(s *lockstep.Session) { l = s.LeaveMessage() })
 		return l.Reason == wire.LeaveShutdown
@@ -135,7 +207,7 @@ func TestKilledBotReclaimsSlot(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 12 seconds of game")
 	}
-	_, addr := startServer(t)
+	srv, addr := startServer(t)
 	const ticks = "720"
 	dirs := make([]string, 4)
 	bots := make([]*proc, 4)
@@ -143,17 +215,19 @@ func TestKilledBotReclaimsSlot(t *testing.T) {
 		dirs[i] = t.TempDir()
 		bots[i] = start(t, "-bots", "1", "-join", addr, "-players", "4", "-ticks", ticks, "-token-dir", dirs[i], "-seed", string(rune('1'+i)))
 	}
-	time.Sleep(4 * time.Second) // the game starts and runs a while
+	srv.waitMetrics(t, "the game starts and runs a while", running(60))
 	if _, err := os.Stat(dirs[3] + "/bot-0.token"); err != nil {
 		t.Fatalf("bot 3 kept no token: %v", err)
 	}
 	_ = bots[3].cmd.Process.Kill() // SIGKILL: no goodbye
 	_ = bots[3].cmd.Wait()
-	time.Sleep(4500 * time.Millisecond) // past the 3 s silence timeout: the slot is vacant
+	// Past the 3 s silence timeout the server lets the connection go and
+	// holds the slot.
+	srv.waitMetrics(t, "the server lets the killed bot's connection go", connections(3))
 	bots[3] = start(t, "-bots", "1", "-join", addr, "-players", "4", "-ticks", ticks, "-token-dir", dirs[3], "-seed", "4")
 	var hashes []string
 	for i, b := range bots {
-		code, _ := b.wait(t, 60*time.Second)
+		code, _ := b.wait(t, gameLimit)
 		out := b.stdout()
 		m := hashField.FindStringSubmatch(out)
 		if code != 0 || m == nil {
@@ -182,16 +256,6 @@ func waitUntil(t *testing.T, limit time.Duration, cond func() bool) {
 	}
 }
 
-// waitFile waits until path exists: a bot's token file is written once it
-// is welcomed, and removed when its game is over.
-func waitFile(t *testing.T, path string, limit time.Duration) {
-	t.Helper()
-	waitUntil(t, limit, func() bool {
-		_, err := os.Stat(path)
-		return err == nil
-	})
-}
-
 // TestLeavingBotIsSeenToLeave: of two bot processes in a game, one gets
 // SIGTERM: it leaves, its Leave delivered before it exits, so the other
 // sees it leave (not vanish and be held for a reconnect) and plays its game
@@ -201,17 +265,16 @@ func TestLeavingBotIsSeenToLeave(t *testing.T) {
 		t.Skip("plays 10 seconds of game")
 	}
 	t.Parallel()
-	_, addr := startServer(t)
+	srv, addr := startServer(t)
 	dirA, dirB := t.TempDir(), t.TempDir()
 	a := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "600", "-token-dir", dirA, "-seed", "1")
 	b := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "100000", "-token-dir", dirB, "-seed", "2")
-	waitFile(t, dirB+"/bot-0.token", 20*time.Second)
-	time.Sleep(time.Second) // into the game
+	srv.waitMetrics(t, "the game starts", running(30))
 	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	b.wait(t, 10*time.Second)
-	if code, _ := a.wait(t, 60*time.Second); code != 0 {
+	b.wait(t, stepLimit)
+	if code, _ := a.wait(t, gameLimit); code != 0 {
 		t.Fatalf("the bot that stayed: exit %d\n%s\n%s", code, a.stdout(), a.stderr())
 	}
 	out := a.stdout()
@@ -232,22 +295,22 @@ func TestStoppedBotRejoins(t *testing.T) {
 		t.Skip("plays 15 seconds of game")
 	}
 	t.Parallel()
-	_, addr := startServer(t)
+	srv, addr := startServer(t)
 	dirA, dirB := t.TempDir(), t.TempDir()
 	a := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "900", "-token-dir", dirA, "-seed", "1")
 	b := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "900", "-token-dir", dirB, "-seed", "2")
-	waitFile(t, dirB+"/bot-0.token", 20*time.Second)
-	time.Sleep(time.Second)
+	srv.waitMetrics(t, "the game starts", running(30))
 	if err := b.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(5 * time.Second) // past the 3 s silence timeout
+	// Past the 3 s silence timeout, the server lets the frozen bot go.
+	srv.waitMetrics(t, "the server lets the frozen bot's connection go", connections(1))
 	if err := b.cmd.Process.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
 	var hashes, results []string
 	for name, p := range map[string]*proc{"a": a, "b": b} {
-		code, _ := p.wait(t, 90*time.Second)
+		code, _ := p.wait(t, gameLimit)
 		out := p.stdout()
 		if code != 0 {
 			t.Fatalf("bot %s: exit %d\n%s\n%s", name, code, out, p.stderr())

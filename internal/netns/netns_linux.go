@@ -26,7 +26,7 @@ func Isolate(t *testing.T, env string, timeout time.Duration) bool {
 		return true
 	}
 	if _, err := exec.LookPath("ip"); err != nil {
-		t.Skipf("needs the ip command to set up a private network namespace: %v", err)
+		t.Skipf("needs the ip command (Debian: apt-get install -y iproute2; make test installs it as root) to set up a private network namespace: %v", err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^"+regexp.QuoteMeta(t.Name())+"$", "-test.count=1", "-test.v", "-test.timeout="+timeout.String())
 	cmd.Env = append(os.Environ(), env+"=1")

@@ -46,6 +46,10 @@ type lcGame interface {
 	run(d time.Duration) // let d pass
 	now() time.Duration
 	replays(t *testing.T) []string // the games' replays, oldest first
+	// patience is how long to wait for what should happen within limit:
+	// limit itself on the virtual clock, where it is the protocol's
+	// promise; far longer in real time, where a loaded machine is slow.
+	patience(limit time.Duration) time.Duration
 }
 
 // lcTest drives the scenario.
@@ -71,6 +75,7 @@ func (lc *lcTest) poll() {
 // fails after limit.
 func (lc *lcTest) until(what string, limit time.Duration, cond func(i int, s *lockstep.Session) bool) {
 	lc.t.Helper()
+	limit = lc.g.patience(limit)
 	deadline := lc.g.now() + limit
 	for {
 		lc.poll()
@@ -355,7 +360,8 @@ func (g *simGame) run(d time.Duration) {
 		g.l.Step()
 	}
 }
-func (g *simGame) now() time.Duration { return g.l.Now() }
+func (g *simGame) now() time.Duration                         { return g.l.Now() }
+func (g *simGame) patience(limit time.Duration) time.Duration { return limit }
 func (g *simGame) replays(t *testing.T) []string {
 	if err := g.l.CloseReplays(); err != nil {
 		t.Fatal(err)
@@ -422,13 +428,18 @@ type realGame struct {
 	seed uint64
 }
 
-func (g *realGame) run(d time.Duration) { time.Sleep(d) }
-func (g *realGame) now() time.Duration  { return time.Since(g.t0) }
+// realPatience is the least a real-time wait allows: generous, since a
+// loaded machine may be slow; these are not budgets.
+const realPatience = time.Minute
+
+func (g *realGame) run(d time.Duration)                        { time.Sleep(d) }
+func (g *realGame) now() time.Duration                         { return time.Since(g.t0) }
+func (g *realGame) patience(limit time.Duration) time.Duration { return max(limit, realPatience) }
 func (g *realGame) replays(t *testing.T) []string {
 	var paths []string
 	// A replay is closed a moment after its game (the host's recorder
 	// flushes on its loop): wait for both to be whole.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(realPatience)
 	for {
 		paths, _ = filepath.Glob(filepath.Join(g.dir, "*.rsrp"))
 		slices.Sort(paths)
@@ -458,7 +469,7 @@ func (p *realPlayer) dial(token [16]byte) {
 	sc.Name = fmt.Sprintf("bot%d", p.i)
 	sc.PlayerID = [16]byte{byte(p.i + 1)}
 	sc.Token, sc.Predict = token, true
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), realPatience)
 	defer cancel()
 	c, err := client.Dial(ctx, p.g.addr, client.Options{Session: sc, Input: func(uint32) game.Input {
 		p.mu.Lock()

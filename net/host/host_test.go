@@ -20,6 +20,12 @@ import (
 	"rockstep/net/wire"
 )
 
+// Generous bounds for waits, not budgets: a loaded machine may be slow.
+const (
+	stepLimit = 30 * time.Second // a condition the test waits for
+	gameLimit = 2 * time.Minute  // bots play a game to its end
+)
+
 // serve starts a host on a loopback port and returns its address.
 func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.CancelFunc, chan error) {
 	t.Helper()
@@ -35,7 +41,7 @@ func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.C
 		cancel()
 		select {
 		case <-done:
-		case <-time.After(3 * time.Second):
+		case <-time.After(stepLimit):
 			t.Error("host did not stop")
 		}
 	})
@@ -44,7 +50,7 @@ func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.C
 
 func TestBotsPlayOverLoopback(t *testing.T) {
 	_, addr, _, _ := serve(t, host.Defaults())
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 4, Ticks: 300, Seed: 2})
 	t.Log(s)
@@ -60,7 +66,7 @@ func TestBotsPlayOverLoopback(t *testing.T) {
 // while an in-process client plays in the default room through a pipe.
 func TestRoomsAndPipe(t *testing.T) {
 	h, addr, _, _ := serve(t, host.Defaults())
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	// The in-process player: the Host button's own client.
 	p := transport.NewPipe()
@@ -75,35 +81,23 @@ func TestRoomsAndPipe(t *testing.T) {
 	}
 	local := client.Attach(p, client.Options{Session: sc, Input: func(uint32) game.Input { return game.Fire }})
 	defer local.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	waitFor(t, "the in-process player's game starts", func() bool {
 		started := false
 		local.Do(func(s *lockstep.Session) {
-			if s.Phase() == lockstep.Lobby && !s.IsHost() {
-				return
-			}
-			if s.Phase() == lockstep.Lobby {
+			if s.Phase() == lockstep.Lobby && s.IsHost() {
 				s.SetReady(true)
 				s.RequestStart()
 			}
 			started = s.Phase() == lockstep.Playing
 		})
-		if started {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return started
+	})
 	// Meanwhile bots fill two rooms of their own, created by message.
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 4, PerRoom: 2, Ticks: 300, Seed: 9})
 	if err != nil || s.HashGroups != 1 {
 		t.Fatalf("bots in created rooms: %v: %s", err, s)
 	}
-	for final.Load() == 0 && time.Now().Before(deadline.Add(10*time.Second)) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if final.Load() == 0 {
-		t.Fatal("the in-process player did not reach tick 300")
-	}
+	waitFor(t, "the in-process player reaches tick 300", func() bool { return final.Load() != 0 })
 	st := h.Stats()
 	if st.Rooms < 3 {
 		t.Errorf("rooms = %d, want the default and two created", st.Rooms)
@@ -111,7 +105,8 @@ func TestRoomsAndPipe(t *testing.T) {
 }
 
 // TestShutdownTellsClients: cancelling the host's context tells every
-// client why, and Serve returns within a second.
+// client why, and Serve returns nil. (How soon, a fraction of a second on
+// an idle machine, is the dedicated server's budget: BENCHMARKS.md.)
 func TestShutdownTellsClients(t *testing.T) {
 	_, addr, cancel, done := serve(t, host.Defaults())
 	sc := lockstep.LAN()
@@ -120,12 +115,11 @@ func TestShutdownTellsClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	waitFor(t, func() bool {
+	waitFor(t, "the client is in the lobby", func() bool {
 		ok := false
 		c.Do(func(s *lockstep.Session) { ok = s.Phase() == lockstep.Lobby })
 		return ok
 	})
-	start := time.Now()
 	cancel()
 	select {
 	case err := <-done:
@@ -133,13 +127,10 @@ func TestShutdownTellsClients(t *testing.T) {
 			t.Fatalf("Serve returned %v, want nil on shutdown", err)
 		}
 		done <- nil // for the cleanup
-	case <-time.After(time.Second):
-		t.Fatal("Serve did not return within a second")
+	case <-time.After(stepLimit):
+		t.Fatalf("Serve did not return within %v", stepLimit)
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("shutdown took %v", d)
-	}
-	waitFor(t, func() bool {
+	waitFor(t, "the client is told the host shut down", func() bool {
 		var l wire.Leave
 		c.Do(func(s *lockstep.Session) { l = s.LeaveMessage() })
 		return l.Reason == wire.LeaveShutdown
@@ -148,36 +139,38 @@ func TestShutdownTellsClients(t *testing.T) {
 
 func TestMetrics(t *testing.T) {
 	h, addr, _, _ := serve(t, host.Defaults())
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	if _, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, Ticks: 120, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(600 * time.Millisecond) // stats are published twice a second
-	rec := httptest.NewRecorder()
-	h.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	body := rec.Body.String()
+	// Stats are published twice a second: wait for the game's turns.
+	var body string
+	waitFor(t, "the metrics count the game's turns", func() bool {
+		rec := httptest.NewRecorder()
+		h.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+		body = rec.Body.String()
+		return strings.Contains(body, "rockstep_turns_total ") && !strings.Contains(body, "rockstep_turns_total 0\n")
+	})
 	for _, want := range []string{"rockstep_rooms 1", "rockstep_turns_total ", `rockstep_dropped_total{reason="malformed"}`, "rockstep_transport_packets_in_total "} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
-	if strings.Contains(body, "rockstep_turns_total 0\n") {
-		t.Error("no turns counted after a game")
-	}
-	rec = httptest.NewRecorder()
+	rec := httptest.NewRecorder()
 	h.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/healthz", nil))
 	if rec.Code != 200 || rec.Body.String() != "ok\n" {
 		t.Errorf("healthz = %d %q", rec.Code, rec.Body.String())
 	}
 }
 
-func waitFor(t *testing.T, cond func() bool) {
+// waitFor polls cond until it holds, failing the test after stepLimit.
+func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(stepLimit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 5 s")
+			t.Fatalf("%s: not within %v", what, stepLimit)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -196,7 +189,7 @@ func TestClientNetsim(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	waitFor(t, func() bool {
+	waitFor(t, "the round trip shows the 30 ms each way", func() bool {
 		var rtt time.Duration
 		c.Do(func(s *lockstep.Session) { rtt = s.Stats().RTT })
 		return rtt >= 55*time.Millisecond
@@ -209,7 +202,7 @@ func TestHostRecordsGames(t *testing.T) {
 	cfg := host.Defaults()
 	cfg.Record, cfg.RecordFile = true, filepath.Join(t.TempDir(), "game.rsrp")
 	_, addr, cancel, done := serve(t, cfg)
-	ctx, stop := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, stop := context.WithTimeout(context.Background(), gameLimit)
 	defer stop()
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, Ticks: 240, Seed: 4})
 	if err != nil {

@@ -41,7 +41,7 @@ func TestHostileTrafficDuringGame(t *testing.T) {
 	var gameErr error
 	go func() {
 		defer close(gameDone)
-		gctx, gcancel := context.WithTimeout(ctx, 40*time.Second)
+		gctx, gcancel := context.WithTimeout(ctx, gameLimit)
 		defer gcancel()
 		summary, gameErr = bots.RunRemote(gctx, bots.RemoteConfig{Addr: srv.Addr().String(), Bots: 4, Ticks: 360, Seed: 13})
 	}()

@@ -897,3 +897,53 @@ func TestRosterFollowsTheHost(t *testing.T) {
 		t.Fatalf("with the host back, the roster names slot %d host, want 0", h)
 	}
 }
+
+// TestHostComesBackAsHost: the host's connection is lost mid-game; while
+// its slot is vacant the next player is host, and when it comes back with
+// its token and plays again it is host once more, and every roster says
+// so: the host's EndGame is honoured, the other player's is not.
+func TestHostComesBackAsHost(t *testing.T) {
+	b := newBench(t, nil)
+	ws := b.startGame(2)
+	b.play(1, 0, 0)
+	b.play(2, 0, 0)
+	hostOf := func(conn room.ConnID) int {
+		t.Helper()
+		st, ok := last[wire.SetupState](b.peer(conn))
+		if !ok {
+			t.Fatalf("conn %d: no roster received", conn)
+		}
+		host := -1
+		for _, p := range st.Players {
+			if p.Host {
+				host = int(p.Slot)
+			}
+		}
+		return host
+	}
+	b.r.Disconnected(b.now, 1) // the host's transport gave up on it
+	b.flush()
+	if h := hostOf(2); h != 1 {
+		t.Fatalf("while slot 0 is vacant the roster names slot %d host, want 1", h)
+	}
+	b.play(2, 1, 0) // the game goes on without the vacant slot
+
+	b.send(3, wire.Join{Token: ws[0].Token})
+	if w, ok := last[wire.Welcome](b.peer(3)); !ok || w.Slot != 0 {
+		t.Fatalf("the host's token: %+v, want slot 0 back", w)
+	}
+	b.play(3, 2, 0) // caught up: live again from turn 2
+	b.play(2, 2, 0)
+	for _, conn := range []room.ConnID{2, 3} {
+		if h := hostOf(conn); h != 0 {
+			t.Errorf("conn %d: once slot 0 plays again the roster names slot %d host, want 0", conn, h)
+		}
+	}
+	b.send(2, wire.EndGame{}) // no longer the host
+	b.send(3, wire.EndGame{})
+	b.play(3, 3, 0)
+	b.play(2, 3, 0)
+	if reason, final := b.r.Ended(); reason != wire.EndByHost || final != 3 {
+		t.Fatalf("Ended() = %d at turn %d, want the returned host's end at turn 3", reason, final)
+	}
+}

@@ -63,6 +63,7 @@ func (r *Room) storeTurn(slotIdx int, t *wire.TurnInput) {
 		s.rejoining, s.live, s.vacant = false, true, false
 		r.queueEvent(wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(slotIdx)})
 		r.statusDirty = true
+		r.broadcastSetup() // no longer vacant: it may be the host again
 	}
 	switch {
 	case t.Turn < r.nextTurn:
@@ -182,6 +183,7 @@ func (r *Room) compileTurn() {
 					mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
 				}
 				r.statusDirty = true
+				roster = true // no longer vacant: it may be the host again
 			}
 		}
 		s.have[t%clientRing] = false

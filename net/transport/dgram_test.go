@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,20 +26,20 @@ type dgramClient struct {
 	mu   sync.Mutex
 	got  map[byte]bool
 	sent map[byte]time.Time
-	rtts []time.Duration
 }
 
 func (d *dgramClient) Message(f []byte) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.got[f[0]] = true
-	d.rtts = append(d.rtts, time.Since(d.sent[f[0]]))
 }
 func (d *dgramClient) Tick(time.Time) {}
 
-// TestDatagramsSkipKCPDelay: a datagram echo over loopback takes far less
-// than KCP's flush interval, and both sides see the frames.
-func TestDatagramsSkipKCPDelay(t *testing.T) {
+// TestDatagramsBothWays: frames sent as datagrams reach the server and
+// come back, beside the KCP session; a frame too big for one datagram is
+// refused. (That a datagram's round trip is far below KCP's flush interval
+// is BenchmarkDatagramRoundTrip's to show: BENCHMARKS.md.)
+func TestDatagramsBothWays(t *testing.T) {
 	srv, err := Listen("127.0.0.1:0", LAN())
 	if err != nil {
 		t.Fatal(err)
@@ -55,26 +56,63 @@ func TestDatagramsSkipKCPDelay(t *testing.T) {
 	go func() { _ = c.Run(ctx, &sendingClient{h, c, sendCh}) }()
 	for i := 0; i < 50; i++ {
 		sendCh <- byte(i)
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // a stream of turns, not a burst
 	}
-	time.Sleep(50 * time.Millisecond)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if len(h.got) < 45 {
-		t.Fatalf("%d of 50 datagrams echoed on loopback", len(h.got))
-	}
-	fast := 0
-	for _, r := range h.rtts {
-		if r < 5*time.Millisecond {
-			fast++
-		}
-	}
-	if fast < len(h.rtts)/2 {
-		t.Errorf("only %d of %d datagram round trips under 5 ms: %v", fast, len(h.rtts), h.rtts)
-	}
+	// Datagrams may be lost, even on loopback: most must come back.
+	eventually(t, "45 of 50 datagrams echoed on loopback", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return len(h.got) >= 45
+	})
 	if err := c.SendDatagram(make([]byte, wire.MaxFrame)); !errors.Is(err, ErrFrameSize) {
 		t.Errorf("a frame over one datagram: %v, want ErrFrameSize", err)
 	}
+}
+
+// BenchmarkDatagramRoundTrip: one 4-byte datagram frame to the server and
+// back over loopback, the next sent when the last returns (or, lost,
+// after 100 ms). KCP would hold a frame up to its flush interval (10 ms).
+func BenchmarkDatagramRoundTrip(b *testing.B) {
+	srv := listen(b, LAN())
+	start(b, func(ctx context.Context) error { return srv.Run(ctx, &dgramServer{s: srv}) })
+	cl := dialT(b, srv, "", LAN())
+	p := &dgramPinger{cl: cl, end: b.N, done: make(chan struct{})}
+	b.ResetTimer()
+	start(b, func(ctx context.Context) error { return cl.Run(ctx, p) })
+	select {
+	case <-p.done:
+	case <-time.After(time.Duration(b.N)*100*time.Millisecond + waitLimit):
+		b.Fatalf("round trips not done: %d of %d", p.n.Load(), b.N)
+	}
+}
+
+// dgramPinger sends a datagram when the last one has come back.
+type dgramPinger struct {
+	cl   *Client
+	n    atomic.Int64
+	end  int
+	done chan struct{}
+	sent time.Time // on the client's goroutine only
+}
+
+func (p *dgramPinger) Message([]byte) {
+	switch n := int(p.n.Add(1)); {
+	case n == p.end:
+		close(p.done)
+	case n < p.end:
+		p.send()
+	}
+}
+
+func (p *dgramPinger) Tick(now time.Time) {
+	if int(p.n.Load()) < p.end && now.Sub(p.sent) > 100*time.Millisecond {
+		p.send() // the first, or one lost
+	}
+}
+
+func (p *dgramPinger) send() {
+	p.sent = time.Now()
+	_ = p.cl.SendDatagram([]byte{1, 2, 3, 4})
 }
 
 // sendingClient sends on the client's own goroutine whatever arrives on ch.

@@ -163,14 +163,19 @@ type running struct {
 	done   chan error
 }
 
-func (r running) wait(tb testing.TB, within time.Duration) error {
+// waitLimit bounds every wait of these tests. It is generous, since a
+// loaded machine may be slow, and it is not a budget: how fast things
+// happen is for benchmarks (BENCHMARKS.md).
+const waitLimit = 30 * time.Second
+
+func (r running) wait(tb testing.TB) error {
 	tb.Helper()
 	select {
 	case err := <-r.done:
 		r.done <- err // for the cleanup
 		return err
-	case <-time.After(within):
-		tb.Fatalf("Run did not return within %v", within)
+	case <-time.After(waitLimit):
+		tb.Fatalf("Run did not return within %v", waitLimit)
 		return nil
 	}
 }
@@ -183,8 +188,8 @@ func start(tb testing.TB, run func(ctx context.Context) error) running {
 		cancel()
 		select {
 		case <-r.done:
-		case <-time.After(5 * time.Second):
-			tb.Errorf("Run still running 5 s after its context ended")
+		case <-time.After(waitLimit):
+			tb.Errorf("Run still running %v after its context ended", waitLimit)
 		}
 	})
 	return r
@@ -205,7 +210,7 @@ func dialT(tb testing.TB, s *Server, local string, cfg Config) *Client {
 	if local != "" {
 		la = net.UDPAddrFromAddrPort(netip.MustParseAddrPort(local))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	c, err := dial(ctx, la, s.Addr().String(), cfg)
 	if err != nil {
@@ -214,13 +219,13 @@ func dialT(tb testing.TB, s *Server, local string, cfg Config) *Client {
 	return c
 }
 
-// eventually polls cond every 5 ms until it holds or within passes.
-func eventually(tb testing.TB, within time.Duration, what string, cond func() bool) {
+// eventually polls cond every 5 ms until it holds, failing after waitLimit.
+func eventually(tb testing.TB, what string, cond func() bool) {
 	tb.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.Now().Add(waitLimit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			tb.Fatalf("after %v: %s", within, what)
+			tb.Fatalf("after %v: %s", waitLimit, what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -239,7 +244,7 @@ func TestExchangeInOrder(t *testing.T) {
 	cr := start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
 
 	begin := time.Now()
-	eventually(t, 20*time.Second, "10,000 frames each way", func() bool {
+	eventually(t, "10,000 frames each way", func() bool {
 		done := false
 		ch.view(func(s *stream) {
 			if s.err != nil {
@@ -261,11 +266,11 @@ func TestExchangeInOrder(t *testing.T) {
 	t.Logf("%d frames each way in %v", n, time.Since(begin).Round(time.Millisecond))
 
 	cr.cancel()
-	if err := cr.wait(t, 2*time.Second); err != nil {
+	if err := cr.wait(t); err != nil {
 		t.Fatalf("client Run: %v, want nil after its context ended", err)
 	}
 	var why error
-	eventually(t, 2*time.Second, "Disconnected on the server", func() bool {
+	eventually(t, "Disconnected on the server", func() bool {
 		sh.view(func() {
 			for _, err := range sh.disconnected {
 				why = err
@@ -281,44 +286,41 @@ func TestExchangeInOrder(t *testing.T) {
 		t.Errorf("stats %+v: want 0 sessions, 1 accepted", st)
 	}
 	sr.cancel()
-	if err := sr.wait(t, 2*time.Second); err != nil {
+	if err := sr.wait(t); err != nil {
 		t.Errorf("server Run: %v", err)
 	}
 }
 
-// TestSessionEnd: how each end learns the session is over.
+// TestSessionEnd: how each end learns the session is over. (The timeout
+// is long enough that a loaded machine does not time a healthy session
+// out; how soon each end knows is not asserted.)
 func TestSessionEnd(t *testing.T) {
 	cfg := LAN()
-	cfg.Heartbeat = 50 * time.Millisecond
-	cfg.Timeout = 500 * time.Millisecond
-	slack := 300 * time.Millisecond
+	cfg.Heartbeat = 100 * time.Millisecond
+	cfg.Timeout = 2 * time.Second
 	tests := []struct {
 		name       string
 		end        func(e ends)
 		wantServer func(error) bool // the server's Disconnected reason
 		wantClient func(error) bool // the client's Run result
-		within     time.Duration    // from end to both outcomes
 	}{
 		{
 			name:       "client leaves",
 			end:        func(e ends) { e.cr.cancel() },
 			wantServer: isClose(CloseNormal, true),
 			wantClient: func(err error) bool { return err == nil },
-			within:     slack,
 		},
 		{
 			name:       "server stops",
 			end:        func(e ends) { e.sr.cancel() },
 			wantServer: isClose(CloseShutdown, false),
 			wantClient: isClose(CloseShutdown, true),
-			within:     slack,
 		},
 		{
 			name:       "server closes the conn",
 			end:        func(e ends) { e.sh.closeConn(e.c, CloseApp+1) },
 			wantServer: isClose(CloseApp+1, false),
 			wantClient: isClose(CloseApp+1, true),
-			within:     slack,
 		},
 		{
 			name: "client socket dies",
@@ -327,7 +329,6 @@ func TestSessionEnd(t *testing.T) {
 			},
 			wantServer: func(err error) bool { return errors.Is(err, ErrTimeout) },
 			wantClient: func(err error) bool { return errors.Is(err, net.ErrClosed) },
-			within:     cfg.Timeout + slack,
 		},
 		{
 			name: "server socket dies",
@@ -336,7 +337,6 @@ func TestSessionEnd(t *testing.T) {
 			},
 			wantServer: isClose(CloseShutdown, false),
 			wantClient: func(err error) bool { return errors.Is(err, ErrTimeout) },
-			within:     cfg.Timeout + slack,
 		},
 	}
 	for _, tc := range tests {
@@ -349,7 +349,7 @@ func TestSessionEnd(t *testing.T) {
 			ch := &streamClient{cl: cl, s: stream{n: 1 << 30}}
 			cr := start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
 			var c ConnID
-			eventually(t, 2*time.Second, "data flowing both ways", func() bool {
+			eventually(t, "data flowing both ways", func() bool {
 				got := 0
 				ch.view(func(s *stream) { got = s.got })
 				sh.view(func() {
@@ -361,17 +361,13 @@ func TestSessionEnd(t *testing.T) {
 				return got > 100
 			})
 
-			ended := time.Now()
 			tc.end(ends{srv: srv, sh: sh, sr: sr, cl: cl, cr: cr, c: c})
-			clientErr := cr.wait(t, tc.within+time.Second)
+			clientErr := cr.wait(t)
 			var serverWhy error
-			eventually(t, tc.within+time.Second, "Disconnected on the server", func() bool {
+			eventually(t, "Disconnected on the server", func() bool {
 				sh.view(func() { serverWhy = sh.disconnected[c] })
 				return serverWhy != nil
 			})
-			if took := time.Since(ended); took > tc.within {
-				t.Errorf("both ends knew after %v, want within %v", took, tc.within)
-			}
 			if !tc.wantServer(serverWhy) {
 				t.Errorf("server: Disconnected(%v)", serverWhy)
 			}
@@ -439,7 +435,7 @@ func TestLimits(t *testing.T) {
 	parent := t
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 			defer cancel()
 			c, err := dial(ctx, net.UDPAddrFromAddrPort(netip.MustParseAddrPort(tc.local)), srv.Addr().String(), cfg)
 			if tc.want == 0 {
@@ -475,10 +471,11 @@ func TestDialTimeout(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) {
 		t.Errorf("dial: %v, want ErrTimeout", err)
 	}
-	if took < cfg.HandshakeTimeout || took > cfg.HandshakeTimeout+300*time.Millisecond {
-		t.Errorf("gave up after %v, want %v", took, cfg.HandshakeTimeout)
+	if took < cfg.HandshakeTimeout {
+		t.Errorf("gave up after %v, before its %v", took, cfg.HandshakeTimeout)
 	}
-	// Hellos were repeated every 250 ms, no more.
+	// Hellos were repeated every 250 ms, no more: at least twice in 600 ms,
+	// and on a slow machine no more often than that in the time it took.
 	_ = mute.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
 	hellos := 0
 	buf := make([]byte, 2048)
@@ -491,20 +488,28 @@ func TestDialTimeout(t *testing.T) {
 			hellos++
 		}
 	}
-	if hellos < 2 || hellos > 4 {
-		t.Errorf("%d Hellos in %v, want 3 (every 250 ms)", hellos, cfg.HandshakeTimeout)
+	if most := int(took/(250*time.Millisecond)) + 1; hellos < 2 || hellos > most {
+		t.Errorf("%d Hellos in %v, want 2 to %d (every 250 ms)", hellos, took, most)
 	}
 
-	// A cancelled context ends the dial at once.
+	// A cancelled context ends the dial, long before its handshake timeout.
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	begin = time.Now()
-	_, err = Dial(ctx, mute.LocalAddr().String(), LAN())
-	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) {
-		t.Errorf("dial with a 50 ms context: %v", err)
-	}
-	if took := time.Since(begin); took > 400*time.Millisecond {
-		t.Errorf("dial with a 50 ms context took %v", took)
+	cfg.HandshakeTimeout = time.Hour
+	done := make(chan error, 1)
+	go func() {
+		_, err := Dial(ctx, mute.LocalAddr().String(), cfg)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		// The context's deadline, seen as the context's error or as the
+		// handshake's own deadline (the earlier of the two).
+		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, ErrTimeout) {
+			t.Errorf("dial with a 50 ms context: %v, want its deadline", err)
+		}
+	case <-time.After(waitLimit):
+		t.Errorf("dial with a 50 ms context still running after %v", waitLimit)
 	}
 }
 
@@ -516,7 +521,7 @@ func TestIPv6Loopback(t *testing.T) {
 	sh := newStreamServer(100)
 	sh.srv = srv
 	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	cl, err := Dial(ctx, srv.Addr().String(), LAN())
 	if err != nil {
@@ -524,7 +529,7 @@ func TestIPv6Loopback(t *testing.T) {
 	}
 	ch := &streamClient{cl: cl, s: stream{n: 100}}
 	start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
-	eventually(t, 3*time.Second, "100 frames each way over ::1", func() bool {
+	eventually(t, "100 frames each way over ::1", func() bool {
 		got := 0
 		ch.view(func(s *stream) { got = s.got })
 		return got == 100
