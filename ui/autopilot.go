@@ -37,6 +37,7 @@ import (
 //	rematch        press Back to lobby on the results
 //	hold-lobby S   stay S seconds in the lobby; fail if a game starts (a
 //	               rematch must wait for the host's Start)
+//	wait-alone     stay in the lobby until every other player has left
 //	linger S       keep playing S seconds (so the others reach the same tick)
 //	quit           leave the game and end the program
 //
@@ -107,7 +108,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone":
 		case "join":
 			want = 1
 		case "setup":
@@ -296,6 +297,8 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		if a.flow.screen == screenLobby {
 			done = true
 		}
+	case "wait-alone":
+		done = a.flow.screen == screenLobby && nv.ok && len(nv.setup.Players) == 1
 	case "hold-lobby":
 		if a.flow.screen != screenLobby {
 			ap.mu.Lock()

@@ -72,7 +72,7 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 			return p
 		}
 		host = start("host", "-host", "-name", "Hostess", "-seed", "42",
-			"-autopilot", "setup versus 1 10; ready; start 2; play-to-end; rematch; hold-lobby 3; quit")
+			"-autopilot", "setup versus 1 10; ready; start 2; play-to-end; rematch; hold-lobby 3; wait-alone; quit")
 		guest = start("guest", "-name", "Guest",
 			"-autopilot", "join-lan; ready; play-to-end; rematch; hold-lobby 2; quit")
 		var wg sync.WaitGroup
