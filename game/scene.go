@@ -6,51 +6,30 @@ import "rockstep/game/fixed"
 // is measured on (DESIGN.md §6): eight ships in versus mode with friendly
 // fire, 40 rocks of every size and 64 bullets in flight, spread over the field
 // by seed. It is a normal world: stepping it plays on by the rules.
-func StandardScene(seed uint64) *World {
-	w, err := New(Setup{Seed: seed, Players: 0xFF, Mode: Versus, Lives: MaxLives, StartWave: 1, FriendlyFire: true})
-	if err != nil {
-		panic("standard scene: " + err.Error()) // the setup above is valid
-	}
-	w.NumRocks = 0
-	for k := 0; k < 40; k++ {
-		w.Rocks[k] = Rock{
-			ID:    w.newID(),
-			Pos:   fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))},
-			Vel:   fixed.Dir(fixed.Angle(w.Rand.Uint32())).Scale(fixed.Half),
-			Angle: fixed.Angle(w.Rand.Uint32()),
-			Spin:  int16(w.Rand.Range(-200, 200)),
-			Size:  uint8(1 + k%3),
-			Shape: uint8(k % 4),
-		}
-		w.NumRocks++
-	}
-	for k := 0; k < 64; k++ {
-		owner := k % MaxPlayers
-		d := fixed.Dir(fixed.Angle(w.Rand.Uint32()))
-		w.Bullets[k] = Bullet{
-			ID:    w.newID(),
-			Pos:   fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))},
-			Vel:   d.Scale(fixed.Int(8)),
-			Life:  uint16(BulletLifeHi),
-			Owner: uint8(owner),
-			Power: 1,
-		}
-		w.NumBullet++
-	}
-	return w
-}
+func StandardScene(seed uint64) *World { return scene(seed, 40, 64) }
 
 // WorstScene returns the heaviest world the engine holds: eight ships in
 // versus mode with friendly fire, every rock slot (MaxRocks) and every
 // bullet slot (MaxBullets) in use, spread over the field by seed. Step's
 // worst-case budget is measured on it.
-func WorstScene(seed uint64) *World {
-	w := StandardScene(seed)
+func WorstScene(seed uint64) *World { return scene(seed, MaxRocks, MaxBullets) }
+
+// scene returns eight ships in versus mode with friendly fire, with rocks
+// rocks of every size and bullets bullets in flight, spread over the field
+// by seed.
+func scene(seed uint64, rocks, bullets int) *World {
+	w, err := New(Setup{Seed: seed, Players: 0xFF, Mode: Versus, Lives: MaxLives, StartWave: 1, FriendlyFire: true})
+	if err != nil {
+		panic("scene: " + err.Error()) // the setup above is valid
+	}
+	spot := func() fixed.Vec {
+		return fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))}
+	}
 	w.NumRocks = 0
-	for k := 0; k < MaxRocks; k++ {
+	for k := 0; k < rocks; k++ {
 		w.Rocks[k] = Rock{
 			ID:    w.newID(),
-			Pos:   fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))},
+			Pos:   spot(),
 			Vel:   fixed.Dir(fixed.Angle(w.Rand.Uint32())).Scale(fixed.Half),
 			Angle: fixed.Angle(w.Rand.Uint32()),
 			Spin:  int16(w.Rand.Range(-200, 200)),
@@ -60,11 +39,11 @@ func WorstScene(seed uint64) *World {
 		w.NumRocks++
 	}
 	w.NumBullet = 0
-	for k := 0; k < MaxBullets; k++ {
+	for k := 0; k < bullets; k++ {
 		d := fixed.Dir(fixed.Angle(w.Rand.Uint32()))
 		w.Bullets[k] = Bullet{
 			ID:    w.newID(),
-			Pos:   fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))},
+			Pos:   spot(),
 			Vel:   d.Scale(fixed.Int(8)),
 			Life:  uint16(BulletLifeHi),
 			Owner: uint8(k % MaxPlayers),

@@ -56,6 +56,12 @@ func runBots(o botsOptions, stdout, stderr io.Writer) int {
 		return 2
 	}
 	s, err := l.Run()
+	return report(s, err, stdout, stderr)
+}
+
+// report prints a bot run's summary line and returns the exit code: 1 if
+// the run failed or the bots did not end on one hash and one results table.
+func report(s bots.Summary, err error, stdout, stderr io.Writer) int {
 	fmt.Fprintln(stdout, s)
 	switch {
 	case err != nil:
@@ -82,14 +88,5 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
 		Predict: o.predict, SyncTest: o.syncTest,
 	})
-	fmt.Fprintln(stdout, s)
-	switch {
-	case err != nil:
-		fmt.Fprintf(stderr, "rockstep: %v\n", err)
-		return 1
-	case s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0:
-		fmt.Fprintln(stderr, "rockstep: the bots did not agree")
-		return 1
-	}
-	return 0
+	return report(s, err, stdout, stderr)
 }

@@ -253,16 +253,24 @@ func (r *Room) onPause(m *member, p wire.Pause) {
 		r.pausing = true
 		r.queueEvent(wire.RoomEvent{Kind: wire.EventPause})
 	case !p.Paused && (r.child == wire.ChildPaused || r.pausing):
-		if r.pausing {
-			r.pausing = false
-			r.dropQueuedPause()
-			return
-		}
+		r.unpause()
+		r.compile()
+	}
+}
+
+// unpause cancels a pause that was asked for, or ends one in force: the
+// game compiles turns again, and every client hears it resumed.
+func (r *Room) unpause() {
+	if r.pausing {
+		r.pausing = false
+		r.dropQueuedPause()
+		return
+	}
+	if r.child == wire.ChildPaused {
 		r.child = wire.ChildIterating
 		r.lastCompile = r.now
 		r.queueEvent(wire.RoomEvent{Kind: wire.EventResume})
 		r.statusDirty = true
-		r.compile()
 	}
 }
 

@@ -404,17 +404,7 @@ func (r *Room) EndGame() {
 		return
 	}
 	r.ending = true
-	if r.child == wire.ChildPaused || r.pausing {
-		// The last turn has to be compiled: resume for it.
-		r.pausing = false
-		r.dropQueuedPause()
-		if r.child == wire.ChildPaused {
-			r.child = wire.ChildIterating
-			r.lastCompile = r.now
-			r.queueEvent(wire.RoomEvent{Kind: wire.EventResume})
-		}
-		r.statusDirty = true
-	}
+	r.unpause() // the last turn has to be compiled: resume for it
 	r.compile()
 }
 

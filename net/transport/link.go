@@ -93,19 +93,8 @@ func mix64(x uint64) uint64 {
 // Send puts a copy of pkt on the link at virtual time now; the link decides
 // at once whether and when it (and any duplicate) will be delivered.
 func (l *Link) Send(now time.Duration, pkt []byte) {
-	l.stats.Sent++
-	l.stats.BytesSent += int64(len(pkt))
-	if l.offline {
-		l.stats.DroppedDisconnected++
-		return
-	}
-	if l.pending >= MaxPending {
-		l.stats.DroppedQueue++
-		return
-	}
-	depart, ok := l.serialise(now, len(pkt))
+	depart, ok := l.admit(now, pkt)
 	if !ok {
-		l.stats.DroppedQueue++
 		return
 	}
 	if l.chance(l.imp.Loss) {
@@ -130,19 +119,8 @@ func (l *Link) Send(now time.Duration, pkt []byte) {
 // reliable packets; every time the path loses it, it arrives one
 // retransmission timeout later. Retransmissions are not counted as sent.
 func (l *Link) SendReliable(now time.Duration, pkt []byte) {
-	l.stats.Sent++
-	l.stats.BytesSent += int64(len(pkt))
-	if l.offline {
-		l.stats.DroppedDisconnected++
-		return
-	}
-	if l.pending >= MaxPending {
-		l.stats.DroppedQueue++
-		return
-	}
-	depart, ok := l.serialise(now, len(pkt))
+	depart, ok := l.admit(now, pkt)
 	if !ok {
-		l.stats.DroppedQueue++
 		return
 	}
 	rto := 2*(l.imp.Latency+l.imp.Jitter) + reliableRTO
@@ -158,6 +136,27 @@ func (l *Link) SendReliable(now time.Duration, pkt []byte) {
 	l.lastRel = due
 	l.pending++
 	l.sched.push(inFlight{due: due, data: append([]byte(nil), pkt...), link: l})
+}
+
+// admit counts pkt as sent and passes it through the bandwidth bottleneck:
+// when it leaves it, or false if it is dropped (a disconnected peer, a full
+// queue).
+func (l *Link) admit(now time.Duration, pkt []byte) (time.Duration, bool) {
+	l.stats.Sent++
+	l.stats.BytesSent += int64(len(pkt))
+	if l.offline {
+		l.stats.DroppedDisconnected++
+		return 0, false
+	}
+	if l.pending >= MaxPending {
+		l.stats.DroppedQueue++
+		return 0, false
+	}
+	depart, ok := l.serialise(now, len(pkt))
+	if !ok {
+		l.stats.DroppedQueue++
+	}
+	return depart, ok
 }
 
 // Retransmission, as SendReliable models it.

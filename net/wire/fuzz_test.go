@@ -3,12 +3,11 @@ package wire
 import (
 	"bytes"
 	"flag"
-	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"testing"
+
+	"rockstep/internal/fuzzseed"
 )
 
 var updateCorpus = flag.Bool("update-corpus", false, "rewrite the fuzz seed corpus in testdata/fuzz from samples()")
@@ -122,58 +121,14 @@ func seedCorpus(tb testing.TB) map[string]map[string][]byte {
 	return c
 }
 
-// corpusFile returns data in the `go test fuzz v1` format, with every
-// byte that is not printable ASCII as a \x escape.
-func corpusFile(data []byte) []byte {
-	b := []byte("go test fuzz v1\n[]byte(\"")
-	for _, c := range data {
-		switch {
-		case c == '"' || c == '\\':
-			b = append(b, '\\', c)
-		case c >= 0x20 && c < 0x7f:
-			b = append(b, c)
-		default:
-			b = fmt.Appendf(b, "\\x%02x", c)
-		}
-	}
-	return append(b, "\")\n"...)
-}
-
 // TestSeedCorpus keeps testdata/fuzz in step with the encoding: run with
 // -update-corpus after changing it, never edit the files by hand.
 func TestSeedCorpus(t *testing.T) {
 	for target, seeds := range seedCorpus(t) {
-		dir := filepath.Join("testdata", "fuzz", target)
-		if *updateCorpus {
-			if err := os.RemoveAll(dir); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
+		files := make(map[string][]byte, len(seeds))
+		for name, data := range seeds {
+			files[name] = fuzzseed.File(data)
 		}
-		names := make([]string, 0, len(seeds))
-		for name := range seeds {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			path := filepath.Join(dir, name)
-			want := corpusFile(seeds[name])
-			if *updateCorpus {
-				if err := os.WriteFile(path, want, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			got, err := os.ReadFile(path)
-			if err != nil {
-				t.Errorf("seed %s: %v (run go test -run TestSeedCorpus -update-corpus)", path, err)
-				continue
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("seed %s is stale (run go test -run TestSeedCorpus -update-corpus)", path)
-			}
-		}
+		fuzzseed.Check(t, filepath.Join("testdata", "fuzz", target), files, *updateCorpus)
 	}
 }
