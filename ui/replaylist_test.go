@@ -1,14 +1,11 @@
 package ui
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"rockstep/net/replay"
 )
 
 // TestScanReplays: the folder's replays are listed with their room,
@@ -25,15 +22,7 @@ func TestScanReplays(t *testing.T) {
 	}
 	write("20250101-100000-whole.rsrp", data)
 	write("20250101-100000-whole.rsrp"+reportExt, []byte("Rockstep desync report\nslot 1 DIVERGED\n"))
-	// Cut inside a record (a cut between two records reads as a game
-	// still being recorded).
-	at := len(data) / 2
-	for ; at < len(data); at++ {
-		if _, err := replay.ReadHeader(bytes.NewReader(data[:at])); err != nil {
-			break
-		}
-	}
-	write("20250101-090000-cut.rsrp", data[:at])
+	write("20250101-090000-cut.rsrp", cutInsideARecord(data, len(data)/2))
 	write("notes.txt", []byte("not a replay"))
 	if err := os.Mkdir(filepath.Join(dir, "folder.rsrp"), 0o755); err != nil {
 		t.Fatal(err)
