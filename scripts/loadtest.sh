@@ -60,7 +60,7 @@ SRV=$!
 sleep 0.5
 # A CPU profile of the middle of the run.
 (sleep $((SECS / 4 + 2)) && curl -s -o "$OUT/server.pprof" "127.0.0.1:7793/debug/pprof/profile?seconds=$((SECS / 2))") &
-measure rockstep "$SRV" "$OUT/rockstep" -bots "$BOTS" -join 127.0.0.1:7790 -per-room 4 -ticks "$TICKS" -seed 1
+measure rockstep "$SRV" "$OUT/rockstep" -bots "$BOTS" -join 127.0.0.1:7790 -per-room 4 -share -ticks "$TICKS" -seed 1
 METRICS=$(curl -s 127.0.0.1:7791/metrics)
 echo "$METRICS" | grep -E '^rockstep_(turns_total|late_turns_total|bytes_out_total|bytes_in_total|transport_sessions) ' | tr '\n' ' '
 echo

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/netip"
 	"os"
 	"os/signal"
@@ -27,13 +28,22 @@ type botsOptions struct {
 	players  int
 	tokenDir string
 	record   string
-	predict  bool // every bot's session predicts
-	syncTest int  // ticks every bot's session sync-tests (-bots -local)
+	predict  bool   // every bot's session predicts
+	syncTest int    // ticks every bot's session sync-tests (-bots -local)
+	share    bool   // each room's bots share one simulation (-bots -join)
+	pprof    string // where to serve the Go profiler while the bots run ("": nowhere)
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
 // non-zero if the bots did not finish or did not agree.
 func runBots(o botsOptions, stdout, stderr io.Writer) int {
+	if o.pprof != "" {
+		stop, err := serveProfiler(o.pprof, slog.New(slog.NewTextHandler(stderr, nil)))
+		if err != nil {
+			return 1
+		}
+		defer stop()
+	}
 	if o.join != "" {
 		return runRemoteBots(o, stdout, stderr)
 	}
@@ -86,7 +96,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
-		Predict: o.predict, SyncTest: o.syncTest,
+		Predict: o.predict, SyncTest: o.syncTest, Share: o.share,
 	})
 	return report(s, err, stdout, stderr)
 }

@@ -46,6 +46,7 @@ func run(args []string) int {
 	fs.StringVar(&bo.netsim, "netsim", "", "simulate a bad network on every link (the bots'), or on the game's own links: `SPEC` like latency=80ms,jitter=30ms,loss=5%,dup=2%,reorder=2%,bw=1mbps")
 	fs.BoolVar(&bo.fast, "fast", false, "with -bots -local: run on a virtual clock as fast as the machine allows")
 	fs.IntVar(&bo.perRoom, "per-room", 0, "with -bots -join: put `N` bots in each room, creating rooms on the server (0: all in the default room)")
+	fs.BoolVar(&bo.share, "share", false, "with -bots -join: each room's bots simulate their game once between them (a load test's bots; their hashes then agree by construction)")
 	fs.IntVar(&bo.players, "players", 0, "with -bots -join: a room starts once it has `N` ready players (default: -per-room, or -bots)")
 	fs.StringVar(&bo.tokenDir, "token-dir", "", "with -bots -join: keep each bot's session token in `DIR`, so a restarted bot reclaims its slot")
 	ro := replayFlags(fs)
@@ -58,7 +59,7 @@ func run(args []string) int {
 	fs.StringVar(&so.name, "name", "Rockstep", "the player's `NAME` for this run (default: the settings'); with -server: the server's name, shown in game lists")
 	fs.StringVar(&so.logFormat, "log-format", "text", "with -server: log format, text or json")
 	fs.StringVar(&so.metrics, "metrics", "", "with -server: serve /healthz and Prometheus /metrics over HTTP on `ADDR`")
-	fs.StringVar(&so.pprof, "pprof", "", "with -server: serve the Go profiler (/debug/pprof/, e.g. profile?seconds=30) over HTTP on `ADDR`; off by default, keep it on loopback")
+	fs.StringVar(&so.pprof, "pprof", "", "with -server or -bots: serve the Go profiler (/debug/pprof/, e.g. profile?seconds=30) over HTTP on `ADDR`; off by default, keep it on loopback")
 	fs.BoolVar(&so.lan, "lan", true, "with -server: advertise the server on the LAN")
 	fs.IntVar(&so.maxRooms, "max-rooms", 0, "with -server: rooms at once (default 256)")
 	if err := fs.Parse(args); err != nil {
@@ -92,7 +93,7 @@ func run(args []string) int {
 	}
 	if bo.n != 0 {
 		bo.predict, bo.syncTest = po.forBots(), po.syncTest
-		bo.seed = *seed
+		bo.seed, bo.pprof = *seed, so.pprof
 		if bo.seed == 0 {
 			bo.seed = uint64(time.Now().UnixNano())
 		}

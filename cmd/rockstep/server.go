@@ -77,15 +77,11 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		log.Info("metrics", "addr", ln.Addr().String())
 	}
 	if o.pprof != "" {
-		ln, err := net.Listen("tcp", o.pprof)
+		stop, err := serveProfiler(o.pprof, log)
 		if err != nil {
-			log.Error("cannot serve the profiler", "addr", o.pprof, "err", err)
 			return 1
 		}
-		hs := &http.Server{Handler: profilerHandler(), ReadHeaderTimeout: 5 * time.Second}
-		go func() { _ = hs.Serve(ln) }()
-		defer hs.Close()
-		log.Warn("profiler", "addr", ln.Addr().String(), "note", "anyone who reaches this address can profile the server: keep it on loopback")
+		defer stop()
 	}
 	if o.lan {
 		if err := h.AdvertiseLAN(ctx, srv.Addr().Port(), hostName()); err != nil {
@@ -107,6 +103,19 @@ func hostName() string {
 		return n
 	}
 	return "server"
+}
+
+// serveProfiler serves the Go profiler on addr until stop is called.
+func serveProfiler(addr string, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		log.Error("cannot serve the profiler", "addr", addr, "err", err)
+		return nil, err
+	}
+	hs := &http.Server{Handler: profilerHandler(), ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	log.Warn("profiler", "addr", ln.Addr().String(), "note", "anyone who reaches this address can profile this process: keep it on loopback")
+	return func() { _ = hs.Close() }, nil
 }
 
 // profilerHandler serves the Go profiler's endpoints under /debug/pprof/

@@ -40,6 +40,10 @@ type Config struct {
 	// SyncTest, if above zero, makes every session sync-test its confirmed
 	// ticks with this many ticks of rollback (the -synctest debug mode).
 	SyncTest int
+	// Share makes the bots simulate the game once between them (see
+	// lockstep.SharedSim): their hashes then agree by construction, so a
+	// shared run measures the network, not sync.
+	Share bool
 	// Setup is the game's setup (zero: DefaultBotSetup, a long co-op game).
 	Setup game.Setup
 	// Manual leaves readying, starting and ending games to the caller
@@ -64,6 +68,7 @@ type Local struct {
 	Net    *transport.Network
 	Bots   []*Bot // players by slot order of joining, then spectators
 	byPeer map[transport.PeerID]*Bot
+	shared *lockstep.SharedSim // nil unless cfg.Share
 
 	roomTick  time.Duration
 	sampleAt  time.Duration
@@ -174,6 +179,9 @@ func NewLocal(cfg Config) (*Local, error) {
 	if rec != nil {
 		rc = l.recording(rc, rec)
 	}
+	if cfg.Share {
+		l.shared = lockstep.NewSharedSim()
+	}
 	l.Room = room.New(rc)
 	for i := 0; i < cfg.Bots; i++ {
 		l.addBot(lockstep.Config{Name: "bot" + strconv.Itoa(i), PlayerID: [16]byte{byte(i + 1)}}, NewPilot(cfg.Seed*1000+uint64(i)))
@@ -198,6 +206,7 @@ func (l *Local) addBot(sc lockstep.Config, pilot *Pilot) *Bot {
 	sc.OnTurnEnd = b.onTurnEnd
 	sc.Predict = l.cfg.Predict
 	sc.SyncTest = l.cfg.SyncTest
+	sc.Shared = l.shared
 	b.Session = lockstep.New(sc)
 	b.nextFrame = l.now
 	l.Bots = append(l.Bots, b)
@@ -537,6 +546,8 @@ type Summary struct {
 	Rejoins         int           // times bots came back with their token after losing the connection (remote runs)
 	LeavesSeen      int           // bots that saw another player leave the game (remote runs)
 	SyncErrors      uint64        // sync-test mismatches (-synctest)
+	RoomsFailed     int           // rooms the server did not create (remote runs): their bots did not play
+	SharedTicks     uint64        // ticks bots copied from another bot's simulation rather than stepped (Share)
 	LateP99         time.Duration // 99th percentile of how late ticks ran against their schedule (bucket bound)
 	K, Delay        int
 	LateTurns       uint64
@@ -562,6 +573,9 @@ func (l *Local) Summary() Summary {
 			end = l.now
 		}
 		s.GameTime = end - l.startedAt
+	}
+	if l.shared != nil {
+		s.SharedTicks = l.shared.Hits()
 	}
 	results := map[uint64]bool{}
 	hashes := map[[2]uint64]bool{}
@@ -618,8 +632,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d late_ms_p99=%d sync_errors=%d game_s=%.1f speed=%.3f wall_ms=%d",
+	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d late_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
 		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
-		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.LateP99.Milliseconds(), s.SyncErrors, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
+		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.LateP99.Milliseconds(), s.SyncErrors, s.SharedTicks, s.RoomsFailed, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
 }

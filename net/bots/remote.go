@@ -39,7 +39,14 @@ type RemoteConfig struct {
 	// lockstep.Config).
 	Predict  bool
 	SyncTest int
+	// Share makes each room's bots simulate their game once between them
+	// (lockstep.SharedSim), so that a load test's CPU goes to the network
+	// it measures; their hashes then agree by construction.
+	Share bool
 }
+
+// roomsCreatedAtOnce bounds the CreateRooms in flight.
+const roomsCreatedAtOnce = 8
 
 // remoteBot is one bot's connection and progress.
 type remoteBot struct {
@@ -47,6 +54,8 @@ type remoteBot struct {
 	c       *client.Client // the latest connection (nil if none was made)
 	pilot   *Pilot
 	room    uint32
+	want    int                 // the room starts once it has this many ready players
+	shared  *lockstep.SharedSim // the room's shared simulation (nil: the bot simulates alone)
 	from    netip.Addr
 	final   Final
 	token   [16]byte
@@ -81,29 +90,52 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	defer cancel()
 	start := time.Now()
 
+	// Each group of bots gets its room (created on the server, in parallel
+	// with the others' but a few at a time) and plays in it; the last group
+	// is what is left, and its room starts with that many players. A room
+	// that cannot be created is counted and its bots do not play: the run
+	// goes on without them.
 	bots := make([]*remoteBot, cfg.Bots)
+	groups := (cfg.Bots + group - 1) / group
+	roomErrs := make([]error, groups)
+	creating := make(chan struct{}, roomsCreatedAtOnce)
 	var wg sync.WaitGroup
-	for g := 0; g*group < cfg.Bots; g++ {
-		roomID := uint32(0)
-		if cfg.PerRoom > 0 {
-			id, err := createRoom(ctx, cfg, g)
-			if err != nil {
-				return Summary{}, err
-			}
-			roomID = id
+	for g := range groups {
+		var from netip.Addr
+		if cfg.SpreadLoopback {
+			from = netip.AddrFrom4([4]byte{127, 0, byte(1 + g/250), byte(1 + g%250)})
 		}
-		for i := g * group; i < min((g+1)*group, cfg.Bots); i++ {
-			b := &remoteBot{i: i, pilot: NewPilot(cfg.Seed*1000 + uint64(i)), room: roomID}
-			if cfg.SpreadLoopback {
-				b.from = netip.AddrFrom4([4]byte{127, 0, byte(1 + g/250), byte(1 + g%250)})
-			}
-			bots[i] = b
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				b.err = b.play(ctx, cfg)
-			}()
+		var shared *lockstep.SharedSim
+		if cfg.Share {
+			shared = lockstep.NewSharedSim()
 		}
+		first, end := g*group, min((g+1)*group, cfg.Bots)
+		for i := first; i < end; i++ {
+			bots[i] = &remoteBot{i: i, pilot: NewPilot(cfg.Seed*1000 + uint64(i)), from: from, want: min(cfg.Players, end-first), shared: shared}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			roomID := uint32(0)
+			if cfg.PerRoom > 0 {
+				creating <- struct{}{}
+				id, err := createRoom(ctx, cfg, g, from)
+				<-creating
+				if err != nil {
+					roomErrs[g] = fmt.Errorf("room %d: %w", g, err)
+					return
+				}
+				roomID = id
+			}
+			for _, b := range bots[first:end] {
+				b.room = roomID
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					b.err = b.play(ctx, cfg)
+				}()
+			}
+		}()
 	}
 	wg.Wait()
 
@@ -114,7 +146,16 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	var up, down uint64
 	var rtts []time.Duration
 	var late [len(lockstep.LatenessBuckets) + 1]uint64
-	for _, b := range bots {
+	for _, err := range roomErrs {
+		if err != nil {
+			s.RoomsFailed++
+			errs = append(errs, err)
+		}
+	}
+	for g, b := range bots {
+		if roomErrs[g/group] != nil {
+			continue // its room was never made: the room's error says so
+		}
 		if b.err != nil {
 			errs = append(errs, fmt.Errorf("bot %d: %w", b.i, b.err))
 		}
@@ -162,8 +203,13 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		c.Close()
 	}
 	rooms := map[uint32]bool{}
-	for _, b := range bots {
-		rooms[b.room] = true
+	for g, b := range bots {
+		if roomErrs[g/group] == nil {
+			rooms[b.room] = true
+		}
+		if b.shared != nil && g%group == 0 {
+			s.SharedTicks += b.shared.Hits() // once a room
+		}
 	}
 	s.HashGroups = len(hashes) - len(rooms) + 1
 	s.ResultGroups = len(results) - len(rooms) + 1
@@ -179,32 +225,65 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	return s, errors.Join(errs...)
 }
 
-// createRoom asks the server for a room for group g.
-func createRoom(ctx context.Context, cfg RemoteConfig, g int) (uint32, error) {
-	got := make(chan uint32, 1)
-	tc, err := transport.Dial(ctx, cfg.Addr, cfg.Transport)
+// createRoom asks the server for a room for group g, from the group's
+// address. CreateRoom is sent once: the stream is reliable, and a resent
+// one would make a second room. Only a dial that fails (no connection, so
+// no room) is tried again.
+func createRoom(ctx context.Context, cfg RemoteConfig, g int, from netip.Addr) (uint32, error) {
+	var tc *transport.Client
+	var err error
+	for try := 0; ; try++ {
+		if from.IsValid() {
+			tc, err = transport.DialFrom(ctx, from, cfg.Addr, cfg.Transport)
+		} else {
+			tc, err = transport.Dial(ctx, cfg.Addr, cfg.Transport)
+		}
+		if err == nil || try == 2 || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
 	if err != nil {
 		return 0, fmt.Errorf("create room: %w", err)
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	frame, _ := wire.Append(nil, wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}})
-	h := &roomCreator{got: got, send: func() { _ = tc.Send(frame) }}
-	go func() { _ = tc.Run(rctx, h) }()
+	h := &roomCreator{answer: make(chan roomAnswer, 1), send: func() { _ = tc.Send(frame) }}
+	ran := make(chan error, 1)
+	go func() { ran <- tc.Run(rctx, h) }()
+	wait := time.NewTimer(createRoomWait)
+	defer wait.Stop()
 	select {
-	case id := <-got:
-		return id, nil
+	case a := <-h.answer:
+		return a.id, a.err
+	case err := <-ran:
+		return 0, fmt.Errorf("create room: connection lost: %w", err)
+	case <-wait.C:
+		return 0, fmt.Errorf("create room: no answer in %v", createRoomWait)
 	case <-ctx.Done():
 		return 0, fmt.Errorf("create room: %w", ctx.Err())
 	}
 }
 
+// createRoomWait is how long the server has to answer a CreateRoom.
+const createRoomWait = 15 * time.Second
+
+type roomAnswer struct {
+	id  uint32
+	err error
+}
+
+// roomCreator sends one CreateRoom and hands on the server's answer: the
+// room, or its refusal.
 type roomCreator struct {
-	got   chan uint32
-	send  func()
-	last  time.Time
-	done  bool
-	tries int
+	answer chan roomAnswer
+	send   func()
+	sent   bool
+	done   bool
 }
 
 func (h *roomCreator) Message(f []byte) {
@@ -212,15 +291,19 @@ func (h *roomCreator) Message(f []byte) {
 	if err != nil || h.done {
 		return
 	}
-	if rc, ok := m.(wire.RoomCreated); ok {
+	switch m := m.(type) {
+	case wire.RoomCreated:
 		h.done = true
-		h.got <- rc.RoomID
+		h.answer <- roomAnswer{id: m.RoomID}
+	case wire.Refuse:
+		h.done = true
+		h.answer <- roomAnswer{err: fmt.Errorf("create room: refused: %s", m.Text)}
 	}
 }
 
-func (h *roomCreator) Tick(now time.Time) {
-	if !h.done && now.Sub(h.last) > 500*time.Millisecond && h.tries < 20 {
-		h.last, h.tries = now, h.tries+1
+func (h *roomCreator) Tick(time.Time) {
+	if !h.sent {
+		h.sent = true
 		h.send()
 	}
 }
@@ -249,7 +332,7 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	sc.RoomID = b.room
 	sc.Name = "bot" + strconv.Itoa(b.i)
 	sc.PlayerID = [16]byte{byte(b.i), byte(b.i >> 8), 'b', 'o', 't'}
-	sc.Predict, sc.SyncTest = cfg.Predict, cfg.SyncTest
+	sc.Predict, sc.SyncTest, sc.Shared = cfg.Predict, cfg.SyncTest, b.shared
 	path := b.tokenPath(cfg)
 	if path != "" {
 		if data, err := os.ReadFile(path); err == nil && len(data) == 16 {
@@ -366,7 +449,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			case ph == lockstep.Lobby && !readied:
 				readied = true
 				s.SetReady(true)
-			case ph == lockstep.Lobby && s.IsHost() && asked != s.SetupState().Game && rosterReady(s.SetupState().Players, cfg.Players):
+			case ph == lockstep.Lobby && s.IsHost() && asked != s.SetupState().Game && rosterReady(s.SetupState().Players, b.want):
 				asked = s.SetupState().Game
 				s.RequestStart()
 			case ph == lockstep.Playing && s.IsHost() && s.World() != nil && int(s.World().Tick) >= cfg.Ticks && ended != s.SetupState().Game:

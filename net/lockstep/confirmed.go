@@ -170,7 +170,11 @@ func (s *Session) execTick(sample InputSource) bool {
 	}
 	g.lastIn = in
 	s.sync.before(s.game.world, in)
-	g.world.Step(in)
+	if s.cfg.Shared != nil && s.cfg.SyncTest == 0 {
+		s.cfg.Shared.step(g.world, in)
+	} else {
+		g.world.Step(in)
+	}
 	if s.sync.after(s.game.world) != nil {
 		s.stats.SyncErrors++
 	}
@@ -227,7 +231,12 @@ func (s *Session) startTurn(mt *wire.MasterTurn) {
 func (s *Session) completeTurn(mt *wire.MasterTurn) {
 	g := &s.game
 	c := mt.Turn
-	h := g.world.Hash()
+	var h uint64
+	if s.cfg.Shared != nil {
+		h = s.cfg.Shared.hash(g.world)
+	} else {
+		h = g.world.Hash()
+	}
 	g.hashTurn, g.hashLow, g.hasHash = c, uint32(h), true
 	g.masters.release(c)
 	g.turn, g.tickIn = c+1, 0

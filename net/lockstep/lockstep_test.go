@@ -319,3 +319,27 @@ func TestTurnLength(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedSimulation: bots that share their simulation (as the load test's
+// do) play the very game they play alone, over a lossy network, and most of
+// their ticks are copied rather than stepped.
+func TestSharedSimulation(t *testing.T) {
+	run := func(share bool) bots.Summary {
+		l := newLocal(t, bots.Config{Bots: 4, Ticks: 2000, Seed: 11, Net: impairment(t, "latency=20ms,jitter=10ms,loss=5%"), Share: share})
+		if _, err := l.Run(); err != nil {
+			t.Fatal(err)
+		}
+		return agree(t, l)
+	}
+	alone, shared := run(false), run(true)
+	if alone.Hash != shared.Hash || alone.Turn != shared.Turn || alone.Results != shared.Results {
+		t.Fatalf("a shared simulation played another game:\nalone  %s\nshared %s", alone, shared)
+	}
+	if alone.SharedTicks != 0 {
+		t.Fatalf("bots that do not share copied %d ticks", alone.SharedTicks)
+	}
+	// Four bots: three of every four executions can be copies.
+	if want := uint64(shared.Played) * 3 / 2; shared.SharedTicks < want {
+		t.Fatalf("%d ticks copied in a game of %d ticks, want at least %d", shared.SharedTicks, shared.Played, want)
+	}
+}

@@ -68,6 +68,10 @@ type Config struct {
 	// a desync the room can be sent the world at the turn that diverged
 	// (about 6.6 KB each). 0 means the default (8); -1 keeps none.
 	KeepWorlds int
+	// Shared, if set, is shared with the other sessions of this process
+	// that play the same game, which then simulate it once (bots in a load
+	// test; see SharedSim). Not with SyncTest.
+	Shared *SharedSim
 }
 
 // LAN returns the settings for a game on a local network.
