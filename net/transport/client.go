@@ -250,7 +250,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	if c.err != nil { // closed before Run
 		return c.err
 	}
-	r := startReader(c.conn, c.cfg.MTU)
+	r := startReader(c.conn, c.cfg.MTU, clientBatch, clientBatches)
 	defer c.closeOnce.Do(r.stop)
 	ticker := time.NewTicker(c.cfg.Interval)
 	defer ticker.Stop()
@@ -283,7 +283,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 		case err := <-r.fatal:
 			return fmt.Errorf("client %v: %w", c.LocalAddr(), err)
 		case d := <-r.inbox:
-			c.handlePacket(time.Now(), d.bytes(), h)
+			c.handleBatch(d, h)
 			r.recycle(d)
 		case <-ticker.C:
 			c.drain(r, h)
@@ -313,14 +313,25 @@ type Waker interface {
 
 // drain handles the datagrams already received.
 func (c *Client) drain(r *socketReader, h ClientHandler) {
-	for range inboxSize {
+	for range clientBatches {
 		select {
 		case d := <-r.inbox:
-			c.handlePacket(time.Now(), d.bytes(), h)
+			c.handleBatch(d, h)
 			r.recycle(d)
 		default:
 			return
 		}
+	}
+}
+
+// handleBatch handles a batch of received datagrams.
+func (c *Client) handleBatch(d *datagrams, h ClientHandler) {
+	now := time.Now()
+	for i := range d.n {
+		if c.err != nil {
+			return
+		}
+		c.handlePacket(now, d.bytes(i), h)
 	}
 }
 

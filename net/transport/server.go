@@ -58,9 +58,10 @@ type Server struct {
 	ended    []*session // closed, Disconnected not yet called
 	expired  []*session // scratch for tick
 
-	hbuf []byte // handshake replies, Ping and Close
-	obuf []byte // Data datagrams
-	rbuf []byte // a received frame
+	out  *batchWriter // the socket's writes, a batch at a time (nil without a socket)
+	hbuf []byte       // handshake replies, Ping and Close
+	obuf []byte       // Data datagrams
+	rbuf []byte       // a received frame
 
 	stats     serverCounters
 	running   atomic.Bool
@@ -94,11 +95,8 @@ func Listen(addr string, cfg Config) (*Server, error) {
 	}
 	s.conn = conn
 	s.addr = conn.LocalAddr().(*net.UDPAddr).AddrPort()
-	s.writeTo = func(b []byte, to netip.AddrPort) {
-		// Errors are ignored: UDP is best effort, and a peer that cannot
-		// be reached times out.
-		_, _ = conn.WriteToUDPAddrPort(b, to)
-	}
+	s.out = newBatchWriter(conn, cfg.MTU, serverBatch)
+	s.writeTo = s.out.add
 	return s, nil
 }
 
@@ -142,8 +140,20 @@ func (s *Server) Run(ctx context.Context, h ServerHandler) error {
 		return errors.New("transport: Server.Run without a socket")
 	}
 	s.h = h
-	r := startReader(s.conn, s.cfg.MTU)
+	// The loop runs on a goroutine of its own, never on the caller's: the
+	// UI build's main goroutine is locked to the main thread (Ebiten), and
+	// a loop there pays a thread switch for every wake-up.
+	done := make(chan error, 1)
+	go func() { done <- s.serve(ctx) }()
+	return <-done
+}
+
+// serve is Run's loop. After each round (the datagrams received, or a
+// tick) it writes what the round sent, a batch a system call.
+func (s *Server) serve(ctx context.Context) error {
+	r := startReader(s.conn, s.cfg.MTU, serverBatch, serverBatches)
 	defer r.stop()
+	defer s.out.flush() // the Closes of a shutdown
 	ticker := time.NewTicker(s.cfg.Interval)
 	defer ticker.Stop()
 	for {
@@ -158,7 +168,7 @@ func (s *Server) Run(ctx context.Context, h ServerHandler) error {
 			s.shutdown()
 			return fmt.Errorf("serve %v: %w", s.addr, err)
 		case d := <-r.inbox:
-			s.handlePacket(time.Now(), d.from, d.bytes())
+			s.handleBatch(d)
 			r.recycle(d)
 		case <-ticker.C:
 			s.drain(r)
@@ -167,15 +177,24 @@ func (s *Server) Run(ctx context.Context, h ServerHandler) error {
 			s.h.Tick(now)
 			s.reap()
 		}
+		s.out.flush()
+	}
+}
+
+// handleBatch handles a batch of received datagrams.
+func (s *Server) handleBatch(d *datagrams) {
+	now := time.Now()
+	for i := range d.n {
+		s.handlePacket(now, d.from[i], d.bytes(i))
 	}
 }
 
 // drain handles the datagrams already received.
 func (s *Server) drain(r *socketReader) {
-	for range inboxSize {
+	for range serverBatches {
 		select {
 		case d := <-r.inbox:
-			s.handlePacket(time.Now(), d.from, d.bytes())
+			s.handleBatch(d)
 			r.recycle(d)
 		default:
 			return

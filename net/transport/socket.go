@@ -9,41 +9,97 @@ import (
 	"time"
 )
 
-// inboxSize is the number of received datagrams a socket reader holds for
-// its loop; when they are all taken the reader waits and the kernel's
-// buffer takes the rest (or drops it), so memory stays bounded.
-const inboxSize = 256
+// A socket reader holds batches of received datagrams for its loop; when
+// they are all taken the reader waits and the kernel's buffer takes the rest
+// (or drops it), so memory stays bounded. A server reads up to serverBatch
+// datagrams a system call (recvmmsg on Linux) into serverBatches batches;
+// a client, which receives a few dozen a second, holds far fewer.
+const (
+	serverBatch   = 32
+	serverBatches = 8
+	clientBatch   = 4
+	clientBatches = 4
+)
 
-// datagram is one received datagram, in a buffer recycled by socketReader.
-type datagram struct {
-	buf  []byte // MTU+1 bytes: a datagram filling it was larger than the MTU
-	n    int
-	from netip.AddrPort
+// batchSocket reads and writes datagrams a batch at a time: recvmmsg and
+// sendmmsg on Linux, one datagram a call elsewhere (singleSocket).
+type batchSocket interface {
+	// readBatch waits for datagrams and reads up to len(bufs) of them,
+	// datagram i into bufs[i] (ns[i] bytes, from from[i], unmapped).
+	readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error)
+	// writeBatch sends bufs[i] to to[i] and returns how many went; on an
+	// error, the datagram after those is the one that failed.
+	writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error)
 }
 
-func (d *datagram) bytes() []byte { return d.buf[:d.n] }
+// openBatchSocket returns conn's batched reads and writes, or one datagram
+// a call where the system has no batches.
+func openBatchSocket(conn *net.UDPConn, size int) batchSocket {
+	if b, err := newBatchSocket(conn, size); err == nil {
+		return b
+	}
+	return singleSocket{conn}
+}
+
+// singleSocket is a batchSocket that reads and writes one datagram a call.
+type singleSocket struct{ conn *net.UDPConn }
+
+func (s singleSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error) {
+	n, a, err := s.conn.ReadFromUDPAddrPort(bufs[0])
+	if err != nil {
+		return 0, err
+	}
+	ns[0], from[0] = n, netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+	return 1, nil
+}
+
+func (s singleSocket) writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error) {
+	for i := range bufs {
+		if _, err := s.conn.WriteToUDPAddrPort(bufs[i], to[i]); err != nil {
+			return i, err
+		}
+	}
+	return len(bufs), nil
+}
+
+// datagrams is a batch of received datagrams, recycled by socketReader.
+type datagrams struct {
+	bufs [][]byte // MTU+1 bytes each: a datagram filling one was larger than the MTU
+	ns   []int
+	from []netip.AddrPort
+	n    int // datagrams held
+}
+
+func (d *datagrams) bytes(i int) []byte { return d.bufs[i][:d.ns[i]] }
 
 // socketReader reads a UDP socket on its own goroutine and hands the
-// datagrams to a loop through inbox, bounded by a free list of buffers.
+// datagrams to a loop through inbox, a batch at a time, bounded by a free
+// list of batches.
 type socketReader struct {
 	conn  *net.UDPConn
-	inbox chan *datagram
-	free  chan *datagram
+	sock  batchSocket
+	inbox chan *datagrams
+	free  chan *datagrams
 	fatal chan error // one error, then the reader has stopped
 	done  chan struct{}
 	wg    sync.WaitGroup
 }
 
-func startReader(conn *net.UDPConn, mtu int) *socketReader {
+func startReader(conn *net.UDPConn, mtu, batch, batches int) *socketReader {
 	r := &socketReader{
 		conn:  conn,
-		inbox: make(chan *datagram, inboxSize),
-		free:  make(chan *datagram, inboxSize),
+		sock:  openBatchSocket(conn, batch),
+		inbox: make(chan *datagrams, batches),
+		free:  make(chan *datagrams, batches),
 		fatal: make(chan error, 1),
 		done:  make(chan struct{}),
 	}
-	for range inboxSize {
-		r.free <- &datagram{buf: make([]byte, mtu+1)}
+	for range batches {
+		d := &datagrams{bufs: make([][]byte, batch), ns: make([]int, batch), from: make([]netip.AddrPort, batch)}
+		for i := range d.bufs {
+			d.bufs[i] = make([]byte, mtu+1)
+		}
+		r.free <- d
 	}
 	r.wg.Add(1)
 	go r.run()
@@ -54,13 +110,13 @@ func (r *socketReader) run() {
 	defer r.wg.Done()
 	failures := 0
 	for {
-		var d *datagram
+		var d *datagrams
 		select {
 		case d = <-r.free:
 		case <-r.done:
 			return
 		}
-		n, from, err := r.conn.ReadFromUDPAddrPort(d.buf)
+		n, err := r.sock.readBatch(d.bufs, d.ns, d.from)
 		if err != nil {
 			r.free <- d
 			if errors.Is(err, net.ErrClosed) {
@@ -80,7 +136,7 @@ func (r *socketReader) run() {
 			continue
 		}
 		failures = 0
-		d.n, d.from = n, netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
+		d.n = n
 		select {
 		case r.inbox <- d:
 		case <-r.done:
@@ -89,12 +145,60 @@ func (r *socketReader) run() {
 	}
 }
 
-// recycle gives a datagram's buffer back to the reader.
-func (r *socketReader) recycle(d *datagram) { r.free <- d }
+// recycle gives a batch back to the reader.
+func (r *socketReader) recycle(d *datagrams) { r.free <- d }
 
 // stop closes the socket and waits for the reader to return.
 func (r *socketReader) stop() {
 	close(r.done)
 	r.conn.Close()
 	r.wg.Wait()
+}
+
+// batchWriter gathers the datagrams a loop sends while it handles what it
+// received and its timers, and writes them with one system call a batch
+// (sendmmsg on Linux) when the loop is done or the batch is full.
+type batchWriter struct {
+	conn *net.UDPConn
+	sock batchSocket
+	bufs [][]byte
+	to   []netip.AddrPort
+	n    int
+}
+
+func newBatchWriter(conn *net.UDPConn, mtu, batch int) *batchWriter {
+	w := &batchWriter{conn: conn, sock: openBatchSocket(conn, batch), bufs: make([][]byte, batch), to: make([]netip.AddrPort, batch)}
+	for i := range w.bufs {
+		w.bufs[i] = make([]byte, 0, mtu)
+	}
+	return w
+}
+
+// add queues a copy of b for to.
+func (w *batchWriter) add(b []byte, to netip.AddrPort) {
+	if to.Addr().Zone() != "" {
+		// A scoped IPv6 peer (link-local): the standard library names the
+		// interface. Errors are ignored: UDP is best effort, and a peer
+		// that cannot be reached times out.
+		_, _ = w.conn.WriteToUDPAddrPort(b, to)
+		return
+	}
+	w.bufs[w.n] = append(w.bufs[w.n][:0], b...)
+	w.to[w.n] = to
+	if w.n++; w.n == len(w.bufs) {
+		w.flush()
+	}
+}
+
+// flush writes what is queued. A datagram the system refuses is skipped:
+// its peer, if it cannot be reached, times out.
+func (w *batchWriter) flush() {
+	for sent := 0; sent < w.n; {
+		k, err := w.sock.writeBatch(w.bufs[sent:w.n], w.to[sent:w.n])
+		sent += k
+		if err != nil || k == 0 {
+			sent++
+		}
+	}
+	w.n = 0
 }
