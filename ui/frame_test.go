@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -43,14 +42,6 @@ type frameMeter struct {
 	cpu    time.Duration
 	wall   time.Duration
 	fps    float64
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (m *frameMeter) Update() error {

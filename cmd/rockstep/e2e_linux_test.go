@@ -15,6 +15,7 @@ import (
 
 	"rockstep/internal/crash"
 	"rockstep/internal/netns"
+	"rockstep/internal/userdir"
 )
 
 // envE2ENetns marks the test binary re-run inside a private network
@@ -64,7 +65,7 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 			p := &player{name: name}
 			p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
 			config := filepath.Join(t.TempDir(), name)
-			p.cmd.Env = append(os.Environ(), envRunMain+"=1", "ROCKSTEP_CONFIG_DIR="+config, "XDG_CONFIG_HOME="+config)
+			p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+config, "XDG_CONFIG_HOME="+config)
 			p.cmd.Stdout, p.cmd.Stderr = &p.stderr, &p.stderr
 			if err := p.cmd.Start(); err != nil {
 				t.Fatalf("start %s: %v", name, err)
