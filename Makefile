@@ -42,9 +42,10 @@ test-386:
 test-arm64:
 	GOARCH=arm64 $(GO) test -count=1 -exec qemu-aarch64-static ./game/...
 
-## bench: the performance budget of DESIGN.md §6.
+## bench: the performance budget (docs/ARCHITECTURE.md): the benchmarks, checked
+## against scripts/benchcheck/budgets.txt; fails if a figure is over its budget.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./game/...
+	@set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem ./game/ ./net/lockstep/ ./net/room/ ./net/wire/ | $(GO) run ./scripts/benchcheck -budgets scripts/benchcheck/budgets.txt
 
 ## fuzz: every fuzz target in the repository, one after another, for
 ## FUZZTIME each (`make fuzz FUZZTIME=2m`). go test fuzzes one target of one
