@@ -59,7 +59,9 @@ type remoteBot struct {
 	from    netip.Addr
 	final   Final
 	token   [16]byte
-	rejoins int  // times the bot came back with its token
+	began   time.Time // when the bot's game began (its session first playing)
+	ended   time.Time // when the room confirmed its game's end to the bot
+	rejoins int       // times the bot came back with its token
 	vacant  bool // saw another player's slot become vacant
 	quit    bool // saw another player leave
 	err     error
@@ -139,7 +141,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	}
 	wg.Wait()
 
-	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: time.Since(start)}
+	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: gameTime(bots)}
 	hashes := map[[2]uint64]bool{}
 	results := map[[2]uint64]bool{}
 	var errs []error
@@ -223,6 +225,38 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	s.RTTp50 = median(rtts)
 	s.LateP99 = lockstep.LatenessQuantile(late, 0.99)
 	return s, errors.Join(errs...)
+}
+
+// gameTime is how long the slowest room's game ran, from its first bot
+// playing to its last bot told of the end: the game's pace, without the
+// time spent connecting, creating rooms and readying.
+func gameTime(bots []*remoteBot) time.Duration {
+	type span struct{ began, ended time.Time }
+	rooms := map[uint32]*span{}
+	for _, b := range bots {
+		b.mu.Lock()
+		began, ended, room := b.began, b.ended, b.room
+		b.mu.Unlock()
+		if began.IsZero() || ended.IsZero() {
+			continue
+		}
+		r := rooms[room]
+		if r == nil {
+			r = &span{began, ended}
+			rooms[room] = r
+		}
+		if began.Before(r.began) {
+			r.began = began
+		}
+		if ended.After(r.ended) {
+			r.ended = ended
+		}
+	}
+	var longest time.Duration
+	for _, r := range rooms {
+		longest = max(longest, r.ended.Sub(r.began))
+	}
+	return longest
 }
 
 // createRoom asks the server for a room for group g, from the group's
@@ -441,6 +475,11 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			if ph != lockstep.Lobby {
 				readied = false
 			}
+			if ph == lockstep.Playing && b.began.IsZero() {
+				b.mu.Lock()
+				b.began = time.Now()
+				b.mu.Unlock()
+			}
 			switch {
 			case ph == lockstep.Refused:
 				fail = fmt.Errorf("refused: %s", s.Refusal().Text)
@@ -458,7 +497,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			case ph == lockstep.Finished:
 				if f, ok := finalOf(s, 0); ok {
 					b.mu.Lock()
-					b.final = f
+					b.final, b.ended = f, time.Now()
 					b.mu.Unlock()
 					done = true
 				}
