@@ -7,13 +7,20 @@ type EventKind uint8
 
 // Event kinds.
 const (
-	ShotFired     EventKind = iota + 1 // Slot fired; Value is the charge in ticks
-	RockDestroyed                      // Size rock at Pos; Slot scored Value (Slot -1: no one)
-	ShipDestroyed                      // Slot's ship at Pos; Other is the shooter or -1
-	ShipRespawned                      // Slot's ship is back at Pos
-	WaveStarted                        // Value is the wave number
-	PlayerLeft                         // Slot's player has left
-	GameOver                           // Slot is the winner in versus, or -1
+	ShotFired       EventKind = iota + 1 // Slot fired; Value is the charge in ticks
+	RockDestroyed                        // Size rock at Pos; Slot scored Value (Slot -1: no one)
+	ShipDestroyed                        // Slot's ship at Pos; Other is the shooter or -1
+	ShipRespawned                        // Slot's ship is back at Pos
+	WaveStarted                          // Value is the wave number
+	PlayerLeft                           // Slot's player has left
+	GameOver                             // Slot is the winner in versus, or -1
+	SaucerAppeared                       // a Size saucer came onto the field at Pos
+	SaucerFired                          // a saucer at Pos fired
+	SaucerDestroyed                      // Size saucer at Pos; Slot scored Value (Slot -1: no one)
+	SaucerLeft                           // a Size saucer left the field at Pos
+	HyperspaceOut                        // Slot's ship jumped into hyperspace from Pos
+	HyperspaceIn                         // Slot's ship came out of hyperspace at Pos
+	ExtraLife                            // Slot earned a life; Value is its lives now
 )
 
 // Event is one thing that happened during a Step, for the UI and sound. The

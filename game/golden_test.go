@@ -18,8 +18,8 @@ var update = flag.Bool("update", false, "rewrite the golden hashes in "+goldenFi
 
 // script plays eight players with pseudo-random but human-like input: each
 // player holds a combination of keys for a random number of ticks, so
-// thrust steps, charged shots and turns all happen. It is deterministic in
-// its seed.
+// thrust steps, charged shots and turns all happen, and one combination in
+// sixteen jumps into hyperspace. It is deterministic in its seed.
 type script struct {
 	r    rng.Rand
 	cur  [game.MaxPlayers]game.Input
@@ -34,7 +34,10 @@ func (s *script) next() [game.MaxPlayers]game.Input {
 			s.left[i]--
 			continue
 		}
-		s.cur[i] = game.Input(s.r.Intn(32)) & game.ClientInputMask
+		s.cur[i] = game.Input(s.r.Intn(32))
+		if s.r.Intn(16) == 0 {
+			s.cur[i] |= game.Hyperspace
+		}
 		s.left[i] = s.r.Range(1, 40)
 	}
 	return s.cur
@@ -126,8 +129,9 @@ func TestGoldenHash(t *testing.T) {
 		name  string
 		setup game.Setup
 	}{
-		{"versus 8 players friendly fire", game.Setup{Seed: 20261121, Players: 0xFF, Mode: game.Versus, Lives: 9, StartWave: 3, FriendlyFire: true}},
-		{"co-op 8 players", game.Setup{Seed: 7, Players: 0xFF, Mode: game.Coop, Lives: 9, StartWave: 1}},
+		{"versus 8 players friendly fire", game.Setup{Seed: 20261121, Players: 0xFF, Mode: game.Versus, Lives: 9, StartWave: 3, FriendlyFire: true, Saucers: true, Hyperspace: true}},
+		{"co-op 8 players", game.Setup{Seed: 7, Players: 0xFF, Mode: game.Coop, Lives: 9, StartWave: 1, Saucers: true, Hyperspace: true}},
+		{"co-op 2 players, no saucers, no hyperspace", game.Setup{Seed: 11, Players: 0b101, Mode: game.Coop, Lives: 5, StartWave: 2}},
 	}
 	// With -update, the games a -run pattern leaves out keep their hashes.
 	golden, err := readGolden(t)

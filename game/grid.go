@@ -7,12 +7,13 @@ import (
 )
 
 // The collision broad phase: a uniform grid over the wrapping field. Each
-// tick, collide bins every rock, and every ship that can be hit, by the
-// cell its centre is in. A cell is at least twice as wide and as high as
-// the longest distance at which anything collides with a rock, so what can
-// touch a point is binned in the point's own cell or in the three cells
-// that meet at the corner of the quarter the point is in (across the
-// field's edges, which wrap): a bullet or a ship tests only those.
+// tick, collide bins every rock, every saucer and every ship that can be
+// hit, by the cell its centre is in. A cell is at least twice as wide and
+// as high as the longest distance at which anything collides with
+// anything, so what can touch a point is binned in the point's own cell or
+// in the three cells that meet at the corner of the quarter the point is
+// in (across the field's edges, which wrap): a bullet, a ship or a saucer
+// tests only those.
 //
 // The grid changes nothing a player could see: candidates come out in
 // index order, as the pairwise loops visited them, and each is tested
@@ -32,9 +33,10 @@ const (
 	gridH = int(FieldH / cellH)
 )
 
-// reach is the longest distance at which anything collides with a rock: a
-// big rock's radius plus a ship's, in units.
-const reach = 40<<fixed.Shift + ShipRadius
+// reach is the longest distance at which two things collide: a big rock's
+// radius plus a large saucer's (which is above a ship's), in units.
+// TestGridReach checks it against RockRadius and SaucerRadius.
+const reach = 40<<fixed.Shift + max(ShipRadius, 18<<fixed.Shift)
 
 // The grid's assumptions, checked by the compiler (a negative constant
 // converted to uint does not compile):
@@ -50,8 +52,9 @@ const (
 	// those four cells are four different cells;
 	_ = uint(gridW - 2)
 	_ = uint(gridH - 2)
-	// a rock set holds every rock.
+	// a rock set holds every rock, and a byte every saucer.
 	_ = uint(2*64 - MaxRocks)
+	_ = uint(8 - MaxSaucers)
 )
 
 // rockSet is a set of rock indices, 0..127, as bits.
@@ -75,10 +78,18 @@ func (s *rockSet) next() int {
 }
 
 // rockGrid is what is binned in each cell of the field, row by row: the
-// rocks, and the ships (bit i: slot i).
+// rocks, the ships (bit i: slot i) and the saucers (bit k: saucer k).
 type rockGrid struct {
-	rocks [gridW * gridH]rockSet
-	ships [gridW * gridH]uint8
+	rocks   [gridW * gridH]rockSet
+	ships   [gridW * gridH]uint8
+	saucers [gridW * gridH]uint8
+}
+
+// nearby is what is binned where it could touch a point.
+type nearby struct {
+	rocks   rockSet
+	ships   uint8
+	saucers uint8
 }
 
 // offField wraps a coordinate that is off the field onto it: only a
@@ -109,15 +120,23 @@ func (g *rockGrid) addRocks(rocks []Rock) {
 	}
 }
 
+// addSaucers bins saucers.
+func (g *rockGrid) addSaucers(saucers []Saucer) {
+	for k := range saucers {
+		hx, hy := halves(saucers[k].Pos)
+		g.saucers[hy>>1*gridW+hx>>1] |= 1 << k
+	}
+}
+
 // addShip bins ship i at p.
 func (g *rockGrid) addShip(i int, p fixed.Vec) {
 	hx, hy := halves(p)
 	g.ships[hy>>1*gridW+hx>>1] |= 1 << i
 }
 
-// near returns the rocks and the ships binned where they could touch p:
-// in p's cell and the three that meet at the corner of p's quarter.
-func (g *rockGrid) near(p fixed.Vec) (rocks rockSet, ships uint8) {
+// near returns what is binned where it could touch p: in p's cell and the
+// three that meet at the corner of p's quarter.
+func (g *rockGrid) near(p fixed.Vec) nearby {
 	hx, hy := halves(p)
 	x0, y0 := hx>>1, hy>>1
 	x1, y1 := x0+(hx&1)*2-1, y0+(hy&1)*2-1 // the neighbour on the half's side
@@ -135,7 +154,9 @@ func (g *rockGrid) near(p fixed.Vec) (rocks rockSet, ships uint8) {
 	}
 	c00, c01, c10, c11 := y0*gridW+x0, y0*gridW+x1, y1*gridW+x0, y1*gridW+x1
 	a, b, c, d := &g.rocks[c00], &g.rocks[c01], &g.rocks[c10], &g.rocks[c11]
-	rocks = rockSet{a[0] | b[0] | c[0] | d[0], a[1] | b[1] | c[1] | d[1]}
-	ships = g.ships[c00] | g.ships[c01] | g.ships[c10] | g.ships[c11]
-	return rocks, ships
+	return nearby{
+		rocks:   rockSet{a[0] | b[0] | c[0] | d[0], a[1] | b[1] | c[1] | d[1]},
+		ships:   g.ships[c00] | g.ships[c01] | g.ships[c10] | g.ships[c11],
+		saucers: g.saucers[c00] | g.saucers[c01] | g.saucers[c10] | g.saucers[c11],
+	}
 }

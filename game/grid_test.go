@@ -7,24 +7,40 @@ import (
 	"rockstep/game/rng"
 )
 
-// collidePairwise is collide as it was before the grid: every bullet and
-// every ship against every rock, in index order. The grid must give the
-// same world, tick for tick.
+// collidePairwise is collide as it was before the grid: every bullet
+// against every rock, saucer and ship, every ship against every rock and
+// saucer, every saucer against every rock, in index order. The grid must
+// give the same world, tick for tick.
 func (w *World) collidePairwise() {
 	var hit [MaxRocks]bool
 	var by [MaxRocks]int8
+	var gone uint8
 	shipsHit := w.Setup.Mode == Versus || w.Setup.FriendlyFire
 	for j := 0; j < int(w.NumBullet); j++ {
 		b := &w.Bullets[j]
+		saucer := b.Owner == SaucerOwner
+		shooter := int8(b.Owner)
+		if saucer {
+			shooter = -1
+		}
 		for k := 0; k < int(w.NumRocks) && b.Power > 0; k++ {
 			r := &w.Rocks[k]
 			if hit[k] || !isNear(b.Pos, r.Pos, RockRadius(r.Size)) {
 				continue
 			}
-			hit[k], by[k] = true, int8(b.Owner)
+			hit[k], by[k] = true, shooter
 			b.Power--
 		}
-		if !shipsHit {
+		for k := 0; k < int(w.NumSaucer) && !saucer && b.Power > 0; k++ {
+			s := &w.Saucers[k]
+			if gone&(1<<k) != 0 || !isNear(b.Pos, s.Pos, SaucerRadius(s.Size)) {
+				continue
+			}
+			gone |= 1 << k
+			w.destroySaucer(k, int(b.Owner))
+			b.Power--
+		}
+		if !saucer && !shipsHit {
 			continue
 		}
 		for i := range w.Ships {
@@ -35,7 +51,7 @@ func (w *World) collidePairwise() {
 			if i == int(b.Owner) || !sh.Alive || sh.Invuln > 0 || !isNear(b.Pos, sh.Pos, ShipRadius) {
 				continue
 			}
-			w.killShip(i, int(b.Owner))
+			w.killShip(i, int(shooter))
 			b.Power--
 		}
 	}
@@ -53,8 +69,29 @@ func (w *World) collidePairwise() {
 			w.killShip(i, -1)
 			break
 		}
+		for k := 0; k < int(w.NumSaucer) && sh.Alive; k++ {
+			s := &w.Saucers[k]
+			if gone&(1<<k) != 0 || !isNear(sh.Pos, s.Pos, SaucerRadius(s.Size)+ShipRadius) {
+				continue
+			}
+			gone |= 1 << k
+			w.destroySaucer(k, i)
+			w.killShip(i, -1)
+		}
 	}
-	w.finishCollide(&hit, &by)
+	for k := 0; k < int(w.NumSaucer); k++ {
+		s := &w.Saucers[k]
+		for r := 0; r < int(w.NumRocks) && gone&(1<<k) == 0; r++ {
+			rk := &w.Rocks[r]
+			if hit[r] || !isNear(s.Pos, rk.Pos, RockRadius(rk.Size)+SaucerRadius(s.Size)) {
+				continue
+			}
+			hit[r], by[r] = true, -1
+			gone |= 1 << k
+			w.destroySaucer(k, -1)
+		}
+	}
+	w.finishCollide(&hit, &by, gone)
 }
 
 // TestGridCollidesAsPairwise: on crowded random worlds, with things packed
@@ -77,8 +114,10 @@ func TestGridCollidesAsPairwise(t *testing.T) {
 		if trial%2 == 0 {
 			w.Setup.Mode, w.Setup.FriendlyFire = Coop, trial%4 == 0
 		}
+		w.Setup.Saucers = true
 		w.NumRocks = uint8(1 + r.Intn(MaxRocks))
 		w.NumBullet = uint8(r.Intn(MaxBullets + 1))
+		w.NumSaucer = uint8(r.Intn(MaxSaucers + 1))
 		for k := 0; k < int(w.NumRocks); k++ {
 			w.Rocks[k].Pos = fixed.Vec{X: edge(FieldW), Y: edge(FieldH)}
 			w.Rocks[k].Size = uint8(1 + r.Intn(3))
@@ -86,6 +125,13 @@ func TestGridCollidesAsPairwise(t *testing.T) {
 		for j := 0; j < int(w.NumBullet); j++ {
 			w.Bullets[j].Pos = fixed.Vec{X: edge(FieldW), Y: edge(FieldH)}
 			w.Bullets[j].Power = uint8(1 + r.Intn(2))
+			if r.Intn(4) == 0 {
+				w.Bullets[j].Owner = SaucerOwner
+			}
+		}
+		for k := 0; k < int(w.NumSaucer); k++ {
+			w.Saucers[k].Pos = fixed.Vec{X: edge(FieldW), Y: edge(FieldH)}
+			w.Saucers[k].Size = uint8(1 + r.Intn(2))
 		}
 		for i := range w.Ships {
 			w.Ships[i].Pos = fixed.Vec{X: edge(FieldW), Y: edge(FieldH)}
@@ -95,8 +141,8 @@ func TestGridCollidesAsPairwise(t *testing.T) {
 		a.collide()
 		b.collidePairwise()
 		if a.Hash() != b.Hash() || a.NumEvents != b.NumEvents || a.Events != b.Events {
-			t.Fatalf("trial %d: the grid and the pairwise test disagree (rocks %d→%d/%d, bullets %d→%d/%d)",
-				trial, w.NumRocks, a.NumRocks, b.NumRocks, w.NumBullet, a.NumBullet, b.NumBullet)
+			t.Fatalf("trial %d: the grid and the pairwise test disagree (rocks %d→%d/%d, bullets %d→%d/%d, saucers %d→%d/%d)",
+				trial, w.NumRocks, a.NumRocks, b.NumRocks, w.NumBullet, a.NumBullet, b.NumBullet, w.NumSaucer, a.NumSaucer, b.NumSaucer)
 		}
 	}
 }
@@ -111,9 +157,28 @@ func TestGridOffTheField(t *testing.T) {
 			t.Errorf("halves(%v) = %d, %d: outside the %d×%d grid", p, hx, hy, gridW, gridH)
 		}
 		g.addRocks([]Rock{{Pos: p}})
+		g.addSaucers([]Saucer{{Pos: p}})
 		g.addShip(0, p)
-		if rocks, ships := g.near(p); rocks[0]&1 == 0 || ships&1 == 0 {
+		if n := g.near(p); n.rocks[0]&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
 			t.Errorf("near(%v) misses what is binned at %v", p, p)
+		}
+	}
+}
+
+// TestGridReach: reach covers the longest distance at which two things
+// collide, and half a cell covers reach.
+func TestGridReach(t *testing.T) {
+	for _, d := range []struct {
+		what string
+		r    fixed.Num
+	}{
+		{"big rock and ship", RockRadius(Big) + ShipRadius},
+		{"big rock and large saucer", RockRadius(Big) + SaucerRadius(LargeSaucer)},
+		{"big rock and small saucer", RockRadius(Big) + SaucerRadius(SmallSaucer)},
+		{"ship and large saucer", ShipRadius + SaucerRadius(LargeSaucer)},
+	} {
+		if d.r > reach {
+			t.Errorf("%s collide at %d units, beyond the grid's reach %d", d.what, d.r.Floor(), reach.Floor())
 		}
 	}
 }

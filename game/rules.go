@@ -25,7 +25,44 @@ const (
 	WaveDelay                 = 120  // ticks between clearing a wave and the next
 	MaxWaveRocks              = 12   // big rocks in the largest wave
 	KillScore                 = 250  // points for destroying another ship in versus
+
+	// Extra lives.
+	ExtraLifeScore = 10000 // points for each extra life (up to MaxLives)
+
+	// Hyperspace: the ship leaves the field and comes back at a random
+	// spot; out of 64 arrivals, 2 end in an explosion, plus 1 for every 8
+	// rocks on the field (as in the original, a crowded field is riskier).
+	HyperspaceDelay    = 40  // ticks a ship is gone
+	HyperspaceCooldown = 180 // ticks from one jump to the next
+	HyperspaceRisk     = 2   // explosions in 64 arrivals on an empty field
+
+	// Saucers: one comes onto the field every SaucerInterval ticks or so
+	// while a wave is on, sooner in later waves, crosses it and leaves. The
+	// large one fires at random, the small one aims at the nearest ship,
+	// missing by less in later waves.
+	SaucerInterval     = 1200 // ticks between saucers in wave 1, on average (20 s)
+	SaucerIntervalStep = 75   // ticks fewer per wave
+	SaucerIntervalMin  = 420  // ticks between saucers at the least, on average (7 s)
+	SaucerTurnLo       = 40   // ticks a saucer keeps its course, at the least
+	SaucerTurnHi       = 120  // ticks a saucer keeps its course, at the most
+	SaucerFirstShot    = 30   // ticks from a saucer's arrival to its first shot
+	SaucerShotSpeed    = 5    // units per tick of a saucer's shot
+	SaucerShotLife     = 60   // ticks a saucer's shot flies
+	MaxSaucerShots     = 4    // saucer shots in flight at once, all saucers together
+	SaucerAimError     = 24   // degrees a small saucer may miss by in wave 1
+	SaucerAimErrorMin  = 4    // degrees it may miss by in late waves
+
+	LargeSaucerSpeed fixed.Num = 3 << fixed.Shift / 2 // units per tick (1.5)
+	SmallSaucerSpeed fixed.Num = 9 << fixed.Shift / 4 // units per tick (2.25)
 )
+
+// SaucerScore returns the points for destroying a saucer of the given size.
+func SaucerScore(size uint8) uint32 {
+	if size == SmallSaucer {
+		return 1000
+	}
+	return 200
+}
 
 // RockScore returns the points for destroying a rock of the given size.
 func RockScore(size uint8) uint32 {
@@ -54,9 +91,11 @@ func (w *World) Step(in [MaxPlayers]Input) {
 	w.moveShips()
 	w.moveBullets()
 	w.moveRocks()
+	w.moveSaucers()
 	if w.Over {
 		return
 	}
+	w.runSaucers()
 	w.collide()
 	w.advanceWaves()
 	w.checkOver()
@@ -75,9 +114,17 @@ func (w *World) control(i int, in Input) {
 		return
 	}
 	in &= ClientInputMask
+	if sh.JumpCool > 0 {
+		sh.JumpCool--
+	}
 	switch {
 	case sh.Alive:
 		w.steer(i, in)
+	case sh.Jump > 0:
+		sh.Jump--
+		if sh.Jump == 0 {
+			w.arrive(i)
+		}
 	case sh.Lives > 0 && sh.RespawnIn > 0:
 		sh.RespawnIn--
 		if sh.RespawnIn == 0 {
@@ -90,6 +137,10 @@ func (w *World) control(i int, in Input) {
 // steer applies one tick of input to slot i's ship on the field.
 func (w *World) steer(i int, in Input) {
 	sh := &w.Ships[i]
+	if in&Hyperspace != 0 && sh.Prev&Hyperspace == 0 && w.Setup.Hyperspace && sh.JumpCool == 0 {
+		w.jump(i)
+		return
+	}
 	if in&Left != 0 {
 		sh.Angle -= RotateSpeed
 	}
@@ -172,6 +223,40 @@ func (w *World) fire(i int) {
 	w.NumBullet++
 	sh.Cooldown = FireCooldown
 	w.emit(Event{Kind: ShotFired, Slot: int8(i), Other: -1, Pos: b.Pos, Value: int32(c)})
+}
+
+// jump takes slot i's ship off the field into hyperspace.
+func (w *World) jump(i int) {
+	sh := &w.Ships[i]
+	sh.Alive = false
+	sh.Jump, sh.JumpCool = HyperspaceDelay, HyperspaceCooldown
+	sh.Vel = fixed.Vec{}
+	sh.Charge, sh.Hold = 0, 0
+	w.emit(Event{Kind: HyperspaceOut, Slot: int8(i), Other: -1, Pos: sh.Pos})
+}
+
+// arrive brings slot i's ship out of hyperspace at a random spot, where it
+// may explode.
+func (w *World) arrive(i int) {
+	sh := &w.Ships[i]
+	sh.Alive = true
+	sh.Pos = fixed.Vec{X: fixed.Num(w.Rand.Intn(int(FieldW))), Y: fixed.Num(w.Rand.Intn(int(FieldH)))}
+	w.emit(Event{Kind: HyperspaceIn, Slot: int8(i), Other: -1, Pos: sh.Pos})
+	if w.Rand.Intn(64) < HyperspaceRisk+int(w.NumRocks)/8 {
+		w.killShip(i, -1)
+	}
+}
+
+// addScore credits slot with pts points, and with a life for every
+// ExtraLifeScore points passed while the player is still in the game.
+func (w *World) addScore(slot int, pts uint32) {
+	sh := &w.Ships[slot]
+	before := sh.Score / ExtraLifeScore
+	sh.Score += pts
+	if sh.Score/ExtraLifeScore != before && sh.Present && sh.Lives > 0 && sh.Lives < MaxLives {
+		sh.Lives++
+		w.emit(Event{Kind: ExtraLife, Slot: int8(slot), Other: -1, Pos: sh.Pos, Value: int32(sh.Lives)})
+	}
 }
 
 func (w *World) newID() uint32 {
@@ -273,40 +358,63 @@ func torusDistSq(a, b fixed.Vec) int64 {
 	return dx*dx + dy*dy
 }
 
+// collide finds everything that touched this tick, in a fixed order: each
+// bullet in turn (rocks, then saucers, then ships, each in index order),
+// then each ship (rocks, then saucers), then each saucer (rocks).
 func (w *World) collide() {
 	var hit [MaxRocks]bool // rocks destroyed this tick
 	var by [MaxRocks]int8  // slot credited with each destroyed rock
+	var gone uint8         // saucers destroyed this tick, bit k: saucer k
 	shipsHit := w.Setup.Mode == Versus || w.Setup.FriendlyFire
 	var grid rockGrid
 	grid.addRocks(w.Rocks[:w.NumRocks])
+	grid.addSaucers(w.Saucers[:w.NumSaucer])
 	var targets uint8 // ships a bullet can still hit
-	if shipsHit {
-		for i := range w.Ships {
-			if sh := &w.Ships[i]; sh.Alive && sh.Invuln == 0 {
-				targets |= 1 << i
-				grid.addShip(i, sh.Pos)
-			}
+	for i := range w.Ships {
+		if sh := &w.Ships[i]; sh.Alive && sh.Invuln == 0 {
+			targets |= 1 << i
+			grid.addShip(i, sh.Pos)
 		}
 	}
 
 	for j := 0; j < int(w.NumBullet); j++ {
 		b := &w.Bullets[j]
-		near, ships := grid.near(b.Pos)
-		for k := near.next(); k >= 0 && b.Power > 0; k = near.next() {
+		near := grid.near(b.Pos)
+		shooter := int8(b.Owner)
+		if b.Owner >= MaxPlayers {
+			shooter = -1 // a saucer's
+		}
+		for k := near.rocks.next(); k >= 0 && b.Power > 0; k = near.rocks.next() {
 			r := &w.Rocks[k]
 			if hit[k] || !isNear(b.Pos, r.Pos, RockRadius(r.Size)) {
 				continue
 			}
-			hit[k], by[k] = true, int8(b.Owner)
+			hit[k], by[k] = true, shooter
 			b.Power--
 		}
+		can := targets // the ships this bullet may hit
+		if shooter >= 0 {
+			for ss := near.saucers &^ gone; ss != 0 && b.Power > 0; ss &= ss - 1 {
+				k := bits.TrailingZeros8(ss)
+				if !isNear(b.Pos, w.Saucers[k].Pos, SaucerRadius(w.Saucers[k].Size)) {
+					continue
+				}
+				gone |= 1 << k
+				w.destroySaucer(k, int(shooter))
+				b.Power--
+			}
+			can &^= 1 << shooter
+			if !shipsHit {
+				can = 0
+			}
+		}
 		// Ships in slot order, as a pairwise loop would visit them.
-		for ships := ships & targets &^ (1 << b.Owner); ships != 0 && b.Power > 0; ships &= ships - 1 {
+		for ships := near.ships & can; ships != 0 && b.Power > 0; ships &= ships - 1 {
 			i := bits.TrailingZeros8(ships)
 			if !isNear(b.Pos, w.Ships[i].Pos, ShipRadius) {
 				continue
 			}
-			w.killShip(i, int(b.Owner))
+			w.killShip(i, int(shooter))
 			targets &^= 1 << i
 			b.Power--
 		}
@@ -316,8 +424,8 @@ func (w *World) collide() {
 		if !sh.Alive || sh.Invuln > 0 {
 			continue
 		}
-		near, _ := grid.near(sh.Pos)
-		for k := near.next(); k >= 0; k = near.next() {
+		near := grid.near(sh.Pos)
+		for k := near.rocks.next(); k >= 0; k = near.rocks.next() {
 			r := &w.Rocks[k]
 			if hit[k] || !isNear(sh.Pos, r.Pos, RockRadius(r.Size)+ShipRadius) {
 				continue
@@ -326,13 +434,44 @@ func (w *World) collide() {
 			w.killShip(i, -1)
 			break
 		}
+		if !sh.Alive {
+			continue
+		}
+		// Ramming a saucer destroys both; the player scores it first.
+		for ss := near.saucers &^ gone; ss != 0; ss &= ss - 1 {
+			k := bits.TrailingZeros8(ss)
+			if !isNear(sh.Pos, w.Saucers[k].Pos, SaucerRadius(w.Saucers[k].Size)+ShipRadius) {
+				continue
+			}
+			gone |= 1 << k
+			w.destroySaucer(k, i)
+			w.killShip(i, -1)
+			break
+		}
 	}
-	w.finishCollide(&hit, &by)
+	for k := 0; k < int(w.NumSaucer); k++ {
+		if gone&(1<<k) != 0 {
+			continue
+		}
+		s := &w.Saucers[k]
+		near := grid.near(s.Pos)
+		for r := near.rocks.next(); r >= 0; r = near.rocks.next() {
+			rk := &w.Rocks[r]
+			if hit[r] || !isNear(s.Pos, rk.Pos, RockRadius(rk.Size)+SaucerRadius(s.Size)) {
+				continue
+			}
+			hit[r], by[r] = true, -1
+			gone |= 1 << k
+			w.destroySaucer(k, -1)
+			break
+		}
+	}
+	w.finishCollide(&hit, &by, gone)
 }
 
-// finishCollide drops spent bullets and breaks the rocks hit, crediting
-// each to the slot in by.
-func (w *World) finishCollide(hit *[MaxRocks]bool, by *[MaxRocks]int8) {
+// finishCollide drops spent bullets and destroyed saucers (bit k of gone:
+// saucer k) and breaks the rocks hit, crediting each to the slot in by.
+func (w *World) finishCollide(hit *[MaxRocks]bool, by *[MaxRocks]int8, gone uint8) {
 	// Drop spent bullets, keeping order.
 	n := 0
 	for j := 0; j < int(w.NumBullet); j++ {
@@ -344,6 +483,16 @@ func (w *World) finishCollide(hit *[MaxRocks]bool, by *[MaxRocks]int8) {
 		}
 	}
 	w.NumBullet = uint8(n)
+	if gone != 0 {
+		n = 0
+		for k := 0; k < int(w.NumSaucer); k++ {
+			if gone&(1<<k) == 0 {
+				w.Saucers[n] = w.Saucers[k]
+				n++
+			}
+		}
+		w.NumSaucer = uint8(n)
+	}
 	for k := 0; k < int(w.NumRocks); k++ {
 		if hit[k] {
 			w.breakRocks(hit, by)
@@ -385,10 +534,9 @@ func (w *World) killShip(i, shooter int) {
 		sh.RespawnIn = RespawnDelay
 	}
 	if shooter >= 0 && shooter != i {
-		k := &w.Ships[shooter]
-		k.Kills++
+		w.Ships[shooter].Kills++
 		if w.Setup.Mode == Versus {
-			k.Score += KillScore
+			w.addScore(shooter, KillScore)
 		}
 	}
 	w.emit(Event{Kind: ShipDestroyed, Slot: int8(i), Other: int8(shooter), Pos: sh.Pos})
@@ -399,7 +547,7 @@ func (w *World) breakRock(r Rock, slot int8) {
 	var score uint32
 	if slot >= 0 {
 		score = RockScore(r.Size)
-		w.Ships[slot].Score += score
+		w.addScore(int(slot), score)
 	}
 	w.emit(Event{Kind: RockDestroyed, Slot: slot, Other: -1, Size: r.Size, Pos: r.Pos, Value: int32(score)})
 	if r.Size <= Small {
@@ -495,6 +643,9 @@ func (w *World) startWave(n uint8) {
 		}
 		w.NumRocks++
 	}
+	if w.Setup.Saucers {
+		w.SaucerIn = w.saucerInterval()
+	}
 	w.emit(Event{Kind: WaveStarted, Slot: -1, Other: -1, Value: int32(n)})
 }
 
@@ -508,8 +659,12 @@ func (w *World) clearOfShips(p fixed.Vec, d fixed.Num) bool {
 	return true
 }
 
-// homeSpot is where slot i starts: on a ring around the centre of the field.
-func homeSpot(i int) fixed.Vec {
+// homeSpot is where slot i starts: the centre of the field in a game of
+// one, else on a ring around it.
+func (w *World) homeSpot(i int) fixed.Vec {
+	if bits.OnesCount8(w.Setup.Players) == 1 {
+		return fixed.Vec{X: FieldW / 2, Y: FieldH / 2}
+	}
 	a := fixed.Angle(i * (fixed.Turn / MaxPlayers))
 	return fixed.Vec{X: FieldW / 2, Y: FieldH / 2}.Add(fixed.Dir(a).Scale(fixed.Int(160)))
 }
@@ -525,18 +680,19 @@ func (w *World) placeShip(i int, p fixed.Vec) {
 	sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown = 0, 0, 0, 0
 	sh.Invuln = SpawnInvuln
 	sh.RespawnIn = 0
+	sh.Jump, sh.JumpCool = 0, 0
 }
 
 // respawn returns slot i's ship at the safest of a few candidate spots: its
 // home, the centre, then random points; the first with room enough, or the
 // one with the most room.
 func (w *World) respawn(i int) {
-	best, bestRoom := homeSpot(i), fixed.Min
+	best, bestRoom := w.homeSpot(i), fixed.Min
 	for c := 0; c < 8; c++ {
 		var p fixed.Vec
 		switch c {
 		case 0:
-			p = homeSpot(i)
+			p = w.homeSpot(i)
 		case 1:
 			p = fixed.Vec{X: FieldW / 2, Y: FieldH / 2}
 		default:

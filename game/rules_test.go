@@ -432,3 +432,190 @@ func TestSetupValidate(t *testing.T) {
 		t.Errorf("DefaultSetup rejected: %v", err)
 	}
 }
+
+// TestHyperspace: a press of Hyperspace (with the setup's hyperspace on)
+// takes the ship off the field for HyperspaceDelay ticks and brings it back
+// somewhere else; a held key jumps once; the cooldown must pass before the
+// next jump.
+func TestHyperspace(t *testing.T) {
+	tests := []struct {
+		name     string
+		on       bool
+		inputs   []game.Input // one a tick, from the first
+		wantOut  int          // HyperspaceOut events over the inputs and HyperspaceDelay ticks after
+		wantGone bool         // the ship is off the field after the first tick
+	}{
+		{"off in the setup: nothing", false, []game.Input{game.Hyperspace}, 0, false},
+		{"a press jumps", true, []game.Input{game.Hyperspace}, 1, true},
+		{"held: one jump", true, repeat(game.Hyperspace, game.HyperspaceDelay+20), 1, true},
+		{"a second press within the cooldown: one jump", true,
+			append(append([]game.Input{game.Hyperspace}, repeat(0, game.HyperspaceDelay+5)...), game.Hyperspace), 1, true},
+		{"a second press after the cooldown: two jumps", true,
+			append(append([]game.Input{game.Hyperspace}, repeat(0, game.HyperspaceCooldown)...), game.Hyperspace), 2, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t, game.Setup{Seed: 3, Players: 1, Hyperspace: tt.on})
+			addRock(w, game.Big, at(1200, 700))
+			w.Rocks[0].Vel = fixed.Vec{}
+			sh := &w.Ships[0]
+			from := sh.Pos
+			outs, ins := 0, 0
+			var outAt, inAt uint32
+			for k, in := range append(tt.inputs, repeat(0, game.HyperspaceDelay+1)...) {
+				w.Step(only(0, in))
+				if k == 0 && !sh.Alive != tt.wantGone {
+					t.Fatalf("after the first tick: alive = %v, want %v", sh.Alive, !tt.wantGone)
+				}
+				if e, ok := eventOf(w, game.HyperspaceOut); ok {
+					outs++
+					outAt = w.Tick
+					if e.Slot != 0 || (outs == 1 && e.Pos != from) {
+						t.Errorf("HyperspaceOut %+v, want slot 0 from %v", e, from)
+					}
+				}
+				if e, ok := eventOf(w, game.HyperspaceIn); ok {
+					ins++
+					inAt = w.Tick
+					if e.Pos == from {
+						t.Errorf("came out of hyperspace where it went in")
+					}
+				}
+			}
+			if outs != tt.wantOut || ins != tt.wantOut {
+				t.Fatalf("%d jumps out and %d back, want %d", outs, ins, tt.wantOut)
+			}
+			if outs > 0 && inAt-outAt != game.HyperspaceDelay {
+				t.Errorf("back %d ticks after the jump, want %d", inAt-outAt, game.HyperspaceDelay)
+			}
+		})
+	}
+}
+
+func repeat(in game.Input, n int) []game.Input {
+	s := make([]game.Input, n)
+	for i := range s {
+		s[i] = in
+	}
+	return s
+}
+
+// TestHyperspaceIsOffTheField: a ship in hyperspace cannot be hit, and the
+// game is not over while the last ship is in hyperspace.
+func TestHyperspaceIsOffTheField(t *testing.T) {
+	w := newWorld(t, game.Setup{Seed: 5, Players: 1, Lives: 1, Hyperspace: true})
+	sh := &w.Ships[0]
+	sh.Pos = at(300, 300)
+	addRock(w, game.Big, at(1000, 600))
+	w.Rocks[0].Vel = fixed.Vec{}
+	w.Step(only(0, game.Hyperspace))
+	for i := 0; i < game.HyperspaceDelay-1; i++ {
+		addBullet(w, game.SaucerOwner, at(298, 300), at(1, 0))
+		w.Rocks[0].Pos = at(300, 300)
+		w.Step(none)
+		if sh.Alive || w.Over || sh.Lives != 1 {
+			t.Fatalf("tick %d in hyperspace: alive=%v over=%v lives=%d, want gone, the game on, 1 life", i, sh.Alive, w.Over, sh.Lives)
+		}
+	}
+}
+
+// TestHyperspaceRisk: a jump now and then ends in an explosion on arrival,
+// as in the original: more than never, far less than usually.
+func TestHyperspaceRisk(t *testing.T) {
+	const jumps = 2000
+	lost := 0
+	for seed := uint64(0); seed < jumps; seed++ {
+		w := newWorld(t, game.Setup{Seed: seed, Players: 1, Hyperspace: true})
+		addRock(w, game.Big, at(1200, 700))
+		w.Rocks[0].Vel = fixed.Vec{}
+		w.Rocks[0].Size = game.Small // nothing to arrive inside
+		w.Step(only(0, game.Hyperspace))
+		for i := 0; i < game.HyperspaceDelay; i++ {
+			w.Step(none)
+		}
+		if e, ok := eventOf(w, game.ShipDestroyed); ok {
+			lost++
+			if e.Slot != 0 || w.Ships[0].Lives != 2 {
+				t.Fatalf("seed %d: explosion %+v, lives %d: want slot 0's, a life lost", seed, e, w.Ships[0].Lives)
+			}
+		}
+	}
+	// On a field of one rock: HyperspaceRisk in 64 (3.1 %).
+	if pct := lost * 1000 / jumps; pct < 15 || pct > 50 {
+		t.Errorf("%d of %d jumps exploded (%d.%d %%), want about %.1f %%", lost, jumps, pct/10, pct%10, 100*float64(game.HyperspaceRisk)/64)
+	}
+}
+
+// TestExtraLife: every ExtraLifeScore points a player still in the game
+// earns a life, up to MaxLives.
+func TestExtraLife(t *testing.T) {
+	tests := []struct {
+		name      string
+		score     uint32
+		lives     uint8
+		alive     bool
+		wantLives uint8
+	}{
+		{"passing 10,000", game.ExtraLifeScore - 50, 3, true, 4},
+		{"passing 20,000", 2*game.ExtraLifeScore - 1, 3, true, 4},
+		{"below 10,000", game.ExtraLifeScore - 101, 3, true, 3},
+		{"already past 10,000", game.ExtraLifeScore, 3, true, 3},
+		{"at MaxLives", game.ExtraLifeScore - 50, game.MaxLives, true, game.MaxLives},
+		{"waiting to respawn", game.ExtraLifeScore - 50, 2, false, 3},
+		{"out of the game: no life", game.ExtraLifeScore - 50, 0, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := newWorld(t, game.Setup{Players: 0b11, Lives: game.MaxLives})
+			addRock(w, game.Big, at(1200, 50))
+			sh := &w.Ships[0]
+			sh.Pos, sh.Score, sh.Lives, sh.Alive = at(100, 100), tt.score, tt.lives, tt.alive
+			if !tt.alive && tt.lives > 0 {
+				sh.RespawnIn = 50
+			}
+			addRock(w, game.Small, at(600, 400))
+			addBullet(w, 0, at(590, 400), at(1, 0))
+			w.Step(none)
+			if sh.Score != tt.score+100 {
+				t.Fatalf("score = %d, want %d", sh.Score, tt.score+100)
+			}
+			if sh.Lives != tt.wantLives {
+				t.Errorf("lives = %d, want %d", sh.Lives, tt.wantLives)
+			}
+			e, ok := eventOf(w, game.ExtraLife)
+			if want := tt.wantLives > tt.lives; ok != want {
+				t.Errorf("ExtraLife event = %v, want %v", ok, want)
+			} else if ok && (e.Slot != 0 || e.Value != int32(tt.wantLives)) {
+				t.Errorf("ExtraLife event %+v, want slot 0 with %d lives", e, tt.wantLives)
+			}
+		})
+	}
+}
+
+// TestStartingSpot: a ship alone starts at the centre of the field; with
+// others, on a ring around it.
+func TestStartingSpot(t *testing.T) {
+	centre := fixed.Vec{X: game.FieldW / 2, Y: game.FieldH / 2}
+	tests := []struct {
+		name    string
+		players uint8
+		slot    int
+		centre  bool
+	}{
+		{"alone in slot 0", 0b1, 0, true},
+		{"alone in slot 3", 0b1000, 3, true},
+		{"two players", 0b11, 0, false},
+		{"eight players", 0xFF, 5, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := game.New(game.Setup{Players: tt.players, Lives: 3, StartWave: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if at := w.Ships[tt.slot].Pos == centre; at != tt.centre {
+				t.Errorf("slot %d starts at %v, at the centre = %v, want %v", tt.slot, w.Ships[tt.slot].Pos, at, tt.centre)
+			}
+		})
+	}
+}

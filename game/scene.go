@@ -4,21 +4,27 @@ import "rockstep/game/fixed"
 
 // StandardScene returns the scene that the performance budget of Rockstep
 // is measured on (DESIGN.md §6): eight ships in versus mode with friendly
-// fire, 40 rocks of every size and 64 bullets in flight, spread over the field
-// by seed. It is a normal world: stepping it plays on by the rules.
-func StandardScene(seed uint64) *World { return scene(seed, 40, 64) }
+// fire, saucers and hyperspace, 40 rocks of every size and 64 bullets in
+// flight, spread over the field by seed. It is a normal world: stepping it
+// plays on by the rules.
+func StandardScene(seed uint64) *World { return scene(seed, 40, 64, 0) }
+
+// SaucerScene is the standard scene with two saucers on the field, a large
+// and a small one, that the standard budget also holds for.
+func SaucerScene(seed uint64) *World { return scene(seed, 40, 64, MaxSaucers) }
 
 // WorstScene returns the heaviest world the engine holds: eight ships in
-// versus mode with friendly fire, every rock slot (MaxRocks) and every
-// bullet slot (MaxBullets) in use, spread over the field by seed. Step's
-// worst-case budget is measured on it.
-func WorstScene(seed uint64) *World { return scene(seed, MaxRocks, MaxBullets) }
+// versus mode with friendly fire, every rock slot (MaxRocks), every bullet
+// slot (MaxBullets) and every saucer slot (MaxSaucers) in use, spread over
+// the field by seed. Step's worst-case budget is measured on it.
+func WorstScene(seed uint64) *World { return scene(seed, MaxRocks, MaxBullets, MaxSaucers) }
 
-// scene returns eight ships in versus mode with friendly fire, with rocks
-// rocks of every size and bullets bullets in flight, spread over the field
-// by seed.
-func scene(seed uint64, rocks, bullets int) *World {
-	w, err := New(Setup{Seed: seed, Players: 0xFF, Mode: Versus, Lives: MaxLives, StartWave: 1, FriendlyFire: true})
+// scene returns eight ships in versus mode with friendly fire, saucers and
+// hyperspace, with rocks rocks of every size, bullets bullets in flight
+// and saucers saucers (alternately large and small, at the start of their
+// way), spread over the field by seed.
+func scene(seed uint64, rocks, bullets, saucers int) *World {
+	w, err := New(Setup{Seed: seed, Players: 0xFF, Mode: Versus, Lives: MaxLives, StartWave: 1, FriendlyFire: true, Saucers: true, Hyperspace: true})
 	if err != nil {
 		panic("scene: " + err.Error()) // the setup above is valid
 	}
@@ -50,6 +56,21 @@ func scene(seed uint64, rocks, bullets int) *World {
 			Power: 1,
 		}
 		w.NumBullet++
+	}
+	w.NumSaucer = 0
+	for k := 0; k < saucers; k++ {
+		size := uint8(LargeSaucer - k%2)
+		speed := saucerSpeed(size)
+		w.Saucers[k] = Saucer{
+			ID:     w.newID(),
+			Pos:    spot(),
+			Vel:    fixed.Vec{X: speed, Y: speed},
+			Size:   size,
+			Life:   uint16(FieldW / speed),
+			FireIn: uint8(1 + 20*k),
+			TurnIn: uint8(30 + k),
+		}
+		w.NumSaucer++
 	}
 	return w
 }

@@ -8,23 +8,28 @@ import (
 )
 
 // Snapshot format. A snapshot is the magic, the version, then every field of
-// the world in a fixed order, little-endian, fixed width; rocks and bullets
-// are written as a count and the live entries. The encoding is canonical:
-// every world has exactly one encoding and every accepted encoding decodes to
-// a world that re-encodes to the same bytes.
+// the world in a fixed order, little-endian, fixed width; rocks, bullets and
+// saucers are written as a count and the live entries. The encoding is
+// canonical: every world has exactly one encoding and every accepted encoding
+// decodes to a world that re-encodes to the same bytes.
+//
+// Version 2 added saucers and hyperspace: the setup's Saucers and Hyperspace,
+// the ships' Jump and JumpCool, SaucerIn and the saucers after the bullets.
 const (
-	SnapshotVersion = 1
+	SnapshotVersion = 2
 	snapshotMagic   = "RSW" // Rockstep world
 
-	setupSize  = 8 + 5
-	headSize   = 4 + 8 + 4 + 1 + 2 + 1 + 1
-	shipSize   = 38
+	setupSize  = 8 + 7
+	headSize   = 4 + 8 + 4 + 1 + 2 + 1 + 1 + 2
+	shipSize   = 40
 	rockSize   = 26
 	bulletSize = 24
+	saucerSize = 25
 
 	// MaxSnapshotSize is the largest snapshot, in bytes.
 	MaxSnapshotSize = len(snapshotMagic) + 1 + setupSize + headSize +
-		MaxPlayers*shipSize + 1 + MaxRocks*rockSize + 1 + MaxBullets*bulletSize
+		MaxPlayers*shipSize + 1 + MaxRocks*rockSize + 1 + MaxBullets*bulletSize +
+		1 + MaxSaucers*saucerSize
 )
 
 // MarshalBinary returns the snapshot of w.
@@ -33,7 +38,8 @@ func (w *World) MarshalBinary() ([]byte, error) {
 }
 
 func (w *World) snapshotSize() int {
-	return MaxSnapshotSize - (MaxRocks-int(w.NumRocks))*rockSize - (MaxBullets-int(w.NumBullet))*bulletSize
+	return MaxSnapshotSize - (MaxRocks-int(w.NumRocks))*rockSize - (MaxBullets-int(w.NumBullet))*bulletSize -
+		(MaxSaucers-int(w.NumSaucer))*saucerSize
 }
 
 // AppendBinary appends the snapshot of w to b. It never fails; with enough
@@ -47,13 +53,14 @@ func (w *World) appendState(b []byte) []byte {
 	b = append(b, SnapshotVersion)
 	s := &w.Setup
 	b = le64(b, s.Seed)
-	b = append(b, s.Players, byte(s.Mode), s.Lives, s.StartWave, bit(s.FriendlyFire))
+	b = append(b, s.Players, byte(s.Mode), s.Lives, s.StartWave, bit(s.FriendlyFire), bit(s.Saucers), bit(s.Hyperspace))
 	b = le32(b, w.Tick)
 	b = le64(b, w.Rand.State)
 	b = le32(b, w.NextID)
 	b = append(b, w.Wave)
 	b = le16(b, w.WaveIn)
 	b = append(b, bit(w.Over), byte(w.Winner))
+	b = le16(b, w.SaucerIn)
 	for i := range w.Ships {
 		sh := &w.Ships[i]
 		b = append(b, bit(sh.Present), bit(sh.Alive))
@@ -66,7 +73,7 @@ func (w *World) appendState(b []byte) []byte {
 		b = le32(b, sh.Score)
 		b = le16(b, sh.Kills)
 		b = le16(b, sh.Deaths)
-		b = append(b, byte(sh.Prev))
+		b = append(b, byte(sh.Prev), sh.Jump, sh.JumpCool)
 	}
 	b = append(b, w.NumRocks)
 	for k := 0; k < int(w.NumRocks); k++ {
@@ -86,6 +93,16 @@ func (w *World) appendState(b []byte) []byte {
 		b = vec(b, u.Vel)
 		b = le16(b, u.Life)
 		b = append(b, u.Owner, u.Power)
+	}
+	b = append(b, w.NumSaucer)
+	for k := 0; k < int(w.NumSaucer); k++ {
+		s := &w.Saucers[k]
+		b = le32(b, s.ID)
+		b = vec(b, s.Pos)
+		b = vec(b, s.Vel)
+		b = append(b, s.Size)
+		b = le16(b, s.Life)
+		b = append(b, s.FireIn, s.TurnIn)
 	}
 	return b
 }
@@ -219,6 +236,8 @@ func (w *World) decode(data []byte) error {
 	s.Lives = r.u8()
 	s.StartWave = r.u8()
 	s.FriendlyFire = r.flag("friendly fire")
+	s.Saucers = r.flag("saucers")
+	s.Hyperspace = r.flag("hyperspace")
 	if r.err == nil {
 		if err := s.Validate(); err != nil {
 			return err
@@ -233,6 +252,13 @@ func (w *World) decode(data []byte) error {
 	w.Winner = int8(r.u8())
 	if w.Winner < -1 || w.Winner >= MaxPlayers {
 		r.fail("winner " + strconv.Itoa(int(w.Winner)) + " is no slot")
+	}
+	w.SaucerIn = r.u16()
+	switch {
+	case !s.Saucers && w.SaucerIn != 0:
+		r.fail("saucer timer running with saucers off")
+	case s.Saucers && (w.SaucerIn == 0 || w.SaucerIn > maxSaucerInterval):
+		r.fail("saucer timer " + strconv.Itoa(int(w.SaucerIn)) + " outside 1.." + strconv.Itoa(maxSaucerInterval))
 	}
 	for i := 0; i < len(w.Ships) && r.err == nil; i++ {
 		sh := &w.Ships[i]
@@ -252,6 +278,7 @@ func (w *World) decode(data []byte) error {
 		sh.Kills = u16At(b[33:])
 		sh.Deaths = u16At(b[35:])
 		sh.Prev = Input(b[37])
+		sh.Jump, sh.JumpCool = b[38], b[39]
 		problem := ""
 		switch {
 		case b[0] > 1 || b[1] > 1:
@@ -270,6 +297,12 @@ func (w *World) decode(data []byte) error {
 			problem = "unknown input bits"
 		case sh.Alive && !sh.Present:
 			problem = "alive in an empty slot"
+		case sh.Jump > HyperspaceDelay:
+			problem = "jump above HyperspaceDelay"
+		case sh.JumpCool > HyperspaceCooldown:
+			problem = "jump cooldown above HyperspaceCooldown"
+		case sh.Jump > 0 && (sh.Alive || !sh.Present || sh.Lives == 0 || sh.RespawnIn > 0):
+			problem = "in hyperspace but not a ship in play"
 		}
 		if problem != "" {
 			r.fail(entity("ship", i) + problem)
@@ -323,8 +356,8 @@ func (w *World) decode(data []byte) error {
 		switch {
 		case !onField(u.Pos):
 			problem = "position off the field"
-		case u.Owner >= MaxPlayers:
-			problem = "owner is no slot"
+		case u.Owner > SaucerOwner:
+			problem = "owner is no slot nor a saucer"
 		case u.Life == 0:
 			problem = "no life left"
 		case u.Power == 0 || u.Power > 2:
@@ -332,6 +365,41 @@ func (w *World) decode(data []byte) error {
 		}
 		if problem != "" {
 			r.fail(entity("bullet", k) + problem)
+		}
+	}
+	w.NumSaucer = r.u8()
+	switch {
+	case int(w.NumSaucer) > MaxSaucers:
+		r.fail("saucer count " + strconv.Itoa(int(w.NumSaucer)) + " above " + strconv.Itoa(MaxSaucers))
+	case w.NumSaucer > 0 && !s.Saucers:
+		r.fail("saucers on the field with saucers off")
+	}
+	for k := 0; k < int(w.NumSaucer) && r.err == nil; k++ {
+		u := &w.Saucers[k]
+		b := r.take(saucerSize)
+		if b == nil {
+			break
+		}
+		_ = b[saucerSize-1]
+		u.ID = u32At(b)
+		u.Pos = vecAt(b[4:])
+		u.Vel = vecAt(b[12:])
+		u.Size = b[20]
+		u.Life = u16At(b[21:])
+		u.FireIn, u.TurnIn = b[23], b[24]
+		problem := ""
+		switch {
+		case !onField(u.Pos):
+			problem = "position off the field"
+		case u.Size != SmallSaucer && u.Size != LargeSaucer:
+			problem = "size not small or large"
+		case u.Life == 0:
+			problem = "no life left"
+		case u.FireIn == 0 || u.TurnIn == 0:
+			problem = "timer at 0"
+		}
+		if problem != "" {
+			r.fail(entity("saucer", k) + problem)
 		}
 	}
 	if r.err != nil {

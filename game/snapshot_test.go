@@ -2,15 +2,16 @@ package game_test
 
 import (
 	"bytes"
-	"os"
+	"flag"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"rockstep/game"
+	"rockstep/internal/fuzzseed"
 )
 
-var goldenSetup = game.Setup{Seed: 20261121, Players: 0xFF, Mode: game.Versus, Lives: 9, StartWave: 3, FriendlyFire: true}
+var goldenSetup = game.Setup{Seed: 20261121, Players: 0xFF, Mode: game.Versus, Lives: 9, StartWave: 3, FriendlyFire: true, Saucers: true, Hyperspace: true}
 
 // TestSnapshotRestoreContinue takes snapshots at many points of a scripted
 // game, restores each into a world that was somewhere else entirely, plays
@@ -141,6 +142,64 @@ func TestSnapshotRejectsBadInput(t *testing.T) {
 	}
 }
 
+// TestSnapshotRejectsImpossibleWorlds: a snapshot of a world the rules
+// cannot reach is refused, with what is wrong.
+func TestSnapshotRejectsImpossibleWorlds(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(w *game.World)
+		want   string
+	}{
+		{"saucer timer with saucers off", func(w *game.World) { w.Setup.Saucers = false }, "saucers off"},
+		{"saucers on the field with saucers off", func(w *game.World) { w.Setup.Saucers, w.SaucerIn = false, 0 }, "saucers on the field with saucers off"},
+		{"saucer timer out of range", func(w *game.World) { w.SaucerIn = game.SaucerInterval * 2 }, "saucer timer"},
+		{"saucer size", func(w *game.World) { w.Saucers[1].Size = 3 }, "saucer 1: size"},
+		{"saucer off the field", func(w *game.World) { w.Saucers[0].Pos.X = -1 }, "saucer 0: position"},
+		{"saucer past its crossing", func(w *game.World) { w.Saucers[0].Life = 0 }, "saucer 0: no life"},
+		{"saucer timer at 0", func(w *game.World) { w.Saucers[0].FireIn = 0 }, "saucer 0: timer"},
+		{"bullet owner beyond the saucers'", func(w *game.World) { w.Bullets[0].Owner = game.SaucerOwner + 1 }, "owner"},
+		{"jump too long", func(w *game.World) { w.Ships[2].Alive, w.Ships[2].Jump = false, game.HyperspaceDelay+1 }, "ship 2: jump above"},
+		{"in hyperspace and on the field", func(w *game.World) { w.Ships[2].Jump = 3 }, "ship 2: in hyperspace"},
+		{"jump cooldown too long", func(w *game.World) { w.Ships[4].JumpCool = game.HyperspaceCooldown + 1 }, "ship 4: jump cooldown"},
+		{"unknown input bit", func(w *game.World) { w.Ships[0].Prev = 1 << 6 }, "ship 0: unknown input"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := game.SaucerScene(4)
+			tt.change(w)
+			data, _ := w.MarshalBinary()
+			var into game.World
+			if err := into.UnmarshalBinary(data); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+	// The saucer count is the byte before the saucers, which end the
+	// snapshot.
+	data := mustMarshal(t, game.SaucerScene(4))
+	saucerBytes := len(data) - len(mustMarshal(t, withoutSaucers(game.SaucerScene(4))))
+	data[len(data)-saucerBytes-1] = game.MaxSaucers + 1
+	var over game.World
+	if err := over.UnmarshalBinary(data); err == nil || !strings.Contains(err.Error(), "saucer count 3 above 2") {
+		t.Errorf("error = %v, want one about the saucer count", err)
+	}
+
+	// The same scene as it is decodes, and a ship in hyperspace is fine.
+	w := game.SaucerScene(4)
+	w.Step(only(3, game.Hyperspace))
+	if !(w.Ships[3].Jump > 0) {
+		t.Fatal("slot 3 did not jump")
+	}
+	data = mustMarshal(t, w)
+	var into game.World
+	if err := into.UnmarshalBinary(data); err != nil {
+		t.Fatalf("a world with saucers and a ship in hyperspace: %v", err)
+	}
+	if into.Hash() != w.Hash() || into.NumSaucer != game.MaxSaucers {
+		t.Errorf("restored: %d saucers, hash %#x, want %d and %#x", into.NumSaucer, into.Hash(), game.MaxSaucers, w.Hash())
+	}
+}
+
 // FuzzUnmarshal decodes arbitrary bytes: it must never panic, and whatever
 // decodes must re-encode to exactly the same bytes and be safe to step.
 func FuzzUnmarshal(f *testing.F) {
@@ -154,10 +213,9 @@ func FuzzUnmarshal(f *testing.F) {
 		b, _ = w.MarshalBinary()
 		f.Add(b)
 	}
-	w, _ := game.New(game.DefaultSetup())
-	b, _ := w.MarshalBinary()
-	f.Add(b)
-	f.Add([]byte("RSW\x01"))
+	for _, b := range corpus() {
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var w game.World
 		if err := w.UnmarshalBinary(data); err != nil {
@@ -171,16 +229,59 @@ func FuzzUnmarshal(f *testing.F) {
 			t.Fatalf("re-encoding differs:\n got %x\nwant %x", again, data)
 		}
 		for i := 0; i < 3; i++ {
-			w.Step([game.MaxPlayers]game.Input{game.Fire, game.Up, game.Left})
+			w.Step([game.MaxPlayers]game.Input{game.Fire, game.Up, game.Left, game.Hyperspace})
 		}
 		_ = w.Hash()
 	})
 }
 
-// TestFuzzCorpusPresent keeps the checked-in seed corpus from going missing.
-func TestFuzzCorpusPresent(t *testing.T) {
-	entries, err := os.ReadDir(filepath.Join("testdata", "fuzz", "FuzzUnmarshal"))
-	if err != nil || len(entries) == 0 {
-		t.Fatalf("seed corpus testdata/fuzz/FuzzUnmarshal missing or empty: %v", err)
+func mustMarshal(t testing.TB, w *game.World) []byte {
+	t.Helper()
+	b, err := w.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
+	return b
+}
+
+func withoutSaucers(w *game.World) *game.World {
+	w.NumSaucer = 0
+	return w
+}
+
+var updateCorpus = flag.Bool("update-corpus", false, "rewrite the fuzz seed corpus in testdata/fuzz from corpus()")
+
+// corpus returns the seeds of FuzzUnmarshal by name: snapshots of real
+// worlds, and of no world.
+func corpus() map[string][]byte {
+	snap := func(w *game.World) []byte {
+		b, _ := w.MarshalBinary()
+		return b
+	}
+	def, _ := game.New(game.DefaultSetup())
+	played := game.StandardScene(1)
+	for i := 0; i < 300; i++ {
+		played.Step(only(i%8, game.Fire|game.Hyperspace))
+	}
+	future := snap(def)
+	future[3] = game.SnapshotVersion + 1
+	return map[string][]byte{
+		"new-default-game":         snap(def),
+		"standard-scene":           snap(game.StandardScene(1)),
+		"standard-scene-300-ticks": snap(played),
+		"saucer-scene":             snap(game.SaucerScene(1)),
+		"worst-scene":              snap(game.WorstScene(1)),
+		"future-version":           future,
+		"truncated-header":         snap(def)[:10],
+	}
+}
+
+// TestSeedCorpus keeps the checked-in seed corpus of FuzzUnmarshal in step
+// with the snapshot format: run with -update-corpus after changing it.
+func TestSeedCorpus(t *testing.T) {
+	seeds := map[string][]byte{}
+	for name, b := range corpus() {
+		seeds[name] = fuzzseed.File(b)
+	}
+	fuzzseed.Check(t, filepath.Join("testdata", "fuzz", "FuzzUnmarshal"), seeds, *updateCorpus)
 }

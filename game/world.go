@@ -25,6 +25,7 @@ const (
 	MaxRocks       = 96  // rocks alive at once; splits beyond it are dropped
 	MaxBullets     = 128 // bullets alive at once
 	MaxShipBullets = 8   // bullets one ship may have alive at once
+	MaxSaucers     = 2   // saucers on the field at once
 	MaxEvents      = 64  // events reported by one Step; more are dropped
 	MaxLives       = 9
 	MaxStartWave   = 20
@@ -67,12 +68,15 @@ type Setup struct {
 	Lives        uint8 // 1..MaxLives
 	StartWave    uint8 // 1..MaxStartWave
 	FriendlyFire bool  // in co-op, bullets hit other players' ships
+	Saucers      bool  // saucers cross the field now and then, shooting
+	Hyperspace   bool  // the Hyperspace input makes a ship jump
 }
 
 // DefaultSetup returns the setup a new room starts from: co-op, three
-// lives, wave one, no friendly fire, and only slot 0 occupied.
+// lives, wave one, no friendly fire, saucers and hyperspace on, and only
+// slot 0 occupied.
 func DefaultSetup() Setup {
-	return Setup{Players: 1, Mode: Coop, Lives: 3, StartWave: 1}
+	return Setup{Players: 1, Mode: Coop, Lives: 3, StartWave: 1, Saucers: true, Hyperspace: true}
 }
 
 // Validate reports whether the engine can run s. A room never starts a game
@@ -98,19 +102,22 @@ type Input uint8
 // written by the room into a master packet when it drops a player, so that
 // every engine removes that ship at the same tick.
 const (
-	Up    Input = 1 << iota // raise the thrust level (repeats while held)
-	Down                    // lower the thrust level (repeats while held)
-	Left                    // rotate counter-clockwise while held
-	Right                   // rotate clockwise while held
-	Fire                    // charge while held, fire on release
-	_
+	Up         Input = 1 << iota // raise the thrust level (repeats while held)
+	Down                         // lower the thrust level (repeats while held)
+	Left                         // rotate counter-clockwise while held
+	Right                        // rotate clockwise while held
+	Fire                         // charge while held, fire on release
+	Hyperspace                   // jump on the press (if the setup allows it)
 	_
 	Leave // the player has left the game: the slot empties for good
 
-	ClientInputMask = Up | Down | Left | Right | Fire
+	ClientInputMask = Up | Down | Left | Right | Fire | Hyperspace
 )
 
 // Ship is one player slot's ship and standing.
+//
+// A ship in hyperspace is off the field (not Alive) with Jump ticks to go;
+// it still has the life it jumped with.
 type Ship struct {
 	Present   bool // a player holds this slot (false once they leave)
 	Alive     bool // the ship is on the field
@@ -128,6 +135,8 @@ type Ship struct {
 	Kills     uint16 // ships destroyed (versus, or friendly fire)
 	Deaths    uint16
 	Prev      Input // last tick's input, for press and release edges
+	Jump      uint8 // ticks until the ship comes out of hyperspace; 0: not in it
+	JumpCool  uint8 // ticks until the ship may jump again
 }
 
 // Rock sizes.
@@ -154,8 +163,28 @@ type Bullet struct {
 	Pos   fixed.Vec
 	Vel   fixed.Vec // units per tick
 	Life  uint16    // ticks left
-	Owner uint8     // slot that fired it
+	Owner uint8     // slot that fired it, or SaucerOwner
 	Power uint8     // hits left; a fully charged shot passes through a rock
+}
+
+// SaucerOwner is the Owner of a saucer's shot: no player's.
+const SaucerOwner = MaxPlayers
+
+// Saucer sizes.
+const (
+	SmallSaucer = 1 // aims at the nearest ship
+	LargeSaucer = 2 // fires at random
+)
+
+// Saucer is a flying saucer crossing the field, shooting.
+type Saucer struct {
+	ID     uint32 // unique in this game
+	Pos    fixed.Vec
+	Vel    fixed.Vec // units per tick
+	Size   uint8     // SmallSaucer or LargeSaucer
+	Life   uint16    // ticks until it has crossed the field and leaves
+	FireIn uint8     // ticks until its next shot
+	TurnIn uint8     // ticks until it changes course
 }
 
 // World is the whole state of a game. It holds no pointers: assigning a
@@ -174,6 +203,9 @@ type World struct {
 	Rocks     [MaxRocks]Rock
 	NumBullet uint8
 	Bullets   [MaxBullets]Bullet
+	SaucerIn  uint16 // ticks until the next saucer, while a wave is on (0 with saucers off)
+	NumSaucer uint8
+	Saucers   [MaxSaucers]Saucer
 
 	// Events reported by the last Step. They describe what happened for the
 	// UI and sound; they are not part of the state (not hashed, not in a
@@ -195,7 +227,7 @@ func New(s Setup) (*World, error) {
 		sh := &w.Ships[i]
 		sh.Present = true
 		sh.Lives = s.Lives
-		w.placeShip(i, homeSpot(i))
+		w.placeShip(i, w.homeSpot(i))
 	}
 	w.startWave(s.StartWave)
 	return w, nil
@@ -206,6 +238,9 @@ func (w *World) LiveRocks() []Rock { return w.Rocks[:w.NumRocks] }
 
 // LiveBullets returns the bullets in flight.
 func (w *World) LiveBullets() []Bullet { return w.Bullets[:w.NumBullet] }
+
+// LiveSaucers returns the saucers on the field.
+func (w *World) LiveSaucers() []Saucer { return w.Saucers[:w.NumSaucer] }
 
 // LastEvents returns the events of the last Step.
 func (w *World) LastEvents() []Event { return w.Events[:w.NumEvents] }
@@ -223,6 +258,15 @@ func RockRadius(size uint8) fixed.Num {
 
 // ShipRadius is the collision radius of a ship, in units.
 const ShipRadius fixed.Num = 12 << fixed.Shift
+
+// SaucerRadius returns the collision radius of a saucer of the given size,
+// in units.
+func SaucerRadius(size uint8) fixed.Num {
+	if size == LargeSaucer {
+		return 18 << fixed.Shift
+	}
+	return 10 << fixed.Shift
+}
 
 // Players returns how many slots still hold a player.
 func (w *World) Players() int {

@@ -21,7 +21,7 @@ import (
 //	if turns:
 //	  Turn      uvarint, the first (oldest) turn
 //	  shape     u8: (turns-1)<<4 | Count, so 1..16 turns of 1..8 ticks
-//	  inputs    5 bits per tick (game.ClientInputMask), turn by turn, oldest
+//	  inputs    6 bits per tick (game.ClientInputMask), turn by turn, oldest
 //	            tick first, least significant bit first, zero-padded to a byte
 //	  MasterAck zigzag varint of newest turn - MasterAck
 //	else:
@@ -41,7 +41,7 @@ const (
 	clientEnded    = 1 << 3
 	clientFlags    = clientHasHash | clientHasStats | clientHasTurns | clientEnded
 
-	inputBits = 5 // bits per client input on the wire
+	inputBits = 6 // bits per client input on the wire
 )
 
 // The packing of client inputs relies on ClientInputMask being the low
