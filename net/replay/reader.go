@@ -177,7 +177,7 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 			return errors.New("a second start record")
 		}
 		s := game.Setup{Seed: f.u64(), Players: f.u8(), Mode: game.Mode(f.u8()), Lives: f.u8(), StartWave: f.u8()}
-		s.FriendlyFire = f.u8() == 1
+		s.FriendlyFire, s.Saucers, s.Hyperspace = f.u8() == 1, f.u8() == 1, f.u8() == 1
 		name, started := f.str(wire.MaxName), f.u64()
 		k, delay, protocol := f.u8(), f.u8(), f.u8()
 		if err := f.done(); err != nil {

@@ -16,7 +16,7 @@
 // so a truncated or corrupted file is read up to its last good record and
 // the reader says where it stopped. Kinds are only ever appended.
 //
-//	1 Start     setup (as in wire), room name, unix time, K, delay, protocol
+//	1 Start     setup (as in wire, booleans as a byte 0 or 1), room name, unix time, K, delay, protocol
 //	            version; one a file (a second is corrupt)
 //	2 Turn      length uvarint + one master turn as a wire master packet payload,
 //	            then the room's per-turn record: live mask u8, wait uvarint (ms)
@@ -48,8 +48,11 @@ import (
 
 // Format constants.
 const (
-	Magic   = "RSRP"
-	Version = 1
+	Magic = "RSRP"
+	// Version 2: the setup has Saucers and Hyperspace after FriendlyFire,
+	// and the games are played by the rules with saucers and hyperspace
+	// (a version 1 game would not replay the same).
+	Version = 2
 
 	// MaxRecord bounds one record's payload, bytes.
 	MaxRecord = 128 << 10

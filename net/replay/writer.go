@@ -328,11 +328,14 @@ func (w *Writer) Close() error {
 
 func appendSetup(b []byte, s game.Setup) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.Seed)
-	ff := byte(0)
-	if s.FriendlyFire {
-		ff = 1
+	return append(b, s.Players, byte(s.Mode), s.Lives, s.StartWave, bit(s.FriendlyFire), bit(s.Saucers), bit(s.Hyperspace))
+}
+
+func bit(v bool) byte {
+	if v {
+		return 1
 	}
-	return append(b, s.Players, byte(s.Mode), s.Lives, s.StartWave, ff)
+	return 0
 }
 
 func appendString(b []byte, s string) []byte {

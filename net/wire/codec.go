@@ -374,7 +374,8 @@ func checkSlot(field string, slot uint8, spectator bool) error {
 }
 
 // game.Setup: Seed u64 LE, Players u8, Mode u8, Lives u8, StartWave u8,
-// FriendlyFire bool. Only Mode is checked here; the room validates the rest.
+// FriendlyFire bool, Saucers bool, Hyperspace bool. Only Mode is checked
+// here; the room validates the rest.
 
 func checkSetup(s game.Setup) error {
 	return checkRange("setup: mode", int(s.Mode), int(game.Coop), int(game.Versus))
@@ -383,7 +384,9 @@ func checkSetup(s game.Setup) error {
 func appendSetup(b []byte, s game.Setup) []byte {
 	b = binary.LittleEndian.AppendUint64(b, s.Seed)
 	b = append(b, s.Players, byte(s.Mode), s.Lives, s.StartWave)
-	return appendBool(b, s.FriendlyFire)
+	b = appendBool(b, s.FriendlyFire)
+	b = appendBool(b, s.Saucers)
+	return appendBool(b, s.Hyperspace)
 }
 
 func (r *reader) setup() game.Setup {
@@ -394,6 +397,8 @@ func (r *reader) setup() game.Setup {
 		Lives:        r.u8("setup: lives"),
 		StartWave:    r.u8("setup: start wave"),
 		FriendlyFire: r.bool("setup: friendly fire"),
+		Saucers:      r.bool("setup: saucers"),
+		Hyperspace:   r.bool("setup: hyperspace"),
 	}
 }
 

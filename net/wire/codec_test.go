@@ -27,7 +27,7 @@ func id16(seed byte) (a [16]byte) {
 
 func samples() []sample {
 	setup := game.Setup{Seed: 0x9e3779b97f4a7c15, Players: 0b1011, Mode: game.Coop, Lives: 3, StartWave: 1}
-	versus := game.Setup{Seed: math.MaxUint64, Players: 0xFF, Mode: game.Versus, Lives: game.MaxLives, StartWave: game.MaxStartWave, FriendlyFire: true}
+	versus := game.Setup{Seed: math.MaxUint64, Players: 0xFF, Mode: game.Versus, Lives: game.MaxLives, StartWave: game.MaxStartWave, FriendlyFire: true, Saucers: true, Hyperspace: true}
 	name24 := "Ünïcødé-Guest-ÆØÅ" + strings.Repeat("x", MaxName-len("Ünïcødé-Guest-ÆØÅ"))
 	chunk := make([]byte, MaxChunk)
 	for i := range chunk {
@@ -87,6 +87,7 @@ func samples() []sample {
 		{"setup-state-rematch", SetupState{Revision: 7, RoomID: 2, Game: 3, Name: "rematch", Setup: setup, MaxSlots: 2, Players: []Player{{Slot: 0, Host: true, Connected: true, Name: "Ada"}}}},
 		{"setup-state-full", SetupState{Revision: math.MaxUint32, RoomID: math.MaxUint32, Name: name24, Setup: versus, MaxSlots: game.MaxPlayers, Players: fullRoster}},
 		{"setup-change", SetupChange{Setup: game.Setup{Mode: game.Versus, Lives: 5, StartWave: 3, FriendlyFire: true}}},
+		{"setup-change-saucers-only", SetupChange{Setup: game.Setup{Mode: game.Coop, Lives: 3, StartWave: 1, Saucers: true}}},
 		{"ready", Ready{Ready: true}},
 		{"not-ready", Ready{}},
 		{"start", Start{Setup: setup, FirstTurn: 0, K: 2, Delay: 1}},
@@ -367,7 +368,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"empty", nil, ErrTruncated},
 		{"version only", []byte{Version}, ErrTruncated},
 		{"version 0", append([]byte{0}, ping[1:]...), ErrVersion},
-		{"version 2", append([]byte{Version + 1}, ping[1:]...), ErrVersion},
+		{"next version", append([]byte{Version + 1}, ping[1:]...), ErrVersion},
 		{"version 255", append([]byte{255}, ping[1:]...), ErrVersion},
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
@@ -494,7 +495,7 @@ func invalidMessages() []struct {
 		{"client turns overflow uint32", ClientPacket{Turns: []TurnInput{turn(math.MaxUint32, 2), turn(0, 2)}}, ErrInvalid, true},
 		{"client counts differ", ClientPacket{Turns: []TurnInput{turn(5, 2), turn(6, 3)}}, ErrInvalid, true},
 		{"client input game.Leave", ClientPacket{Turns: []TurnInput{turn(5, 2, 0, game.Leave)}}, ErrInvalid, true},
-		{"client input bit 5", ClientPacket{Turns: []TurnInput{turn(5, 2, game.Fire<<1)}}, ErrInvalid, true},
+		{"client input bit 6", ClientPacket{Turns: []TurnInput{turn(5, 2, game.Hyperspace<<1)}}, ErrInvalid, true},
 
 		{"master 17 turns", MasterPacket{Turns: mturns(MaxBatch + 1)}, ErrLimit, true},
 		{"master count 0", MasterPacket{Turns: []MasterTurn{mturn(3, 0)}}, ErrInvalid, false},
@@ -551,8 +552,10 @@ func TestDecodeRejectsInvalid(t *testing.T) {
 // TestDecodeRejectsMalformed feeds frames that no encoder makes.
 func TestDecodeRejectsMalformed(t *testing.T) {
 	frame := func(ty Type, payload ...byte) []byte { return append([]byte{Version, byte(ty)}, payload...) }
-	setup := func(mode, ff byte) []byte { return []byte{1, 2, 3, 4, 5, 6, 7, 8, 1, mode, 3, 1, ff} }
-	setupWith := func(players, mode, ff byte) []byte { return []byte{1, 2, 3, 4, 5, 6, 7, 8, players, mode, 3, 1, ff} }
+	setup := func(mode, ff byte) []byte { return []byte{1, 2, 3, 4, 5, 6, 7, 8, 1, mode, 3, 1, ff, 0, 0} }
+	setupWith := func(players, mode, ff byte) []byte {
+		return []byte{1, 2, 3, 4, 5, 6, 7, 8, players, mode, 3, 1, ff, 1, 1}
+	}
 	join := func(name []byte, spectate byte) []byte {
 		b := make([]byte, 4+16)
 		b = append(b, byte(len(name)))
@@ -574,6 +577,8 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		{"join name length past the frame", frame(TypeJoin, append(make([]byte, 20), 5, 'a')...), ErrTruncated, "name"},
 		{"join overlong UTF-8", frame(TypeJoin, join([]byte{0xc0, 0xaf}, 0)...), ErrInvalid, "UTF-8"},
 		{"setup change friendly fire 2", frame(TypeSetupChange, setup(0, 2)...), ErrInvalid, "friendly fire"},
+		{"setup change saucers 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 2, 0), ErrInvalid, "saucers"},
+		{"setup change hyperspace 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 0, 2), ErrInvalid, "hyperspace"},
 		{"setup change mode 2", frame(TypeSetupChange, setup(2, 0)...), ErrInvalid, "mode"},
 		{"setup state player flags bit 3", frame(TypeSetupState, append([]byte{0, 0, 0, 0, 0, 0, 0}, append(setup(0, 0), 8, 1, 0, 8, 0, 0)...)...), ErrInvalid, "player 0: flags"},
 		{"non-minimal varint", frame(TypeSnapshotRequest, 0x80, 0x00), ErrInvalid, "minimally"},
@@ -588,7 +593,7 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		{"start name of an empty slot", frame(TypeStart, append(setupWith(0b01, 0, 0), 1, 'a', 0, 2, 1, 0, 1, 'b')...), ErrTrailing, ""},
 		{"client count nibble 0", frame(TypeClientPacket, 4, 5, 0x00, 0, 0), ErrInvalid, "turn 5: count 0"},
 		{"client count nibble 9", frame(TypeClientPacket, 4, 5, 0x09, 0, 0, 0, 0, 0, 0, 0), ErrInvalid, "count 9"},
-		{"client input padding", frame(TypeClientPacket, 4, 5, 0x02, 0, 0x04, 0), ErrInvalid, "padding"},
+		{"client input padding", frame(TypeClientPacket, 4, 5, 0x02, 0, 0x10, 0), ErrInvalid, "padding"},
 		{"client turns overflow", frame(TypeClientPacket, 4, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x11, 0, 0, 0), ErrInvalid, "overflow"},
 		{"client ack below 0", frame(TypeClientPacket, 4, 1, 0x01, 0, 0x04), ErrInvalid, "master ack"},
 		{"client ack above uint32", frame(TypeClientPacket, 4, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01, 0, 0x01), ErrInvalid, "master ack"},

@@ -24,7 +24,10 @@ import (
 // start request names the game it is for (SetupState.Game, StartGame.Game),
 // and the handshake is the transport's alone (no Hello or Cookie message,
 // no cookie in Join).
-const Version = 2
+//
+// Version 3: a client input has 6 bits (game.Hyperspace), and a setup
+// carries Saucers and Hyperspace after FriendlyFire.
+const Version = 3
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
 // on, unless told otherwise; joining "host" without a port means this one.
