@@ -9,7 +9,8 @@ import (
 
 // Pilot produces a bot's input, one tick at a time: it holds a random
 // combination of keys for a random while, the way a player does, so the
-// bot turns, changes thrust and fires charged shots. Its output depends only
+// bot turns, changes thrust and fires charged shots, and one combination
+// in sixteen jumps into hyperspace. Its output depends only
 // on its seed and how many ticks it has been asked for.
 type Pilot struct {
 	r    rng.Rand
@@ -26,7 +27,10 @@ func (p *Pilot) Next() game.Input {
 		p.left--
 		return p.cur
 	}
-	p.cur = game.Input(p.r.Intn(32)) & game.ClientInputMask
+	p.cur = game.Input(p.r.Intn(32))
+	if p.r.Intn(16) == 0 {
+		p.cur |= game.Hyperspace
+	}
 	p.left = p.r.Range(1, 40)
 	return p.cur
 }

@@ -55,7 +55,7 @@ type Config struct {
 // DefaultBotSetup is the setup of bot games unless told otherwise: co-op
 // with every life there is, so that a load test plays its full length.
 func DefaultBotSetup() game.Setup {
-	return game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
+	return game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}
 }
 
 // Local is a running local bot game. Tests drive it step by step; Run plays

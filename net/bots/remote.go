@@ -285,7 +285,7 @@ func createRoom(ctx context.Context, cfg RemoteConfig, g int, from netip.Addr) (
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	frame, _ := wire.Append(nil, wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}})
+	frame, _ := wire.Append(nil, wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}})
 	h := &roomCreator{answer: make(chan roomAnswer, 1), send: func() { _ = tc.Send(frame) }}
 	ran := make(chan error, 1)
 	go func() { ran <- tc.Run(rctx, h) }()
