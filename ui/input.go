@@ -34,23 +34,25 @@ type KeyMap []struct {
 	Keys []ebiten.Key
 }
 
-// defaultKeyMap: arrows and WASD steer, Space charges and fires.
+// defaultKeyMap: arrows and WASD steer, Space charges and fires, Shift
+// jumps into hyperspace.
 var defaultKeyMap = KeyMap{
 	{game.Up, []ebiten.Key{ebiten.KeyArrowUp, ebiten.KeyW}},
 	{game.Down, []ebiten.Key{ebiten.KeyArrowDown, ebiten.KeyS}},
 	{game.Left, []ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyA}},
 	{game.Right, []ebiten.Key{ebiten.KeyArrowRight, ebiten.KeyD}},
 	{game.Fire, []ebiten.Key{ebiten.KeySpace}},
+	{game.Hyperspace, []ebiten.Key{ebiten.KeyShift}},
 }
 
 // NewKeyMap returns the key map of bindings; a key name Ebiten does not
 // know is skipped (LoadSettings has already replaced such bindings).
 func NewKeyMap(b KeyBindings) KeyMap {
-	m := make(KeyMap, 0, 5)
+	m := make(KeyMap, 0, 6)
 	for _, c := range []struct {
 		bit   game.Input
 		names []string
-	}{{game.Up, b.Up}, {game.Down, b.Down}, {game.Left, b.Left}, {game.Right, b.Right}, {game.Fire, b.Fire}} {
+	}{{game.Up, b.Up}, {game.Down, b.Down}, {game.Left, b.Left}, {game.Right, b.Right}, {game.Fire, b.Fire}, {game.Hyperspace, b.Jump}} {
 		var keys []ebiten.Key
 		for _, n := range c.names {
 			var k ebiten.Key

@@ -36,6 +36,7 @@ func TestShipInputMapsKeysToControls(t *testing.T) {
 		{"arrow right", []ebiten.Key{ebiten.KeyArrowRight}, game.Right},
 		{"D", []ebiten.Key{ebiten.KeyD}, game.Right},
 		{"space", []ebiten.Key{ebiten.KeySpace}, game.Fire},
+		{"shift: hyperspace", []ebiten.Key{ebiten.KeyShift}, game.Hyperspace},
 		{"arrow and its WASD twin", []ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyA}, game.Left},
 		{"turn, thrust and fire", []ebiten.Key{ebiten.KeyD, ebiten.KeyArrowUp, ebiten.KeySpace}, game.Right | game.Up | game.Fire},
 		{"left and right cancel", []ebiten.Key{ebiten.KeyArrowLeft, ebiten.KeyD}, 0},

@@ -39,13 +39,14 @@ type KeyBindings struct {
 	Left  []string `json:"left"`
 	Right []string `json:"right"`
 	Fire  []string `json:"fire"`
+	Jump  []string `json:"hyperspace"` // a file without it (older versions) gets the default
 }
 
 // settingsFile is the name of the settings file in its directory.
 const settingsFile = "settings.json"
 
 // DefaultKeys are the controls of a fresh install: arrows or WASD steer,
-// Space fires.
+// Space fires, Shift (either) jumps into hyperspace.
 func DefaultKeys() KeyBindings {
 	return KeyBindings{
 		Up:    []string{"ArrowUp", "W"},
@@ -53,6 +54,7 @@ func DefaultKeys() KeyBindings {
 		Left:  []string{"ArrowLeft", "A"},
 		Right: []string{"ArrowRight", "D"},
 		Fire:  []string{"Space"},
+		Jump:  []string{"Shift"},
 	}
 }
 
@@ -112,7 +114,7 @@ func (s *Settings) repair(def Settings) []string {
 		name string
 		keys *[]string
 		def  []string
-	}{{"up", &s.Keys.Up, d.Up}, {"down", &s.Keys.Down, d.Down}, {"left", &s.Keys.Left, d.Left}, {"right", &s.Keys.Right, d.Right}, {"fire", &s.Keys.Fire, d.Fire}} {
+	}{{"up", &s.Keys.Up, d.Up}, {"down", &s.Keys.Down, d.Down}, {"left", &s.Keys.Left, d.Left}, {"right", &s.Keys.Right, d.Right}, {"fire", &s.Keys.Fire, d.Fire}, {"hyperspace", &s.Keys.Jump, d.Jump}} {
 		if len(*k.keys) == 0 {
 			*k.keys = k.def
 			continue

@@ -137,6 +137,9 @@ func TestBadFieldsAreRepairedAndTheRestKept(t *testing.T) {
 	if strings.Join(s.Keys.Up, ",") != strings.Join(DefaultKeys().Up, ",") || strings.Join(s.Keys.Down, ",") != strings.Join(DefaultKeys().Down, ",") {
 		t.Errorf("keys %+v, want the defaults for up (bad) and down (missing)", s.Keys)
 	}
+	if strings.Join(s.Keys.Jump, ",") != "Shift" {
+		t.Errorf("hyperspace keys %v, want the default (Shift) for a file that has none", s.Keys.Jump)
+	}
 	if s.ID() == [16]byte{} {
 		t.Error("no new player id")
 	}
@@ -185,6 +188,7 @@ func TestRemappedKeys(t *testing.T) {
 		want game.Input
 	}{
 		{"new fire key", []ebiten.Key{ebiten.KeyControlLeft}, game.Fire},
+		{"default hyperspace key", []ebiten.Key{ebiten.KeyShift}, game.Hyperspace},
 		{"old fire key is free", []ebiten.Key{ebiten.KeySpace}, 0},
 		{"new left", []ebiten.Key{ebiten.KeyJ}, game.Left},
 		{"untouched controls keep defaults", []ebiten.Key{ebiten.KeyW, ebiten.KeyArrowRight}, game.Up | game.Right},

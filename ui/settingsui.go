@@ -65,7 +65,7 @@ func newSettingsScreen(a *App) *settingsScreen {
 	for _, c := range []struct {
 		name string
 		keys []string
-	}{{"Thrust up", k.Up}, {"Thrust down", k.Down}, {"Turn left", k.Left}, {"Turn right", k.Right}, {"Fire", k.Fire}} {
+	}{{"Thrust up", k.Up}, {"Thrust down", k.Down}, {"Turn left", k.Left}, {"Turn right", k.Right}, {"Fire", k.Fire}, {"Hyperspace", k.Jump}} {
 		form.AddChild(label(c.name))
 		form.AddChild(t.text(strings.Join(c.keys, "  or  "), &t.bodyFace, colText))
 	}
