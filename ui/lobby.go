@@ -23,7 +23,7 @@ type lobbyScreen struct {
 	coop, versus                     *widget.Button
 	lives, wave                      *widget.Text
 	livesDn, livesUp, waveDn, waveUp *widget.Button
-	ff                               *widget.Button
+	ff, saucers, hyper               *widget.Button
 	ready, start                     *widget.Button
 	hint                             *widget.Text
 	chat                             *widget.Container
@@ -92,6 +92,12 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	setup.AddChild(label("Friendly fire"))
 	s.ff = t.buttonFunc("Off", func() { s.change(func(g *game.Setup) { g.FriendlyFire = !g.FriendlyFire }) }, minSize(130, 0))
 	setup.AddChild(s.ff)
+	setup.AddChild(label("Saucers"))
+	s.saucers = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Saucers = !g.Saucers }) }, minSize(130, 0))
+	setup.AddChild(s.saucers)
+	setup.AddChild(label("Hyperspace"))
+	s.hyper = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Hyperspace = !g.Hyperspace }) }, minSize(130, 0))
+	setup.AddChild(s.hyper)
 	left.AddChild(setup)
 
 	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
@@ -168,7 +174,7 @@ func (s *lobbyScreen) update(Intents) error {
 	}
 	if !nv.ok || nv.setup.Name == "" {
 		s.title.Label = "Connecting…"
-		for _, b := range []*widget.Button{s.coop, s.versus, s.livesDn, s.livesUp, s.waveDn, s.waveUp, s.ff, s.ready, s.start} {
+		for _, b := range []*widget.Button{s.coop, s.versus, s.livesDn, s.livesUp, s.waveDn, s.waveUp, s.ff, s.saucers, s.hyper, s.ready, s.start} {
 			enable(b, false)
 		}
 		return nil
@@ -298,7 +304,7 @@ func (s *lobbyScreen) updateRoster() {
 func (s *lobbyScreen) updateSetup() {
 	g := s.setupNow()
 	host := s.a.nv.host
-	sig := fmt.Sprintf("%v|%d|%d|%v|%v", g.Mode, g.Lives, g.StartWave, g.FriendlyFire, host)
+	sig := fmt.Sprintf("%v|%d|%d|%v|%v|%v|%v", g.Mode, g.Lives, g.StartWave, g.FriendlyFire, g.Saucers, g.Hyperspace, host)
 	if sig == s.setupSig {
 		return
 	}
@@ -308,13 +314,18 @@ func (s *lobbyScreen) updateSetup() {
 	t.setOn(s.versus, g.Mode == game.Versus)
 	s.lives.Label = strconv.Itoa(int(g.Lives))
 	s.wave.Label = strconv.Itoa(int(g.StartWave))
-	if g.FriendlyFire {
-		s.ff.SetText("On")
-	} else {
-		s.ff.SetText("Off")
+	for _, o := range []struct {
+		b  *widget.Button
+		on bool
+	}{{s.ff, g.FriendlyFire}, {s.saucers, g.Saucers}, {s.hyper, g.Hyperspace}} {
+		if o.on {
+			o.b.SetText("On")
+		} else {
+			o.b.SetText("Off")
+		}
+		t.setOn(o.b, o.on)
 	}
-	t.setOn(s.ff, g.FriendlyFire)
-	for _, b := range []*widget.Button{s.coop, s.versus, s.ff} {
+	for _, b := range []*widget.Button{s.coop, s.versus, s.ff, s.saucers, s.hyper} {
 		enable(b, host)
 	}
 	enable(s.livesDn, host && g.Lives > 1)

@@ -161,7 +161,7 @@ func walkScreens(t *testing.T) {
 					w.net.h.Attach(p)
 					w.guest = client.Attach(p, client.Options{Session: lockstep.Config{Name: "Ada", PlayerID: [16]byte{1}}})
 					w.emit(Intent{Kind: IntentReady, Ready: true})
-					w.emit(Intent{Kind: IntentSetup, Setup: game.Setup{Mode: game.Coop, Lives: 5, StartWave: 4, FriendlyFire: true}})
+					w.emit(Intent{Kind: IntentSetup, Setup: game.Setup{Mode: game.Coop, Lives: 5, StartWave: 4, FriendlyFire: true, Saucers: true}})
 				}
 				if len(nv.setup.Players) < 2 {
 					return false
