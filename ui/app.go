@@ -302,9 +302,9 @@ func (a *App) Update() error {
 	}
 	if in.Quit {
 		switch a.flow.screen {
-		case screenPlay:
+		case screenPlay, screenPractice:
 			a.emit(Intent{Kind: IntentGameMenu})
-		case screenJoin, screenSettings, screenPractice, screenReplays, screenReplay:
+		case screenJoin, screenSettings, screenReplays, screenReplay:
 			a.emit(Intent{Kind: IntentBack})
 		}
 		in.Quit = false
@@ -378,6 +378,12 @@ func (a *App) carry(effs []effect) error {
 			a.quit = true
 		case effPractice:
 			// The screen is made by show.
+		case effRestart:
+			if p, ok := a.cur.(*practiceScreen); ok {
+				if err := p.restart(); err != nil {
+					return err
+				}
+			}
 		case effSaveSettings:
 			a.settings = e.settings
 			a.keys = NewKeyMap(a.settings.Keys)

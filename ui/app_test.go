@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/game/fixed"
 )
 
 // newTestApp returns an app driven by script; it needs no window until it
@@ -37,12 +38,81 @@ func TestEscGoesToTheMenuAndQuitEnds(t *testing.T) {
 			t.Fatalf("update %d: %v", n, err)
 		}
 	}
+	if !app.flow.gameMenu || app.cur.id() != screenPractice {
+		t.Fatalf("after Esc in practice: screen %v, menu open %v; want the practice menu", app.cur.id(), app.flow.gameMenu)
+	}
+	app.emit(Intent{Kind: IntentMainMenu})
+	if err := app.Update(); err != nil {
+		t.Fatal(err)
+	}
 	if app.flow.screen != screenMenu || app.cur.id() != screenMenu {
-		t.Fatalf("after Esc in practice: screen %v, want the menu", app.cur.id())
+		t.Fatalf("after Main menu: screen %v, want the menu", app.cur.id())
 	}
 	app.emit(Intent{Kind: IntentQuit})
 	if err := app.Update(); !errors.Is(err, ebiten.Termination) {
 		t.Errorf("update after Quit = %v, want ebiten.Termination", err)
+	}
+}
+
+// TestPracticeMenuPausesResumesRestarts: Esc opens the practice menu and
+// the game waits; Resume goes on from there; Restart starts a new game;
+// Esc again closes the menu.
+func TestPracticeMenuPausesResumesRestarts(t *testing.T) {
+	esc := -1
+	app := newTestApp(t, func(n int) Intents { return Intents{Ship: game.Up, Quit: n == esc} })
+	update := func(k int) {
+		t.Helper()
+		for range k {
+			if err := app.Update(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	update(10)
+	esc = app.frames
+	update(1)
+	at := play(t, app).world.Tick
+	update(30)
+	if got := play(t, app).world.Tick; got != at || !app.flow.gameMenu {
+		t.Fatalf("menu open: tick %d → %d (menu %v), want the game to wait", at, got, app.flow.gameMenu)
+	}
+	if len(app.cur.root().Children()) == 0 {
+		t.Error("the menu's widgets are not on screen")
+	}
+	app.emit(Intent{Kind: IntentResume})
+	update(5)
+	if got := play(t, app).world.Tick; got != at+5 || app.flow.gameMenu {
+		t.Fatalf("after Resume: tick %d (menu %v), want %d", got, app.flow.gameMenu, at+5)
+	}
+	if len(app.cur.root().Children()) != 0 {
+		t.Error("the menu's widgets stay on screen after Resume")
+	}
+	esc = app.frames
+	update(1)
+	app.emit(Intent{Kind: IntentRestart})
+	update(1)
+	if s := play(t, app); s.world.Tick != 1 || app.flow.gameMenu {
+		t.Fatalf("after Restart: tick %d (menu %v), want a new game one tick in with the menu closed", s.world.Tick, app.flow.gameMenu)
+	}
+	esc = app.frames
+	update(2)
+	esc = app.frames
+	update(1)
+	if app.flow.gameMenu {
+		t.Error("Esc twice left the menu open")
+	}
+}
+
+// TestPracticeShipStartsAtTheCentre: in a practice game the ship is alone
+// and starts at the centre of the field.
+func TestPracticeShipStartsAtTheCentre(t *testing.T) {
+	app := newTestApp(t, func(int) Intents { return Intents{} })
+	sh := play(t, app).world.Ships[me]
+	if want := (fixed.Vec{X: game.FieldW / 2, Y: game.FieldH / 2}); sh.Pos != want {
+		t.Errorf("ship at %v, want the centre %v", sh.Pos, want)
+	}
+	if s := play(t, app).world.Setup; !s.Saucers || !s.Hyperspace {
+		t.Errorf("practice setup %+v, want saucers and hyperspace", s)
 	}
 }
 

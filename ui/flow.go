@@ -72,6 +72,7 @@ const (
 	IntentWatch                              // replays: watch the replay at Path
 	IntentRejoin                             // main menu: back into the game at Addr that this player left by a crash
 	IntentEndGame                            // in-game menu, the host: end the game for everyone now
+	IntentRestart                            // practice menu: a new practice game
 )
 
 // Intent is one thing the player asked for.
@@ -104,6 +105,7 @@ const (
 	effSay                                // session.Say(text)
 	effEndGame                            // session.EndGame(): the host ends the game for everyone
 	effPause                              // session.Pause(ready): the host pauses or resumes
+	effRestart                            // start the practice game again
 )
 
 type effect struct {
@@ -233,8 +235,17 @@ func (f *flow) apply(in Intent) []effect {
 			f.screen = screenMenu
 		}
 	case screenPractice:
-		if in.Kind == IntentBack {
-			f.screen = screenMenu
+		// Esc opens the practice menu, which pauses the game.
+		switch in.Kind {
+		case IntentBack, IntentMainMenu:
+			f.screen, f.gameMenu = screenMenu, false
+		case IntentGameMenu:
+			f.gameMenu = !f.gameMenu
+		case IntentResume:
+			f.gameMenu = false
+		case IntentRestart:
+			f.gameMenu = false
+			return []effect{{kind: effRestart}}
 		}
 	case screenLobby:
 		switch in.Kind {

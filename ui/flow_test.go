@@ -258,6 +258,23 @@ func TestSettingsAndPracticeReturnToTheMenu(t *testing.T) {
 	f = &flow{screen: screenPractice}
 	f.apply(Intent{Kind: IntentBack})
 	wantScreen(t, "practice back", f, screenMenu)
+
+	f = &flow{screen: screenPractice}
+	f.apply(Intent{Kind: IntentGameMenu})
+	if !f.gameMenu {
+		t.Error("Esc in practice: no menu")
+	}
+	wantEffects(t, "restart", f.apply(Intent{Kind: IntentRestart}), effRestart)
+	wantScreen(t, "restart", f, screenPractice)
+	if f.gameMenu {
+		t.Error("the practice menu stayed open after Restart")
+	}
+	f.apply(Intent{Kind: IntentGameMenu})
+	f.apply(Intent{Kind: IntentMainMenu})
+	wantScreen(t, "practice main menu", f, screenMenu)
+	if f.gameMenu {
+		t.Error("the menu flag outlived the practice game")
+	}
 }
 
 func TestParseJoinAddr(t *testing.T) {

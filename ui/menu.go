@@ -102,12 +102,13 @@ func (b *backdrop) draw(e *env, dst *ebiten.Image, v view, t float64) {
 	e.hud.dim(field, r)
 }
 
-// practiceScreen is a single-player game on the local engine; Esc goes
-// back to the menu.
+// practiceScreen is a single-player game on the local engine; Esc opens
+// its menu (resume, restart, main menu), which pauses it.
 type practiceScreen struct {
 	a     *App
 	scene Scene
-	top   *widget.Container
+	top   *widget.Container // holds the menu while it is open, else nothing
+	menu  *widget.Container
 }
 
 func newPracticeScreen(a *App) (*practiceScreen, error) {
@@ -117,12 +118,44 @@ func newPracticeScreen(a *App) (*practiceScreen, error) {
 	}
 	p.sound = a.sound
 	a.opt.Seed++
-	return &practiceScreen{a: a, scene: p, top: widget.NewContainer()}, nil
+	t := a.theme()
+	menu := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(320, 0)))
+	menu.AddChild(t.heading("Paused", centred()))
+	menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
+	menu.AddChild(t.button("Restart", a.emit, Intent{Kind: IntentRestart}, stretchRow()))
+	menu.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, stretchRow()))
+	top := screenRoot(menu, false)
+	top.RemoveChild(menu) // until Esc
+	return &practiceScreen{a: a, scene: p, top: top, menu: menu}, nil
+}
+
+// restart replaces the game with a new one from the next seed, as the
+// practice menu's Restart asks.
+func (s *practiceScreen) restart() error {
+	p, err := newPlayScene(s.a.env, s.a.opt.Seed, s.a.opt.StartWave)
+	if err != nil {
+		return err
+	}
+	p.sound, p.hint = s.a.sound, false
+	s.a.opt.Seed++
+	s.scene = p
+	return nil
 }
 
 func (s *practiceScreen) id() screenID            { return screenPractice }
 func (s *practiceScreen) root() *widget.Container { return s.top }
 func (s *practiceScreen) update(in Intents) error {
+	open := s.a.flow.gameMenu
+	if open != (len(s.top.Children()) > 0) {
+		if open {
+			s.top.AddChild(s.menu)
+		} else {
+			s.top.RemoveChild(s.menu)
+		}
+	}
+	if p, ok := s.scene.(*playScene); ok {
+		p.menu = open
+	}
 	next, err := s.scene.Update(in)
 	if err != nil {
 		return err

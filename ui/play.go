@@ -20,6 +20,7 @@ type playScene struct {
 
 	hint       bool // show the controls for a while: the first game only
 	paused     bool
+	menu       bool   // the practice menu is open: the game waits
 	bannerWave uint8  // wave announced by the banner
 	bannerLeft int    // ticks the banner has left on screen
 	ticks      uint32 // updates since the scene began, paused or not
@@ -35,7 +36,7 @@ func newPlayScene(e *env, seed uint64, wave uint8) (*playScene, error) {
 	if wave == 0 {
 		wave = 1
 	}
-	w, err := game.New(game.Setup{Seed: seed, Players: 1 << me, Mode: game.Coop, Lives: 3, StartWave: wave})
+	w, err := game.New(game.Setup{Seed: seed, Players: 1 << me, Mode: game.Coop, Lives: 3, StartWave: wave, Saucers: true, Hyperspace: true})
 	if err != nil {
 		return nil, fmt.Errorf("new game, seed %d: %w", seed, err)
 	}
@@ -58,7 +59,7 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 	if in.Pause && !s.world.Over {
 		s.paused = !s.paused
 	}
-	if s.paused {
+	if s.paused || s.menu {
 		s.prev = s.world
 		return s, nil
 	}
@@ -83,7 +84,7 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 
 // Draw implements Scene.
 func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
-	if s.paused {
+	if s.paused || s.menu {
 		t = 1
 	}
 	r := s.env.draw
@@ -93,7 +94,7 @@ func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
 	s.fx.draw(field, r, t)
 
 	h := s.env.hud
-	if s.world.Over || s.paused {
+	if s.world.Over || s.paused || s.menu {
 		h.dim(field, r)
 	}
 	h.draw(field, r, v, &s.world, me)
@@ -101,6 +102,7 @@ func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
 	case s.world.Over:
 		h.bannerText(field, v, "GAME OVER", "press Enter to play again", colDanger, 1)
 		h.hint(field, r, v, h.finalScore(s.world.Ships[me].Score), 1)
+	case s.menu:
 	case s.paused:
 		h.bannerText(field, v, "PAUSED", "press P to resume", colText, 1)
 	case s.bannerLeft > 0:
@@ -115,6 +117,6 @@ func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
 		if a > 1 {
 			a = 1
 		}
-		h.hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    P pause    Esc menu", a)
+		h.hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    Shift hyperspace    P pause    Esc menu", a)
 	}
 }

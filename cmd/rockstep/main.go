@@ -27,9 +27,10 @@ func run(args []string) int {
 		fmt.Fprintf(fs.Output(), "Usage: rockstep [flags]\n\n"+
 			"Opens the game at its main menu: host a game, join one from the LAN list or\n"+
 			"by address, practise alone. Keys: arrows or WASD steer and set the thrust\n"+
-			"level, Space (hold, release) fires, Esc opens the in-game menu, F3 shows the\n"+
-			"network graph, F11 toggles full screen. Settings (name, volume, keys) are in\n"+
-			"settings.json under the user's config directory ($%s overrides it).\n\nFlags:\n", userdir.Env)
+			"level, Space (hold, release) fires, Shift jumps into hyperspace, Esc opens the\n"+
+			"in-game menu, F3 shows the network graph, F11 toggles full screen. Settings\n"+
+			"(name, volume, keys) are in settings.json under the user's config directory\n"+
+			"($%s overrides it).\n\nFlags:\n", userdir.Env)
 		fs.PrintDefaults()
 	}
 	showVersion := versionFlag(fs)
