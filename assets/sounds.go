@@ -17,6 +17,9 @@ type Sounds struct {
 	Explosion []byte // a rock breaking: a burst of rumbling noise, 0.5 s
 	Boom      []byte // a ship destroyed: a longer, deeper burst, 1.1 s
 	Respawn   []byte // a ship back on the field: a rising shimmer, 0.35 s
+	ExtraLife []byte // an extra life: a bright rising arpeggio, 0.5 s
+	Warp      []byte // a jump into or out of hyperspace: a swept whoosh, 0.3 s
+	Saucer    []byte // a saucer comes on: a warbling siren, 0.8 s
 }
 
 // noise is a tiny deterministic PRNG (xorshift32): the same sounds every run.
@@ -86,6 +89,34 @@ func makeSounds() Sounds {
 			phase += 2 * math.Pi * f / SampleRate
 			trem := 0.6 + 0.4*math.Sin(2*math.Pi*24*t)
 			return 0.3 * math.Sin(phase) * trem * math.Min(1, (0.35-t)/0.1)
+		})
+	}
+	{
+		// Four notes of a major chord, up an octave: a chime.
+		phase := 0.0
+		s.ExtraLife = synth(0.5, func(t float64) float64 {
+			notes := [...]float64{880, 1108.73, 1318.51, 1760}
+			k := min(int(t/0.09), len(notes)-1)
+			phase += 2 * math.Pi * notes[k] / SampleRate
+			env := math.Exp(-(t - float64(k)*0.09) * 9)
+			return 0.32 * (math.Sin(phase) + 0.3*math.Sin(3*phase)) * env
+		})
+	}
+	{
+		phase, n := 0.0, noise(0x3a9)
+		s.Warp = synth(0.3, func(t float64) float64 {
+			f := 200 + 2400*math.Pow(t/0.3, 2) // Hz, sweeping up
+			phase += 2 * math.Pi * f / SampleRate
+			return (0.28*math.Sin(phase) + 0.08*n.next()) * math.Sin(math.Pi*t/0.3)
+		})
+	}
+	{
+		phase := 0.0
+		s.Saucer = synth(0.8, func(t float64) float64 {
+			f := 700 + 250*math.Sin(2*math.Pi*7*t) // Hz, warbling
+			phase += 2 * math.Pi * f / SampleRate
+			sq := math.Copysign(1, math.Sin(phase))
+			return 0.18 * sq * math.Min(1, (0.8-t)/0.2)
 		})
 	}
 	return s

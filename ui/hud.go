@@ -40,6 +40,25 @@ type hud struct {
 	titleS  string // cached "WAVE n" of the banner
 	over    string // cached line under the game-over banner
 	overOf  uint32
+
+	lifeFlash int // ticks the extra-life flash has left
+	lifeTitle label
+}
+
+// lifeFlashTicks is how long the HUD flashes an extra life: 2 s.
+const lifeFlashTicks = 2 * game.TicksPerSecond
+
+// react starts the extra-life flash when slot me earns a life, and runs
+// it down by a tick; call it once a tick with the tick's events.
+func (h *hud) react(events []game.Event, me int) {
+	if h.lifeFlash > 0 {
+		h.lifeFlash--
+	}
+	for _, e := range events {
+		if e.Kind == game.ExtraLife && int(e.Slot) == me {
+			h.lifeFlash = lifeFlashTicks
+		}
+	}
 }
 
 func newHUD(f assets.Fonts) *hud {
@@ -86,9 +105,18 @@ func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int
 	h.text(dst, v, &h.scoreTitle, "SCORE", &h.label, 28, 18, text.AlignStart, colDim, 1)
 	h.text(dst, v, &h.scoreValue, h.scoreS, &h.score, 28, 34, text.AlignStart, colText, 1)
 
-	// Lives left, as small ships; the one on the field counts too.
+	// Lives left, as small ships; the one on the field counts too. An
+	// extra life flashes them, with a word beside them.
+	lc, fill := col, float32(0.14)
+	if h.lifeFlash > 0 && (h.lifeFlash/8)%2 == 0 {
+		lc, fill = colCore, 0.6
+	}
 	for k := 0; k < int(sh.Lives); k++ {
-		r.outline(nil, &r.hud, shipOutline[:], 38+float64(k)*24, 86, -math.Pi/2, 0.75, 0, col, 1, 0.14)
+		r.outline(nil, &r.hud, shipOutline[:], 38+float64(k)*24, 86, -math.Pi/2, 0.75, 0, lc, 1, fill)
+	}
+	if h.lifeFlash > 0 {
+		a := min(float32(h.lifeFlash)/(game.TicksPerSecond/2), 1)
+		h.text(dst, v, &h.lifeTitle, "EXTRA LIFE", &h.label, 38+float64(sh.Lives)*24, 78, text.AlignStart, colFlame, a)
 	}
 
 	if w.Wave != h.waveOf {

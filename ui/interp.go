@@ -73,3 +73,4 @@ func prevIndex[T any](prev []T, idOf func(*T) uint32, from int, id uint32) (int,
 
 func rockID(r *game.Rock) uint32     { return r.ID }
 func bulletID(b *game.Bullet) uint32 { return b.ID }
+func saucerID(s *game.Saucer) uint32 { return s.ID }

@@ -89,6 +89,41 @@ func TestSoundCues(t *testing.T) {
 	}
 }
 
+// TestSoundCuesOfTheNewRules: an extra life chimes (louder for one's own),
+// hyperspace whooshes both ways, a saucer sounds as it comes, fires and
+// breaks.
+func TestSoundCuesOfTheNewRules(t *testing.T) {
+	a, err := assets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := a.Sounds
+	var w game.World
+	tests := []struct {
+		name string
+		e    game.Event
+		pcm  []byte
+	}{
+		{"my extra life", game.Event{Kind: game.ExtraLife, Slot: 1}, fx.ExtraLife},
+		{"into hyperspace", game.Event{Kind: game.HyperspaceOut, Slot: 1}, fx.Warp},
+		{"out of hyperspace", game.Event{Kind: game.HyperspaceIn, Slot: 2}, fx.Warp},
+		{"a saucer comes", game.Event{Kind: game.SaucerAppeared, Slot: -1}, fx.Saucer},
+		{"a saucer fires", game.Event{Kind: game.SaucerFired, Slot: -1}, fx.Shot},
+		{"a saucer breaks", game.Event{Kind: game.SaucerDestroyed, Slot: 1}, fx.Explosion},
+	}
+	for _, tt := range tests {
+		cs := cues(fx, []game.Event{tt.e}, &w, &w, 1)
+		if len(cs) != 1 || &cs[0].pcm[0] != &tt.pcm[0] || cs[0].gain <= 0 {
+			t.Errorf("%s: cues %d, want the one sound", tt.name, len(cs))
+		}
+	}
+	mine := cues(fx, []game.Event{{Kind: game.ExtraLife, Slot: 1}}, &w, &w, 1)
+	theirs := cues(fx, []game.Event{{Kind: game.ExtraLife, Slot: 3}}, &w, &w, 1)
+	if mine[0].gain <= theirs[0].gain {
+		t.Errorf("own extra life gain %v not above another's %v", mine[0].gain, theirs[0].gain)
+	}
+}
+
 // With no audio device the game is silent and goes on: nothing plays,
 // nothing fails, nothing ends the program.
 func TestNoAudioDeviceIsSilent(t *testing.T) {

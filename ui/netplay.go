@@ -160,6 +160,11 @@ func (s *netPlayScreen) update(in Intents) error {
 	}
 	s.fx.react(nv.events)
 	s.fx.step()
+	for _, e := range nv.events {
+		if e.Kind == game.ExtraLife && int(e.Slot) == nv.slot && nv.slot >= 0 {
+			s.news, s.newsLeft = "EXTRA LIFE", newsTicks
+		}
+	}
 	if s.have {
 		a.sound.react(nv.events, &s.prev, &s.cur, nv.slot)
 	}

@@ -71,6 +71,19 @@ func (ps *particles) shards(x, y float64, n int, length, speed, life float64, c 
 	}
 }
 
+// implode adds n sparks on a circle of the given radius around (x, y),
+// falling in to it over life ticks.
+func (ps *particles) implode(x, y float64, n int, radius, life float64, c color.RGBA) {
+	for range n {
+		a := ps.rnd.Float64() * 2 * math.Pi
+		r := radius * (0.6 + 0.4*ps.rnd.Float64())
+		// Particles slow by 1.5% a tick: this speed arrives near the centre.
+		s := r * 0.015 / (1 - math.Pow(0.985, life))
+		ps.add(particle{x: wrapFloat(x+r*math.Cos(a), fieldW), y: wrapFloat(y+r*math.Sin(a), fieldH),
+			vx: -s * math.Cos(a), vy: -s * math.Sin(a), life: life, span: life, col: c})
+	}
+}
+
 // ring adds a shock ring at (x, y) growing to radius in life ticks.
 func (ps *particles) ring(x, y, radius, life float64, c color.RGBA) {
 	ps.add(particle{x: x, y: y, length: radius, ring: true, life: life, span: life, col: c})
@@ -99,6 +112,23 @@ func (ps *particles) react(events []game.Event) {
 			}
 		case game.ShipRespawned:
 			ps.burst(x, y, 24, 2.4, 24, playerColour(int(e.Slot)))
+		case game.SaucerDestroyed:
+			r := toUnits(game.SaucerRadius(e.Size))
+			ps.ring(x, y, r*3, 22, colDanger)
+			ps.burst(x, y, 30, 2.6, 60, colDanger)
+			ps.burst(x, y, 16, 1.6, 40, colFlame)
+			ps.shards(x, y, 6, r*0.8, 0.9, 70, colDanger)
+		case game.HyperspaceOut:
+			// The ship folds into a point: sparks drawn in, a ring closing.
+			c := playerColour(int(e.Slot))
+			ps.implode(x, y, 28, 46, 22, c)
+			ps.ring(x, y, 30, 16, colCore)
+		case game.HyperspaceIn:
+			// And unfolds where it lands.
+			c := playerColour(int(e.Slot))
+			ps.ring(x, y, 56, 24, c)
+			ps.burst(x, y, 28, 2.8, 26, c)
+			ps.burst(x, y, 10, 1.4, 18, colCore)
 		}
 	}
 }

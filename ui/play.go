@@ -74,6 +74,7 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 		}
 	}
 	s.fx.react(events)
+	s.env.hud.react(events, me)
 	s.sound.react(events, &s.prev, &s.world, me)
 	s.fx.step()
 	if s.bannerLeft > 0 {

@@ -156,6 +156,7 @@ func (r *renderer) drawBackdrop(screen, field *ebiten.Image, tick uint32) {
 // prev, on its way to cur, onto field, together with the backdrop's stars.
 func (r *renderer) drawWorld(field *ebiten.Image, prev, cur *game.World, t float64) {
 	r.drawRocks(prev, cur, t)
+	r.drawSaucers(prev, cur, t)
 	r.drawBullets(prev, cur, t)
 	for i := range cur.Ships {
 		r.drawShip(i, &prev.Ships[i], &cur.Ships[i], t, cur.Tick)
@@ -190,6 +191,9 @@ func (r *renderer) drawBullets(prev, cur *game.World, t float64) {
 			x, y = lerpPos(before[j].Pos, b.Pos, t)
 		}
 		col := playerColour(int(b.Owner))
+		if b.Owner == game.SaucerOwner {
+			col = colDanger
+		}
 		// A short streak behind the shot along its velocity, and a bright
 		// head; full-power shots are longer and bigger.
 		vx, vy := toUnits(b.Vel.X), toUnits(b.Vel.Y)
@@ -206,6 +210,31 @@ func (r *renderer) drawBullets(prev, cur *game.World, t float64) {
 			r.glow.disc(sx, sy, r.v.px(rad*3), tint(col, 0.5), true)
 			r.core.line(ex, ey, sx, sy, r.lineWidth, tint(col, 0.9))
 			r.core.disc(sx, sy, max(r.v.px(rad), 1), tint(colCore, 1), false)
+		}
+	}
+}
+
+// drawSaucers draws the saucers between prev and cur: the classic hull
+// and dome, with a light that blinks along the hull as it flies.
+func (r *renderer) drawSaucers(prev, cur *game.World, t float64) {
+	before := prev.LiveSaucers()
+	j := 0
+	for _, s := range cur.LiveSaucers() {
+		x, y := toUnits(s.Pos.X), toUnits(s.Pos.Y)
+		var ok bool
+		if j, ok = prevIndex(before, saucerID, j, s.ID); ok {
+			x, y = lerpPos(before[j].Pos, s.Pos, t)
+		}
+		rad := toUnits(game.SaucerRadius(s.Size))
+		r.outline(&r.glow, &r.core, saucerOutline[:], x, y, 0, rad, rad*1.1, colDanger, 1, 0.12)
+		r.outline(&r.glow, &r.core, saucerRim[:], x, y, 0, rad, rad*1.1, colDanger, 0.8, 0)
+		// The light runs along the rim, one step every four ticks.
+		k := float64((cur.Tick/4)%5) - 2
+		n := wrapCopies(x, y, rad*1.1, &r.copies)
+		for c := 0; c < n; c++ {
+			sx, sy := r.v.pt(x+r.copies[c][0]+k*0.3*rad, y+r.copies[c][1]+0.12*rad)
+			r.glow.disc(sx, sy, r.v.px(rad*0.25), tint(colCore, 0.4), true)
+			r.core.disc(sx, sy, max(r.v.px(rad*0.07), 1), tint(colCore, 1), false)
 		}
 	}
 }

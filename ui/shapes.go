@@ -5,6 +5,16 @@ import "math"
 // Outlines in local world units: +X is where the object faces (angle 0),
 // Y grows downward, as on the field.
 
+// saucerOutline is the classic flying saucer for a saucer of radius 1: a
+// wide hull with a dome on top; saucerRim is the line across the hull
+// (drawn as a flat closed polygon, there and back).
+var saucerOutline = [...][2]float64{
+	{-1, 0}, {-0.45, 0.38}, {0.45, 0.38}, {1, 0},
+	{0.45, -0.24}, {0.25, -0.62}, {-0.25, -0.62}, {-0.45, -0.24},
+}
+
+var saucerRim = [...][2]float64{{-1, 0}, {1, 0}, {0.45, -0.24}, {-0.45, -0.24}}
+
 // shipOutline is the classic Asteroids ship: a long nose, two swept wings
 // and a notch at the back. It fits within game.ShipRadius (12 units).
 var shipOutline = [...][2]float64{

@@ -97,6 +97,24 @@ func cues(fx *assets.Sounds, events []game.Event, prev, cur *game.World, me int)
 				g = 0.7
 			}
 			out = append(out, cue{fx.Respawn, g})
+		case game.ExtraLife:
+			g := 0.35
+			if mine {
+				g = 0.9
+			}
+			out = append(out, cue{fx.ExtraLife, g})
+		case game.HyperspaceOut, game.HyperspaceIn:
+			g := 0.25
+			if mine {
+				g = 0.6
+			}
+			out = append(out, cue{fx.Warp, g})
+		case game.SaucerAppeared:
+			out = append(out, cue{fx.Saucer, 0.45})
+		case game.SaucerFired:
+			out = append(out, cue{fx.Shot, 0.2})
+		case game.SaucerDestroyed:
+			out = append(out, cue{fx.Explosion, 0.7})
 		}
 	}
 	if me >= 0 && me < game.MaxPlayers && cur.Ships[me].Alive && cur.Ships[me].Thrust > prev.Ships[me].Thrust {
