@@ -24,6 +24,7 @@ import (
 
 	"rockstep/assets"
 	"rockstep/game"
+	"rockstep/internal/highscore"
 	"rockstep/internal/userdir"
 	"rockstep/net/lan"
 	"rockstep/net/lockstep"
@@ -118,9 +119,12 @@ type App struct {
 	backdrop *backdrop
 	sound    *sound
 
-	settings    Settings
-	settingsDir string
-	keys        KeyMap
+	settings     Settings
+	settingsDir  string
+	keys         KeyMap
+	scores       highscore.Tables // kept beside the settings
+	recorded     string           // the game whose score was last entered (see recordScore)
+	recordedRank int              // and its rank
 
 	net     *netGame
 	nv      netView
@@ -159,6 +163,7 @@ func NewApp(opt Options) (*App, error) {
 	app.ui = &ebitenui.UI{}
 	app.backdrop = newBackdrop(opt.Seed)
 	app.loadSettings()
+	app.loadScores()
 	if sv, ok, err := loadSession(app.settingsDir, time.Now()); err != nil {
 		log.Printf("rockstep: %v", err)
 	} else if ok {
@@ -304,7 +309,7 @@ func (a *App) Update() error {
 		switch a.flow.screen {
 		case screenPlay, screenPractice:
 			a.emit(Intent{Kind: IntentGameMenu})
-		case screenJoin, screenSettings, screenReplays, screenReplay:
+		case screenJoin, screenSettings, screenReplays, screenReplay, screenScores:
 			a.emit(Intent{Kind: IntentBack})
 		}
 		in.Quit = false
@@ -521,6 +526,8 @@ func (a *App) show() error {
 		s = newReplaysScreen(a)
 	case screenReplay:
 		s = newReplayScreen(a, a.flow.replay)
+	case screenScores:
+		s = newScoresScreen(a)
 	}
 	if err != nil {
 		return err

@@ -33,9 +33,10 @@ const (
 	screenPractice                 // a single-player game on the local engine
 	screenReplays                  // the recent replays and desync reports
 	screenReplay                   // the replay viewer
+	screenScores                   // the high scores
 )
 
-var screenNames = [...]string{"menu", "join", "lobby", "play", "results", "settings", "practice", "replays", "replay"}
+var screenNames = [...]string{"menu", "join", "lobby", "play", "results", "settings", "practice", "replays", "replay", "scores"}
 
 func (s screenID) String() string {
 	if int(s) < len(screenNames) {
@@ -73,6 +74,7 @@ const (
 	IntentRejoin                             // main menu: back into the game at Addr that this player left by a crash
 	IntentEndGame                            // in-game menu, the host: end the game for everyone now
 	IntentRestart                            // practice menu: a new practice game
+	IntentOpenScores                         // main menu, results, a practice game over: the high scores (ScoresMark lit)
 )
 
 // Intent is one thing the player asked for.
@@ -87,6 +89,7 @@ type Intent struct {
 	Settings Settings   // IntentSaveSettings
 	Paused   bool       // IntentPause
 	Path     string     // IntentWatch
+	Mark     scoresMark // IntentOpenScores: the entry to light
 }
 
 // effectKind says what the shell must do.
@@ -147,6 +150,14 @@ type flow struct {
 
 	replay     string // the replay being watched
 	replayOnly bool   // the program was started to watch one replay: leaving it quits
+
+	scoresMark scoresMark // the entry the high scores light
+	scoresBack screenID   // where the high scores go back to: the menu, the results, practice (play again)
+}
+
+// openScores shows the high scores from screen from, with mark lit.
+func (f *flow) openScores(from screenID, mark scoresMark) {
+	f.screen, f.scoresBack, f.scoresMark, f.gameMenu = screenScores, from, mark, false
 }
 
 // apply handles an intent and returns what the shell must do.
@@ -171,6 +182,9 @@ func (f *flow) apply(in Intent) []effect {
 		case IntentOpenReplays:
 			f.notice = ""
 			f.screen = screenReplays
+		case IntentOpenScores:
+			f.notice = ""
+			f.openScores(screenMenu, scoresMark{rank: -1})
 		case IntentWatch:
 			f.notice, f.replay = "", in.Path
 			f.screen = screenReplay
@@ -246,6 +260,22 @@ func (f *flow) apply(in Intent) []effect {
 		case IntentRestart:
 			f.gameMenu = false
 			return []effect{{kind: effRestart}}
+		case IntentOpenScores:
+			f.openScores(screenPractice, in.Mark)
+		}
+	case screenScores:
+		switch in.Kind {
+		case IntentBack, IntentMainMenu:
+			if f.scoresBack == screenResults {
+				f.screen = screenResults
+			} else {
+				f.screen = screenMenu
+			}
+		case IntentPractice:
+			if f.scoresBack == screenPractice {
+				f.screen = screenPractice
+				return []effect{{kind: effPractice}}
+			}
 		}
 	case screenLobby:
 		switch in.Kind {
@@ -283,6 +313,8 @@ func (f *flow) apply(in Intent) []effect {
 			return []effect{{kind: effReady, ready: true}}
 		case IntentMainMenu, IntentLeave, IntentBack:
 			return f.leave("")
+		case IntentOpenScores:
+			f.openScores(screenResults, in.Mark)
 		}
 	}
 	return nil
@@ -299,6 +331,11 @@ func (f *flow) observe(n netStatus) []effect {
 	switch f.screen {
 	case screenMenu, screenSettings, screenPractice, screenReplays, screenReplay:
 		return nil
+	case screenScores:
+		if f.scoresBack != screenResults {
+			return nil
+		}
+		// From the results: still in the room.
 	case screenJoin:
 		if f.target == "" || !n.active {
 			return nil

@@ -41,6 +41,9 @@ type hud struct {
 	over    string // cached line under the game-over banner
 	overOf  uint32
 
+	bestS  string // cached line under the game-over banner of a high score
+	bestOf int
+
 	lifeFlash int // ticks the extra-life flash has left
 	lifeTitle label
 }
@@ -179,6 +182,15 @@ func (h *hud) finalScore(score uint32) string {
 		h.overOf, h.over = score, "final score "+strconv.FormatUint(uint64(score), 10)+"   ·   Esc for the menu"
 	}
 	return h.over
+}
+
+// newBest returns the line under the game-over banner of a game that made
+// the high scores at rank (0 the best).
+func (h *hud) newBest(rank int) string {
+	if h.bestS == "" || h.bestOf != rank {
+		h.bestOf, h.bestS = rank, "NEW HIGH SCORE: #"+strconv.Itoa(rank+1)+"   ·   Enter plays again"
+	}
+	return h.bestS
 }
 
 // waveBanner returns "WAVE n", formatted once per wave.

@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"strconv"
+
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/internal/highscore"
 )
 
 // menuScreen is the main menu: Host, Join, Practice, Settings, Quit, over
@@ -39,6 +42,7 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Join game", IntentOpenJoin},
 		{"Practice", IntentPractice},
 		{"Replays", IntentOpenReplays},
+		{"High scores", IntentOpenScores},
 		{"Settings", IntentOpenSettings},
 		{"Quit", IntentQuit},
 	} {
@@ -161,7 +165,27 @@ func (s *practiceScreen) update(in Intents) error {
 		return err
 	}
 	s.scene = next
+	if p, ok := s.scene.(*playScene); ok && p.world.Over {
+		s.gameOver(p)
+	}
 	return nil
+}
+
+// scoresAfter is how long a practice game that made the high scores shows
+// GAME OVER before the table comes: 3 s.
+const scoresAfter = 3 * game.TicksPerSecond
+
+// gameOver enters a finished practice game's score in the high scores
+// once, and shows the table a while later if the game made it.
+func (s *practiceScreen) gameOver(p *playScene) {
+	a := s.a
+	if p.overAt == 0 {
+		p.overAt = max(p.ticks, 1)
+		p.best = a.recordScore(highscore.Practice, &p.world, me, "practice "+strconv.Itoa(a.frames))
+	}
+	if p.best >= 0 && p.ticks == p.overAt+scoresAfter && !a.flow.gameMenu {
+		a.emit(Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Practice, rank: p.best}})
+	}
 }
 func (s *practiceScreen) draw(dst *ebiten.Image, v view, t float64) { s.scene.Draw(dst, v, t) }
 

@@ -21,6 +21,8 @@ type playScene struct {
 	hint       bool // show the controls for a while: the first game only
 	paused     bool
 	menu       bool   // the practice menu is open: the game waits
+	overAt     uint32 // ticks when the game was over and its score entered (0: not yet)
+	best       int    // the game's rank in the high scores, -1: none (or not yet entered)
 	bannerWave uint8  // wave announced by the banner
 	bannerLeft int    // ticks the banner has left on screen
 	ticks      uint32 // updates since the scene began, paused or not
@@ -40,7 +42,7 @@ func newPlayScene(e *env, seed uint64, wave uint8) (*playScene, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new game, seed %d: %w", seed, err)
 	}
-	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: newParticles(seed), hint: true}
+	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: newParticles(seed), hint: true, best: -1}
 	s.bannerWave, s.bannerLeft = w.Wave, bannerTicks
 	return s, nil
 }
@@ -101,7 +103,11 @@ func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
 	h.draw(field, r, v, &s.world, me)
 	switch {
 	case s.world.Over:
-		h.bannerText(field, v, "GAME OVER", "press Enter to play again", colDanger, 1)
+		sub := "press Enter to play again"
+		if s.best >= 0 {
+			sub = h.newBest(s.best)
+		}
+		h.bannerText(field, v, "GAME OVER", sub, colDanger, 1)
 		h.hint(field, r, v, h.finalScore(s.world.Ships[me].Score), 1)
 	case s.menu:
 	case s.paused:

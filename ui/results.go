@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/internal/highscore"
 )
 
 // resultsScreen shows the results of the game that just ended, read from
@@ -122,11 +123,22 @@ func newResultsScreen(a *App) *resultsScreen {
 		s.shown = append(s.shown, line)
 	}
 	col.AddChild(table)
+	// A co-op game enters the local player's own score in the high scores.
+	best := -1
+	if res.Mode == game.Coop {
+		best = a.recordScore(highscore.Coop, &s.world, nv.slot, "co-op "+strconv.FormatUint(s.world.Setup.Seed, 10)+" "+strconv.FormatUint(uint64(s.world.Tick), 10))
+	}
+	if best >= 0 {
+		col.AddChild(t.text("A new co-op high score for you: #"+strconv.Itoa(best+1), &t.bodyFace, colWarn, centred()))
+	}
 	buttons := row(12, widget.ContainerOpts.WidgetOpts(centred()))
 	buttons.AddChild(
 		t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, minSize(180, 0)),
 		t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, minSize(200, 0)),
 	)
+	if best >= 0 {
+		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, minSize(180, 0)))
+	}
 	col.AddChild(buttons)
 	s.top = screenRoot(col, false)
 	return s
