@@ -121,8 +121,9 @@ func (ps *particles) react(events []game.Event) {
 		case game.HyperspaceOut:
 			// The ship folds into a point: sparks drawn in, a ring closing.
 			c := playerColour(int(e.Slot))
-			ps.implode(x, y, 28, 46, 22, c)
-			ps.ring(x, y, 30, 16, colCore)
+			ps.implode(x, y, 40, 70, 24, c)
+			ps.implode(x, y, 12, 40, 16, colCore)
+			ps.ring(x, y, 40, 14, colCore)
 		case game.HyperspaceIn:
 			// And unfolds where it lands.
 			c := playerColour(int(e.Slot))

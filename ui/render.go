@@ -239,8 +239,19 @@ func (r *renderer) drawSaucers(prev, cur *game.World, t float64) {
 	}
 }
 
+// hyperFold is how many ticks a ship takes to fold into hyperspace, and to
+// unfold out of it.
+const hyperFold = 12
+
 // drawShip draws slot i's ship between its states in prev and cur.
 func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32) {
+	if cur.Present && !cur.Alive && cur.Jump > game.HyperspaceDelay-hyperFold {
+		// Into hyperspace: the ship folds into its point where it was.
+		f := (float64(cur.Jump-(game.HyperspaceDelay-hyperFold)) - t) / hyperFold
+		x, y := toUnits(cur.Pos.X), toUnits(cur.Pos.Y)
+		r.outline(&r.glow, &r.core, shipOutline[:], x, y, toRadians(float64(cur.Angle)), max(f, 0.05), 30, colCore, float32(0.4+0.6*f), 0.3)
+		return
+	}
 	if !cur.Present || !cur.Alive {
 		return
 	}
@@ -255,6 +266,11 @@ func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 		alpha = 0.25 // blinking: not yet vulnerable
 	}
 	col := playerColour(i)
+	size := 1.0
+	if since := game.HyperspaceCooldown - game.HyperspaceDelay - int(cur.JumpCool); cur.JumpCool > 0 && since < hyperFold {
+		// Out of hyperspace: the ship unfolds where it lands.
+		size = 0.3 + 0.7*(float64(since)+t)/hyperFold
+	}
 
 	if cur.Thrust > 0 {
 		// The flame grows with the thrust level and flickers.
@@ -263,7 +279,7 @@ func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 		flame := [3][2]float64{{-7.5, -3.5}, {-5 - length, 0}, {-7.5, 3.5}}
 		r.outline(&r.glow, &r.core, flame[:], x, y, ang, 1, 60, colFlame, alpha, 0.25*alpha)
 	}
-	r.outline(&r.glow, &r.core, shipOutline[:], x, y, ang, 1, 30, col, alpha, 0.14*alpha)
+	r.outline(&r.glow, &r.core, shipOutline[:], x, y, ang, size, 30, col, alpha, 0.14*alpha)
 
 	if cur.Charge > 0 {
 		// The charge ring fills clockwise from the top; once full it pulses.
