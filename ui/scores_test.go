@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"rockstep/game"
 	"rockstep/internal/highscore"
 )
 
@@ -89,5 +90,25 @@ func TestDamagedHighScoresGiveAMessage(t *testing.T) {
 	}
 	if len(app.scores.Practice) != 0 || !strings.Contains(app.flow.notice, "high scores") {
 		t.Errorf("tables %+v, notice %q: want empty tables and a message", app.scores, app.flow.notice)
+	}
+}
+
+// TestRecordScoreOncePerGame: a game's end shown twice (the results, the
+// high scores, the results again) enters its score once and gives the
+// same rank both times; a spectator enters nothing.
+func TestRecordScoreOncePerGame(t *testing.T) {
+	app := newTestApp(t, func(int) Intents { return Intents{} })
+	var w game.World
+	w.Ships[2].Score, w.Wave = 3000, 3
+	if got := app.recordScore(highscore.Coop, &w, -1, "spectating"); got != -1 || len(app.scores.Coop) != 0 {
+		t.Fatalf("a spectator's game: rank %d, table %+v; want none", got, app.scores.Coop)
+	}
+	first := app.recordScore(highscore.Coop, &w, 2, "co-op 1 900")
+	again := app.recordScore(highscore.Coop, &w, 2, "co-op 1 900")
+	if first != 0 || again != 0 || len(app.scores.Coop) != 1 || app.scores.Coop[0].Score != 3000 {
+		t.Errorf("ranks %d, %d, table %+v: want the game entered once, first", first, again, app.scores.Coop)
+	}
+	if got := app.recordScore(highscore.Coop, &w, 2, "co-op 2 900"); got != 1 || len(app.scores.Coop) != 2 {
+		t.Errorf("another game with the same score: rank %d, want 1 (after the earlier one)", got)
 	}
 }
