@@ -1,10 +1,7 @@
 package transport
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -31,17 +28,21 @@ type ClientHandler interface {
 // Client is the dialling end of the UDP transport: one connected socket and
 // one KCP session, driven by Run.
 type Client struct {
-	cfg    Config
-	conn   *net.UDPConn
-	server netip.AddrPort
-	sess   *session
-	now    time.Time
-	err    error // set once the session is over; Run returns it
+	cfg     Config
+	conn    *net.UDPConn
+	server  netip.AddrPort
+	sess    *session
+	hostPub []byte // the host key the server proved
+	now     time.Time
+	err     error // set once the session is over; Run returns it
 
-	obuf []byte // Data datagrams
-	hbuf []byte // Ping and Close
-	dbuf []byte // Datagram
+	obuf []byte // sealed datagrams
+	pbuf []byte // an opened payload
 	rbuf []byte // a received frame
+
+	packetsIn atomic.Uint64
+	dropped   [NumDropReasons]atomic.Uint64
+	dlog      dropLog
 
 	running   atomic.Bool
 	closeOnce sync.Once
@@ -51,8 +52,9 @@ type Client struct {
 // "host:port") and performs the handshake: Hello, Cookie, Connect, Accept,
 // each repeated every 250 ms until answered, until ctx ends or
 // cfg.HandshakeTimeout passes. A refusal is an error matching ErrRefused;
-// no answer, one matching ErrTimeout. Zero numeric fields of cfg take LAN()'s
-// values. Call Run to use the connection.
+// no answer, one matching ErrTimeout; a host key other than
+// cfg.HostFingerprint, one matching ErrHostKey. Zero numeric fields of cfg
+// take LAN()'s values. Call Run to use the connection.
 func Dial(ctx context.Context, addr string, cfg Config) (*Client, error) {
 	return dial(ctx, nil, addr, cfg)
 }
@@ -83,7 +85,8 @@ func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Cl
 		conn:   conn,
 		server: ua.AddrPort(),
 		obuf:   make([]byte, 0, cfg.MTU),
-		hbuf:   make([]byte, 0, 64),
+		pbuf:   make([]byte, 0, cfg.MTU),
+		dlog:   dropLog{log: cfg.Log, who: "transport client"},
 	}
 	if err := c.handshake(ctx); err != nil {
 		conn.Close()
@@ -109,10 +112,10 @@ func (c *Client) handshake(ctx context.Context) error {
 	defer stopWake()
 	defer c.conn.SetReadDeadline(time.Time{})
 
-	var nonce [nonceSize]byte
-	_, _ = rand.Read(nonce[:]) // crypto/rand.Read never fails
-	pkt := appendHello(nil, nonce)
-	gotCookie := false
+	hs, err := newClientHandshake(c.cfg.HostFingerprint)
+	if err != nil {
+		return err
+	}
 	buf := make([]byte, c.cfg.MTU+1)
 	for attempt := 0; ; attempt++ {
 		now := time.Now()
@@ -121,13 +124,13 @@ func (c *Client) handshake(ctx context.Context) error {
 		}
 		if !now.Before(deadline) {
 			stage := "hello"
-			if gotCookie {
+			if hs.cookie {
 				stage = "connect"
 			}
 			return fmt.Errorf("no answer to %s after %d attempts in %v: %w",
 				stage, attempt, now.Sub(start).Round(time.Millisecond), ErrTimeout)
 		}
-		if _, err := c.conn.Write(pkt); err != nil && !isTransient(err) {
+		if _, err := c.conn.Write(hs.pkt); err != nil && !isTransient(err) {
 			return err
 		}
 		retry := now.Add(handshakeRetry)
@@ -155,38 +158,51 @@ func (c *Client) handshake(ctx context.Context) error {
 				}
 				return err
 			}
-			in := buf[:n]
+			// Anything but an answer to this handshake (a stale answer, a
+			// forgery, a sealed datagram whose Accept was lost) is ignored:
+			// the server repeats what matters.
+			hadCookie := hs.cookie
+			est, err := hs.receive(buf[:n])
 			switch {
-			case n == cookieLen && in[0] == kindCookie && !gotCookie && bytes.Equal(in[1:1+nonceSize], nonce[:]):
-				var cookie [cookieSize]byte
-				copy(cookie[:], in[1+nonceSize:])
-				pkt = appendConnect(nil, nonce, cookie)
-				gotCookie = true
-				break read // send the Connect now
-			case n == acceptLen && in[0] == kindAccept && gotCookie && bytes.Equal(in[1:1+nonceSize], nonce[:]):
-				conv := binary.LittleEndian.Uint32(in[1+nonceSize:])
-				c.accept(conv, nonce, time.Now())
+			case err != nil:
+				return err
+			case est != nil:
+				c.accept(est, time.Now())
 				return nil
-			case n == refuseLen && in[0] == kindRefuse && bytes.Equal(in[1:1+nonceSize], nonce[:]):
-				return &RefusedError{Reason: in[1+nonceSize]}
+			case hs.cookie && !hadCookie:
+				break read // send the Connect now
 			}
-			// Anything else (a stale answer, a Data datagram whose Accept
-			// was lost) is ignored: the server repeats what matters.
 		}
 	}
 }
 
-func (c *Client) accept(conv uint32, nonce [nonceSize]byte, now time.Time) {
+func (c *Client) accept(est *established, now time.Time) {
 	c.now = now
+	c.hostPub = est.hostPub
 	var sess *session
-	sess = newSession(c.cfg, conv, c.server, now, func(buf []byte, size int) {
-		c.obuf = append(append(c.obuf[:0], kindData), buf[:size]...)
-		c.write(c.obuf)
-		sess.lastSend = c.now
+	sess = newSession(c.cfg, est.conv, c.server, est.ch, now, func(buf []byte, size int) {
+		c.writeSealed(kindData, buf[:size])
 	})
-	sess.nonce = nonce
 	c.sess = sess
 	c.rbuf = make([]byte, sess.recvBufSize())
+}
+
+// HostFingerprint returns the fingerprint of the host key the server
+// proved in the handshake (see Fingerprint).
+func (c *Client) HostFingerprint() string { return Fingerprint(c.hostPub) }
+
+// Stats returns the client's counters. It is safe from any goroutine.
+func (c *Client) Stats() ClientStats {
+	st := ClientStats{PacketsIn: c.packetsIn.Load()}
+	for i := range st.Dropped {
+		st.Dropped[i] = c.dropped[i].Load()
+	}
+	return st
+}
+
+func (c *Client) drop(r DropReason) {
+	n := c.dropped[r].Add(1)
+	c.dlog.note(c.now, r, c.server, n)
 }
 
 func isTimeout(err error) bool {
@@ -225,13 +241,11 @@ func (c *Client) SendDatagram(frame []byte) error {
 	switch {
 	case c.err != nil:
 		return c.err
-	case len(frame) == 0 || dgramHead+len(frame) > c.cfg.MTU:
+	case len(frame) == 0 || sealedOverhead+len(frame) > c.cfg.MTU:
 		return fmt.Errorf("send datagram: %d bytes: %w", len(frame), ErrFrameSize)
 	}
-	c.dbuf = appendDatagram(c.dbuf[:0], c.sess.conv, frame)
-	c.write(c.dbuf)
-	c.sess.lastSend = c.now
-	return nil
+	c.writeSealed(kindDgram, frame)
+	return c.err
 }
 
 // Queued returns the bytes of frames sent and not yet acknowledged. Call it
@@ -356,37 +370,86 @@ func (c *Client) hangUp(reason byte) {
 		c.err = &CloseError{Reason: reason}
 	}
 	for range 3 {
-		c.write(appendClose(c.hbuf[:0], c.sess.conv, reason))
+		c.writeSealed(kindClose, []byte{reason})
 	}
 }
 
+// writeSealed seals payload as a datagram of kind and sends it. A session
+// whose sequence numbers ran out is over.
+func (c *Client) writeSealed(kind byte, payload []byte) {
+	var err error
+	c.obuf, err = c.sess.ch.seal(c.obuf[:0], kind, payload)
+	if err != nil {
+		if c.err == nil {
+			c.err = fmt.Errorf("server %v: %w", c.server, err)
+		}
+		return
+	}
+	c.write(c.obuf)
+	c.sess.lastSend = c.now
+}
+
 // handlePacket handles one datagram from the server. The socket is
-// connected, so only the server's datagrams arrive; they are still checked.
+// connected, so only datagrams from the server's address arrive; they are
+// still checked, and only those sealed under the session's key count.
 func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 	c.now = now
-	if len(pkt) > c.cfg.MTU || c.err != nil {
+	if c.err != nil {
+		return
+	}
+	c.packetsIn.Add(1)
+	if len(pkt) > c.cfg.MTU {
+		c.drop(DropOversize)
+		return
+	}
+	if len(pkt) == 0 || !sealedKind(pkt[0]) {
+		c.drop(DropMalformed) // handshake repeats, garbage
 		return
 	}
 	conv, ok := convOf(pkt)
-	if !ok || conv != c.sess.conv {
-		return // handshake repeats, stale sessions, garbage
+	switch {
+	case !ok:
+		c.drop(DropMalformed)
+		return
+	case conv != c.sess.conv:
+		c.drop(DropUnknownSession)
+		return
+	}
+	plain, _, res := c.sess.ch.open(c.pbuf, pkt)
+	switch res {
+	case openMalformed:
+		c.drop(DropMalformed)
+		return
+	case openReplay:
+		c.drop(DropReplay)
+		return
+	case openForged:
+		c.drop(DropForged)
+		return
 	}
 	switch pkt[0] {
 	case kindPing:
-		if len(pkt) == pingLen {
-			c.sess.lastRecv = now
+		if len(plain) != 0 {
+			c.drop(DropMalformed)
+			return
 		}
+		c.sess.lastRecv = now
 	case kindClose:
-		if len(pkt) == closeLen {
-			c.err = fmt.Errorf("server %v: %w", c.server, &CloseError{Reason: pkt[5], ByPeer: true})
+		if len(plain) != 1 {
+			c.drop(DropMalformed)
+			return
 		}
+		c.err = fmt.Errorf("server %v: %w", c.server, &CloseError{Reason: plain[0], ByPeer: true})
 	case kindDgram:
-		if len(pkt) > dgramHead && len(pkt)-dgramHead <= wire.MaxFrame {
-			c.sess.lastRecv = now
-			h.Message(pkt[dgramHead:])
+		if len(plain) == 0 || len(plain) > wire.MaxFrame {
+			c.drop(DropMalformed)
+			return
 		}
+		c.sess.lastRecv = now
+		h.Message(plain)
 	case kindData:
-		if !c.sess.input(pkt[1:]) {
+		if !c.sess.input(plain) {
+			c.drop(DropMalformed)
 			return
 		}
 		c.sess.lastRecv = now
@@ -415,9 +478,9 @@ func (c *Client) tick(now time.Time) {
 		c.hangUp(CloseTimeout)
 		c.err = fmt.Errorf("server %v silent for %v: %w", c.server, silent.Round(time.Millisecond), ErrTimeout)
 	case now.Sub(c.sess.lastSend) >= c.cfg.Heartbeat:
-		c.write(appendPing(c.hbuf[:0], c.sess.conv))
-		c.sess.lastSend = now
+		c.writeSealed(kindPing, nil)
 	}
+	c.dlog.flush(now, func(r DropReason) uint64 { return c.dropped[r].Load() })
 }
 
 func (c *Client) write(b []byte) {

@@ -10,7 +10,7 @@ import (
 
 // Config is the settings of a UDP transport, server or client. Listen and
 // Dial take a zero numeric field as LAN()'s value; NoDelay, FastResend,
-// NoCongestion and Log are taken as given.
+// NoCongestion, Log, HostKey and HostFingerprint are taken as given.
 type Config struct {
 	NoDelay      bool          // KCP nodelay mode: 30 ms minimum retransmission timeout instead of 100 ms
 	Interval     time.Duration // loop period: KCP flush, heartbeats, timeouts and Tick; 10 ms to 5 s (KCP's range)
@@ -24,20 +24,42 @@ type Config struct {
 	Heartbeat time.Duration // send a Ping when nothing was sent for this long
 	Timeout   time.Duration // a peer silent for this long is gone
 
-	MaxSessions   int // server: sessions in total
-	MaxPerIP      int // server: sessions per source IP
-	MaxQueue      int // bytes of frames queued unacknowledged per session before Send fails
-	HandshakeRate int // server: handshake datagrams (Hello, Connect) per second per source IP; bursts of one second's worth
+	MaxSessions  int // server: sessions in total
+	MaxPerIP     int // server: sessions per source IP
+	MaxPerSubnet int // server: sessions per source /24 (IPv4) or /64 (IPv6)
+	MaxQueue     int // bytes of frames queued unacknowledged per session before Send fails
+
+	// Handshake rates, per second, each with bursts of one second's worth.
+	// A Cookie costs one HMAC and holds no state, and is never larger than
+	// its Hello, so Hellos are limited per source address and port (a
+	// spoofer cannot use up another socket's share) and in all; a Connect
+	// with a valid cookie (whose source is proven) costs a key agreement
+	// and a signature, so Connects are limited per source network.
+	CookieRate       int // server: Cookies sent to one source address and port
+	MaxCookieRate    int // server: Cookies sent in all
+	HandshakeRate    int // server: Connects handled from one source /24 (IPv4) or /64 (IPv6)
+	MaxHandshakeRate int // server: Connects handled in all
 
 	HandshakeTimeout time.Duration // client: Dial gives up after this
 
-	Log *slog.Logger // nil: no log; dropped datagrams are logged at most once per second per reason
+	// HostKey is the server's long-term identity, which it proves in every
+	// handshake; nil: a fresh key for this server only (its fingerprint
+	// then changes with every Listen).
+	HostKey *HostKey
+	// HostFingerprint, for a client, is the fingerprint (see Fingerprint)
+	// of the only host key Dial accepts; "": any. Joining a game from the
+	// LAN list sets it to the listing's, so that a responder that answers
+	// for someone else's game cannot take its players.
+	HostFingerprint string
+
+	Log *slog.Logger // nil: no log; drops are logged one line per reason per dropLogEvery (the first at once)
 }
 
 // LAN returns the low-latency preset for a local network: KCP in nodelay mode
 // with a 10 ms interval, fast resend after 2 acknowledgements and no
 // congestion control, 128-segment windows, 1200-byte datagrams, a heartbeat
-// every 250 ms and a 3 s timeout.
+// every 250 ms and a 3 s timeout; 2,048 sessions, at most 64 from one
+// address and 256 from one /24 or /64.
 func LAN() Config {
 	return Config{
 		NoDelay:          true,
@@ -51,14 +73,23 @@ func LAN() Config {
 		Timeout:          3 * time.Second,
 		MaxSessions:      2048,
 		MaxPerIP:         64,
+		MaxPerSubnet:     256,
 		MaxQueue:         64 << 10,
+		CookieRate:       50,
+		MaxCookieRate:    20000,
 		HandshakeRate:    50,
+		MaxHandshakeRate: 2000,
 		HandshakeTimeout: 5 * time.Second,
 	}
 }
 
 // handshakeRetry is how often a client repeats an unanswered Hello or Connect.
 const handshakeRetry = 250 * time.Millisecond
+
+// dropLogEvery is the least time between two log lines about one drop
+// reason: the first drop after a quiet spell is logged at once, the rest
+// are counted and summed up in one line per reason per interval.
+const dropLogEvery = 10 * time.Second
 
 // withDefaults returns cfg with zero fields filled from LAN(), or an error
 // naming the first field out of range.
@@ -83,8 +114,12 @@ func (cfg Config) withDefaults() (Config, error) {
 	fillD(&cfg.Timeout, def.Timeout)
 	fill(&cfg.MaxSessions, def.MaxSessions)
 	fill(&cfg.MaxPerIP, def.MaxPerIP)
+	fill(&cfg.MaxPerSubnet, def.MaxPerSubnet)
 	fill(&cfg.MaxQueue, def.MaxQueue)
+	fill(&cfg.CookieRate, def.CookieRate)
+	fill(&cfg.MaxCookieRate, def.MaxCookieRate)
 	fill(&cfg.HandshakeRate, def.HandshakeRate)
+	fill(&cfg.MaxHandshakeRate, def.MaxHandshakeRate)
 	fillD(&cfg.HandshakeTimeout, def.HandshakeTimeout)
 
 	bad := func(field string, v any) error {
@@ -109,18 +144,25 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, bad("MaxSessions", cfg.MaxSessions)
 	case cfg.MaxPerIP < 1:
 		return cfg, bad("MaxPerIP", cfg.MaxPerIP)
+	case cfg.MaxPerSubnet < 1:
+		return cfg, bad("MaxPerSubnet", cfg.MaxPerSubnet)
 	case cfg.MaxQueue < wire.MaxFrame:
 		return cfg, bad("MaxQueue", cfg.MaxQueue)
-	case cfg.HandshakeRate < 1:
+	case cfg.CookieRate < 1 || cfg.MaxCookieRate < cfg.CookieRate:
+		return cfg, bad("CookieRate", cfg.CookieRate)
+	case cfg.HandshakeRate < 1 || cfg.MaxHandshakeRate < cfg.HandshakeRate:
 		return cfg, bad("HandshakeRate", cfg.HandshakeRate)
+	case cfg.HostFingerprint != "" && !ValidFingerprint(cfg.HostFingerprint):
+		return cfg, bad("HostFingerprint", cfg.HostFingerprint)
 	case cfg.HandshakeTimeout < 0:
 		return cfg, bad("HandshakeTimeout", cfg.HandshakeTimeout)
 	}
 	return cfg, nil
 }
 
-// kcpMTU is the KCP MTU for a datagram MTU: the kind byte comes first.
-func kcpMTU(mtu int) int { return mtu - 1 }
+// kcpMTU is the KCP MTU for a datagram MTU: the sealed datagram's header
+// and tag take their share.
+func kcpMTU(mtu int) int { return mtu - sealedOverhead }
 
 // segmentPayload is the largest KCP segment payload (mss) for a datagram MTU.
 func segmentPayload(mtu int) int { return kcpMTU(mtu) - segmentHead }

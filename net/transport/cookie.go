@@ -56,12 +56,26 @@ func (j *cookieJar) verify(now time.Time, addr netip.AddrPort, nonce, cookie []b
 	return false
 }
 
-// rateTableSize is the number of token buckets of a rateLimiter. Sources
-// whose IPs hash alike share a bucket: the table never grows.
+// subnetOf returns the network a source address is counted in: its /24
+// for IPv4 (and IPv4-mapped IPv6), its /64 for IPv6. An attacker holds
+// many addresses of one network far more easily than many networks.
+func subnetOf(ip netip.Addr) netip.Prefix {
+	ip = ip.Unmap().WithZone("")
+	bits := 64
+	if ip.Is4() {
+		bits = 24
+	}
+	p, _ := ip.Prefix(bits) // valid for every valid address
+	return p
+}
+
+// rateTableSize is the number of token buckets of a rateLimiter. Keys that
+// hash alike share a bucket: the table never grows.
 const rateTableSize = 4096
 
 // rateLimiter is a fixed table of token buckets indexed by a keyed hash of
-// the source IP, refilled at rate tokens per second up to rate tokens.
+// a source (an address and port, or a network), refilled at rate tokens
+// per second up to rate tokens.
 type rateLimiter struct {
 	seed    maphash.Seed
 	rate    float64 // tokens per second, and the bucket size
@@ -78,15 +92,33 @@ func newRateLimiter(rate int, start time.Time) *rateLimiter {
 	return &rateLimiter{seed: maphash.MakeSeed(), rate: float64(rate), start: start}
 }
 
-// allow takes a token from ip's bucket, reporting false if it is empty.
-func (r *rateLimiter) allow(now time.Time, ip netip.Addr) bool {
-	a := ip.Unmap().As16()
-	b := &r.buckets[maphash.Bytes(r.seed, a[:])%rateTableSize]
-	t := now.Sub(r.start) + 1 // +1: never 0 once used
+// allowSource takes a token from the bucket of an address and port.
+func (r *rateLimiter) allowSource(now time.Time, ap netip.AddrPort) bool {
+	var k [18]byte
+	a := ap.Addr().Unmap().As16()
+	copy(k[:], a[:])
+	binary.LittleEndian.PutUint16(k[16:], ap.Port())
+	return r.buckets[maphash.Bytes(r.seed, k[:])%rateTableSize].take(r.since(now), r.rate)
+}
+
+// allowSubnet takes a token from the bucket of a network (see subnetOf).
+func (r *rateLimiter) allowSubnet(now time.Time, p netip.Prefix) bool {
+	var k [17]byte
+	a := p.Addr().As16()
+	copy(k[:], a[:])
+	k[16] = byte(p.Bits())
+	return r.buckets[maphash.Bytes(r.seed, k[:])%rateTableSize].take(r.since(now), r.rate)
+}
+
+func (r *rateLimiter) since(now time.Time) time.Duration { return now.Sub(r.start) + 1 } // +1: never 0 once used
+
+// take takes a token, reporting false if there is none; t is the time since
+// the limiter's start (never 0), rate the refill per second and the size.
+func (b *bucket) take(t time.Duration, rate float64) bool {
 	if b.last == 0 {
-		b.tokens = r.rate
+		b.tokens = rate
 	} else if t > b.last {
-		b.tokens = min(r.rate, b.tokens+(t-b.last).Seconds()*r.rate)
+		b.tokens = min(rate, b.tokens+(t-b.last).Seconds()*rate)
 	}
 	if t > b.last {
 		b.last = t
@@ -97,3 +129,16 @@ func (r *rateLimiter) allow(now time.Time, ip netip.Addr) bool {
 	b.tokens--
 	return true
 }
+
+// globalLimiter is one token bucket for every source together.
+type globalLimiter struct {
+	rate  float64
+	start time.Time
+	b     bucket
+}
+
+func newGlobalLimiter(rate int, start time.Time) *globalLimiter {
+	return &globalLimiter{rate: float64(rate), start: start}
+}
+
+func (g *globalLimiter) allow(now time.Time) bool { return g.b.take(now.Sub(g.start)+1, g.rate) }

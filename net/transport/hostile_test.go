@@ -64,20 +64,36 @@ func TestHostileTraffic(t *testing.T) {
 	// A Connect with a cookie that was right for this address 30 s ago.
 	jar := newCookieJar(srv.cookies.secret)
 	n7, n8 := nonceOf(7), nonceOf(8)
-	stale := appendConnect(nil, n7, jar.make(atkAddr, n7[:], window(time.Now())-3))
+	atkPub := make([]byte, keySize)
+	atkPub[0] = 9 // the X25519 base point: a valid key
+	stale := appendConnect(nil, n7, jar.make(atkAddr, n7[:], window(time.Now())-3), atkPub)
 	// A cookie that is right for atk now, replayed with another nonce.
 	fresh := jar.make(atkAddr, n8[:], window(time.Now()))
-	renonced := appendConnect(nil, nonceOf(9), fresh)
+	renonced := appendConnect(nil, nonceOf(9), fresh, atkPub)
 
-	segment := func(conv uint32, sn uint32, payload []byte) []byte {
+	// A datagram shaped like a sealed one, with a KCP segment in clear
+	// where the ciphertext goes and no valid tag: what a forger who knows
+	// the conv (it travels in clear) can make.
+	segment := func(conv uint32, seq uint32, payload []byte) []byte {
 		b := []byte{kindData}
+		b = binary.LittleEndian.AppendUint32(b, conv)
+		b = binary.LittleEndian.AppendUint32(b, seq)
 		b = binary.LittleEndian.AppendUint32(b, conv)
 		b = append(b, 81, 0, 128, 0) // PUSH, frg 0, wnd 128
 		b = binary.LittleEndian.AppendUint32(b, 0)
-		b = binary.LittleEndian.AppendUint32(b, sn)
+		b = binary.LittleEndian.AppendUint32(b, seq)
 		b = binary.LittleEndian.AppendUint32(b, 0)
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(payload)))
-		return append(b, payload...)
+		b = append(b, payload...)
+		return append(b, make([]byte, tagSize)...)
+	}
+	// A forged Ping or Close: header, the payload in clear, a made-up tag.
+	forged := func(kind byte, conv, seq uint32, payload ...byte) []byte {
+		b := []byte{kind}
+		b = binary.LittleEndian.AppendUint32(b, conv)
+		b = binary.LittleEndian.AppendUint32(b, seq)
+		b = append(b, payload...)
+		return append(b, make([]byte, tagSize)...)
 	}
 	repeat := func(n int, gen func(i int) []byte) [][]byte {
 		out := make([][]byte, n)
@@ -107,8 +123,8 @@ func TestHostileTraffic(t *testing.T) {
 		}), DropMalformed},
 		{"truncated", [][]byte{
 			{}, {kindHello}, appendHello(nil, nonceOf(1))[:helloSize-1],
-			appendConnect(nil, nonceOf(1), fresh)[:connectLen-1], append(appendConnect(nil, nonceOf(1), fresh), 0),
-			{kindData}, {kindData, 1, 2, 3}, appendPing(nil, 5)[:4], appendClose(nil, 5, 0)[:3],
+			appendConnect(nil, nonceOf(1), fresh, atkPub)[:connectSize-1],
+			{kindData}, {kindData, 1, 2, 3}, forged(kindPing, 5, 1)[:sealedOverhead-1], forged(kindClose, 5, 1, 0)[:10],
 		}, DropMalformed},
 		{"oversized", repeat(20, func(i int) []byte {
 			b := make([]byte, cfg.MTU+1+i*300)
@@ -118,15 +134,16 @@ func TestHostileTraffic(t *testing.T) {
 		{"data for unknown convs", repeat(50, func(i int) []byte {
 			return segment(conv+1+uint32(i), uint32(i), []byte("inject"))
 		}), DropUnknownSession},
-		{"the healthy session's conv from another address", repeat(30, func(i int) []byte {
+		{"the healthy session's conv, forged", repeat(30, func(i int) []byte {
+			seq := 1<<31 + uint32(i) // ahead of the client's: not taken for a replay
 			switch i % 3 {
 			case 0:
-				return appendPing(nil, conv)
+				return forged(kindPing, conv, seq)
 			case 1:
-				return appendClose(nil, conv, CloseNormal)
+				return forged(kindClose, conv, seq, CloseNormal)
 			}
-			return segment(conv, uint32(i), []byte("spoofed frame"))
-		}), DropWrongAddr},
+			return segment(conv, seq, []byte("spoofed frame"))
+		}), DropForged},
 		{"stale and replayed Connects", repeat(20, func(i int) []byte {
 			if i%2 == 0 {
 				return stale
@@ -162,13 +179,14 @@ func TestHostileTraffic(t *testing.T) {
 		t.Errorf("attacker got a %d-byte reply", n)
 	}
 
-	// The Hello flood: 200 sockets, 20 Hellos each, of sizes from 65 bytes.
+	// The Hello flood: 40 sockets, 100 Hellos each (twice a second's
+	// CookieRate), of sizes from 65 bytes.
 	runtime.GC()
 	var mem0 runtime.MemStats
 	runtime.ReadMemStats(&mem0)
 	before := srv.Stats()
 	begin := time.Now()
-	const sockets, hellos = 200, 20
+	const sockets, hellos = 40, 100
 	socks := make([]*net.UDPConn, sockets)
 	for i := range socks {
 		s, err := net.ListenUDP("udp", net.UDPAddrFromAddrPort(netip.MustParseAddrPort("127.0.0.1:0")))
@@ -210,9 +228,10 @@ func TestHostileTraffic(t *testing.T) {
 	if cookies+rated > sockets*hellos || after.TotalDropped()-before.TotalDropped() != rated {
 		t.Errorf("flood: %d cookies, %d rate drops, drops %v: not all accounted for", cookies, rated, after.Dropped)
 	}
-	// The rate limit: a second's worth at once, then HandshakeRate a
-	// second for as long as the flood took to handle, however slow.
-	if most := uint64(float64(cfg.HandshakeRate) * (1 + took.Seconds())); rated == 0 || cookies > most {
+	// The rate limit, per source address and port: a second's worth at
+	// once, then CookieRate a second for as long as the flood took to
+	// handle, however slow.
+	if most := uint64(float64(sockets*cfg.CookieRate) * (1 + took.Seconds())); rated == 0 || cookies > most {
 		t.Errorf("flood: %d Cookies sent and %d rate drops in %v, want at most %d Cookies and some drops", cookies, rated, took, most)
 	}
 	if after.Sessions != 1 || after.Accepted != 1 {

@@ -1,31 +1,44 @@
 package transport
 
 import (
+	"crypto/ecdh"
+	"crypto/ed25519"
+	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/xtaci/kcp-go/v5"
 )
 
 // The UDP transport's datagrams. Every datagram starts with one kind byte;
-// integers are little-endian, like the KCP segment header they sit next to.
+// integers are little-endian, like the KCP segment header they carry.
 //
 //	kind 1 Hello   client→server  kind | version u8 | nonce [8] | zero padding
 //	                              at least helloSize (65) bytes in all, so that
 //	                              no answer is larger than the question
 //	kind 2 Cookie  server→client  kind | nonce [8] | cookie [16]            25 bytes
-//	kind 3 Connect client→server  kind | version u8 | nonce [8] | cookie [16] 26 bytes
-//	kind 4 Accept  server→client  kind | nonce [8] | conv u32               13 bytes
+//	kind 3 Connect client→server  kind | version u8 | nonce [8] | cookie [16] |
+//	                              client X25519 key [32] | zero padding, at
+//	                              least connectSize (141) bytes: as long as
+//	                              the Accept it asks for
+//	kind 4 Accept  server→client  kind | nonce [8] | conv u32 | server X25519
+//	                              key [32] | host Ed25519 key [32] |
+//	                              signature [64] of the transcript   141 bytes
 //	kind 5 Refuse  server→client  kind | nonce [8] | reason u8              10 bytes
-//	kind 6 Data    both ways      kind | KCP segments, each a 24-byte header
-//	                              (conv u32, cmd u8, frg u8, wnd u16, ts u32,
-//	                              sn u32, una u32, len u32) and len bytes
-//	kind 7 Ping    both ways      kind | conv u32                            5 bytes
-//	kind 8 Close   both ways      kind | conv u32 | reason u8                6 bytes
-//	kind 9 Datagram both ways     kind | conv u32 | one frame, unreliable: sent
-//	                              at once, never retransmitted or reordered by
-//	                              the transport (SendDatagram)
+//
+// and, once the session is made, the sealed kinds (see crypto.go), each
+// kind | conv u32 | seq u32 | sealed payload | tag [16]:
+//
+//	kind 6 Data     both ways  KCP segments, each a 24-byte header (conv u32,
+//	                           cmd u8, frg u8, wnd u16, ts u32, sn u32, una u32,
+//	                           len u32) and len bytes
+//	kind 7 Ping     both ways  nothing (a heartbeat)
+//	kind 8 Close    both ways  reason u8
+//	kind 9 Datagram both ways  one frame, unreliable: sent at once, never
+//	                           retransmitted or reordered by the transport
+//	                           (SendDatagram)
 //
 // The cookie is HMAC-SHA256(server secret, client IP (16 bytes, IPv4
 // unmapped then 4-in-6) | client port u16 | nonce | time window u64)[:16],
@@ -33,6 +46,12 @@ import (
 // accepts the current and the previous window. The server keeps no state for
 // a source until a Connect carries a valid cookie, and it answers a Hello with
 // a Cookie (or a Refuse for an unknown version) no larger than the Hello.
+//
+// The session is found by its conv, never by the address a datagram came
+// from: a datagram that opens under the session's key and is not a replay
+// is the peer's, whatever its source, and the server then answers to that
+// source (a client whose address changes keeps its session). Anything else
+// is dropped and counted by reason.
 //
 // Kind ids are only ever appended; a changed layout takes a new
 // protocolVersion, carried by Hello and Connect.
@@ -48,8 +67,9 @@ const (
 	kindDgram   byte = 9
 )
 
-// protocolVersion is the version of the datagram layout above.
-const protocolVersion byte = 1
+// protocolVersion is the version of the datagram layout above. Version 2:
+// sealed datagrams, X25519 and a signed Accept.
+const protocolVersion byte = 2
 
 // Sizes of the handshake datagrams, bytes (kind byte included).
 const (
@@ -57,30 +77,29 @@ const (
 	cookieSize  = 16
 	helloSize   = 1 + 64 // the minimum; longer Hellos are accepted
 	cookieLen   = 1 + nonceSize + cookieSize
-	connectLen  = 1 + 1 + nonceSize + cookieSize
-	acceptLen   = 1 + nonceSize + 4
+	acceptLen   = 1 + nonceSize + 4 + keySize + ed25519.PublicKeySize + sigSize
+	connectSize = acceptLen // the minimum; longer Connects are accepted
+	connectBody = 1 + 1 + nonceSize + cookieSize + keySize
 	refuseLen   = 1 + nonceSize + 1
-	pingLen     = 1 + 4
-	closeLen    = 1 + 4 + 1
-	dgramHead   = 1 + 4
 	segmentHead = kcp.IKCP_OVERHEAD // bytes of a KCP segment header
 )
 
 // Close reasons carried by a Close datagram. Values from CloseApp up are the
 // caller's own (Server.CloseConn); the transport uses the ones below it.
 const (
-	CloseNormal   byte = 0  // the peer hung up (Client.Run's context ended)
-	CloseShutdown byte = 1  // the server is stopping
-	CloseTimeout  byte = 2  // the sender stopped hearing from the receiver
-	CloseProtocol byte = 3  // the receiver sent something the protocol forbids
-	CloseReplaced byte = 4  // a new Connect from the same address replaced the session
-	CloseApp      byte = 16 // first reason free for callers
+	CloseNormal   byte = 0 // the peer hung up (Client.Run's context ended)
+	CloseShutdown byte = 1 // the server is stopping
+	CloseTimeout  byte = 2 // the sender stopped hearing from the receiver
+	CloseProtocol byte = 3 // the receiver sent something the protocol forbids
+	// 4 was CloseReplaced, when a new Connect from a session's address
+	// replaced it; sessions are bound to their keys now, so none does.
+	CloseApp byte = 16 // first reason free for callers
 )
 
 // Refuse reasons carried by a Refuse datagram.
 const (
 	RefuseFull    byte = 1 // the server holds MaxSessions sessions
-	RefusePerIP   byte = 2 // the client's IP holds MaxPerIP sessions
+	RefusePerIP   byte = 2 // the client's IP holds MaxPerIP sessions, or its /24 (/64) MaxPerSubnet
 	RefuseVersion byte = 3 // the server does not speak the client's protocol version
 )
 
@@ -128,7 +147,7 @@ func (e *RefusedError) Error() string {
 	case RefuseFull:
 		return "transport: connection refused: server full"
 	case RefusePerIP:
-		return "transport: connection refused: too many sessions from this address"
+		return "transport: connection refused: too many sessions from this address or its network"
 	case RefuseVersion:
 		return "transport: connection refused: protocol version not supported"
 	}
@@ -153,16 +172,24 @@ func appendCookie(b []byte, nonce [nonceSize]byte, cookie [cookieSize]byte) []by
 	return append(b, cookie[:]...)
 }
 
-func appendConnect(b []byte, nonce [nonceSize]byte, cookie [cookieSize]byte) []byte {
+func appendConnect(b []byte, nonce [nonceSize]byte, cookie [cookieSize]byte, clientPub []byte) []byte {
 	b = append(b, kindConnect, protocolVersion)
 	b = append(b, nonce[:]...)
-	return append(b, cookie[:]...)
+	b = append(b, cookie[:]...)
+	b = append(b, clientPub...)
+	for len(b) < connectSize {
+		b = append(b, 0)
+	}
+	return b
 }
 
-func appendAccept(b []byte, nonce [nonceSize]byte, conv uint32) []byte {
+func appendAccept(b []byte, nonce [nonceSize]byte, conv uint32, serverPub, hostPub, sig []byte) []byte {
 	b = append(b, kindAccept)
 	b = append(b, nonce[:]...)
-	return binary.LittleEndian.AppendUint32(b, conv)
+	b = binary.LittleEndian.AppendUint32(b, conv)
+	b = append(b, serverPub...)
+	b = append(b, hostPub...)
+	return append(b, sig...)
 }
 
 func appendRefuse(b []byte, nonce [nonceSize]byte, reason byte) []byte {
@@ -171,31 +198,105 @@ func appendRefuse(b []byte, nonce [nonceSize]byte, reason byte) []byte {
 	return append(b, reason)
 }
 
-func appendPing(b []byte, conv uint32) []byte {
-	return binary.LittleEndian.AppendUint32(append(b, kindPing), conv)
-}
+// sealedKind reports whether kind is one of the sealed kinds.
+func sealedKind(kind byte) bool { return kind >= kindData && kind <= kindDgram }
 
-func appendClose(b []byte, conv uint32, reason byte) []byte {
-	return append(binary.LittleEndian.AppendUint32(append(b, kindClose), conv), reason)
-}
-
-// appendDatagram appends a Datagram datagram carrying frame for conv.
-func appendDatagram(b []byte, conv uint32, frame []byte) []byte {
-	b = append(b, kindDgram)
-	b = binary.LittleEndian.AppendUint32(b, conv)
-	return append(b, frame...)
-}
-
-// convOf returns the conv id of a Data, Ping, Close or Datagram datagram,
-// and false if pkt is too short to hold one.
+// convOf returns the conv id of a sealed datagram, and false if pkt is too
+// short to hold one.
 func convOf(pkt []byte) (uint32, bool) {
-	if len(pkt) < 5 {
+	if len(pkt) < sealedOverhead {
 		return 0, false
 	}
 	return binary.LittleEndian.Uint32(pkt[1:5]), true
 }
 
-// checkSegments reports whether segs (a Data datagram without its kind byte)
+// clientHandshake is the client's side of the handshake, without a socket:
+// the datagram to send (a Hello, then a Connect) and what each answer
+// makes of it.
+type clientHandshake struct {
+	nonce  [nonceSize]byte
+	eph    *ecdh.PrivateKey
+	expect string // the host fingerprint required; "": any
+	cookie bool   // a Cookie has arrived: pkt is the Connect
+	pkt    []byte
+}
+
+// established is a handshake's outcome: the session's conv and keys, and
+// the host key the server proved.
+type established struct {
+	conv    uint32
+	ch      *channel
+	hostPub ed25519.PublicKey
+}
+
+func newClientHandshake(expect string) (*clientHandshake, error) {
+	eph, err := x25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("handshake key: %w", err)
+	}
+	h := &clientHandshake{eph: eph, expect: expect}
+	_, _ = rand.Read(h.nonce[:]) // crypto/rand.Read never fails
+	h.pkt = appendHello(nil, h.nonce)
+	return h, nil
+}
+
+// receive handles one datagram from the server. It returns the session
+// once an Accept proves it, an error for a refusal or a host key other
+// than the one expected, and nothing for anything else (a stale or
+// forged answer, which the retries outlive). After a Cookie, pkt is the
+// Connect to send at once.
+func (h *clientHandshake) receive(in []byte) (*established, error) {
+	switch {
+	case len(in) == cookieLen && in[0] == kindCookie && !h.cookie && string(in[1:1+nonceSize]) == string(h.nonce[:]):
+		var cookie [cookieSize]byte
+		copy(cookie[:], in[1+nonceSize:])
+		h.pkt = appendConnect(nil, h.nonce, cookie, h.eph.PublicKey().Bytes())
+		h.cookie = true
+	case len(in) == acceptLen && in[0] == kindAccept && h.cookie && string(in[1:1+nonceSize]) == string(h.nonce[:]):
+		return h.accept(in)
+	case len(in) == refuseLen && in[0] == kindRefuse && string(in[1:1+nonceSize]) == string(h.nonce[:]):
+		return nil, &RefusedError{Reason: in[1+nonceSize]}
+	}
+	return nil, nil
+}
+
+// accept checks an Accept's signature and derives the session keys.
+func (h *clientHandshake) accept(in []byte) (*established, error) {
+	off := 1 + nonceSize
+	conv := binary.LittleEndian.Uint32(in[off:])
+	off += 4
+	serverPub := in[off : off+keySize]
+	off += keySize
+	hostPub := ed25519.PublicKey(in[off : off+ed25519.PublicKeySize])
+	off += ed25519.PublicKeySize
+	sig := in[off : off+sigSize]
+	tr := transcript(h.nonce, h.eph.PublicKey().Bytes(), conv, serverPub, hostPub)
+	if conv == 0 || !ed25519.Verify(hostPub, tr, sig) {
+		return nil, nil // forged, or broken on the way: not the server's word
+	}
+	if fp := Fingerprint(hostPub); h.expect != "" && fp != h.expect {
+		return nil, &HostKeyError{Want: h.expect, Got: fp}
+	}
+	peer, err := x25519.NewPublicKey(serverPub)
+	if err != nil {
+		return nil, nil
+	}
+	shared, err := h.eph.ECDH(peer)
+	if err != nil {
+		return nil, nil // a low-order point: not a real server's key
+	}
+	c2s, s2c, err := sessionKeys(shared, tr)
+	if err != nil {
+		return nil, err
+	}
+	ch, err := newChannel(conv, c2s, s2c)
+	if err != nil {
+		return nil, err
+	}
+	return &established{conv: conv, ch: ch, hostPub: slices.Clone(hostPub)}, nil
+}
+
+// checkSegments reports whether segs (the opened payload of a Data datagram)
 // is a well-formed run of KCP segments, all for conv, that kcp.KCP.Input can
 // take safely: known commands, lengths within the datagram and at most mss,
 // and fragment counts no larger than a wire.MaxFrame frame needs. KCP itself

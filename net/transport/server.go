@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -42,31 +43,51 @@ type ServerHandler interface {
 // state for a source address until that source has echoed a cookie.
 type Server struct {
 	cfg     Config
+	key     *HostKey
 	conn    *net.UDPConn // nil in tests that drive handlePacket directly
 	addr    netip.AddrPort
 	writeTo func(b []byte, to netip.AddrPort) // sends a datagram; tests may replace it
 
-	cookies *cookieJar
-	limiter *rateLimiter
-	h       ServerHandler
-	now     time.Time // of the datagram or tick being handled
+	cookies    *cookieJar
+	cookieRate *rateLimiter   // Cookies per source address and port
+	allCookies *globalLimiter // Cookies in all
+	connects   *rateLimiter   // Connects per source network
+	allConnect *globalLimiter // Connects in all
+	h          ServerHandler
+	now        time.Time // of the datagram or tick being handled
 
-	sessions map[uint32]*session
-	byAddr   map[netip.AddrPort]*session
-	perIP    map[netip.Addr]int
-	list     []*session // the sessions, for ticking in a stable order
-	ended    []*session // closed, Disconnected not yet called
-	expired  []*session // scratch for tick
+	sessions  map[uint32]*session
+	accepting map[acceptKey]*session // sessions whose client may not have its Accept yet
+	perIP     map[netip.Addr]int
+	perSubnet map[netip.Prefix]int
+	list      []*session // the sessions, for ticking in a stable order
+	ended     []*session // closed, Disconnected not yet called
+	expired   []*session // scratch for tick
 
 	out  *batchWriter // the socket's writes, a batch at a time (nil without a socket)
-	hbuf []byte       // handshake replies, Ping and Close
-	obuf []byte       // Data datagrams
+	hbuf []byte       // handshake replies
+	obuf []byte       // sealed datagrams
+	pbuf []byte       // an opened payload
 	rbuf []byte       // a received frame
 
 	stats     serverCounters
+	dlog      dropLog
 	running   atomic.Bool
 	stop      chan struct{}
 	closeOnce sync.Once
+}
+
+// acceptKey names the Connect a session was made for.
+type acceptKey struct {
+	from  netip.AddrPort
+	nonce [nonceSize]byte
+}
+
+// AddrChanger is a ServerHandler that wants to know when a session's peer
+// is heard from a new address (a client that roamed, or whose NAT mapping
+// changed): the session goes on, and datagrams follow the peer there.
+type AddrChanger interface {
+	AddrChanged(c ConnID, addr netip.AddrPort)
 }
 
 // Listen opens a UDP socket on addr ("127.0.0.1:0", ":7777", "[::1]:0") for
@@ -107,23 +128,40 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 	if _, err := rand.Read(secret); err != nil {
 		return nil, fmt.Errorf("cookie secret: %w", err)
 	}
+	key := cfg.HostKey
+	if key == nil {
+		var err error
+		if key, err = NewHostKey(); err != nil {
+			return nil, err
+		}
+	}
 	s := &Server{
-		cfg:      cfg,
-		writeTo:  func([]byte, netip.AddrPort) {},
-		cookies:  newCookieJar(secret),
-		limiter:  newRateLimiter(cfg.HandshakeRate, now),
-		h:        nopHandler{},
-		now:      now,
-		sessions: make(map[uint32]*session),
-		byAddr:   make(map[netip.AddrPort]*session),
-		perIP:    make(map[netip.Addr]int),
-		hbuf:     make([]byte, 0, 64),
-		obuf:     make([]byte, 0, cfg.MTU),
-		stop:     make(chan struct{}),
+		cfg:        cfg,
+		key:        key,
+		writeTo:    func([]byte, netip.AddrPort) {},
+		cookies:    newCookieJar(secret),
+		cookieRate: newRateLimiter(cfg.CookieRate, now),
+		allCookies: newGlobalLimiter(cfg.MaxCookieRate, now),
+		connects:   newRateLimiter(cfg.HandshakeRate, now),
+		allConnect: newGlobalLimiter(cfg.MaxHandshakeRate, now),
+		h:          nopHandler{},
+		now:        now,
+		sessions:   make(map[uint32]*session),
+		accepting:  make(map[acceptKey]*session),
+		perIP:      make(map[netip.Addr]int),
+		perSubnet:  make(map[netip.Prefix]int),
+		hbuf:       make([]byte, 0, acceptLen),
+		obuf:       make([]byte, 0, cfg.MTU),
+		pbuf:       make([]byte, 0, cfg.MTU),
+		stop:       make(chan struct{}),
+		dlog:       dropLog{log: cfg.Log, who: "transport"},
 	}
 	s.rbuf = make([]byte, (maxFragments(cfg.MTU)+1)*segmentPayload(cfg.MTU))
 	return s, nil
 }
+
+// HostKey returns the key the server proves in its handshakes.
+func (s *Server) HostKey() *HostKey { return s.key }
 
 // Addr returns the address the server's socket is bound to.
 func (s *Server) Addr() netip.AddrPort { return s.addr }
@@ -247,12 +285,12 @@ func (s *Server) SendDatagram(c ConnID, frame []byte) error {
 	switch {
 	case sess == nil:
 		return fmt.Errorf("send datagram to conn %d: %w", c, ErrUnknownConn)
-	case len(frame) == 0 || dgramHead+len(frame) > s.cfg.MTU:
+	case len(frame) == 0 || sealedOverhead+len(frame) > s.cfg.MTU:
 		return fmt.Errorf("send datagram to conn %d: %d bytes: %w", c, len(frame), ErrFrameSize)
 	}
-	s.obuf = appendDatagram(s.obuf[:0], sess.conv, frame)
-	s.write(s.obuf, sess.addr)
-	sess.lastSend = s.now
+	if !s.writeSealed(sess, kindDgram, frame) {
+		return fmt.Errorf("send datagram to conn %d: %w", c, ErrClosed)
+	}
 	return nil
 }
 
@@ -290,7 +328,7 @@ func (s *Server) handlePacket(now time.Time, from netip.AddrPort, pkt []byte) {
 		s.hello(now, from, pkt)
 	case pkt[0] == kindConnect:
 		s.connect(now, from, pkt)
-	case pkt[0] == kindData || pkt[0] == kindPing || pkt[0] == kindClose || pkt[0] == kindDgram:
+	case sealedKind(pkt[0]):
 		s.established(now, from, pkt)
 	default:
 		s.drop(DropMalformed, from)
@@ -303,7 +341,7 @@ func (s *Server) hello(now time.Time, from netip.AddrPort, pkt []byte) {
 		s.drop(DropMalformed, from)
 		return
 	}
-	if !s.limiter.allow(now, from.Addr()) {
+	if !s.cookieRate.allowSource(now, from) || !s.allCookies.allow(now) {
 		s.drop(DropRate, from)
 		return
 	}
@@ -332,27 +370,32 @@ var (
 )
 
 func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
-	if len(pkt) != connectLen || pkt[1] != protocolVersion {
+	if len(pkt) < connectSize || pkt[1] != protocolVersion {
 		s.drop(DropMalformed, from)
-		return
-	}
-	if !s.limiter.allow(now, from.Addr()) {
-		s.drop(DropRate, from)
 		return
 	}
 	var nonce [nonceSize]byte
 	copy(nonce[:], pkt[2:])
-	if !s.cookies.verify(now, from, nonce[:], pkt[2+nonceSize:]) {
+	if !s.cookies.verify(now, from, nonce[:], pkt[2+nonceSize:2+nonceSize+cookieSize]) {
 		s.drop(DropBadCookie, from)
 		return
 	}
-	if old := s.byAddr[from]; old != nil {
-		if old.nonce == nonce { // a repeat: the Accept was lost
-			s.write(appendAccept(s.hbuf[:0], nonce, old.conv), from)
+	var clientPub [keySize]byte
+	copy(clientPub[:], pkt[2+nonceSize+cookieSize:connectBody])
+	if old := s.accepting[acceptKey{from, nonce}]; old != nil {
+		if old.clientPub == clientPub { // a repeat: the Accept was lost
+			s.write(old.accept, from)
 			return
 		}
-		// The client at this address started over.
-		s.end(old, &CloseError{Reason: CloseReplaced}, false)
+		s.drop(DropMalformed, from) // the same nonce with another key: not a client of ours
+		return
+	}
+	// Connects cost a key agreement and a signature: limited per source
+	// network (the cookie proved the source) and in all.
+	subnet := subnetOf(from.Addr())
+	if !s.connects.allowSubnet(now, subnet) || !s.allConnect.allow(now) {
+		s.drop(DropRate, from)
+		return
 	}
 	ip := from.Addr()
 	switch {
@@ -360,32 +403,68 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 		s.drop(DropOverLimit, from)
 		s.write(appendRefuse(s.hbuf[:0], nonce, RefuseFull), from)
 		return
-	case s.perIP[ip] >= s.cfg.MaxPerIP:
+	case s.perIP[ip] >= s.cfg.MaxPerIP || s.perSubnet[subnet] >= s.cfg.MaxPerSubnet:
 		s.drop(DropOverLimit, from)
 		s.write(appendRefuse(s.hbuf[:0], nonce, RefusePerIP), from)
 		return
 	}
-	sess := s.open(now, from, nonce)
-	s.write(appendAccept(s.hbuf[:0], nonce, sess.conv), from)
+	peer, err := x25519.NewPublicKey(clientPub[:])
+	if err != nil {
+		s.drop(DropMalformed, from)
+		return
+	}
+	eph, err := x25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return // the system's randomness failed: the client retries
+	}
+	shared, err := eph.ECDH(peer)
+	if err != nil {
+		s.drop(DropMalformed, from) // a low-order point: no shared secret
+		return
+	}
+	conv := s.newConv()
+	serverPub := eph.PublicKey().Bytes()
+	tr := transcript(nonce, clientPub[:], conv, serverPub, s.key.pub)
+	c2s, s2c, err := sessionKeys(shared, tr)
+	if err != nil {
+		return
+	}
+	ch, err := newChannel(conv, s2c, c2s)
+	if err != nil {
+		return
+	}
+	sess := s.open(now, from, conv, ch)
+	sess.nonce, sess.clientPub = nonce, clientPub
+	sess.accept = appendAccept(make([]byte, 0, acceptLen), nonce, conv, serverPub, s.key.pub, ed25519.Sign(s.key.priv, tr))
+	s.accepting[acceptKey{from, nonce}] = sess
+	s.write(sess.accept, from)
 	s.h.Connected(ConnID(sess.conv), from)
 }
 
 // open makes and registers a session for a validated client.
-func (s *Server) open(now time.Time, from netip.AddrPort, nonce [nonceSize]byte) *session {
-	conv := s.newConv()
+func (s *Server) open(now time.Time, from netip.AddrPort, conv uint32, ch *channel) *session {
 	var sess *session
-	sess = newSession(s.cfg, conv, from, now, func(buf []byte, size int) {
-		s.writeData(sess, buf[:size])
+	sess = newSession(s.cfg, conv, from, ch, now, func(buf []byte, size int) {
+		s.writeSealed(sess, kindData, buf[:size])
 	})
-	sess.nonce = nonce
 	s.sessions[conv] = sess
-	s.byAddr[from] = sess
-	s.perIP[from.Addr()]++
+	s.count(from.Addr(), 1)
 	sess.idx = len(s.list)
 	s.list = append(s.list, sess)
 	s.stats.sessions.Store(int64(len(s.sessions)))
 	s.stats.accepted.Add(1)
 	return sess
+}
+
+// count adds d to the sessions counted for ip and its network.
+func (s *Server) count(ip netip.Addr, d int) {
+	if s.perIP[ip] += d; s.perIP[ip] <= 0 {
+		delete(s.perIP, ip)
+	}
+	sub := subnetOf(ip)
+	if s.perSubnet[sub] += d; s.perSubnet[sub] <= 0 {
+		delete(s.perSubnet, sub)
+	}
 }
 
 // newConv returns a random conv id, not 0 and not in use.
@@ -400,6 +479,8 @@ func (s *Server) newConv() uint32 {
 	}
 }
 
+// established handles a sealed datagram: it is the session's if it opens
+// under the session's key and is no replay, whatever its source address.
 func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 	conv, ok := convOf(pkt)
 	if !ok {
@@ -407,36 +488,52 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		return
 	}
 	sess := s.sessions[conv]
-	switch {
-	case sess == nil:
+	if sess == nil {
 		s.drop(DropUnknownSession, from)
 		return
-	case sess.addr != from:
-		s.drop(DropWrongAddr, from)
+	}
+	plain, newest, res := sess.ch.open(s.pbuf, pkt)
+	switch res {
+	case openMalformed:
+		s.drop(DropMalformed, from)
 		return
+	case openReplay:
+		s.drop(DropReplay, from)
+		return
+	case openForged:
+		s.drop(DropForged, from)
+		return
+	}
+	if !sess.accepted {
+		sess.accepted = true
+		delete(s.accepting, acceptKey{sess.addr, sess.nonce})
+		sess.accept = nil
+	}
+	if from != sess.addr && newest {
+		s.migrate(sess, from)
 	}
 	switch pkt[0] {
 	case kindPing:
-		if len(pkt) != pingLen {
+		if len(plain) != 0 {
 			s.drop(DropMalformed, from)
 			return
 		}
 		sess.lastRecv = now
 	case kindClose:
-		if len(pkt) != closeLen {
+		if len(plain) != 1 {
 			s.drop(DropMalformed, from)
 			return
 		}
-		s.end(sess, &CloseError{Reason: pkt[5], ByPeer: true}, false)
+		s.end(sess, &CloseError{Reason: plain[0], ByPeer: true}, false)
 	case kindDgram:
-		if len(pkt) <= dgramHead || len(pkt)-dgramHead > wire.MaxFrame {
+		if len(plain) == 0 || len(plain) > wire.MaxFrame {
 			s.drop(DropMalformed, from)
 			return
 		}
 		sess.lastRecv = now
-		s.h.Message(ConnID(sess.conv), pkt[dgramHead:])
+		s.h.Message(ConnID(sess.conv), plain)
 	case kindData:
-		if !sess.input(pkt[1:]) {
+		if !sess.input(plain) {
 			s.drop(DropMalformed, from)
 			return
 		}
@@ -456,6 +553,18 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 	}
 }
 
+// migrate follows a session's peer to a new address: its newest datagram
+// came from there.
+func (s *Server) migrate(sess *session, to netip.AddrPort) {
+	s.count(sess.addr.Addr(), -1)
+	s.count(to.Addr(), 1)
+	sess.addr = to
+	s.stats.migrated.Add(1)
+	if ac, ok := s.h.(AddrChanger); ok {
+		ac.AddrChanged(ConnID(sess.conv), to)
+	}
+}
+
 // tick drives every session's KCP, sends heartbeats and ends the sessions
 // whose peers have been silent past Timeout.
 func (s *Server) tick(now time.Time) {
@@ -464,19 +573,23 @@ func (s *Server) tick(now time.Time) {
 	for _, sess := range s.list {
 		sess.kcp.Update()
 		switch {
-		case now.Sub(sess.lastRecv) > s.cfg.Timeout:
+		case sess.fail != nil || now.Sub(sess.lastRecv) > s.cfg.Timeout:
 			s.expired = append(s.expired, sess)
 		case now.Sub(sess.lastSend) >= s.cfg.Heartbeat:
-			s.write(appendPing(s.hbuf[:0], sess.conv), sess.addr)
-			sess.lastSend = now
+			s.writeSealed(sess, kindPing, nil)
 		}
 	}
 	for i, sess := range s.expired {
-		s.end(sess, fmt.Errorf("conn %d at %v silent for %v: %w",
-			sess.conv, sess.addr, now.Sub(sess.lastRecv).Round(time.Millisecond), ErrTimeout), true)
+		if sess.fail != nil {
+			s.end(sess, fmt.Errorf("conn %d at %v: %w", sess.conv, sess.addr, sess.fail), false)
+		} else {
+			s.end(sess, fmt.Errorf("conn %d at %v silent for %v: %w",
+				sess.conv, sess.addr, now.Sub(sess.lastRecv).Round(time.Millisecond), ErrTimeout), true)
+		}
 		s.expired[i] = nil
 	}
 	s.reap()
+	s.dlog.flush(now, func(r DropReason) uint64 { return s.stats.dropped[r].Load() })
 }
 
 // end closes a session at once: it is forgotten, its peer is told (if
@@ -487,11 +600,10 @@ func (s *Server) end(sess *session, why error, notify bool) {
 	}
 	sess.closing, sess.why = true, why
 	delete(s.sessions, sess.conv)
-	delete(s.byAddr, sess.addr)
-	ip := sess.addr.Addr()
-	if s.perIP[ip]--; s.perIP[ip] <= 0 {
-		delete(s.perIP, ip)
+	if !sess.accepted {
+		delete(s.accepting, acceptKey{sess.addr, sess.nonce})
 	}
+	s.count(sess.addr.Addr(), -1)
 	last := len(s.list) - 1
 	s.list[sess.idx] = s.list[last]
 	s.list[sess.idx].idx = sess.idx
@@ -509,7 +621,7 @@ func (s *Server) end(sess *session, why error, notify bool) {
 		}
 		// Best effort, repeated: the peer stops waiting at once if one arrives.
 		for range 3 {
-			s.write(appendClose(s.hbuf[:0], sess.conv, reason), sess.addr)
+			s.writeSealed(sess, kindClose, []byte{reason})
 		}
 	}
 	s.ended = append(s.ended, sess)
@@ -534,11 +646,19 @@ func (s *Server) shutdown() {
 	s.reap()
 }
 
-// writeData sends one KCP output datagram of sess, behind the Data kind byte.
-func (s *Server) writeData(sess *session, segs []byte) {
-	s.obuf = append(append(s.obuf[:0], kindData), segs...)
+// writeSealed seals payload as a datagram of kind for sess and sends it.
+// It reports false if the session may send no more (its sequence numbers
+// are exhausted: it is then ended).
+func (s *Server) writeSealed(sess *session, kind byte, payload []byte) bool {
+	var err error
+	s.obuf, err = sess.ch.seal(s.obuf[:0], kind, payload)
+	if err != nil {
+		sess.fail = err // the next tick ends it
+		return false
+	}
 	s.write(s.obuf, sess.addr)
 	sess.lastSend = s.now
+	return true
 }
 
 func (s *Server) write(b []byte, to netip.AddrPort) {
@@ -547,15 +667,11 @@ func (s *Server) write(b []byte, to netip.AddrPort) {
 	s.writeTo(b, to)
 }
 
-// drop counts a dropped datagram (or refused frame) and logs it, at most
-// once per second per reason.
+// drop counts a dropped datagram (or refused frame) and logs it: one line
+// per reason per dropLogEvery (see dropLog).
 func (s *Server) drop(r DropReason, from netip.AddrPort) {
 	n := s.stats.dropped[r].Add(1)
-	if s.cfg.Log == nil || s.now.Sub(s.stats.lastLog[r]) < time.Second {
-		return
-	}
-	s.stats.lastLog[r] = s.now
-	s.cfg.Log.Warn("transport: dropped", "reason", r.String(), "from", from.String(), "total", n)
+	s.dlog.note(s.now, r, from, n)
 }
 
 // nopHandler is the handler of a server before Run.

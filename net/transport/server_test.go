@@ -1,11 +1,15 @@
 package transport
 
 import (
+	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/xtaci/kcp-go/v5"
 
 	"rockstep/net/wire"
 )
@@ -83,40 +87,135 @@ func nonceOf(i int) [nonceSize]byte {
 	return n
 }
 
-// handshake runs Hello, Cookie, Connect for from and returns the conv
-// accepted, or the Refuse reason.
-func (o *offlineServer) handshake(tb testing.TB, now time.Time, from netip.AddrPort, nonce [nonceSize]byte) (conv uint32, refused byte) {
+// testPeer is the client's end of a session an offlineServer made: it
+// seals datagrams as the real client does and opens the server's.
+type testPeer struct {
+	conv uint32
+	ch   *channel
+	host []byte // the host key the server proved
+	from netip.AddrPort
+	kcp  *kcp.KCP
+	segs [][]byte // KCP output not yet taken
+}
+
+// seal seals payload as a datagram of kind from the peer.
+func (p *testPeer) seal(tb testing.TB, kind byte, payload []byte) []byte {
 	tb.Helper()
+	b, err := p.ch.seal(nil, kind, payload)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// data returns the sealed Data datagrams that carry frames.
+func (p *testPeer) data(tb testing.TB, frames ...[]byte) [][]byte {
+	tb.Helper()
+	if p.kcp == nil {
+		p.kcp = kcp.NewKCP(p.conv, func(buf []byte, size int) {
+			p.segs = append(p.segs, append([]byte(nil), buf[:size]...))
+		})
+		p.kcp.SetMtu(kcpMTU(LAN().MTU))
+		p.kcp.NoDelay(1, 10, 2, 1)
+	}
+	for _, f := range frames {
+		p.kcp.Send(f)
+	}
+	// KCP flushes on Update at most once an interval (10 ms): wait for
+	// it, boundedly, if the last flush was too recent.
+	for i := 0; i < 100 && len(frames) > 0; i++ {
+		p.kcp.Update()
+		if len(p.segs) > 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var out [][]byte
+	for _, seg := range p.segs {
+		out = append(out, p.seal(tb, kindData, seg))
+	}
+	p.segs = nil
+	return out
+}
+
+// newStranger returns a peer that knows conv (it is in clear) but not the
+// session's keys: an attacker on the path.
+func newStranger(tb testing.TB, conv uint32) *testPeer {
+	tb.Helper()
+	key := make([]byte, keySize)
+	_, _ = rand.Read(key)
+	ch, err := newChannel(conv, key, key)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &testPeer{conv: conv, ch: ch}
+}
+
+// sealAs seals payload as a datagram of kind for conv, with the peer's keys.
+func (p *testPeer) sealAs(tb testing.TB, conv uint32, kind byte, payload []byte) []byte {
+	tb.Helper()
+	saved := p.ch.conv
+	p.ch.conv = conv
+	defer func() { p.ch.conv = saved }()
+	return p.seal(tb, kind, payload)
+}
+
+// open opens a datagram the server sent the peer; ok is false if it does
+// not open (or is a replay).
+func (p *testPeer) open(pkt []byte) (kind byte, payload []byte, ok bool) {
+	if len(pkt) == 0 || !sealedKind(pkt[0]) {
+		return 0, nil, false
+	}
+	if c, _ := convOf(pkt); c != p.conv {
+		return 0, nil, false
+	}
+	plain, _, r := p.ch.open(nil, pkt)
+	return pkt[0], plain, r == openOK
+}
+
+// handshake runs Hello, Cookie, Connect, Accept for from and returns the
+// client's end of the session accepted, or the Refuse reason.
+func (o *offlineServer) handshake(tb testing.TB, now time.Time, from netip.AddrPort, _ [nonceSize]byte) (peer *testPeer, refused byte) {
+	tb.Helper()
+	hs, err := newClientHandshake("")
+	if err != nil {
+		tb.Fatal(err)
+	}
 	o.take()
-	o.handlePacket(now, from, appendHello(nil, nonce))
+	o.handlePacket(now, from, hs.pkt)
 	out := o.take()
 	if len(out) != 1 || out[0].pkt[0] != kindCookie || out[0].to != from {
 		tb.Fatalf("Hello from %v: got %d replies %v, want one Cookie", from, len(out), out)
 	}
-	var cookie [cookieSize]byte
-	copy(cookie[:], out[0].pkt[1+nonceSize:])
-	o.handlePacket(now, from, appendConnect(nil, nonce, cookie))
+	if est, err := hs.receive(out[0].pkt); est != nil || err != nil || !hs.cookie {
+		tb.Fatalf("Cookie: %v, %v", est, err)
+	}
+	o.handlePacket(now, from, hs.pkt)
 	out = o.take()
 	if len(out) != 1 {
 		tb.Fatalf("Connect from %v: got %d replies, want 1", from, len(out))
 	}
-	switch p := out[0].pkt; p[0] {
-	case kindAccept:
-		return binary.LittleEndian.Uint32(p[1+nonceSize:]), 0
-	case kindRefuse:
-		return 0, p[1+nonceSize]
-	default:
-		tb.Fatalf("Connect from %v: reply kind %d", from, p[0])
+	est, err := hs.receive(out[0].pkt)
+	var re *RefusedError
+	switch {
+	case errors.As(err, &re):
+		return nil, re.Reason
+	case err != nil || est == nil:
+		tb.Fatalf("Connect from %v: reply kind %d: %v", from, out[0].pkt[0], err)
 	}
-	return 0, 0
+	return &testPeer{conv: est.conv, ch: est.ch, host: est.hostPub, from: from}, 0
 }
 
 func TestHandshakeOffline(t *testing.T) {
 	o := newOffline(t, LAN())
 	from := addr(t, "127.0.0.1:5000")
-	nonce := nonceOf(1)
+	hs, err := newClientHandshake(o.key.Fingerprint())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hello := hs.pkt
 
-	o.handlePacket(t0, from, appendHello(nil, nonce))
+	o.handlePacket(t0, from, hello)
 	out := o.take()
 	if len(out) != 1 || len(out[0].pkt) != cookieLen || out[0].pkt[0] != kindCookie {
 		t.Fatalf("Hello: got %v, want one %d-byte Cookie", out, cookieLen)
@@ -124,25 +223,36 @@ func TestHandshakeOffline(t *testing.T) {
 	if got := o.Stats().Sessions; got != 0 {
 		t.Fatalf("after Hello: %d sessions, want 0 (no state before the cookie)", got)
 	}
-	var cookie [cookieSize]byte
-	copy(cookie[:], out[0].pkt[1+nonceSize:])
-	connect := appendConnect(nil, nonce, cookie)
+	if _, err := hs.receive(out[0].pkt); err != nil || !hs.cookie {
+		t.Fatalf("Cookie not taken: %v", err)
+	}
+	connect := hs.pkt
+	if len(connect) < acceptLen {
+		t.Fatalf("Connect of %d bytes asks for a %d-byte Accept", len(connect), acceptLen)
+	}
 
 	o.handlePacket(t0.Add(time.Second), from, connect)
 	out = o.take()
 	if len(out) != 1 || out[0].pkt[0] != kindAccept || len(out[0].pkt) != acceptLen {
 		t.Fatalf("Connect: got %v, want one Accept", out)
 	}
-	conv := binary.LittleEndian.Uint32(out[0].pkt[1+nonceSize:])
-	if conv == 0 || len(o.ev.connected) != 1 || o.ev.connected[0] != ConnID(conv) {
-		t.Fatalf("Connect: conv %d, Connected %v", conv, o.ev.connected)
+	accept := out[0].pkt
+	est, err := hs.receive(accept)
+	if err != nil || est == nil {
+		t.Fatalf("Accept: %v, %v; want a session", est, err)
+	}
+	if est.conv == 0 || len(o.ev.connected) != 1 || o.ev.connected[0] != ConnID(est.conv) {
+		t.Fatalf("Connect: conv %d, Connected %v", est.conv, o.ev.connected)
+	}
+	if fp := Fingerprint(est.hostPub); fp != o.key.Fingerprint() {
+		t.Errorf("the Accept proves host key %s, the server's is %s", fp, o.key.Fingerprint())
 	}
 
 	// A repeated Connect (its Accept was lost) gets the same Accept and no
 	// second session.
 	o.handlePacket(t0.Add(2*time.Second), from, connect)
 	out = o.take()
-	if len(out) != 1 || binary.LittleEndian.Uint32(out[0].pkt[1+nonceSize:]) != conv {
+	if len(out) != 1 || string(out[0].pkt) != string(accept) {
 		t.Fatalf("repeated Connect: got %v, want the same Accept", out)
 	}
 	if st := o.Stats(); st.Sessions != 1 || st.Accepted != 1 || len(o.ev.connected) != 1 {
@@ -160,8 +270,112 @@ func TestHandshakeOffline(t *testing.T) {
 	if out := o.take(); len(out) != 0 || o.Stats().Dropped[DropBadCookie] != 2 {
 		t.Fatalf("stale Connect: replies %v, stats %+v; want a bad_cookie drop", out, o.Stats())
 	}
+
+	// Both ends hold the same keys: what one seals the other opens, once.
+	peer := &testPeer{conv: est.conv, ch: est.ch}
+	ping := peer.seal(t, kindDgram, []byte("turn 1"))
+	o.handlePacket(t0.Add(2*time.Second), from, ping)
+	if got := o.ev.messages[ConnID(est.conv)]; len(got) != 1 || string(got[0]) != "turn 1" {
+		t.Fatalf("sealed datagram: delivered %q, want [turn 1]", got)
+	}
+	o.handlePacket(t0.Add(2*time.Second), from, ping)
+	if st := o.Stats(); st.Dropped[DropReplay] != 1 || len(o.ev.messages[ConnID(est.conv)]) != 1 {
+		t.Fatalf("the same datagram again: stats %+v; want a replay drop and nothing delivered", st)
+	}
+	if err := o.SendDatagram(ConnID(est.conv), []byte("master 1")); err != nil {
+		t.Fatal(err)
+	}
+	out = o.take()
+	if len(out) != 1 {
+		t.Fatalf("SendDatagram: %d datagrams", len(out))
+	}
+	if kind, payload, ok := peer.open(out[0].pkt); !ok || kind != kindDgram || string(payload) != "master 1" {
+		t.Fatalf("the client opens %d %q %v, want the datagram", kind, payload, ok)
+	}
 }
 
+// TestHandshakeHostKey: a client that expects another host key refuses the
+// server at its Accept; one that expects this key, or none, takes it.
+func TestHandshakeHostKey(t *testing.T) {
+	key, err := NewHostKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := NewHostKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := LAN()
+	cfg.HostKey = key
+	for _, tc := range []struct {
+		name   string
+		expect string
+		want   error
+	}{
+		{"expecting this key", key.Fingerprint(), nil},
+		{"expecting no key", "", nil},
+		{"expecting another key", other.Fingerprint(), ErrHostKey},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := newOffline(t, cfg)
+			from := addr(t, "10.0.0.1:4000")
+			hs, err := newClientHandshake(tc.expect)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var est *established
+			for range 2 {
+				o.handlePacket(t0, from, hs.pkt)
+				for _, r := range o.take() {
+					if est, err = hs.receive(r.pkt); est != nil || err != nil {
+						break
+					}
+				}
+			}
+			if !errors.Is(err, tc.want) || (tc.want == nil) != (est != nil) {
+				t.Fatalf("handshake: %v, %v; want error %v", est, err, tc.want)
+			}
+			var hk *HostKeyError
+			if tc.want != nil && (!errors.As(err, &hk) || hk.Got != key.Fingerprint() || hk.Want != other.Fingerprint()) {
+				t.Errorf("error %v: want it to name both fingerprints", err)
+			}
+		})
+	}
+}
+
+// TestAcceptForged: an Accept whose signature does not verify, or that an
+// impostor signed for another transcript, makes no session.
+func TestAcceptForged(t *testing.T) {
+	o := newOffline(t, LAN())
+	from := addr(t, "10.0.0.1:4000")
+	hs, err := newClientHandshake("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.handlePacket(t0, from, hs.pkt)
+	if _, err := hs.receive(o.take()[0].pkt); err != nil {
+		t.Fatal(err)
+	}
+	o.handlePacket(t0, from, hs.pkt)
+	accept := o.take()[0].pkt
+	for i := range accept {
+		if i < 1+nonceSize {
+			continue // the kind and nonce only route it
+		}
+		bad := append([]byte(nil), accept...)
+		bad[i] ^= 0x10
+		if est, err := hs.receive(bad); est != nil || err != nil {
+			t.Fatalf("Accept with byte %d flipped: %v, %v; want it ignored", i, est, err)
+		}
+	}
+	if est, err := hs.receive(accept); est == nil || err != nil {
+		t.Fatalf("the real Accept: %v, %v", est, err)
+	}
+}
+
+// TestHandshakeRepliesNeverLarger: before a cookie comes back, no reply is
+// larger than the datagram it answers; nor, after it, is the Accept larger
+// than its Connect.
 func TestHandshakeRepliesNeverLarger(t *testing.T) {
 	o := newOffline(t, LAN())
 	from := addr(t, "10.0.0.1:1")
@@ -173,54 +387,102 @@ func TestHandshakeRepliesNeverLarger(t *testing.T) {
 		{"long", append(appendHello(nil, nonceOf(2)), make([]byte, 500)...)},
 		{"unknown version", func() []byte { h := appendHello(nil, nonceOf(3)); h[1] = 99; return h }()},
 		{"one byte short", appendHello(nil, nonceOf(4))[:helloSize-1]},
+		{"a connect with no cookie", appendConnect(nil, nonceOf(5), [cookieSize]byte{}, make([]byte, keySize))},
+		{"a sealed datagram for no session", make([]byte, sealedOverhead+8)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o.handlePacket(t0, from, tc.hello)
 			for _, r := range o.take() {
 				if len(r.pkt) > len(tc.hello) {
-					t.Errorf("reply of %d bytes to a %d-byte Hello", len(r.pkt), len(tc.hello))
+					t.Errorf("reply of %d bytes to a %d-byte datagram", len(r.pkt), len(tc.hello))
 				}
 			}
 		})
 	}
-	if st := o.Stats(); st.Dropped[DropMalformed] != 2 || st.Cookies != 2 {
-		t.Errorf("stats %+v: want 2 malformed (short, version), 2 cookies", st)
+	if st := o.Stats(); st.Dropped[DropMalformed] != 3 || st.Cookies != 2 {
+		t.Errorf("stats %+v: want 3 malformed (short, version, sealed kind 0), 2 cookies", st)
+	}
+	peer, _ := o.handshake(t, t0, addr(t, "10.0.0.2:1"), nonceOf(9))
+	if peer == nil {
+		t.Fatal("no session")
+	}
+	if connectSize < acceptLen {
+		t.Errorf("a %d-byte Connect gets a %d-byte Accept", connectSize, acceptLen)
 	}
 }
 
 func TestRateLimitOffline(t *testing.T) {
 	cfg := LAN()
-	cfg.HandshakeRate = 50
+	cfg.CookieRate, cfg.MaxCookieRate = 50, 500
 	o := newOffline(t, cfg)
-	// 200 Hellos at one instant from one IP, many ports: one second's worth
-	// is answered.
+	victim := netip.MustParseAddrPort("192.0.2.7:4000")
+	// 200 Hellos at one instant from one address and port: one second's
+	// worth is answered.
 	for i := range 200 {
-		o.handlePacket(t0, netip.AddrPortFrom(netip.MustParseAddr("192.0.2.7"), uint16(1000+i)), appendHello(nil, nonceOf(i)))
+		o.handlePacket(t0, victim, appendHello(nil, nonceOf(i)))
 	}
 	if st := o.Stats(); st.Cookies != 50 || st.Dropped[DropRate] != 150 {
 		t.Fatalf("burst: %d cookies, %d rate drops; want 50, 150", st.Cookies, st.Dropped[DropRate])
 	}
-	// Another IP has its own bucket, unless the two hash alike (1 in 4096):
-	// its Hello is answered, or dropped with the first IP's.
-	other := netip.MustParseAddrPort("192.0.2.8:1000")
-	o.handlePacket(t0, other, appendHello(nil, nonceOf(0)))
 	// Half a second later, 25 more tokens.
 	for i := range 40 {
-		o.handlePacket(t0.Add(500*time.Millisecond), netip.AddrPortFrom(netip.MustParseAddr("192.0.2.7"), uint16(i)), appendHello(nil, nonceOf(i)))
+		o.handlePacket(t0.Add(500*time.Millisecond), victim, appendHello(nil, nonceOf(i)))
+	}
+	if got := o.Stats().Cookies - 50; got != 25 {
+		t.Errorf("after 0.5 s: %d more cookies, want 25", got)
+	}
+
+	// A flood spoofed from the same address's other ports (a spoofer does
+	// not know which port the victim dials from) does not lock the
+	// victim's own socket out: only the total caps it.
+	o = newOffline(t, cfg)
+	for i := range 2000 {
+		o.handlePacket(t0, netip.AddrPortFrom(victim.Addr(), uint16(10000+i)), appendHello(nil, nonceOf(i)))
 	}
 	st := o.Stats()
-	if got := st.Cookies - 50; got < 25 || got > 26 {
-		t.Errorf("after 0.5 s: %d more cookies, want 25 (+1 for the other IP)", got)
+	if st.Cookies != 500 || st.Dropped[DropRate] != 1500 {
+		t.Fatalf("spoofed flood: %d cookies, %d rate drops; want the total's 500, 1500", st.Cookies, st.Dropped[DropRate])
+	}
+	o.handlePacket(t0.Add(100*time.Millisecond), victim, appendHello(nil, nonceOf(1)))
+	if got := o.Stats().Cookies - st.Cookies; got != 1 {
+		t.Errorf("the victim's own Hello 0.1 s after the flood: %d cookies, want 1", got)
 	}
 	if st.Sessions != 0 {
 		t.Errorf("%d sessions after Hellos only, want 0", st.Sessions)
+	}
+
+	// Connects (with valid cookies) are limited per /24.
+	cfg = LAN()
+	cfg.HandshakeRate = 3
+	o = newOffline(t, cfg)
+	for i := range 3 {
+		if _, refused := o.handshake(t, t0, netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 1, 1, byte(i + 1)}), 4000), nonceOf(i)); refused != 0 {
+			t.Fatalf("connect %d: refused %d", i, refused)
+		}
+	}
+	hs, err := newClientHandshake("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := netip.MustParseAddrPort("10.1.1.99:4000")
+	o.handlePacket(t0, from, hs.pkt)
+	if _, err := hs.receive(o.take()[0].pkt); err != nil {
+		t.Fatal(err)
+	}
+	o.handlePacket(t0, from, hs.pkt)
+	if out, st := o.take(), o.Stats(); len(out) != 0 || st.Dropped[DropRate] != 1 || st.Sessions != 3 {
+		t.Errorf("a fourth Connect from 10.1.1.0/24 in one instant: replies %v, stats %+v; want a rate drop", out, st)
+	}
+	if _, refused := o.handshake(t, t0, addr(t, "10.1.2.1:4000"), nonceOf(9)); refused != 0 {
+		t.Errorf("a Connect from another /24: refused %d", refused)
 	}
 }
 
 func TestLimitsOffline(t *testing.T) {
 	cfg := LAN()
-	cfg.MaxSessions = 3
+	cfg.MaxSessions = 5
 	cfg.MaxPerIP = 2
+	cfg.MaxPerSubnet = 3
 	o := newOffline(t, cfg)
 	tests := []struct {
 		name string
@@ -230,8 +492,11 @@ func TestLimitsOffline(t *testing.T) {
 		{"first from A", "10.0.0.1:1", 0},
 		{"second from A", "10.0.0.1:2", 0},
 		{"third from A", "10.0.0.1:3", RefusePerIP},
-		{"first from B", "10.0.0.2:1", 0},
-		{"first from C, server full", "10.0.0.3:1", RefuseFull},
+		{"first from B, A's /24", "10.0.0.2:1", 0},
+		{"first from C, A's /24 is full", "10.0.0.3:1", RefusePerIP},
+		{"first from D, another /24", "10.0.1.1:1", 0},
+		{"IPv6 E", "[2001:db8:0:1::1]:1", 0},
+		{"IPv6 F, E's /64, server full", "[2001:db8:0:1::2]:1", RefuseFull},
 	}
 	for i, tc := range tests {
 		_, refused := o.handshake(t, t0, addr(t, tc.from), nonceOf(i))
@@ -239,8 +504,8 @@ func TestLimitsOffline(t *testing.T) {
 			t.Errorf("%s: refused %d, want %d", tc.name, refused, tc.want)
 		}
 	}
-	if st := o.Stats(); st.Sessions != 3 || st.Dropped[DropOverLimit] != 2 {
-		t.Errorf("stats %+v: want 3 sessions, 2 over_limit", st)
+	if st := o.Stats(); st.Sessions != 5 || st.Dropped[DropOverLimit] != 3 {
+		t.Errorf("stats %+v: want 5 sessions, 3 over_limit", st)
 	}
 	// Closing one of A's sessions makes room for A again.
 	o.CloseConn(o.ev.connected[0], CloseApp)
@@ -248,23 +513,41 @@ func TestLimitsOffline(t *testing.T) {
 	if _, refused := o.handshake(t, t0, addr(t, "10.0.0.1:3"), nonceOf(99)); refused != 0 {
 		t.Errorf("after a close: refused %d, want accepted", refused)
 	}
+
+	o = newOffline(t, cfg)
+	for i := range 3 {
+		if _, refused := o.handshake(t, t0, netip.AddrPortFrom(netip.MustParseAddr(fmt.Sprintf("2001:db8::%x", i+1)), 1), nonceOf(i)); i < 3 && refused != 0 {
+			t.Fatalf("IPv6 %d: refused %d", i, refused)
+		}
+	}
+	if _, refused := o.handshake(t, t0, addr(t, "[2001:db8::ffff:1]:1"), nonceOf(7)); refused != RefusePerIP {
+		t.Errorf("a fourth address of one /64: refused %d, want %d", refused, RefusePerIP)
+	}
 }
 
 func TestEstablishedDropsOffline(t *testing.T) {
 	o := newOffline(t, LAN())
 	from := addr(t, "10.0.0.1:1")
-	conv, _ := o.handshake(t, t0, from, nonceOf(1))
+	peer, _ := o.handshake(t, t0, from, nonceOf(1))
+	conv := peer.conv
 	other := addr(t, "10.0.0.1:2")
+	// A stranger who knows the conv (it is in clear) but not the keys.
+	stranger := newStranger(t, conv)
 
 	seg := func(conv uint32, cmd, frg byte, payload int) []byte {
-		b := []byte{kindData}
-		b = binary.LittleEndian.AppendUint32(b, conv)
+		b := binary.LittleEndian.AppendUint32(nil, conv)
 		b = append(b, cmd, frg, 128, 0)
 		b = binary.LittleEndian.AppendUint32(b, 0) // ts
 		b = binary.LittleEndian.AppendUint32(b, 0) // sn
 		b = binary.LittleEndian.AppendUint32(b, 0) // una
 		b = binary.LittleEndian.AppendUint32(b, uint32(payload))
 		return append(b, make([]byte, payload)...)
+	}
+	valid := peer.seal(t, kindDgram, []byte("a turn"))
+	tampered := func(i int) []byte {
+		b := append([]byte(nil), peer.seal(t, kindDgram, []byte("a turn"))...)
+		b[i] ^= 1
+		return b
 	}
 	tests := []struct {
 		name string
@@ -275,19 +558,24 @@ func TestEstablishedDropsOffline(t *testing.T) {
 		{"empty", from, nil, DropMalformed},
 		{"unknown kind", from, []byte{0xee, 1, 2, 3, 4, 5}, DropMalformed},
 		{"cookie from a client", from, make([]byte, cookieLen), DropMalformed},
-		{"data too short for a conv", from, []byte{kindData, 1, 2}, DropMalformed},
-		{"data for an unknown conv", from, seg(conv+1, 81, 0, 10), DropUnknownSession},
-		{"data from another address", other, seg(conv, 81, 0, 10), DropWrongAddr},
-		{"truncated segment", from, seg(conv, 81, 0, 10)[:20], DropMalformed},
-		{"unknown command", from, seg(conv, 99, 0, 0), DropMalformed},
-		{"too many fragments", from, seg(conv, 81, 200, 10), DropMalformed},
-		{"empty push", from, seg(conv, 81, 0, 0), DropMalformed},
-		{"segment over the MTU", from, seg(conv, 81, 0, 1180), DropOversize},
-		{"ping with a tail", from, append(appendPing(nil, conv), 0), DropMalformed},
-		{"close from another address", other, appendClose(nil, conv, 0), DropWrongAddr},
-		{"datagram over the MTU", from, make([]byte, 1201), DropOversize},
-		{"connect too short", from, appendConnect(nil, nonceOf(1), [cookieSize]byte{})[:20], DropMalformed},
-		{"connect with a forged cookie", other, appendConnect(nil, nonceOf(1), [cookieSize]byte{1}), DropBadCookie},
+		{"sealed kind too short for a tag", from, []byte{kindData, 1, 2}, DropMalformed},
+		{"data for an unknown conv", from, stranger.sealAs(t, conv+1, kindData, seg(conv+1, 81, 0, 10)), DropUnknownSession},
+		{"data with the right conv, the wrong key", other, stranger.sealAs(t, conv, kindData, seg(conv, 81, 0, 10)), DropForged},
+		{"ping with the right conv, the wrong key", from, stranger.sealAs(t, conv, kindPing, nil), DropForged},
+		{"close with the right conv, the wrong key", from, stranger.sealAs(t, conv, kindClose, []byte{CloseNormal}), DropForged},
+		{"a valid datagram, its kind changed", from, func() []byte { b := tampered(0); b[0] = kindPing; return b }(), DropForged},
+		{"a valid datagram, its sequence changed", from, tampered(6), DropForged},
+		{"a valid datagram, its payload changed", from, tampered(sealHead), DropForged},
+		{"a valid datagram, its tag changed", from, tampered(len(valid) - 1), DropForged},
+		{"truncated segment", from, peer.seal(t, kindData, seg(conv, 81, 0, 10)[:20]), DropMalformed},
+		{"unknown command", from, peer.seal(t, kindData, seg(conv, 99, 0, 0)), DropMalformed},
+		{"too many fragments", from, peer.seal(t, kindData, seg(conv, 81, 200, 10)), DropMalformed},
+		{"empty push", from, peer.seal(t, kindData, seg(conv, 81, 0, 0)), DropMalformed},
+		{"segment over the MTU", from, make([]byte, 1201), DropOversize},
+		{"ping with a payload", from, peer.seal(t, kindPing, []byte{0}), DropMalformed},
+		{"empty datagram", from, peer.seal(t, kindDgram, nil), DropMalformed},
+		{"connect too short", from, appendConnect(nil, nonceOf(1), [cookieSize]byte{}, make([]byte, keySize))[:20], DropMalformed},
+		{"connect with a forged cookie", other, appendConnect(nil, nonceOf(1), [cookieSize]byte{1}, make([]byte, keySize)), DropBadCookie},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -298,21 +586,68 @@ func TestEstablishedDropsOffline(t *testing.T) {
 				t.Errorf("%s drops: +%d, want +1", tc.want, got)
 			}
 			if got := after.TotalDropped() - before.TotalDropped(); got != 1 {
-				t.Errorf("all drops: +%d, want +1", got)
+				t.Errorf("all drops: +%d, want +1 (%v)", got, after.Dropped)
 			}
 			if after.Sessions != 1 {
 				t.Errorf("%d sessions, want 1", after.Sessions)
 			}
 		})
 	}
-	if len(o.ev.disconnected) != 0 {
-		t.Errorf("Disconnected %v: hostile datagrams must not end the session", o.ev.disconnected)
+	if len(o.ev.disconnected) != 0 || len(o.ev.messages) != 0 {
+		t.Errorf("Disconnected %v, messages %v: hostile datagrams must not end the session or deliver anything", o.ev.disconnected, o.ev.messages)
+	}
+	// The real peer's datagram, then the same again: a replay.
+	o.handlePacket(t0, from, valid)
+	o.handlePacket(t0, other, valid)
+	if st := o.Stats(); st.Dropped[DropReplay] != 1 || len(o.ev.messages[ConnID(conv)]) != 1 {
+		t.Errorf("a datagram and its replay: %d replay drops, %d delivered; want 1, 1", st.Dropped[DropReplay], len(o.ev.messages[ConnID(conv)]))
 	}
 	// The real peer's Close ends it.
-	o.handlePacket(t0, from, appendClose(nil, conv, CloseApp))
+	o.handlePacket(t0, from, peer.seal(t, kindClose, []byte{CloseApp}))
 	var ce *CloseError
 	if why := o.ev.disconnected[ConnID(conv)]; !errors.As(why, &ce) || !ce.ByPeer || ce.Reason != CloseApp {
 		t.Errorf("after Close: Disconnected %v, want closed by peer with reason %d", why, CloseApp)
+	}
+}
+
+// TestMigrationOffline: the session follows its peer to a new address on
+// the peer's newest datagram, and only then; replies go there.
+func TestMigrationOffline(t *testing.T) {
+	o := newOffline(t, LAN())
+	home := addr(t, "10.0.0.1:4000")
+	peer, _ := o.handshake(t, t0, home, nonceOf(1))
+	c := ConnID(peer.conv)
+	first := peer.seal(t, kindDgram, []byte("1"))
+	second := peer.seal(t, kindDgram, []byte("2"))
+	third := peer.seal(t, kindDgram, []byte("3"))
+	o.handlePacket(t0, home, first)
+
+	// An older datagram arriving late from elsewhere does not move the
+	// session (a copy an attacker captured and sent from its own address
+	// cannot win over the peer's newer datagrams).
+	roamed := addr(t, "10.0.0.9:5000")
+	o.handlePacket(t0, home, third)
+	o.handlePacket(t0, roamed, second)
+	if err := o.SendDatagram(c, []byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if out := o.take(); len(out) != 1 || out[0].to != home {
+		t.Fatalf("after a late datagram from elsewhere, replies go to %v, want %v", out, home)
+	}
+	// The newest datagram from a new address moves it.
+	o.handlePacket(t0, roamed, peer.seal(t, kindDgram, []byte("4")))
+	if err := o.SendDatagram(c, []byte("b")); err != nil {
+		t.Fatal(err)
+	}
+	if out := o.take(); len(out) != 1 || out[0].to != roamed {
+		t.Fatalf("after the peer roamed, replies go to %v, want %v", out, roamed)
+	}
+	if st := o.Stats(); st.Migrated != 1 || st.Sessions != 1 || len(o.ev.messages[c]) != 4 {
+		t.Errorf("stats %+v, %d delivered; want one migration, one session, 4 delivered", st, len(o.ev.messages[c]))
+	}
+	// The per-address counts moved with it.
+	if o.perIP[home.Addr()] != 0 || o.perIP[roamed.Addr()] != 1 {
+		t.Errorf("per-IP counts %v", o.perIP)
 	}
 }
 
@@ -320,11 +655,12 @@ func TestTimeoutOffline(t *testing.T) {
 	cfg := LAN()
 	o := newOffline(t, cfg)
 	from := addr(t, "10.0.0.1:1")
-	conv, _ := o.handshake(t, t0, from, nonceOf(1))
+	peer, _ := o.handshake(t, t0, from, nonceOf(1))
+	conv := peer.conv
 	pings := 0
 	for now := t0; now.Before(t0.Add(cfg.Timeout + 2*time.Second)); now = now.Add(cfg.Interval) {
 		if now.Before(t0.Add(time.Second)) {
-			o.handlePacket(now, from, appendPing(nil, conv)) // alive for 1 s, then silent
+			o.handlePacket(now, from, peer.seal(t, kindPing, nil)) // alive for 1 s, then silent
 		}
 		o.tick(now)
 		for _, s := range o.take() {
@@ -368,6 +704,9 @@ func TestConfigDefaults(t *testing.T) {
 		{"window too small for a frame", func(c *Config) { c.RecvWindow = 1 }},
 		{"timeout not over heartbeat", func(c *Config) { c.Timeout = c.Heartbeat }},
 		{"queue under a frame", func(c *Config) { c.MaxQueue = 100 }},
+		{"cookie total under the per-source rate", func(c *Config) { c.MaxCookieRate = c.CookieRate - 1 }},
+		{"handshake total under the per-network rate", func(c *Config) { c.MaxHandshakeRate = c.HandshakeRate - 1 }},
+		{"a fingerprint that is none", func(c *Config) { c.HostFingerprint = "not hex" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := LAN()
@@ -383,8 +722,8 @@ func TestSendBoundsOffline(t *testing.T) {
 	cfg := LAN()
 	cfg.MaxQueue = 8 << 10
 	o := newOffline(t, cfg)
-	conv, _ := o.handshake(t, t0, addr(t, "10.0.0.1:1"), nonceOf(1))
-	c := ConnID(conv)
+	peer, _ := o.handshake(t, t0, addr(t, "10.0.0.1:1"), nonceOf(1))
+	c := ConnID(peer.conv)
 	tests := []struct {
 		name  string
 		frame []byte

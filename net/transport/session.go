@@ -19,11 +19,19 @@ import (
 // owner's now. KCP flushes queued frames only on Update, on a grid of
 // Config.Interval, so a frame waits at most one Interval before it leaves.
 type session struct {
-	conv  uint32
-	addr  netip.AddrPort
-	nonce [nonceSize]byte // of the Connect that made it: a repeated Connect gets the same Accept
-	kcp   *kcp.KCP
-	idx   int // in the owner's list of sessions
+	conv uint32
+	addr netip.AddrPort // where the peer's last newest datagram came from; where datagrams go
+	ch   *channel       // the session's keys: every datagram after the handshake is sealed
+	kcp  *kcp.KCP
+	idx  int // in the owner's list of sessions
+
+	// Server side: the Connect that made the session, and the Accept it got,
+	// sent again as it was if the Connect is repeated (the Accept was lost),
+	// until the client's first sealed datagram shows it arrived.
+	nonce     [nonceSize]byte
+	clientPub [keySize]byte
+	accept    []byte
+	accepted  bool // a sealed datagram arrived: the client has its Accept
 
 	mss      int       // largest segment payload, bytes
 	maxFrg   int       // largest frg a frame may have
@@ -39,6 +47,7 @@ type session struct {
 
 	closing bool  // closed; waiting for the owner to forget it
 	why     error // why it closed, for Disconnected
+	fail    error // set when the session can go on no longer (its sequence numbers ran out): the owner ends it
 }
 
 type queuedFrame struct {
@@ -46,9 +55,9 @@ type queuedFrame struct {
 	bytes int
 }
 
-// newSession makes a session whose datagrams go to output (the kind byte is
-// added by output's caller: see kcpOutput).
-func newSession(cfg Config, conv uint32, addr netip.AddrPort, now time.Time, output func(buf []byte, size int)) *session {
+// newSession makes a session whose KCP datagrams go to output, to be
+// sealed by output's caller.
+func newSession(cfg Config, conv uint32, addr netip.AddrPort, ch *channel, now time.Time, output func(buf []byte, size int)) *session {
 	k := kcp.NewKCP(conv, output)
 	k.SetMtu(kcpMTU(cfg.MTU))
 	k.WndSize(cfg.SendWindow, cfg.RecvWindow)
@@ -56,6 +65,7 @@ func newSession(cfg Config, conv uint32, addr netip.AddrPort, now time.Time, out
 	return &session{
 		conv:     conv,
 		addr:     addr,
+		ch:       ch,
 		kcp:      k,
 		mss:      segmentPayload(cfg.MTU),
 		maxFrg:   maxFragments(cfg.MTU),
@@ -115,8 +125,8 @@ func (s *session) queued() int {
 	return s.queuedBytes
 }
 
-// input feeds one Data datagram (kind byte removed) to KCP. It reports false
-// if the segments are malformed for this session.
+// input feeds the opened payload of one Data datagram to KCP. It reports
+// false if the segments are malformed for this session.
 func (s *session) input(segs []byte) bool {
 	if !checkSegments(segs, s.conv, s.mss, s.maxFrg) {
 		return false

@@ -1,6 +1,9 @@
 package transport
 
 import (
+	"fmt"
+	"log/slog"
+	"net/netip"
 	"sync/atomic"
 	"time"
 )
@@ -12,17 +15,18 @@ type DropReason int
 const (
 	DropMalformed      DropReason = iota // too short, unknown kind or version, bad KCP segments
 	DropBadCookie                        // Connect whose cookie is wrong or stale
-	DropUnknownSession                   // Data, Ping or Close for a conv no session has
-	DropWrongAddr                        // Data, Ping or Close for a session, from another address
-	DropOverLimit                        // Connect refused by MaxSessions or MaxPerIP
-	DropRate                             // Hello or Connect over the source IP's HandshakeRate
+	DropUnknownSession                   // sealed datagram for a conv no session has
+	DropForged                           // sealed datagram for a session that does not open under its key: spoofed, tampered or damaged
+	DropReplay                           // sealed datagram whose sequence number was seen before or is older than the replay window
+	DropOverLimit                        // Connect refused by MaxSessions, MaxPerIP or MaxPerSubnet
+	DropRate                             // Hello or Connect over its rate (CookieRate, HandshakeRate and their totals)
 	DropOversize                         // datagram over MTU, or frame over wire.MaxFrame (sent or received)
 	DropQueueFull                        // frame refused by Send: MaxQueue bytes already queued
 	NumDropReasons
 )
 
 var dropNames = [NumDropReasons]string{
-	"malformed", "bad_cookie", "unknown_session", "wrong_addr", "over_limit", "rate", "oversize", "queue_full",
+	"malformed", "bad_cookie", "unknown_session", "forged", "replay", "over_limit", "rate", "oversize", "queue_full",
 }
 
 // String returns the reason's name in snake case, as used in logs and metrics.
@@ -42,6 +46,7 @@ type ServerStats struct {
 	BytesIn    uint64 // bytes of the datagrams received
 	BytesOut   uint64 // bytes of the datagrams sent
 	Cookies    uint64 // Cookie replies sent
+	Migrated   uint64 // sessions whose peer's address changed (and was followed)
 	Dropped    [NumDropReasons]uint64
 }
 
@@ -65,8 +70,7 @@ type serverCounters struct {
 	bytesOut   atomic.Uint64
 	cookies    atomic.Uint64
 	dropped    [NumDropReasons]atomic.Uint64
-
-	lastLog [NumDropReasons]time.Time // loop goroutine only
+	migrated   atomic.Uint64
 }
 
 func (c *serverCounters) snapshot() ServerStats {
@@ -78,9 +82,65 @@ func (c *serverCounters) snapshot() ServerStats {
 		BytesIn:    c.bytesIn.Load(),
 		BytesOut:   c.bytesOut.Load(),
 		Cookies:    c.cookies.Load(),
+		Migrated:   c.migrated.Load(),
 	}
 	for i := range s.Dropped {
 		s.Dropped[i] = c.dropped[i].Load()
 	}
 	return s
+}
+
+// ClientStats is a snapshot of a client's counters since Dial.
+type ClientStats struct {
+	PacketsIn uint64 // datagrams received after the handshake, dropped ones included
+	Dropped   [NumDropReasons]uint64
+}
+
+// TotalDropped returns the sum of Dropped.
+func (s ClientStats) TotalDropped() uint64 {
+	var n uint64
+	for _, d := range s.Dropped {
+		n += d
+	}
+	return n
+}
+
+// dropLog writes drops to a log, one line per reason per dropLogEvery:
+// the first drop after a quiet spell at once, with its source; the others
+// summed up when the interval is over (flush). Loop goroutine only.
+type dropLog struct {
+	log     *slog.Logger
+	who     string // "transport server", "transport client"
+	last    [NumDropReasons]time.Time
+	pending [NumDropReasons]uint64
+	from    [NumDropReasons]netip.AddrPort // the latest source of the pending drops
+}
+
+// note counts one drop of reason r (total is its count since the start).
+func (d *dropLog) note(now time.Time, r DropReason, from netip.AddrPort, total uint64) {
+	if d.log == nil {
+		return
+	}
+	if now.Sub(d.last[r]) >= dropLogEvery && d.pending[r] == 0 {
+		d.last[r] = now
+		d.log.Warn(d.who+": dropped", "reason", r.String(), "from", from.String(), "count", 1, "total", total)
+		return
+	}
+	d.pending[r]++
+	d.from[r] = from
+}
+
+// flush writes the lines of the reasons whose interval is over.
+func (d *dropLog) flush(now time.Time, totals func(DropReason) uint64) {
+	if d.log == nil {
+		return
+	}
+	for r := range DropReason(NumDropReasons) {
+		if d.pending[r] == 0 || now.Sub(d.last[r]) < dropLogEvery {
+			continue
+		}
+		d.log.Warn(d.who+": dropped", "reason", r.String(), "latest_from", d.from[r].String(), "count", d.pending[r],
+			"in", fmt.Sprint(now.Sub(d.last[r]).Round(time.Second)), "total", totals(r))
+		d.last[r], d.pending[r] = now, 0
+	}
 }
