@@ -31,8 +31,9 @@ type RemoteConfig struct {
 	Transport transport.Config
 	Timeout   time.Duration // give up after this (default: ticks of game time ×3 + 30 s)
 	// SpreadLoopback dials each room's bots from their own loopback address
-	// (127.0.1.1, 127.0.1.2, …) when the server is on 127.0.0.0/8, so that
-	// per-IP limits treat each room as one machine on a LAN.
+	// (127.1.1.1, 127.1.2.1, …), each in its own /24, when the server is on
+	// 127.0.0.0/8, so that per-IP and per-network limits treat each room
+	// as one machine of its own network.
 	SpreadLoopback bool
 	// Predict turns on prediction in every bot's session; SyncTest, if
 	// above zero, makes every session sync-test that many ticks (see
@@ -105,7 +106,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	for g := range groups {
 		var from netip.Addr
 		if cfg.SpreadLoopback {
-			from = netip.AddrFrom4([4]byte{127, 0, byte(1 + g/250), byte(1 + g%250)})
+			from = netip.AddrFrom4([4]byte{127, byte(1 + g/250), byte(1 + g%250), 1})
 		}
 		var shared *lockstep.SharedSim
 		if cfg.Share {

@@ -104,7 +104,12 @@ type channel struct {
 	recv   cipher.AEAD
 	seq    uint32 // of the last datagram sealed; 0: none yet
 	replay replay
-	nonce  [12]byte // scratch
+
+	// Scratch, kept here so that the AEAD's arguments do not escape to
+	// the heap on every datagram.
+	head   [sealHead]byte
+	nonce  [12]byte
+	rnonce [12]byte
 }
 
 // newChannel makes a channel for conv with the keys of each direction.
@@ -131,13 +136,12 @@ func (ch *channel) seal(dst []byte, kind byte, plaintext []byte) ([]byte, error)
 		return dst, errExhausted
 	}
 	ch.seq++
-	var head [sealHead]byte
-	head[0] = kind
-	binary.LittleEndian.PutUint32(head[1:], ch.conv)
-	binary.LittleEndian.PutUint32(head[5:], ch.seq)
+	ch.head[0] = kind
+	binary.LittleEndian.PutUint32(ch.head[1:], ch.conv)
+	binary.LittleEndian.PutUint32(ch.head[5:], ch.seq)
 	binary.LittleEndian.PutUint64(ch.nonce[:], uint64(ch.seq))
-	dst = append(dst, head[:]...)
-	return ch.send.Seal(dst, ch.nonce[:], plaintext, head[:]), nil
+	dst = append(dst, ch.head[:]...)
+	return ch.send.Seal(dst, ch.nonce[:], plaintext, ch.head[:]), nil
 }
 
 // openResult says what open made of a datagram.
@@ -162,9 +166,8 @@ func (ch *channel) open(dst, pkt []byte) (plain []byte, newest bool, r openResul
 	if !ch.replay.fresh(seq) {
 		return nil, false, openReplay
 	}
-	var nonce [12]byte
-	binary.LittleEndian.PutUint64(nonce[:], uint64(seq))
-	plain, err := ch.recv.Open(dst[:0], nonce[:], pkt[sealHead:], pkt[:sealHead])
+	binary.LittleEndian.PutUint64(ch.rnonce[:], uint64(seq))
+	plain, err := ch.recv.Open(dst[:0], ch.rnonce[:], pkt[sealHead:], pkt[:sealHead])
 	if err != nil {
 		return nil, false, openForged
 	}
