@@ -67,13 +67,21 @@ func newTable(expire time.Duration, limit int) *table {
 // the rest of the packet from being used.
 func (t *table) receive(now time.Time, packet []byte, src netip.AddrPort) error {
 	t.stats.Packets++
-	var msg dns.Msg
-	if err := msg.Unpack(packet); err != nil {
+	// The records that decode are used, whatever else the packet holds:
+	// one record another responder sends that miekg/dns cannot read (an
+	// NSEC, say) must not hide the games beside it.
+	msg, skipped, err := unpackLenient(packet)
+	if err != nil { // the framing broke: nothing in it can be trusted to be whole
 		t.stats.Malformed++
 		return fmt.Errorf("mDNS packet from %v: %w: %w", src, errMalformed, err)
 	}
 	if !msg.Response || msg.Opcode != dns.OpcodeQuery || msg.Rcode != dns.RcodeSuccess {
 		return nil // a query, or a response to be silently ignored (RFC 6762 §18)
+	}
+	var errs []error
+	if skipped > 0 {
+		t.stats.Malformed++
+		errs = append(errs, fmt.Errorf("mDNS packet from %v: %w: %d records that do not decode skipped", src, errMalformed, skipped))
 	}
 	from := src.Addr().Unmap()
 	if !from.IsValid() || from.IsUnspecified() || from.IsMulticast() {
@@ -108,7 +116,7 @@ func (t *table) receive(now time.Time, packet []byte, src netip.AddrPort) error 
 		}
 	}
 	if len(insts) == 0 {
-		return nil
+		return errors.Join(errs...)
 	}
 	for _, rrs := range sections {
 		for _, rr := range rrs {
@@ -125,7 +133,6 @@ func (t *table) receive(now time.Time, packet []byte, src netip.AddrPort) error 
 		}
 	}
 
-	var errs []error
 	bad := func(in instance, err error) {
 		t.stats.Malformed++
 		errs = append(errs, fmt.Errorf("instance %.80q from %v: %w: %w", in.name, src, errMalformed, err))
