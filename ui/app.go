@@ -369,6 +369,7 @@ func (a *App) carry(effs []effect) error {
 		case effDial:
 			a.disconnect()
 			cfg := a.netConfig()
+			cfg.hostFP = e.hostFP
 			a.joinedID = e.gameID
 			if e.rejoin && a.saved != nil {
 				if tok, ok := a.saved.token(); ok {
@@ -442,6 +443,7 @@ func (a *App) netConfig() netConfig {
 		cfg.onTurnEnd = a.opt.Autopilot.turnEnd
 	}
 	cfg.recordDir = replaysDir(a.settingsDir)
+	cfg.settingsDir = a.settingsDir
 	return cfg
 }
 

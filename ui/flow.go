@@ -116,6 +116,7 @@ type effect struct {
 	addr     string
 	rejoin   bool   // effDial: with the token kept for this game
 	gameID   string // effDial: the LAN game's id, when joined from the list
+	hostFP   string // effDial: the host key the LAN list showed; the dial accepts no other
 	ready    bool
 	setup    game.Setup
 	text     string
@@ -227,7 +228,7 @@ func (f *flow) apply(in Intent) []effect {
 				return nil
 			}
 			f.joinErr, f.target, f.hosting, f.rejoin = "", gameName(in.Game), false, in.Rejoin
-			return []effect{{kind: effDial, addr: in.Game.Addr.String(), rejoin: in.Rejoin, gameID: in.Game.ID}}
+			return []effect{{kind: effDial, addr: in.Game.Addr.String(), rejoin: in.Rejoin, gameID: in.Game.ID, hostFP: in.Game.Fingerprint}}
 		case IntentJoinAddr:
 			if f.target != "" {
 				return nil

@@ -69,10 +69,11 @@ func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
 	f := &flow{}
 	f.apply(Intent{Kind: IntentOpenJoin})
 	g := lanGame("Friday", true)
+	g.Fingerprint = "00112233445566778899aabbccddeeff"
 	effs := f.apply(Intent{Kind: IntentJoinLAN, Game: g})
 	wantEffects(t, "join", effs, effDial)
-	if effs[0].addr != "192.0.2.7:7777" {
-		t.Errorf("dial %q", effs[0].addr)
+	if effs[0].addr != "192.0.2.7:7777" || effs[0].hostFP != g.Fingerprint {
+		t.Errorf("dial %q expecting host key %q, want the listing's %q", effs[0].addr, effs[0].hostFP, g.Fingerprint)
 	}
 	wantEffects(t, "second click while joining", f.apply(Intent{Kind: IntentJoinLAN, Game: g}))
 	wantEffects(t, "dialling", f.observe(netStatus{active: true, dialing: true}))

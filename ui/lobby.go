@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
 
@@ -18,7 +19,7 @@ type lobbyScreen struct {
 	a   *App
 	top *widget.Container
 
-	title, where                     *widget.Text
+	title, where, hostKey            *widget.Text
 	roster                           *widget.Container
 	coop, versus                     *widget.Button
 	lives, wave                      *widget.Text
@@ -49,6 +50,8 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.title)
 	s.where = t.dim(" ")
 	left.AddChild(s.where)
+	s.hostKey = t.dim(" ")
+	left.AddChild(s.hostKey)
 	s.roster = column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(640, 230)))
 	left.AddChild(s.roster)
 
@@ -185,6 +188,12 @@ func (s *lobbyScreen) update(Intents) error {
 		s.where.Label = "You host this game: others find it in their LAN list, or join " + hostPort(a.net.addr)
 	case a.net != nil:
 		s.where.Label = "at " + a.net.addr
+	}
+	if fp := a.net.hostFingerprint(); fp != "" {
+		// The host's identity, for players to compare with what the
+		// host's screen shows: joined from the LAN list, no other key
+		// is accepted.
+		s.hostKey.Label = "Host key " + transport.FormatFingerprint(fp)
 	}
 	s.updateRoster()
 	s.updateSetup()

@@ -30,6 +30,10 @@ type netConfig struct {
 	// recordDir, if set, is where a hosted game's replays and desync
 	// reports are written.
 	recordDir string
+	// settingsDir, if set, keeps the host key (host.LoadHostKey).
+	settingsDir string
+	// hostFP, if set, is the only host key a dial accepts (the LAN list's).
+	hostFP string
 	// predict turns on prediction (the player's own ship answers at once);
 	// syncTest, if above zero, is lockstep.Config.SyncTest (a debug mode).
 	predict  bool
@@ -54,13 +58,17 @@ type netGame struct {
 	dialing bool
 
 	h        *host.Host
+	hostFP   string // our host key's fingerprint, when we host
 	hostStop context.CancelFunc
 	hostDone chan struct{}
 	cancel   context.CancelFunc // of the dial
 }
 
 func (cfg netConfig) options() client.Options {
+	tc := transport.LAN()
+	tc.HostFingerprint = cfg.hostFP
 	return client.Options{
+		Transport: tc,
 		// Prediction: the player's own ship answers the keys at once;
 		// the confirmed world stays the truth (and is what is hashed).
 		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
@@ -68,6 +76,24 @@ func (cfg netConfig) options() client.Options {
 		Seed:    cfg.seed,
 		FPS:     cfg.fps,
 	}
+}
+
+// hostFingerprint returns the fingerprint of the host key of the game:
+// ours when we host, else the one the host proved when we connected; ""
+// before that. g may be nil.
+func (g *netGame) hostFingerprint() string {
+	if g == nil {
+		return ""
+	}
+	if g.hostFP != "" {
+		return g.hostFP
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.c != nil {
+		return g.c.HostFingerprint()
+	}
+	return ""
 }
 
 // dial starts joining the room at addr.
@@ -101,9 +127,15 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 		addrs = []string{fmt.Sprintf(":%d", wire.DefaultPort), ":0"}
 	}
 	var srv *transport.Server
+	tcfg := transport.LAN()
 	var err error
+	if cfg.settingsDir != "" { // else a key for this game only
+		if tcfg.HostKey, err = host.LoadHostKey(cfg.settingsDir); err != nil {
+			log.Printf("rockstep: cannot keep a host key; using one for this game: %v", err)
+		}
+	}
 	for _, a := range addrs {
-		if srv, err = transport.Listen(a, transport.LAN()); err == nil {
+		if srv, err = transport.Listen(a, tcfg); err == nil {
 			break
 		}
 	}
@@ -118,6 +150,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	}
 	g.h = host.New(hc)
 	g.addr = srv.Addr().String()
+	g.hostFP = srv.HostKey().Fingerprint()
 	ctx, stop := context.WithCancel(context.Background())
 	g.hostStop, g.hostDone = stop, make(chan struct{})
 	go func() {
@@ -130,7 +163,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	if hostName == "" {
 		hostName = cfg.name
 	}
-	if err := g.h.AdvertiseLAN(ctx, srv.Addr().Port(), hostName); err != nil {
+	if err := g.h.AdvertiseLAN(ctx, srv, hostName); err != nil {
 		log.Printf("rockstep: cannot advertise the game on the LAN (players can still join %s by address): %v", g.addr, err)
 	}
 	p := transport.NewPipe()

@@ -48,7 +48,14 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 2
 	}
-	srv, err := transport.Listen(o.listen, transport.LAN())
+	tcfg := transport.LAN()
+	if tcfg.HostKey, err = host.LoadHostKey(""); err != nil {
+		// A key for this run only: players can still join; LAN lists
+		// show a new fingerprint.
+		log.Warn("cannot keep a host key; using one for this run", "err", err)
+	}
+	tcfg.Log = log
+	srv, err := transport.Listen(o.listen, tcfg)
 	if err != nil {
 		log.Error("cannot listen", "addr", o.listen, "err", err)
 		return 1
@@ -84,11 +91,11 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		defer stop()
 	}
 	if o.lan {
-		if err := h.AdvertiseLAN(ctx, srv.Addr().Port(), hostName()); err != nil {
+		if err := h.AdvertiseLAN(ctx, srv, hostName()); err != nil {
 			log.Warn("cannot advertise on the LAN; players can still join by address", "err", err)
 		}
 	}
-	log.Info("listening", "addr", srv.Addr().String(), "name", o.name)
+	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()))
 	if err := h.Serve(ctx, srv); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("server stopped", "err", err)
 		return 1

@@ -28,3 +28,17 @@ func Dir() (string, error) {
 	}
 	return filepath.Join(d, "rockstep"), nil
 }
+
+// HostKeyFile is the name, in Dir, of the file that keeps the host's
+// long-term key (its identity: the fingerprint LAN lists show), so that
+// it stays the same from one run to the next.
+const HostKeyFile = "host.key"
+
+// HostKeyPath returns where the host key is kept: HostKeyFile in Dir.
+func HostKeyPath() (string, error) {
+	d, err := Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, HostKeyFile), nil
+}

@@ -54,6 +54,10 @@ type Client struct {
 	abandon func()
 	send    func([]byte) error
 
+	// hostFP is the fingerprint of the host key the host proved in the
+	// handshake; "" over an in-process pipe (the host is this program).
+	hostFP string
+
 	leftSent bool       // the loop has flushed the session after Leave
 	closing  bool       // Close was called: the loop stops once the Leave is delivered
 	leaveBy  time.Time  // ... or at this time at the latest
@@ -145,6 +149,7 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.hostFP = tc.HostFingerprint()
 	c.send = func(f []byte) error {
 		if wire.Unreliable(f) && tc.SendDatagram(f) == nil {
 			return nil
@@ -161,6 +166,11 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 	}()
 	return c, nil
 }
+
+// HostFingerprint returns the fingerprint of the host key the host proved
+// when this client connected (see transport.Fingerprint), for players to
+// compare; "" for a client attached to its own host in-process.
+func (c *Client) HostFingerprint() string { return c.hostFP }
 
 // Attach starts a session over an in-process pipe whose other end the host
 // holds (see host.Host.Attach).

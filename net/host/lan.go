@@ -2,28 +2,34 @@ package host
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"time"
 
+	"rockstep/internal/userdir"
 	"rockstep/net/lan"
+	"rockstep/net/transport"
 )
 
 // lanInfo is how a LAN list shows the host's default room.
-func lanInfo(id, hostName string, st Stats) lan.Info {
-	return lan.Info{ID: id, Name: st.Name, Host: hostName, Players: st.RoomPlayers, Max: st.RoomMax, State: st.RoomState.String()}
+func lanInfo(id, hostName, fp string, st Stats) lan.Info {
+	return lan.Info{ID: id, Name: st.Name, Host: hostName, Players: st.RoomPlayers, Max: st.RoomMax, State: st.RoomState.String(), Fingerprint: fp}
 }
 
 // AdvertiseLAN publishes the host's default room on the LAN, as reachable
-// on port, until ctx ends, updating the listing as players come and go and
-// games start and end. An error means the game cannot be advertised;
-// players can still join by address.
-func (h *Host) AdvertiseLAN(ctx context.Context, port uint16, hostName string) error {
+// on srv's port, with the fingerprint of srv's host key, until ctx ends,
+// updating the listing as players come and go and games start and end. An
+// error means the game cannot be advertised; players can still join by
+// address.
+func (h *Host) AdvertiseLAN(ctx context.Context, srv *transport.Server, hostName string) error {
 	id := lan.NewGameID()
-	info := lanInfo(id, hostName, h.Stats())
-	adv, err := lan.Advertise(info, int(port))
+	fp := srv.HostKey().Fingerprint()
+	info := lanInfo(id, hostName, fp, h.Stats())
+	adv, err := lan.Advertise(info, int(srv.Addr().Port()))
 	if err != nil {
 		return err
 	}
-	h.log.Info("advertising on the LAN", "service", lan.Service, "id", id)
+	h.log.Info("advertising on the LAN", "service", lan.Service, "id", id, "host_key", transport.FormatFingerprint(fp))
 	go func() {
 		defer adv.Close()
 		t := time.NewTicker(250 * time.Millisecond)
@@ -33,7 +39,7 @@ func (h *Host) AdvertiseLAN(ctx context.Context, port uint16, hostName string) e
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if next := lanInfo(id, hostName, h.Stats()); next != info {
+				if next := lanInfo(id, hostName, fp, h.Stats()); next != info {
 					info = next
 					adv.Update(info)
 				}
@@ -41,4 +47,23 @@ func (h *Host) AdvertiseLAN(ctx context.Context, port uint16, hostName string) e
 		}
 	}()
 	return nil
+}
+
+// LoadHostKey returns the host key kept in dir, Rockstep's folder (""
+// for userdir.Dir()), in userdir.HostKeyFile, making and keeping one on
+// first use: a host's identity, and the fingerprint LAN lists show for it,
+// stay the same from one run to the next.
+func LoadHostKey(dir string) (*transport.HostKey, error) {
+	path := filepath.Join(dir, userdir.HostKeyFile)
+	if dir == "" {
+		var err error
+		if path, err = userdir.HostKeyPath(); err != nil {
+			return nil, err
+		}
+	}
+	k, _, err := transport.LoadOrCreateHostKey(path)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	return k, nil
 }

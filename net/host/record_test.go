@@ -71,3 +71,23 @@ func TestRecordsIntoTheReplaysFolder(t *testing.T) {
 		})
 	}
 }
+
+// TestLoadHostKey: the host key is kept in the folder given, the same
+// from one load to the next.
+func TestLoadHostKey(t *testing.T) {
+	dir := t.TempDir()
+	k1, err := LoadHostKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k2, err := LoadHostKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k1.Fingerprint() != k2.Fingerprint() {
+		t.Errorf("fingerprints %s then %s", k1.Fingerprint(), k2.Fingerprint())
+	}
+	if _, err := os.Stat(filepath.Join(dir, userdir.HostKeyFile)); err != nil {
+		t.Errorf("no key file: %v", err)
+	}
+}

@@ -16,13 +16,18 @@ type Game struct {
 	// Addr is where to join: the address the host answered from (IPv4
 	// preferred when it answered on both) and the port it advertised.
 	Addr       netip.AddrPort
-	Name, Host string    // sanitised: valid UTF-8, printable, at most MaxName bytes
-	Players    int       // 0 ≤ Players ≤ Max
-	Max        int       // 1 ≤ Max ≤ 64
-	State      string    // a wire.RoomState's name, or another version's token
-	Version    int       // the host's protocol version
-	Compatible bool      // Version is ours, so the game can be joined
-	Seen       time.Time // when the host last answered
+	Name, Host string // sanitised: valid UTF-8, printable, at most MaxName bytes
+	Players    int    // 0 ≤ Players ≤ Max
+	Max        int    // 1 ≤ Max ≤ 64
+	State      string // a wire.RoomState's name, or another version's token
+	Version    int    // the host's protocol version
+	Compatible bool   // Version is ours, so the game can be joined
+	// Fingerprint is the host key the host published ("" if none): a
+	// client joining from the list requires it (transport.Config's
+	// HostFingerprint), so that a responder answering for someone else's
+	// game cannot take its players.
+	Fingerprint string
+	Seen        time.Time // when the host last answered
 }
 
 // String describes the game on one line: address, quoted room name, host,

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"unicode"
 
+	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
 
@@ -50,6 +51,9 @@ type Info struct {
 	Players int    // players in the room
 	Max     int    // players the room accepts
 	State   string // a wire.RoomState's name, such as wire.StateSetup.String()
+	// Fingerprint is the host key's (transport.Fingerprint): a client that
+	// joins from the LAN list accepts no other host. "": not published.
+	Fingerprint string
 }
 
 // NewGameID returns a fresh random game id: 16 lowercase hex digits.
@@ -86,6 +90,9 @@ func knownState(s string) bool {
 func (info Info) clean() Info {
 	info.Name, _ = sanitiseName(info.Name)
 	info.Host, _ = sanitiseName(info.Host)
+	if !transport.ValidFingerprint(info.Fingerprint) {
+		info.Fingerprint = ""
+	}
 	info.Max = min(max(info.Max, 1), maxCount)
 	info.Players = min(max(info.Players, 0), info.Max)
 	if !knownState(info.State) {
@@ -105,6 +112,7 @@ func encodeTXT(info Info) []string {
 		"players=" + strconv.Itoa(info.Players),
 		"max=" + strconv.Itoa(info.Max),
 		"state=" + info.State,
+		"fp=" + info.Fingerprint,
 	}
 }
 
@@ -193,6 +201,7 @@ func decodeTXT(txt []string) (g Game, sanitised bool, err error) {
 		hasPlayers
 		hasMax
 		hasState
+		hasFP
 		required = hasV | hasID | hasName | hasPlayers | hasMax | hasState
 	)
 	var seen int
@@ -228,6 +237,9 @@ func decodeTXT(txt []string) (g Game, sanitised bool, err error) {
 		case "state":
 			bit = hasState
 			g.State, ok = val, validStateToken(val)
+		case "fp":
+			bit = hasFP
+			g.Fingerprint, ok = val, val == "" || transport.ValidFingerprint(val)
 		default:
 			continue
 		}

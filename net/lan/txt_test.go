@@ -42,6 +42,7 @@ func TestTXTRoundTrip(t *testing.T) {
 		info Info
 	}{
 		{"plain", Info{ID: "0123456789abcdef", Name: "Friday rocks", Host: "Guest-1F2E", Players: 3, Max: 8, State: wire.StateSetup.String()}},
+		{"host key", Info{ID: "k", Name: "n", Players: 1, Max: 2, State: wire.StateSetup.String(), Fingerprint: "00112233445566778899aabbccddeeff"}},
 		{"running full", Info{ID: "a", Name: "x", Host: "y", Players: 8, Max: 8, State: wire.StateRunning.String()}},
 		{"finished empty", Info{ID: "A-b_9", Name: "n", Players: 0, Max: 1, State: wire.StateFinished.String()}},
 		{"unicode", Info{ID: "id", Name: "Zoë's café ☄", Host: "Jürgen", Players: 1, Max: 4, State: wire.StateSetup.String()}},
@@ -59,7 +60,7 @@ func TestTXTRoundTrip(t *testing.T) {
 			if sanitised {
 				t.Errorf("sanitised = true, want false")
 			}
-			got := Info{ID: g.ID, Name: g.Name, Host: g.Host, Players: g.Players, Max: g.Max, State: g.State}
+			got := Info{ID: g.ID, Name: g.Name, Host: g.Host, Players: g.Players, Max: g.Max, State: g.State, Fingerprint: g.Fingerprint}
 			if got != tc.info {
 				t.Errorf("decoded %+v, want %+v", got, tc.info)
 			}
@@ -112,6 +113,11 @@ func TestDecodeTXTHostile(t *testing.T) {
 			wantName: "Room", wantState: "setup", compat: true},
 		{name: "no host", txt: with("host"), wantName: "Room", wantState: "setup", compat: true},
 		{name: "no version", txt: with("v"), wantErr: errMissing},
+		{name: "host key fingerprint", txt: with("fp=00112233445566778899aabbccddeeff"), wantName: "Room", wantHost: "Ann", wantState: "setup", compat: true},
+		{name: "empty fingerprint", txt: with("fp="), wantName: "Room", wantHost: "Ann", wantState: "setup", compat: true},
+		{name: "fingerprint too short", txt: with("fp=0011"), wantErr: errBadValue},
+		{name: "fingerprint in capitals", txt: with("fp=00112233445566778899AABBCCDDEEFF"), wantErr: errBadValue},
+		{name: "duplicate fingerprint", txt: append(with("fp="), "fp=00112233445566778899aabbccddeeff"), wantErr: errDuplicate},
 		{name: "no id", txt: with("id"), wantErr: errMissing},
 		{name: "no name", txt: with("name"), wantErr: errMissing},
 		{name: "no players", txt: with("players"), wantErr: errMissing},
