@@ -96,6 +96,24 @@ func (r *Room) allowRate(m *member) bool {
 	return m.rateCount <= r.cfg.MaxFramesPerS
 }
 
+// allowChat takes one of the connection's chat lines: a bucket of
+// ChatBurst lines refilled at ChatPerS, a person's pace, so that nobody
+// can flood everyone's lobby through the room's broadcast.
+func (r *Room) allowChat(m *member) bool {
+	burst := float64(max(r.cfg.ChatBurst, 1))
+	if !m.chatted {
+		m.chatTokens, m.chatted = burst, true
+	} else if r.now > m.chatAt {
+		m.chatTokens = min(burst, m.chatTokens+(r.now-m.chatAt).Seconds()*r.cfg.ChatPerS)
+	}
+	m.chatAt = max(m.chatAt, r.now)
+	if m.chatTokens < 1 {
+		return false
+	}
+	m.chatTokens--
+	return true
+}
+
 // Disconnected tells the room that the transport lost conn.
 func (r *Room) Disconnected(now time.Duration, conn ConnID) {
 	r.advance(now)
@@ -230,6 +248,10 @@ func (r *Room) onLeave(m *member) {
 }
 
 func (r *Room) onChat(m *member, c wire.Chat) {
+	if !r.allowChat(m) {
+		r.drop(DropChat)
+		return
+	}
 	from := uint8(wire.SpectatorSlot)
 	if m.slot >= 0 {
 		from = uint8(m.slot)

@@ -44,6 +44,8 @@ type Config struct {
 	StatusEvery    time.Duration // setup and status are repeated this often
 	AutoStart      int           // start once this many players are all ready (0: only the host starts)
 	MaxFramesPerS  int           // frames per second one connection may send before drops
+	ChatPerS       float64       // chat lines a second one connection may send, in bursts of ChatBurst; the rest are dropped
+	ChatBurst      int
 	// NewRecorder, if set, is asked for a recorder at the start of every
 	// game (a nil recorder records nothing).
 	NewRecorder func(setup game.Setup, roomName string) Recorder
@@ -66,6 +68,8 @@ func LAN() Config {
 		ResendEvery:    50 * time.Millisecond,
 		StatusEvery:    time.Second,
 		MaxFramesPerS:  600,
+		ChatPerS:       1,
+		ChatBurst:      5,
 	}
 }
 
@@ -91,10 +95,11 @@ const (
 	DropBadCount          // a client turn with the wrong number of ticks
 	DropSpoof             // claimed to be someone else, or did the host's job
 	DropSnapshot          // a snapshot chunk not asked for or inconsistent
+	DropChat              // a chat line over the connection's chat rate (ChatPerS)
 	numDropReasons
 )
 
-var dropNames = [numDropReasons]string{"malformed", "unexpected", "not_member", "rate", "turn_window", "bad_count", "spoof", "snapshot"}
+var dropNames = [numDropReasons]string{"malformed", "unexpected", "not_member", "rate", "turn_window", "bad_count", "spoof", "snapshot", "chat_rate"}
 
 // DropReasonName returns the name of drop reason i, as used in logs and metrics.
 func DropReasonName(i int) string {
@@ -210,6 +215,10 @@ type member struct {
 
 	rateStart time.Duration
 	rateCount int
+
+	chatTokens float64       // chat lines it may send now (see allowChat)
+	chatAt     time.Duration // when chatTokens was last brought up to date
+	chatted    bool          // chatTokens is in use
 }
 
 // slot is a player's place in the game; it outlives connections.
@@ -265,6 +274,12 @@ func New(cfg Config) *Room {
 	}
 	if cfg.MaxFramesPerS <= 0 {
 		cfg.MaxFramesPerS = def.MaxFramesPerS
+	}
+	if cfg.ChatPerS <= 0 {
+		cfg.ChatPerS = def.ChatPerS
+	}
+	if cfg.ChatBurst <= 0 {
+		cfg.ChatBurst = def.ChatBurst
 	}
 	cfg.Name = wire.Truncate(cfg.Name, wire.MaxName)
 	if probe := cfg.Setup; func() bool { probe.Players = 1; return probe.Validate() != nil }() {

@@ -947,3 +947,42 @@ func TestHostComesBackAsHost(t *testing.T) {
 		t.Fatalf("Ended() = %d at turn %d, want the returned host's end at turn 3", reason, final)
 	}
 }
+
+// TestChatRate: one connection's chat is limited to a person's pace (a
+// burst of ChatBurst lines, then ChatPerS a second); the lines over it
+// reach nobody and are counted.
+func TestChatRate(t *testing.T) {
+	b := newBench(t, nil)
+	b.join(1, "talker")
+	b.join(2, "listener")
+	cfg := room.LAN()
+	heard := func() int {
+		n := 0
+		for _, m := range b.peer(2).got {
+			if _, ok := m.(wire.Chat); ok {
+				n++
+			}
+		}
+		b.peer(2).got = b.peer(2).got[:0]
+		return n
+	}
+	heard()
+	for range 600 { // a second's worth at the old 600 lines a second
+		b.send(1, wire.Chat{Text: "spam"})
+	}
+	if got := heard(); got != cfg.ChatBurst {
+		t.Errorf("600 lines at once: %d heard, want the burst of %d", got, cfg.ChatBurst)
+	}
+	if got, want := b.r.Stats().Dropped[room.DropChat], uint64(600-cfg.ChatBurst); got != want {
+		t.Errorf("%d chat drops, want %d", got, want)
+	}
+	// A person's pace gets through: one line every two seconds for a minute.
+	for range 30 {
+		b.tick(2 * time.Second)
+		b.send(2, wire.Ping{}) // keeps the listener heard
+		b.send(1, wire.Chat{Text: "hello"})
+	}
+	if got := heard(); got != 30 {
+		t.Errorf("a line every two seconds: %d of 30 heard", got)
+	}
+}
