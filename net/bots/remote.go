@@ -63,8 +63,8 @@ type remoteBot struct {
 	began   time.Time // when the bot's game began (its session first playing)
 	ended   time.Time // when the room confirmed its game's end to the bot
 	rejoins int       // times the bot came back with its token
-	vacant  bool // saw another player's slot become vacant
-	quit    bool // saw another player leave
+	vacant  bool      // saw another player's slot become vacant
+	quit    bool      // saw another player leave
 	err     error
 	mu      sync.Mutex
 }

@@ -25,11 +25,16 @@ import (
 
 // Config is a host's settings.
 type Config struct {
-	Name     string        // the default room's name (and the server's, on the LAN)
-	Room     room.Config   // template for every room; Random is the host's
-	MaxRooms int           // rooms at once
-	Linger   time.Duration // a finished, empty room (not the default) is closed after this
-	Log      *slog.Logger  // nil: discard
+	Name     string      // the default room's name (and the server's, on the LAN)
+	Room     room.Config // template for every room; Random is the host's
+	MaxRooms int         // rooms at once
+	// MaxRoomsPerConn is how many rooms one connection may create;
+	// MaxRoomsPerNet how many rooms created from one /24 (IPv4) or /64
+	// (IPv6) may be open at once. In-process clients are not counted.
+	MaxRoomsPerConn int
+	MaxRoomsPerNet  int
+	Linger          time.Duration // a finished or never-started room (not the default) left empty is closed after this
+	Log             *slog.Logger  // nil: discard
 	// Record, if set, records every game as a replay: into RecordFile for
 	// the first game (later ones numbered), or into RecordDir, or (both
 	// empty) into replay.DefaultFolder, which the game's Replays screen lists.
@@ -40,7 +45,7 @@ type Config struct {
 
 // Defaults returns a host's settings for a LAN.
 func Defaults() Config {
-	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, Linger: 30 * time.Second}
+	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second}
 }
 
 // DefaultRoom is the id of the room a Join with RoomID 0 goes to.
@@ -58,6 +63,7 @@ type Host struct {
 	srv   *transport.Server
 
 	rooms    map[uint32]*hosted
+	byMaker  map[netip.Prefix]int // open rooms by the network of the connection that created them
 	order    []uint32
 	nextRoom uint32
 	conns    map[room.ConnID]*conn // by the host's own connection id
@@ -80,17 +86,19 @@ type Host struct {
 
 type hosted struct {
 	r       *room.Room
-	emptyAt time.Duration // when it became finished and empty (0: not)
+	emptyAt time.Duration // when it became empty, finished or never started (0: not)
 	state   wire.RoomState
+	maker   netip.Prefix // the network of the connection that created it; invalid: none counted
 }
 
 // conn is a connection as the host numbers it: over the network (net) or
 // an in-process pipe (pipe set).
 type conn struct {
-	room uint32 // 0: not in a room
-	addr netip.AddrPort
-	net  transport.ConnID
-	pipe *transport.Pipe
+	room    uint32 // 0: not in a room
+	created int    // rooms this connection created
+	addr    netip.AddrPort
+	net     transport.ConnID
+	pipe    *transport.Pipe
 }
 
 // Host-level drop reasons (frames the host itself turns away).
@@ -98,10 +106,23 @@ const (
 	dropHostMalformed = iota
 	dropHostNotJoined
 	dropHostNoRoom
+	dropHostRoomLimit // CreateRoom over MaxRoomsPerConn or MaxRoomsPerNet
 	numHostDrops
 )
 
-var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room"}
+var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit"}
+
+// makerNet is the network a room's creator is counted in: its /24 for
+// IPv4, its /64 for IPv6 (one machine may hold many addresses of it).
+func makerNet(ip netip.Addr) netip.Prefix {
+	ip = ip.Unmap().WithZone("")
+	bits := 64
+	if ip.Is4() {
+		bits = 24
+	}
+	p, _ := ip.Prefix(bits)
+	return p
+}
 
 // New returns a host with its default room open.
 func New(cfg Config) *Host {
@@ -111,6 +132,12 @@ func New(cfg Config) *Host {
 	}
 	if cfg.Linger <= 0 {
 		cfg.Linger = def.Linger
+	}
+	if cfg.MaxRoomsPerConn <= 0 {
+		cfg.MaxRoomsPerConn = def.MaxRoomsPerConn
+	}
+	if cfg.MaxRoomsPerNet <= 0 {
+		cfg.MaxRoomsPerNet = def.MaxRoomsPerNet
 	}
 	if cfg.Room.MaxPlayers == 0 {
 		cfg.Room = def.Room
@@ -127,6 +154,7 @@ func New(cfg Config) *Host {
 		log:      log,
 		start:    time.Now(),
 		rooms:    map[uint32]*hosted{},
+		byMaker:  map[netip.Prefix]int{},
 		conns:    map[room.ConnID]*conn{},
 		byNet:    map[transport.ConnID]room.ConnID{},
 		pipes:    map[room.ConnID]*transport.Pipe{},
@@ -279,8 +307,17 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		}
 		h.flush(hr)
 	case wire.CreateRoom:
-		if len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load() {
+		var maker netip.Prefix
+		if cn.addr.IsValid() {
+			maker = makerNet(cn.addr.Addr())
+		}
+		switch {
+		case len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load():
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
+			return
+		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
+			h.dropped[dropHostRoomLimit]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "you have created as many rooms as one player may"})
 			return
 		}
 		name := m.Name
@@ -288,6 +325,11 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			name = h.cfg.Name
 		}
 		rid := h.openRoom(name, m.Setup, m.Setup.Seed)
+		cn.created++
+		if maker.IsValid() {
+			h.rooms[rid].maker = maker
+			h.byMaker[maker]++
+		}
 		h.reply(id, wire.RoomCreated{RoomID: rid})
 	case wire.Ping:
 		h.reply(id, wire.Pong{ID: m.ID, Time: m.Time})
@@ -347,6 +389,11 @@ func (h *Host) Tick(wall time.Time) {
 			add(&h.stats.closed, hr.r.Stats())
 			h.stats.mu.Unlock()
 			delete(h.rooms, id)
+			if hr.maker.IsValid() {
+				if h.byMaker[hr.maker]--; h.byMaker[hr.maker] <= 0 {
+					delete(h.byMaker, hr.maker)
+				}
+			}
 			h.order = append(h.order[:i], h.order[i+1:]...)
 			i--
 			h.log.Info("room closed", "room", id)
@@ -368,7 +415,9 @@ func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 			h.log.Warn("desync", "room", id, "turn", d.Turn, "entries", len(d.Entries))
 		}
 	}
-	if st == wire.StateFinished && hr.r.Connections() == 0 {
+	// A room nobody is in expires once its game is over, or if its game
+	// never started: rooms created and left empty do not pile up.
+	if (st == wire.StateFinished || st == wire.StateSetup) && hr.r.Connections() == 0 {
 		if hr.emptyAt == 0 {
 			hr.emptyAt = now
 		}
