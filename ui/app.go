@@ -430,6 +430,8 @@ func (a *App) session(e effect) {
 		c.Do(func(s *lockstep.Session) { s.EndGame() })
 	case effPause:
 		c.Do(func(s *lockstep.Session) { s.Pause(e.ready) })
+	case effKick:
+		c.Do(func(s *lockstep.Session) { s.Kick(e.slot) })
 	}
 }
 

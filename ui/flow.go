@@ -75,6 +75,7 @@ const (
 	IntentEndGame                            // in-game menu, the host: end the game for everyone now
 	IntentRestart                            // practice menu: a new practice game
 	IntentOpenScores                         // main menu, results, a practice game over: the high scores (ScoresMark lit)
+	IntentKick                               // lobby, the host: remove the player in Slot from the room
 )
 
 // Intent is one thing the player asked for.
@@ -90,6 +91,7 @@ type Intent struct {
 	Paused   bool       // IntentPause
 	Path     string     // IntentWatch
 	Mark     scoresMark // IntentOpenScores: the entry to light
+	Slot     uint8      // IntentKick
 }
 
 // effectKind says what the shell must do.
@@ -109,6 +111,7 @@ const (
 	effEndGame                            // session.EndGame(): the host ends the game for everyone
 	effPause                              // session.Pause(ready): the host pauses or resumes
 	effRestart                            // start the practice game again
+	effKick                               // session.Kick(slot): the host removes a player from the lobby
 )
 
 type effect struct {
@@ -118,6 +121,7 @@ type effect struct {
 	gameID   string // effDial: the LAN game's id, when joined from the list
 	hostFP   string // effDial: the host key the LAN list showed; the dial accepts no other
 	ready    bool
+	slot     uint8 // effKick
 	setup    game.Setup
 	text     string
 	settings Settings
@@ -286,6 +290,8 @@ func (f *flow) apply(in Intent) []effect {
 			return []effect{{kind: effStart}}
 		case IntentSetup:
 			return []effect{{kind: effSetup, setup: in.Setup}}
+		case IntentKick:
+			return []effect{{kind: effKick, slot: in.Slot}}
 		case IntentSay:
 			if t := strings.TrimSpace(in.Text); t != "" {
 				return []effect{{kind: effSay, text: t}}

@@ -377,3 +377,13 @@ func TestReplaysFlow(t *testing.T) {
 	wantScreen(t, "-replay FILE", only, screenReplay)
 	wantEffects(t, "-replay FILE, back", only.apply(Intent{Kind: IntentBack}), effQuit)
 }
+
+func TestLobbyKick(t *testing.T) {
+	f := &flow{screen: screenLobby}
+	effs := f.apply(Intent{Kind: IntentKick, Slot: 2})
+	wantEffects(t, "kick", effs, effKick)
+	if effs[0].slot != 2 {
+		t.Errorf("kick slot %d, want 2", effs[0].slot)
+	}
+	wantScreen(t, "kick", f, screenLobby)
+}

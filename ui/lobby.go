@@ -252,7 +252,7 @@ func (s *lobbyScreen) updateRoster() {
 	for _, p := range nv.setup.Players {
 		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, p.Name)
 	}
-	fmt.Fprintf(&b, "me=%d max=%d", nv.slot, nv.setup.MaxSlots)
+	fmt.Fprintf(&b, "me=%d max=%d host=%v", nv.slot, nv.setup.MaxSlots, nv.host)
 	sig := b.String()
 	if sig == s.rosterSig {
 		return
@@ -285,11 +285,16 @@ func (s *lobbyScreen) updateRoster() {
 			name += "  — reconnecting"
 		}
 		line.AddChild(t.text(name, &t.bodyFace, c, mid))
-		host := ""
-		if p.Host {
-			host = "HOST"
+		switch {
+		case p.Host:
+			line.AddChild(t.text("HOST", &t.smallFace, colAccent, minSize(70, 0), mid))
+		case nv.host && int(p.Slot) != nv.slot:
+			// The host may remove a player (one who idles, say); the
+			// room then refuses that player for as long as it is open.
+			line.AddChild(t.button("Kick", s.a.emit, Intent{Kind: IntentKick, Slot: p.Slot}, minSize(70, 0), mid))
+		default:
+			line.AddChild(t.text("", &t.smallFace, colAccent, minSize(70, 0), mid))
 		}
-		line.AddChild(t.text(host, &t.smallFace, colAccent, minSize(70, 0), mid))
 		ready, rc := "not ready", colDim
 		if p.Ready {
 			ready, rc = "READY", colGood

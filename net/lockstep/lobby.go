@@ -53,6 +53,10 @@ func (s *Session) ChangeSetup(setup game.Setup) {
 // client stops at the end of the turn that carries the end.
 func (s *Session) EndGame() { s.send(wire.EndGame{}) }
 
+// Kick asks the room to remove the player in slot from the lobby (the host
+// only); the room refuses that player from then on.
+func (s *Session) Kick(slot uint8) { s.send(wire.Kick{Slot: slot}) }
+
 // Pause asks the room to pause or resume (the host only).
 func (s *Session) Pause(paused bool) { s.send(wire.Pause{Paused: paused}) }
 

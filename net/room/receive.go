@@ -81,6 +81,8 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 		r.onChat(m, msg)
 	case wire.Pause:
 		r.onPause(m, msg)
+	case wire.Kick:
+		r.onKick(m, msg)
 	default:
 		r.drop(DropUnexpected)
 	}
@@ -263,6 +265,41 @@ func (r *Room) onChat(m *member, c wire.Chat) {
 	for _, x := range r.members {
 		r.send(x.conn, c)
 	}
+}
+
+// maxBans bounds the player ids a room remembers as kicked.
+const maxBans = 64
+
+// onKick removes a player from the lobby at the host player's word, and
+// refuses that player's id from then on. Only the lobby: a running game
+// has its own ways (a player who stalls it is dropped as late).
+func (r *Room) onKick(m *member, k wire.Kick) {
+	host := r.hostSlot()
+	t := int(k.Slot)
+	if m.slot != host || r.state != wire.StateSetup || t == host || t >= len(r.slots) || !r.slots[t].used {
+		r.drop(DropSpoof)
+		return
+	}
+	s := &r.slots[t]
+	if len(r.banned) < maxBans {
+		r.banned = append(r.banned, s.id)
+	}
+	if s.m != nil {
+		r.Kick(r.now, s.m.conn, "the host removed you from this room")
+		return
+	}
+	*s = slot{}
+	r.broadcastSetup()
+}
+
+// isBanned reports whether the host kicked player id from this room.
+func (r *Room) isBanned(id [16]byte) bool {
+	for _, b := range r.banned {
+		if b == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Room) onPause(m *member, p wire.Pause) {

@@ -141,6 +141,7 @@ type Room struct {
 	conns   map[ConnID]*member // lookup only; never iterated
 	members []*member          // every connection, in join order
 	slots   [game.MaxPlayers]slot
+	banned  [][16]byte // player ids the host kicked: refused for the room's life (at most maxBans)
 
 	game uint32                  // the game the setup is for: 1, then one more per rematch
 	cast [game.MaxPlayers]string // the players' names as the running game started

@@ -986,3 +986,41 @@ func TestChatRate(t *testing.T) {
 		t.Errorf("a line every two seconds: %d of 30 heard", got)
 	}
 }
+
+// TestKick: the host player removes a player from the lobby, who is told
+// so and whose id the room refuses from then on; nobody else can kick,
+// and the host cannot kick itself.
+func TestKick(t *testing.T) {
+	b := newBench(t, nil)
+	b.join(1, "host")
+	b.join(2, "idle")
+	b.join(3, "guest")
+	spoof := b.r.Stats().Dropped[room.DropSpoof]
+	b.send(3, wire.Kick{Slot: 1}) // not the host
+	b.send(1, wire.Kick{Slot: 0}) // itself
+	b.send(1, wire.Kick{Slot: 7}) // nobody there
+	if got := b.r.Stats().Dropped[room.DropSpoof]; got != spoof+3 {
+		t.Errorf("spoof drops %d, want %d", got, spoof+3)
+	}
+	if n := b.r.PlayerCount(); n != 3 {
+		t.Fatalf("%d players after kicks nobody may make, want 3", n)
+	}
+	b.peer(2).got = nil
+	b.send(1, wire.Kick{Slot: 1})
+	if l, ok := last[wire.Leave](b.peer(2)); !ok || l.Reason != wire.LeaveKicked {
+		t.Errorf("the kicked player got %+v, want a Leave for being kicked", l)
+	}
+	if n := b.r.PlayerCount(); n != 2 {
+		t.Errorf("%d players after the kick, want 2", n)
+	}
+	// The same player, on a new connection: refused for the room's life.
+	b.send(4, wire.Join{Name: "idle", PlayerID: [16]byte{2}})
+	if r, ok := last[wire.Refuse](b.peer(4)); !ok || r.Reason != wire.RefuseBanned {
+		t.Errorf("the kicked player joining again got %+v, want RefuseBanned", r)
+	}
+	// Someone else still gets in.
+	b.join(5, "newcomer")
+	if n := b.r.PlayerCount(); n != 3 {
+		t.Errorf("%d players, want 3", n)
+	}
+}

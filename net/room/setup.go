@@ -24,6 +24,10 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		r.welcome(m)
 		return
 	}
+	if r.isBanned(j.PlayerID) {
+		r.send(conn, wire.Refuse{Reason: wire.RefuseBanned, Text: "the host removed you from this room"})
+		return
+	}
 	if r.state == wire.StateFinished && r.desync == nil && len(r.members) == 0 {
 		r.reset()
 	}

@@ -144,6 +144,8 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[RoomCreated](pl)
 	case TypeEndGame:
 		m, err = decodeAs[EndGame](pl)
+	case TypeKick:
+		m, err = decodeAs[Kick](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -880,6 +882,16 @@ func (m RoomCreated) appendPayload(b []byte) []byte {
 
 func (m *RoomCreated) decodePayload(r *reader) error {
 	m.RoomID = r.u32le("room id")
+	return r.err
+}
+
+// Kick: Slot u8.
+
+func (m Kick) check() error                  { return nil }
+func (m Kick) appendPayload(b []byte) []byte { return append(b, m.Slot) }
+
+func (m *Kick) decodePayload(r *reader) error {
+	m.Slot = r.u8("slot")
 	return r.err
 }
 

@@ -152,6 +152,7 @@ func samples() []sample {
 		{"create room", CreateRoom{Name: "Friday night", Setup: game.Setup{Seed: 42, Mode: game.Versus, Lives: 5, StartWave: 2, FriendlyFire: true}}},
 		{"room created", RoomCreated{RoomID: 0xdeadbeef}},
 		{"end game", EndGame{}},
+		{"kick", Kick{Slot: 3}},
 		{"start with a timing change", Start{Setup: game.Setup{Seed: 5, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, FirstTurn: 900, K: 2, Delay: 3, ChangeAt: 910, ChangeK: 3, ChangeDelay: 5}},
 	}
 }
@@ -373,7 +374,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
 		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeEndGame) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeKick) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -658,7 +659,7 @@ func TestTypeString(t *testing.T) {
 		{TypeMasterPacket, "master packet"},
 		{TypePause, "pause"},
 		{0, "type(0)"},
-		{TypeEndGame + 1, "type(25)"},
+		{TypeKick + 1, "type(26)"},
 	}
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {

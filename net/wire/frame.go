@@ -45,6 +45,7 @@ var typeNames = [...]string{
 	TypeCreateRoom:      "create room",
 	TypeRoomCreated:     "room created",
 	TypeEndGame:         "end game",
+	TypeKick:            "kick",
 }
 
 // String returns the message type's name as errors and logs print it,

@@ -80,6 +80,7 @@ const (
 	TypeCreateRoom      Type = 22 // client → server: open a new room
 	TypeRoomCreated     Type = 23 // server → client: the new room's id
 	TypeEndGame         Type = 24 // host player → room: the game is over (or the host ends it)
+	TypeKick            Type = 25 // host player → room: remove a player from the lobby, for the room's life
 )
 
 // Message is any message of this package.
@@ -118,7 +119,8 @@ const (
 	refuseReserved  RefuseReason = 6 // reserved: was a bad handshake cookie, which the transport now refuses itself
 	RefuseShutdown  RefuseReason = 7
 	RefuseRateLimit RefuseReason = 8
-	refuseReasonEnd              = 9
+	RefuseBanned    RefuseReason = 9 // the room's host removed this player
+	refuseReasonEnd              = 10
 )
 
 // Refuse turns a Join away.
@@ -412,6 +414,13 @@ type RoomStatus struct {
 	Final uint32
 }
 
+// Kick asks the room to remove the player in Slot from its lobby (the host
+// player only, during setup). The room refuses that player's id for as
+// long as it is open.
+type Kick struct {
+	Slot uint8
+}
+
 // Pause asks the room to pause or resume (the host player only).
 type Pause struct {
 	Paused bool
@@ -439,3 +448,4 @@ func (StartGame) Type() Type       { return TypeStartGame }
 func (CreateRoom) Type() Type      { return TypeCreateRoom }
 func (RoomCreated) Type() Type     { return TypeRoomCreated }
 func (EndGame) Type() Type         { return TypeEndGame }
+func (Kick) Type() Type            { return TypeKick }
