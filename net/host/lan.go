@@ -25,7 +25,7 @@ func (h *Host) AdvertiseLAN(ctx context.Context, srv *transport.Server, hostName
 	id := lan.NewGameID()
 	fp := srv.HostKey().Fingerprint()
 	info := lanInfo(id, hostName, fp, h.Stats())
-	adv, err := lan.Advertise(info, int(srv.Addr().Port()))
+	adv, err := lan.AdvertiseOn(info, srv.Addr())
 	if err != nil {
 		return err
 	}

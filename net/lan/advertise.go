@@ -1,9 +1,9 @@
 package lan
 
 import (
-	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,18 +20,18 @@ const (
 )
 
 // Advertisement is a game published over mDNS: it answers queries for
-// _rockstep._udp.local. on every multicast interface (through
-// github.com/hashicorp/mdns servers), announces itself when it starts and
-// whenever it changes, and says goodbye when closed.
+// _rockstep._udp.local. on the interfaces the game listens on (its own
+// responder, which follows RFC 6762: see respond.go), announces itself
+// when it starts and whenever it changes, and says goodbye when closed.
 type Advertisement struct {
-	port   int
-	ips    []net.IP
-	zone   zone
-	server []*mdns.Server
-	out    *sender
-	kick   chan struct{} // an update to announce; capacity 1
-	done   chan struct{} // closed by Close
-	wg     sync.WaitGroup
+	port int
+	ips  []net.IP
+	zone zone
+	resp *responder
+	out  *sender
+	kick chan struct{} // an update to announce; capacity 1
+	done chan struct{} // closed by Close
+	wg   sync.WaitGroup
 
 	mu     sync.Mutex
 	info   Info // as published
@@ -54,11 +54,24 @@ func (z *zone) Records(q dns.Question) []dns.RR {
 	return nil
 }
 
-// Advertise publishes a game whose room listens on UDP port port, on every
-// multicast interface that is up. An empty info.ID gets a NewGameID; names
-// and counts are cleaned as browsers would (see Info).
+// Advertise publishes a game whose room listens on UDP port port of every
+// address, on every multicast interface that is up. An empty info.ID gets a
+// NewGameID; names and counts are cleaned as browsers would (see Info).
 func Advertise(info Info, port int) (*Advertisement, error) {
 	if port < 1 || port > 65535 {
+		return nil, fmt.Errorf("advertise game: port %d out of range", port)
+	}
+	return AdvertiseOn(info, netip.AddrPortFrom(netip.IPv6Unspecified(), uint16(port)))
+}
+
+// AdvertiseOn publishes a game whose room listens on listen: on every
+// multicast interface if its address is unspecified, else only on the
+// interface that holds that address, with only that address in its
+// records. A room reachable on no multicast interface (one on 127.0.0.1)
+// is an error: nobody on the LAN could join it.
+func AdvertiseOn(info Info, listen netip.AddrPort) (*Advertisement, error) {
+	port := int(listen.Port())
+	if port < 1 {
 		return nil, fmt.Errorf("advertise game: port %d out of range", port)
 	}
 	if info.ID == "" {
@@ -71,12 +84,22 @@ func Advertise(info Info, port int) (*Advertisement, error) {
 	if err != nil {
 		return nil, fmt.Errorf("advertise game %s: %w", info.ID, err)
 	}
+	var only net.IP
+	if ip := listen.Addr().Unmap(); ip.IsValid() && !ip.IsUnspecified() {
+		if ifaces = interfacesWith(ifaces, ip); len(ifaces) == 0 {
+			return nil, fmt.Errorf("advertise game %s: the room listens on %v, which no multicast interface has: it cannot be joined from the LAN", info.ID, ip)
+		}
+		only = net.IP(ip.AsSlice())
+	}
 	a := &Advertisement{
 		port: port,
 		ips:  interfaceIPs(ifaces),
 		info: info.clean(),
 		kick: make(chan struct{}, 1),
 		done: make(chan struct{}),
+	}
+	if only != nil {
+		a.ips = []net.IP{only} // the only address that works
 	}
 	if len(a.ips) == 0 {
 		return nil, fmt.Errorf("advertise game %s: no address on the multicast interfaces", info.ID)
@@ -87,17 +110,8 @@ func Advertise(info Info, port int) (*Advertisement, error) {
 	}
 	a.zone.svc.Store(svc)
 
-	var errs []error
-	for i := range ifaces {
-		s, err := mdns.NewServer(&mdns.Config{Zone: &a.zone, Iface: &ifaces[i], Logger: quiet})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", ifaces[i].Name, err))
-			continue
-		}
-		a.server = append(a.server, s)
-	}
-	if len(a.server) == 0 {
-		return nil, fmt.Errorf("advertise game %s: %w", info.ID, errors.Join(errs...))
+	if a.resp, err = newResponder(&a.zone, ifaces); err != nil {
+		return nil, fmt.Errorf("advertise game %s: %w", info.ID, err)
 	}
 	if a.out, err = newSender(ifaces); err != nil {
 		a.shutdown()
@@ -163,8 +177,8 @@ func (a *Advertisement) Close() error {
 }
 
 func (a *Advertisement) shutdown() {
-	for _, s := range a.server {
-		_ = s.Shutdown() // always nil
+	if a.resp != nil {
+		a.resp.close()
 	}
 	if a.out != nil {
 		a.out.close()
@@ -221,6 +235,26 @@ func responsePacket(svc *mdns.MDNSService, goodbye bool) ([]byte, error) {
 		Answer:   recs,
 	}
 	return msg.Pack()
+}
+
+// interfacesWith returns those of ifaces that hold ip.
+func interfacesWith(ifaces []net.Interface, ip netip.Addr) []net.Interface {
+	var out []net.Interface
+	for i := range ifaces {
+		addrs, err := ifaces[i].Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if ipn, ok := a.(*net.IPNet); ok {
+				if x, ok := netip.AddrFromSlice(ipn.IP); ok && x.Unmap() == ip {
+					out = append(out, ifaces[i])
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // interfaceIPs returns up to maxIPs unicast addresses of ifaces, for the A

@@ -9,8 +9,6 @@ import (
 	"net/netip"
 	"sync"
 	"time"
-
-	"github.com/miekg/dns"
 )
 
 // BrowseOptions configures a Browser. The zero value is the LAN preset.
@@ -119,11 +117,7 @@ func (b *Browser) query(ctx context.Context) {
 			c.Close()
 		}
 	}()
-	msg := new(dns.Msg)
-	msg.SetQuestion(serviceName, dns.TypePTR)
-	msg.RecursionDesired = false
-	msg.Id = 0 // RFC 6762 §18.1
-	packet, err := msg.Pack()
+	packet, err := paddedQuery()
 	if err != nil {
 		return // a constant question always packs
 	}

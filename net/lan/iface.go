@@ -3,8 +3,6 @@ package lan
 import (
 	"errors"
 	"fmt"
-	"io"
-	"log"
 	"net"
 	"slices"
 
@@ -22,9 +20,6 @@ const (
 	maxInterfaces = 16   // interfaces used at once; more is a misconfiguration
 	maxPacket     = 9000 // bytes of an mDNS packet (RFC 6762 §17); longer ones are truncated and rejected
 )
-
-// quiet keeps github.com/hashicorp/mdns from logging to stderr.
-var quiet = log.New(io.Discard, "", 0)
 
 // multicastInterfaces returns the interfaces that are up and multicast
 // capable, limited to names when given.

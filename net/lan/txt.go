@@ -1,9 +1,10 @@
 // Package lan advertises hosted Rockstep games on the local network with
 // mDNS / DNS-SD and browses for the games others host.
 //
-// A host publishes the service _rockstep._udp.local. through
-// github.com/hashicorp/mdns, with one instance per game named after the game
-// id, a SRV record for the game's UDP port and a TXT record describing the room
+// A host publishes the service _rockstep._udp.local. (records built by
+// github.com/hashicorp/mdns, answered by its own RFC 6762 responder: see
+// respond.go), with one instance per game named after the game id, a SRV
+// record for the game's UDP port and a TXT record describing the room
 // (see Info). A browser queries about once a second on every multicast-capable
 // interface, over IPv4 and IPv6 where the system allows, and keeps the list of
 // games it has heard from recently (see Browser). Everything in an answer is
