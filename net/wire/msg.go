@@ -27,7 +27,12 @@ import (
 //
 // Version 3: a client input has 6 bits (game.Hyperspace), and a setup
 // carries Saucers and Hyperspace after FriendlyFire.
-const Version = 3
+//
+// Version 4: the host can kick a player from the lobby (Kick,
+// RefuseBanned), and every frame travels sealed by the transport (its
+// protocol 2), which a version 3 peer cannot speak: a LAN listing shows
+// the one to the other as incompatible rather than failing at the join.
+const Version = 4
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
 // on, unless told otherwise; joining "host" without a port means this one.
