@@ -509,8 +509,18 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		delete(s.accepting, acceptKey{sess.addr, sess.nonce})
 		sess.accept = nil
 	}
-	if from != sess.addr && newest {
+	// The session follows its peer to a new address once the peer's
+	// newest datagram comes from there and the old address has gone
+	// quiet: a NAT that rebinds or a client that roams moves it in
+	// migrateQuiet, while an attacker who races a copy of a datagram from
+	// its own address cannot pull the answers to itself as long as the
+	// peer is still heard where it was.
+	switch {
+	case from == sess.addr:
+		sess.heardAt = now
+	case newest && now.Sub(sess.heardAt) >= s.migrateQuiet():
 		s.migrate(sess, from)
+		sess.heardAt = now
 	}
 	switch pkt[0] {
 	case kindPing:
@@ -552,6 +562,11 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		}
 	}
 }
+
+// migrateQuiet is how long a session's address must have sent nothing
+// authentic before the session moves to another: twice the heartbeat, so
+// that a peer that is still there, even idle, is always heard within it.
+func (s *Server) migrateQuiet() time.Duration { return 2 * s.cfg.Heartbeat }
 
 // migrate follows a session's peer to a new address: its newest datagram
 // came from there.

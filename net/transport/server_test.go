@@ -611,9 +611,11 @@ func TestEstablishedDropsOffline(t *testing.T) {
 }
 
 // TestMigrationOffline: the session follows its peer to a new address on
-// the peer's newest datagram, and only then; replies go there.
+// the peer's newest datagram from there, once the old address has been
+// quiet for twice the heartbeat, and only then; replies go there.
 func TestMigrationOffline(t *testing.T) {
-	o := newOffline(t, LAN())
+	cfg := LAN()
+	o := newOffline(t, cfg)
 	home := addr(t, "10.0.0.1:4000")
 	peer, _ := o.handshake(t, t0, home, nonceOf(1))
 	c := ConnID(peer.conv)
@@ -621,6 +623,16 @@ func TestMigrationOffline(t *testing.T) {
 	second := peer.seal(t, kindDgram, []byte("2"))
 	third := peer.seal(t, kindDgram, []byte("3"))
 	o.handlePacket(t0, home, first)
+	repliesGo := func(when string, want netip.AddrPort) {
+		t.Helper()
+		o.take()
+		if err := o.SendDatagram(c, []byte("a")); err != nil {
+			t.Fatal(err)
+		}
+		if out := o.take(); len(out) != 1 || out[0].to != want {
+			t.Fatalf("%s, replies go to %v, want %v", when, out, want)
+		}
+	}
 
 	// An older datagram arriving late from elsewhere does not move the
 	// session (a copy an attacker captured and sent from its own address
@@ -628,22 +640,22 @@ func TestMigrationOffline(t *testing.T) {
 	roamed := addr(t, "10.0.0.9:5000")
 	o.handlePacket(t0, home, third)
 	o.handlePacket(t0, roamed, second)
-	if err := o.SendDatagram(c, []byte("a")); err != nil {
-		t.Fatal(err)
-	}
-	if out := o.take(); len(out) != 1 || out[0].to != home {
-		t.Fatalf("after a late datagram from elsewhere, replies go to %v, want %v", out, home)
-	}
-	// The newest datagram from a new address moves it.
-	o.handlePacket(t0, roamed, peer.seal(t, kindDgram, []byte("4")))
-	if err := o.SendDatagram(c, []byte("b")); err != nil {
-		t.Fatal(err)
-	}
-	if out := o.take(); len(out) != 1 || out[0].to != roamed {
-		t.Fatalf("after the peer roamed, replies go to %v, want %v", out, roamed)
-	}
-	if st := o.Stats(); st.Migrated != 1 || st.Sessions != 1 || len(o.ev.messages[c]) != 4 {
-		t.Errorf("stats %+v, %d delivered; want one migration, one session, 4 delivered", st, len(o.ev.messages[c]))
+	repliesGo("after a late datagram from elsewhere", home)
+	// Nor does the newest datagram, raced from elsewhere, while the peer
+	// is still heard at home: it is delivered (it is the peer's), but the
+	// answers stay home.
+	raced := peer.seal(t, kindDgram, []byte("4"))
+	now := t0.Add(cfg.Heartbeat)
+	o.handlePacket(now, roamed, raced)
+	o.handlePacket(now, home, raced) // the original, now a replay
+	repliesGo("after a raced copy from elsewhere", home)
+	// The peer's newest datagram from a new address, home quiet for twice
+	// the heartbeat: the session moves.
+	now = now.Add(2 * cfg.Heartbeat)
+	o.handlePacket(now, roamed, peer.seal(t, kindDgram, []byte("5")))
+	repliesGo("after the peer roamed", roamed)
+	if st := o.Stats(); st.Migrated != 1 || st.Sessions != 1 || len(o.ev.messages[c]) != 5 {
+		t.Errorf("stats %+v, %d delivered; want one migration, one session, 5 delivered", st, len(o.ev.messages[c]))
 	}
 	// The per-address counts moved with it.
 	if o.perIP[home.Addr()] != 0 || o.perIP[roamed.Addr()] != 1 {

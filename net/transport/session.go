@@ -36,6 +36,7 @@ type session struct {
 	mss      int       // largest segment payload, bytes
 	maxFrg   int       // largest frg a frame may have
 	lastRecv time.Time // last valid datagram from the peer
+	heardAt  time.Time // server side: last authentic datagram from addr (see Server.established)
 	lastSend time.Time // last datagram to the peer
 
 	// Frames not yet acknowledged, oldest first, to bound the queue in
@@ -70,6 +71,7 @@ func newSession(cfg Config, conv uint32, addr netip.AddrPort, ch *channel, now t
 		mss:      segmentPayload(cfg.MTU),
 		maxFrg:   maxFragments(cfg.MTU),
 		lastRecv: now,
+		heardAt:  now,
 		lastSend: now,
 	}
 }
