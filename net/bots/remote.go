@@ -113,8 +113,15 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 			shared = lockstep.NewSharedSim()
 		}
 		first, end := g*group, min((g+1)*group, cfg.Bots)
+		want := cfg.Players
+		if cfg.PerRoom > 0 {
+			// A room of its own: it starts with the bots it has, the last
+			// one with what is left. (The default room may be shared with
+			// other processes' bots: it waits for cfg.Players.)
+			want = min(want, end-first)
+		}
 		for i := first; i < end; i++ {
-			bots[i] = &remoteBot{i: i, pilot: NewPilot(cfg.Seed*1000 + uint64(i)), from: from, want: min(cfg.Players, end-first), shared: shared}
+			bots[i] = &remoteBot{i: i, pilot: NewPilot(cfg.Seed*1000 + uint64(i)), from: from, want: want, shared: shared}
 		}
 		wg.Add(1)
 		go func() {
