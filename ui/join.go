@@ -50,7 +50,8 @@ func newJoinScreen(a *App) *joinScreen {
 	s.join = t.buttonFunc("Join", func() { a.emit(Intent{Kind: IntentJoinAddr, Addr: s.addr.GetText()}) }, minSize(140, 0))
 	by.AddChild(s.join)
 	col.AddChild(by)
-	s.status = t.text(" ", &t.bodyFace, colDanger, stretchRow())
+	// Two lines of room, so that a message does not move the buttons.
+	s.status = t.para(" ", &t.bodyFace, colDanger, joinListWidth, stretchRow(), minSize(0, 56))
 	col.AddChild(s.status)
 	col.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(160, 0)))
 	s.top = screenRoot(col, false)

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 
@@ -29,6 +31,7 @@ type lobbyScreen struct {
 	chat                             *widget.Container
 	say                              *widget.TextInput
 
+	hostWhere string // where others join the game we host, worked out once
 	rosterSig string
 	chatSig   string
 	setupSig  string
@@ -40,6 +43,9 @@ type lobbyScreen struct {
 // room's own setup wins again, in ticks.
 const setupPatience = game.TicksPerSecond
 
+// lobbyWhereWidth is where the line saying how to join wraps, in pixels.
+const lobbyWhereWidth = 640
+
 func newLobbyScreen(a *App) *lobbyScreen {
 	t := a.theme()
 	s := &lobbyScreen{a: a, wantAge: -1}
@@ -47,7 +53,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(700, 560)))
 	s.title = t.heading("Connecting…")
 	left.AddChild(s.title)
-	s.where = t.dim(" ")
+	s.where = t.para(" ", &t.smallFace, colDim, lobbyWhereWidth)
 	left.AddChild(s.where)
 	s.roster = column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(640, 230)))
 	left.AddChild(s.roster)
@@ -176,7 +182,10 @@ func (s *lobbyScreen) update(Intents) error {
 	s.title.Label = nv.setup.Name
 	switch {
 	case a.flow.hosting && a.net != nil:
-		s.where.Label = "You host this game: others find it in their LAN list, or join " + hostPort(a.net.addr)
+		if s.hostWhere == "" {
+			s.hostWhere = hostWhere(a.net.addr, interfaceAddrs())
+		}
+		s.where.Label = s.hostWhere
 	case a.net != nil:
 		s.where.Label = "at " + a.net.addr
 	}
@@ -221,14 +230,75 @@ func (s *lobbyScreen) update(Intents) error {
 	return nil
 }
 
-// hostPort says where a game hosted at addr (":7777", "[::]:7777") is
-// joined: by this machine's address and the port.
-func hostPort(addr string) string {
-	i := strings.LastIndexByte(addr, ':')
-	if i < 0 {
-		return addr
+// maxJoinAddrs is how many of this machine's addresses the lobby names.
+const maxJoinAddrs = 3
+
+// joinAddrs lists the addresses others join a game listening on listen
+// at: listen itself if it names one address, else each of this machine's
+// addresses (from ifaceAddrs) that another machine can reach, IPv4 first,
+// with the port. None means the machine's addresses are unknown.
+func joinAddrs(listen netip.AddrPort, ifaceAddrs []netip.Addr) []string {
+	port := listen.Port()
+	if a := listen.Addr(); a.IsValid() && !a.IsUnspecified() {
+		return []string{netip.AddrPortFrom(a.Unmap(), port).String()}
 	}
-	return "this machine's address, port " + addr[i+1:]
+	var v4, v6 []string
+	for _, a := range ifaceAddrs {
+		a = a.Unmap()
+		if a.IsLoopback() || a.IsMulticast() || a.IsUnspecified() || a.IsLinkLocalUnicast() {
+			continue
+		}
+		s := netip.AddrPortFrom(a, port).String()
+		if a.Is4() {
+			v4 = append(v4, s)
+		} else {
+			v6 = append(v6, s)
+		}
+	}
+	all := append(v4, v6...)
+	return all[:min(len(all), maxJoinAddrs)]
+}
+
+// interfaceAddrs returns the addresses of this machine's network
+// interfaces that are up; none if they cannot be listed.
+func interfaceAddrs() []netip.Addr {
+	ifaces, err := net.Interfaces()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, ifi := range ifaces {
+		if ifi.Flags&net.FlagUp == 0 {
+			continue
+		}
+		addrs, err := ifi.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				if ip, ok := netip.AddrFromSlice(n.IP); ok {
+					out = append(out, ip)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hostWhere says where a game hosted at addr (":7777", "[::]:7777",
+// "127.0.0.1:7777") is joined: its LAN addresses and port.
+func hostWhere(addr string, ifaceAddrs []netip.Addr) string {
+	const found = "You host this game: others see it in their LAN list"
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return found + "."
+	}
+	list := joinAddrs(ap, ifaceAddrs)
+	if len(list) == 0 {
+		return fmt.Sprintf("%s, or join this machine's address, port %d.", found, ap.Port())
+	}
+	return found + ", or join " + strings.Join(list, " or ")
 }
 
 func (s *lobbyScreen) updateRoster() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -68,7 +69,7 @@ func TestScreens(t *testing.T) {
 }
 
 // walkShots are the screenshots the walk takes, in order.
-var walkShots = []string{"menu", "join", "settings", "lobby", "play", "graph", "lagging", "reconnecting", "results"}
+var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "play", "graph", "lagging", "reconnecting", "results"}
 
 func brightPixels(img image.Image) int {
 	n := 0
@@ -112,6 +113,9 @@ type stage struct {
 	done func(w *walker) bool
 	// wait is how many frames to let pass after done first holds.
 	wait int
+	// check, if set, says what is wrong with the screen when it is
+	// captured ("" for nothing).
+	check func(w *walker) string
 }
 
 func (w *walker) guestDo(f func(s *lockstep.Session)) {
@@ -148,6 +152,16 @@ func walkScreens(t *testing.T) {
 		{name: "menu", done: func(w *walker) bool { return w.frames > 20 }},
 		{name: "join", act: func(w *walker) { w.emit(Intent{Kind: IntentOpenJoin}) },
 			done: func(w *walker) bool { return w.cur2() == screenJoin }, wait: 20},
+		{name: "join-error", act: func(w *walker) {
+			// What a typo'd name gives (the lookup itself would leave loopback).
+			w.flow.joinErr = dialErrorText("zzz:7777", fmt.Errorf("dial zzz:7777: %w", &net.DNSError{Err: "no such host", Name: "zzz", Server: "10.255.255.53:53", IsNotFound: true}))
+		}, done: func(w *walker) bool { return w.cur2() == screenJoin }, wait: 5, check: func(w *walker) string {
+			s := w.App.cur.(*joinScreen)
+			if !strings.Contains(s.status.Label, "No computer named “zzz”") {
+				return fmt.Sprintf("the join screen says %q", s.status.Label)
+			}
+			return inside("the join error", s.status.GetWidget().Rect, "the panel", s.top.Children()[0].GetWidget().Rect)
+		}},
 		{name: "settings", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentOpenSettings}) },
 			done: func(w *walker) bool { return w.cur2() == screenSettings }, wait: 5},
 		{name: "lobby", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentHost}) },
@@ -178,7 +192,13 @@ func walkScreens(t *testing.T) {
 					all = all && p.Ready
 				}
 				return all && len(nv.chat) > 0 && nv.setup.Setup.Lives == 5
-			}, wait: 10},
+			}, wait: 10, check: func(w *walker) string {
+				s := w.App.cur.(*lobbyScreen)
+				if !strings.Contains(s.where.Label, "join 127.0.0.1:") {
+					return fmt.Sprintf("the host's lobby says %q, want the address it listens on", s.where.Label)
+				}
+				return inside("where to join", s.where.GetWidget().Rect, "the window", w.App.ui.Container.GetWidget().Rect)
+			}},
 		{name: "play", act: func(w *walker) { w.emit(Intent{Kind: IntentStart}) },
 			done: func(w *walker) bool {
 				if w.guest != nil {
@@ -220,6 +240,15 @@ func walkScreens(t *testing.T) {
 	}
 }
 
+// inside says how rect a (named what) sticks out of rect b (named where),
+// or "" if it does not.
+func inside(what string, a image.Rectangle, where string, b image.Rectangle) string {
+	if a.Empty() || !a.In(b) {
+		return fmt.Sprintf("%s at %v is not inside %s at %v", what, a, where, b)
+	}
+	return ""
+}
+
 // unblock lets the guest silenced by the lagging stage go on.
 func (w *walker) unblock() { w.once.Do(func() { close(w.block) }) }
 
@@ -250,6 +279,11 @@ func (w *walker) Update() error {
 			st.wait--
 		} else {
 			w.shoot = true
+			if st.check != nil {
+				if msg := st.check(w); msg != "" {
+					w.err = fmt.Errorf("stage %s: %s", st.name, msg)
+				}
+			}
 		}
 	}
 	if w.frames-w.began > 20*game.TicksPerSecond {

@@ -157,6 +157,14 @@ func (t *theme) text(s string, face *text.Face, c color.Color, opts ...widget.Wi
 		widget.TextOpts.Position(widget.TextPositionStart, widget.TextPositionCenter))
 }
 
+// para is text wrapped at width pixels: a message that may be long (why
+// joining failed) and must stay inside its panel.
+func (t *theme) para(s string, face *text.Face, c color.Color, width int, opts ...widget.WidgetOpt) *widget.Text {
+	return widget.NewText(widget.TextOpts.Text(s, face, c), widget.TextOpts.WidgetOpts(opts...),
+		widget.TextOpts.MaxWidth(float64(width)),
+		widget.TextOpts.Position(widget.TextPositionStart, widget.TextPositionCenter))
+}
+
 func (t *theme) heading(s string, opts ...widget.WidgetOpt) *widget.Text {
 	return t.text(s, &t.headingFace, colText, opts...)
 }
