@@ -69,7 +69,7 @@ func TestScreens(t *testing.T) {
 }
 
 // walkShots are the screenshots the walk takes, in order.
-var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "play", "graph", "lagging", "reconnecting", "results"}
+var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "play", "graph", "paused", "lagging", "reconnecting", "results"}
 
 func brightPixels(img image.Image) int {
 	n := 0
@@ -105,6 +105,10 @@ type walker struct {
 	said   bool
 	// pressF3 makes the next update see F3 pressed.
 	pressF3 bool
+	// pausedAt is the world's tick while paused; silenced, that the
+	// guest has been made silent.
+	pausedAt uint32
+	silenced bool
 }
 
 type stage struct {
@@ -207,11 +211,50 @@ func walkScreens(t *testing.T) {
 				return w.cur2() == screenPlay && w.nv.hasWorld && w.nv.world.Tick > 200 && w.hasParticles()
 			}},
 		{name: "graph", act: func(w *walker) { w.pressF3 = true }, done: func(w *walker) bool { return w.frames-w.began > 150 }},
+		{name: "paused", act: func(w *walker) {
+			w.emit(Intent{Kind: IntentGameMenu})
+			w.emit(Intent{Kind: IntentPause, Paused: true})
+		}, done: func(w *walker) bool {
+			w.pausedAt = w.nv.world.Tick
+			return w.nv.status.Child == wire.ChildPaused && w.frames-w.began > 90
+		}, check: func(w *walker) string {
+			s := w.App.cur.(*netPlayScreen)
+			if s.menuNote.Label != menuNotePaused {
+				return fmt.Sprintf("the menu says %q while paused, want %q", s.menuNote.Label, menuNotePaused)
+			}
+			// The last half second of the graph, well into the pause.
+			for i := max(0, s.graph.n-5); i < s.graph.n; i++ {
+				if loss := s.graph.at(i)[gLoss]; loss > 0 {
+					return fmt.Sprintf("the graph shows %v %% loss while paused", loss)
+				}
+			}
+			return ""
+		}},
 		{name: "lagging", act: func(w *walker) {
-			// The guest's session loop waits on its lock: it goes silent.
-			go w.guest.Do(func(*lockstep.Session) { <-w.block })
-		}, done: func(w *walker) bool { return w.nv.status.Child == wire.ChildLagging }, wait: 10},
-		{name: "reconnecting", done: func(w *walker) bool { return w.nv.status.Child == wire.ChildVacancy }, wait: 60},
+			w.emit(Intent{Kind: IntentPause, Paused: false})
+			w.emit(Intent{Kind: IntentResume})
+		}, done: func(w *walker) bool {
+			if !w.silenced {
+				// Once the game runs again for a second, the guest's
+				// session loop waits on its lock: it goes silent.
+				if w.nv.status.Child == wire.ChildIterating && w.nv.world.Tick > w.pausedAt+game.TicksPerSecond {
+					w.silenced = true
+					go w.guest.Do(func(*lockstep.Session) { <-w.block })
+				}
+				return false
+			}
+			return w.nv.status.Child == wire.ChildLagging
+		}, wait: 10},
+		{name: "reconnecting", done: func(w *walker) bool { return w.nv.status.Child == wire.ChildVacancy }, wait: 60, check: func(w *walker) string {
+			s := w.App.cur.(*netPlayScreen)
+			if title, _, _ := s.overlay(); title != "" {
+				return fmt.Sprintf("a %q banner over the field while a player reconnects; the game goes on", title)
+			}
+			if line := s.reconnecting(); !strings.Contains(line, "Ada lost the connection: waiting") || !regexp.MustCompile(`\d+ s`).MatchString(line) {
+				return fmt.Sprintf("the reconnecting strip says %q", line)
+			}
+			return ""
+		}},
 		{name: "results", act: func(w *walker) {
 			w.unblock()
 			// What the host's client does when its world is over.
