@@ -126,7 +126,8 @@ func (s *joinScreen) refresh() {
 		if name == "" {
 			name = r.Game.Addr.String()
 		}
-		line.AddChild(cell("  "+name, "GAME"), cell(r.Game.Host, "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
+		fit := func(s, h string) string { return ellipsis(s, t.bodyFace, float64(colWidth(h)-8)) }
+		line.AddChild(cell(fit("  "+name, "GAME"), "GAME"), cell(fit(r.Game.Host, "HOST"), "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
 		g := r.Game
 		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g, Rejoin: r.Rejoin}, minSize(colWidth(""), 0))
 		enable(b, r.Joinable)

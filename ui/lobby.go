@@ -9,6 +9,7 @@ import (
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"rockstep/game"
 	"rockstep/net/wire"
@@ -110,7 +111,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 
 	right := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(minSize(400, 560)))
 	right.AddChild(t.heading("Chat"))
-	s.chat = column(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(340, 410)))
+	s.chat = column(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(chatWidth, 410)))
 	right.AddChild(s.chat)
 	s.say = t.inputClearing("say something, Enter sends", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, true, stretchRow())
 	s.say.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
@@ -330,7 +331,7 @@ func (s *lobbyScreen) updateRoster() {
 		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(&widget.Insets{Left: 10, Top: 8, Bottom: 8}))), widget.ContainerOpts.WidgetOpts(mid))
 		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(swatchImage(playerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(minSize(20, 20))))
 		line.AddChild(pad)
-		name := p.Name
+		name := ellipsis(p.Name, t.bodyFace, lobbyNameWidth)
 		if int(p.Slot) == nv.slot {
 			name += "  (you)"
 		}
@@ -378,20 +379,34 @@ func (s *lobbyScreen) updateSetup() {
 	t.setOn(s.versus, g.Mode == game.Versus)
 	s.lives.Label = strconv.Itoa(int(g.Lives))
 	s.wave.Label = strconv.Itoa(int(g.StartWave))
-	if g.FriendlyFire {
+	// Friendly fire is co-op's: in versus every bullet hits every ship.
+	versus := g.Mode == game.Versus
+	switch {
+	case versus:
+		s.ff.SetText("Always, in versus")
+	case g.FriendlyFire:
 		s.ff.SetText("On")
-	} else {
+	default:
 		s.ff.SetText("Off")
 	}
-	t.setOn(s.ff, g.FriendlyFire)
-	for _, b := range []*widget.Button{s.coop, s.versus, s.ff} {
+	t.setOn(s.ff, g.FriendlyFire && !versus)
+	for _, b := range []*widget.Button{s.coop, s.versus} {
 		enable(b, host)
 	}
+	enable(s.ff, host && !versus)
 	enable(s.livesDn, host && g.Lives > 1)
 	enable(s.livesUp, host && g.Lives < game.MaxLives)
 	enable(s.waveDn, host && g.StartWave > 1)
 	enable(s.waveUp, host && g.StartWave < game.MaxStartWave)
 }
+
+// Widths in the lobby, in pixels: the roster's names, the chat's column
+// and the names in it.
+const (
+	lobbyNameWidth = 250
+	chatWidth      = 340
+	chatNameWidth  = 120
+)
 
 // chatLines is how many chat lines the lobby shows.
 const chatLines = 14
@@ -416,11 +431,12 @@ func (s *lobbyScreen) updateChat() {
 		s.chat.AddChild(t.dim("No messages yet."))
 	}
 	for _, c := range lines {
-		from := nv.playerName(int(c.From))
+		from := ellipsis(nv.playerName(int(c.From))+":", t.bodyFace, chatNameWidth)
+		fromW, _ := text.Measure(from, t.bodyFace, 0)
 		line := row(8)
-		line.AddChild(t.text(from+":", &t.bodyFace, playerColour(s.colourOf(int(c.From))), minSize(0, 0)))
+		line.AddChild(t.text(from, &t.bodyFace, playerColour(s.colourOf(int(c.From))), minSize(0, 0)))
 		msg := t.text(c.Text, &t.bodyFace, colText)
-		msg.MaxWidth = 300
+		msg.MaxWidth = chatWidth - 8 - fromW
 		line.AddChild(msg)
 		s.chat.AddChild(line)
 	}

@@ -79,6 +79,29 @@ type boardLine struct {
 	name, score label
 	of          uint32
 	s           string
+	// The name as drawn, ellipsised to leave room for the score: fitted
+	// from nameOf at scale fitScale.
+	nameOf, fit string
+	fitScale    float64
+}
+
+// Places of the scoreboard's columns, in world units.
+const (
+	boardNameX  = 38  // left end of the name
+	boardScoreX = 232 // right end of the score
+	boardGap    = 12  // the least space between name and score
+)
+
+// fitName returns name ellipsised to end boardGap short of the score,
+// measured in h's label face, kept until the name, score or scale change.
+func (l *boardLine) fitName(h *hud, name string) string {
+	if l.fit != "" && l.nameOf == name && l.fitScale == h.scale {
+		return l.fit
+	}
+	sw, _ := text.Measure(l.s, &h.label, 0)
+	room := (boardScoreX-boardNameX-boardGap)*h.scale - sw
+	l.nameOf, l.fitScale, l.fit = name, h.scale, ellipsis(name, &h.label, room)
+	return l.fit
 }
 
 func newNetPlayScreen(a *App) *netPlayScreen {
@@ -432,13 +455,14 @@ func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *gam
 		l := &b.lines[p.i]
 		if l.s == "" || l.of != sh.Score {
 			l.of, l.s = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
+			l.fit = "" // the score's width changed
 		}
 		c := colText
 		if p.i == me {
 			c = playerColour(colour(p.i))
 		}
-		h.text(dst, v, &l.name, name(p.i), &h.label, 38, p.y+3, text.AlignStart, c, 1)
-		h.text(dst, v, &l.score, l.s, &h.label, 232, p.y+3, text.AlignEnd, colText, 1)
+		h.text(dst, v, &l.name, l.fitName(h, name(p.i)), &h.label, boardNameX, p.y+3, text.AlignStart, c, 1)
+		h.text(dst, v, &l.score, l.s, &h.label, boardScoreX, p.y+3, text.AlignEnd, colText, 1)
 	}
 	if w.Wave != h.waveOf {
 		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))

@@ -69,7 +69,7 @@ func TestScreens(t *testing.T) {
 }
 
 // walkShots are the screenshots the walk takes, in order.
-var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "play", "graph", "paused", "lagging", "reconnecting", "results"}
+var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "play", "graph", "paused", "lagging", "reconnecting", "results", "results-versus"}
 
 func brightPixels(img image.Image) int {
 	n := 0
@@ -84,6 +84,10 @@ func brightPixels(img image.Image) int {
 	}
 	return n
 }
+
+// guestName is the second player's: long, as names that must be fitted
+// beside scores are (wire.MaxName bytes).
+const guestName = "Ada Lovelace-Wentworth X"
 
 // walker drives the app through the screens: each stage acts, waits for
 // its condition, and the frame after the condition holds is captured.
@@ -109,6 +113,7 @@ type walker struct {
 	// guest has been made silent.
 	pausedAt uint32
 	silenced bool
+	winner   string // the name results-versus made the winner
 }
 
 type stage struct {
@@ -167,7 +172,16 @@ func walkScreens(t *testing.T) {
 			return inside("the join error", s.status.GetWidget().Rect, "the panel", s.top.Children()[0].GetWidget().Rect)
 		}},
 		{name: "settings", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentOpenSettings}) },
-			done: func(w *walker) bool { return w.cur2() == screenSettings }, wait: 5},
+			done: func(w *walker) bool { return w.cur2() == screenSettings }, wait: 5, check: func(w *walker) string {
+				// The name box takes no more than a name can hold.
+				s := w.App.cur.(*settingsScreen)
+				s.name.SetText(strings.Repeat("é", 20))
+				if got := s.name.GetText(); got != strings.Repeat("é", wire.MaxName/2) {
+					return fmt.Sprintf("the name box holds %q (%d bytes), want %d bytes", got, len(got), wire.MaxName)
+				}
+				s.name.SetText("Grace")
+				return ""
+			}},
 		{name: "lobby", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentHost}) },
 			done: func(w *walker) bool {
 				nv := &w.nv
@@ -177,7 +191,7 @@ func walkScreens(t *testing.T) {
 				if w.guest == nil && w.net != nil && w.net.h != nil {
 					p := transport.NewPipe()
 					w.net.h.Attach(p)
-					w.guest = client.Attach(p, client.Options{Session: lockstep.Config{Name: "Ada", PlayerID: [16]byte{1}}})
+					w.guest = client.Attach(p, client.Options{Session: lockstep.Config{Name: guestName, PlayerID: [16]byte{1}}})
 					w.emit(Intent{Kind: IntentReady, Ready: true})
 					w.emit(Intent{Kind: IntentSetup, Setup: game.Setup{Mode: game.Coop, Lives: 5, StartWave: 4, FriendlyFire: true}})
 				}
@@ -200,6 +214,19 @@ func walkScreens(t *testing.T) {
 				s := w.App.cur.(*lobbyScreen)
 				if !strings.Contains(s.where.Label, "join 127.0.0.1:") {
 					return fmt.Sprintf("the host's lobby says %q, want the address it listens on", s.where.Label)
+				}
+				if s.ff.GetWidget().Disabled {
+					return "friendly fire is disabled in co-op"
+				}
+				// As the host picks versus: friendly fire is greyed out.
+				s.want, s.wantAge, s.setupSig = s.setupNow(), 0, ""
+				s.want.Mode = game.Versus
+				s.updateSetup()
+				ffOff, ffText := s.ff.GetWidget().Disabled, s.ff.Text().Label
+				s.wantAge, s.setupSig = -1, ""
+				s.updateSetup()
+				if !ffOff || ffText != "Always, in versus" {
+					return fmt.Sprintf("in versus, friendly fire says %q, disabled %v; want it greyed out", ffText, ffOff)
 				}
 				return inside("where to join", s.where.GetWidget().Rect, "the window", w.App.ui.Container.GetWidget().Rect)
 			}},
@@ -250,7 +277,7 @@ func walkScreens(t *testing.T) {
 			if title, _, _ := s.overlay(); title != "" {
 				return fmt.Sprintf("a %q banner over the field while a player reconnects; the game goes on", title)
 			}
-			if line := s.reconnecting(); !strings.Contains(line, "Ada lost the connection: waiting") || !regexp.MustCompile(`\d+ s`).MatchString(line) {
+			if line := s.reconnecting(); !strings.Contains(line, guestName+" lost the connection: waiting") || !regexp.MustCompile(`\d+ s`).MatchString(line) {
 				return fmt.Sprintf("the reconnecting strip says %q", line)
 			}
 			return ""
@@ -259,7 +286,28 @@ func walkScreens(t *testing.T) {
 			w.unblock()
 			// What the host's client does when its world is over.
 			w.net.client().Do(func(s *lockstep.Session) { s.EndGame() })
-		}, done: func(w *walker) bool { return w.cur2() == screenResults }, wait: 10},
+		}, done: func(w *walker) bool { return w.cur2() == screenResults }, wait: 10, check: func(w *walker) string {
+			s := w.App.cur.(*resultsScreen)
+			if !strings.HasPrefix(s.shown[0], "GAME ENDED") || len(s.shown) != 4 || !strings.Contains(strings.Join(s.shown, "\n"), ". "+guestName+" ") {
+				return fmt.Sprintf("co-op results %q", s.shown)
+			}
+			return ""
+		}},
+		{name: "results-versus", act: func(w *walker) {
+			// The same table as a versus game the guest won.
+			r := &w.nv.results
+			r.Mode, r.Over, r.Winner = game.Versus, true, r.Lines[0].Slot
+			r.Lines[0].Winner = true
+			w.winner = w.nv.playerName(int(r.Winner))
+			w.App.cur = newResultsScreen(w.App)
+			w.App.ui.Container = w.App.cur.root()
+		}, done: func(w *walker) bool { return w.frames-w.began > 5 }, check: func(w *walker) string {
+			s := w.App.cur.(*resultsScreen)
+			if winner := w.winner; s.shown[0] != winner+" wins" || !strings.HasPrefix(s.shown[2], "1. "+winner+" ") || !strings.HasPrefix(s.shown[3], "2. ") {
+				return fmt.Sprintf("versus results %q", s.shown)
+			}
+			return inside("the results", s.top.Children()[0].GetWidget().Rect, "the window", s.top.GetWidget().Rect)
+		}},
 	}
 	w.began = 0
 	if err := app.runGame(w); err != nil {
