@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"rockstep/game"
 	"rockstep/net/lan"
@@ -442,15 +444,43 @@ func parseJoinAddr(s string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// dialErrorText explains why the connection to target failed.
+// dialErrorText explains in plain words why the connection to target
+// failed: no answer, no such name, a refusal, or (rarely) what the system
+// said, without the layers of "dial …:" around it.
 func dialErrorText(target string, err error) string {
+	var dnsErr *net.DNSError
+	var refused *transport.RefusedError
 	switch {
-	case errors.Is(err, transport.ErrTimeout):
-		return "no answer from " + target + " (timed out): is the game still hosted, and the address right?"
+	case errors.Is(err, transport.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Sprintf("No answer from %s in %d seconds. Is the game still hosted, and is the address right?", target, int(dialTimeout/time.Second))
+	case errors.As(err, &dnsErr):
+		name := dnsErr.Name
+		if name == "" {
+			name = target
+		}
+		return fmt.Sprintf("No computer named “%s” was found on the network. Check the name, or type its address, like 192.168.1.20.", name)
+	case errors.As(err, &refused):
+		switch refused.Reason {
+		case transport.RefuseFull:
+			return "Cannot join " + target + ": the host has as many players as it can take."
+		case transport.RefusePerIP:
+			return "Cannot join " + target + ": too many players from this computer are in it already."
+		case transport.RefuseVersion:
+			return "Cannot join " + target + ": it runs another version of Rockstep."
+		}
+		return "Cannot join " + target + ": the host refused the connection."
 	case errors.Is(err, transport.ErrRefused):
-		return target + " refused the connection"
+		return "Cannot join " + target + ": the host refused the connection."
 	}
-	return "cannot reach " + target + ": " + err.Error()
+	// Whatever the system said, without the wrapping layers.
+	for {
+		inner := errors.Unwrap(err)
+		if inner == nil {
+			break
+		}
+		err = inner
+	}
+	return "Cannot reach " + target + ": " + err.Error() + "."
 }
 
 // refusalText explains why a room turned us away.

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strings"
 	"testing"
@@ -169,8 +172,13 @@ func TestJoinFailuresStayOnTheJoinScreen(t *testing.T) {
 		n    netStatus
 		want string
 	}{
-		{"timed out", netStatus{active: true, dialErr: fmt.Errorf("dial: %w", transport.ErrTimeout)}, "timed out"},
-		{"connection refused", netStatus{active: true, dialErr: transport.ErrRefused}, "refused the connection"},
+		{"timed out", netStatus{active: true, dialErr: fmt.Errorf("dial: %w", transport.ErrTimeout)}, "No answer from 10.0.0.9:7777 in 5 seconds"},
+		{"dial context ended", netStatus{active: true, dialErr: fmt.Errorf("dial 10.0.0.9:7777: %w", context.DeadlineExceeded)}, "No answer from 10.0.0.9:7777 in 5 seconds"},
+		{"name not found", netStatus{active: true, dialErr: fmt.Errorf("dial zzz:7777: %w", &net.DNSError{Err: "no such host", Name: "zzz", IsNotFound: true})}, "No computer named “zzz” was found"},
+		{"connection refused", netStatus{active: true, dialErr: transport.ErrRefused}, "the host refused the connection"},
+		{"transport full", netStatus{active: true, dialErr: fmt.Errorf("dial: %w", &transport.RefusedError{Reason: transport.RefuseFull})}, "as many players as it can take"},
+		{"transport version", netStatus{active: true, dialErr: fmt.Errorf("dial: %w", &transport.RefusedError{Reason: transport.RefuseVersion})}, "another version of Rockstep"},
+		{"other", netStatus{active: true, dialErr: fmt.Errorf("dial 10.0.0.9:7777: %w", &net.OpError{Op: "write", Net: "udp", Err: errors.New("network is unreachable")})}, "Cannot reach 10.0.0.9:7777: network is unreachable."},
 		{"full", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseFull}}, "full"},
 		{"running", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseRunning}}, "already started"},
 		{"bad token", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseBadToken}}, "has ended"},
@@ -185,6 +193,12 @@ func TestJoinFailuresStayOnTheJoinScreen(t *testing.T) {
 			wantScreen(t, "failure", f, screenJoin)
 			if !strings.Contains(f.joinErr, tc.want) {
 				t.Errorf("error %q, want it to say %q", f.joinErr, tc.want)
+			}
+			// Plain words: none of the layers a Go error is wrapped in.
+			for _, raw := range []string{"dial ", "context deadline", "lookup ", "transport:"} {
+				if strings.Contains(f.joinErr, raw) {
+					t.Errorf("error %q says %q", f.joinErr, raw)
+				}
 			}
 			// The player can try again at once.
 			wantEffects(t, "retry", f.apply(Intent{Kind: IntentJoinAddr, Addr: "10.0.0.9:7000"}), effDial)

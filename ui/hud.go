@@ -175,6 +175,20 @@ func (h *hud) hint(dst *ebiten.Image, r *renderer, v view, s string, a float32) 
 	h.text(dst, v, &h.hintLine, s, &h.label, fieldW/2, fieldH-40, text.AlignCenter, colDim, a)
 }
 
+// strip draws one small line of text through label l centred at world
+// height y, on a dark band: news the game goes on under (a player
+// reconnecting), clear of the scoreboard and the wave.
+func (h *hud) strip(dst *ebiten.Image, r *renderer, v view, l *label, s string, y float64, c color.RGBA) {
+	h.rescale(v)
+	w := float32(l.prepare(s, &h.label))
+	x, sy := v.pt(fieldW/2, y)
+	pad := v.px(10)
+	r.hud.reset()
+	r.hud.rect(x-w/2-pad, sy-v.px(5), w+2*pad, v.px(sizeLabel*1.35+10), tint(colBars, 0.7))
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+	h.text(dst, v, l, s, &h.label, fieldW/2, y, text.AlignCenter, c, 1)
+}
+
 // finalScore returns the line under the game-over banner, formatted once
 // per score.
 func (h *hud) finalScore(score uint32) string {

@@ -50,7 +50,8 @@ func newJoinScreen(a *App) *joinScreen {
 	s.join = t.buttonFunc("Join", func() { a.emit(Intent{Kind: IntentJoinAddr, Addr: s.addr.GetText()}) }, minSize(140, 0))
 	by.AddChild(s.join)
 	col.AddChild(by)
-	s.status = t.text(" ", &t.bodyFace, colDanger, stretchRow())
+	// Two lines of room, so that a message does not move the buttons.
+	s.status = t.para(" ", &t.bodyFace, colDanger, joinListWidth, stretchRow(), minSize(0, 56))
 	col.AddChild(s.status)
 	col.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(160, 0)))
 	s.top = screenRoot(col, false)
@@ -125,7 +126,8 @@ func (s *joinScreen) refresh() {
 		if name == "" {
 			name = r.Game.Addr.String()
 		}
-		line.AddChild(cell("  "+name, "GAME"), cell(r.Game.Host, "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
+		fit := func(s, h string) string { return ellipsis(s, t.bodyFace, float64(colWidth(h)-8)) }
+		line.AddChild(cell(fit("  "+name, "GAME"), "GAME"), cell(fit(r.Game.Host, "HOST"), "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
 		g := r.Game
 		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g, Rejoin: r.Rejoin}, minSize(colWidth(""), 0))
 		enable(b, r.Joinable)

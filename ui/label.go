@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -66,4 +67,24 @@ func (l *label) render(s string, f *text.GoTextFace) {
 	op.GeoM.Translate(labelPad, labelPad)
 	text.Draw(l.img, s, f, &op)
 	l.s, l.size, l.w = s, f.Size, w
+}
+
+// ellipsis returns s shortened with "…" to at most width pixels in face
+// f, or s itself if it fits: a name never runs into what is beside it.
+func ellipsis(s string, f text.Face, width float64) string {
+	if w, _ := text.Measure(s, f, 0); w <= width {
+		return s
+	}
+	r := []rune(s)
+	// The longest prefix that fits with the "…", by bisection.
+	lo, hi := 0, len(r) // r[:lo]+"…" fits (or lo is 0); r[:hi]+"…" does not
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if w, _ := text.Measure(string(r[:mid])+"…", f, 0); w <= width {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return strings.TrimRight(string(r[:lo]), " ") + "…"
 }

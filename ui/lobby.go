@@ -2,11 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"rockstep/game"
 	"rockstep/net/transport"
@@ -30,6 +33,7 @@ type lobbyScreen struct {
 	chat                             *widget.Container
 	say                              *widget.TextInput
 
+	hostWhere string // where others join the game we host, worked out once
 	rosterSig string
 	chatSig   string
 	setupSig  string
@@ -41,6 +45,9 @@ type lobbyScreen struct {
 // room's own setup wins again, in ticks.
 const setupPatience = game.TicksPerSecond
 
+// lobbyWhereWidth is where the line saying how to join wraps, in pixels.
+const lobbyWhereWidth = 640
+
 func newLobbyScreen(a *App) *lobbyScreen {
 	t := a.theme()
 	s := &lobbyScreen{a: a, wantAge: -1}
@@ -48,7 +55,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(700, 560)))
 	s.title = t.heading("Connecting…")
 	left.AddChild(s.title)
-	s.where = t.dim(" ")
+	s.where = t.para(" ", &t.smallFace, colDim, lobbyWhereWidth)
 	left.AddChild(s.where)
 	s.hostKey = t.dim(" ")
 	left.AddChild(s.hostKey)
@@ -113,7 +120,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 
 	right := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(minSize(400, 560)))
 	right.AddChild(t.heading("Chat"))
-	s.chat = column(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(340, 410)))
+	s.chat = column(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(chatWidth, 410)))
 	right.AddChild(s.chat)
 	s.say = t.inputClearing("say something, Enter sends", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, true, stretchRow())
 	s.say.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
@@ -185,7 +192,10 @@ func (s *lobbyScreen) update(Intents) error {
 	s.title.Label = nv.setup.Name
 	switch {
 	case a.flow.hosting && a.net != nil:
-		s.where.Label = "You host this game: others find it in their LAN list, or join " + hostPort(a.net.addr)
+		if s.hostWhere == "" {
+			s.hostWhere = hostWhere(a.net.addr, interfaceAddrs())
+		}
+		s.where.Label = s.hostWhere
 	case a.net != nil:
 		s.where.Label = "at " + a.net.addr
 	}
@@ -236,14 +246,75 @@ func (s *lobbyScreen) update(Intents) error {
 	return nil
 }
 
-// hostPort says where a game hosted at addr (":7777", "[::]:7777") is
-// joined: by this machine's address and the port.
-func hostPort(addr string) string {
-	i := strings.LastIndexByte(addr, ':')
-	if i < 0 {
-		return addr
+// maxJoinAddrs is how many of this machine's addresses the lobby names.
+const maxJoinAddrs = 3
+
+// joinAddrs lists the addresses others join a game listening on listen
+// at: listen itself if it names one address, else each of this machine's
+// addresses (from ifaceAddrs) that another machine can reach, IPv4 first,
+// with the port. None means the machine's addresses are unknown.
+func joinAddrs(listen netip.AddrPort, ifaceAddrs []netip.Addr) []string {
+	port := listen.Port()
+	if a := listen.Addr(); a.IsValid() && !a.IsUnspecified() {
+		return []string{netip.AddrPortFrom(a.Unmap(), port).String()}
 	}
-	return "this machine's address, port " + addr[i+1:]
+	var v4, v6 []string
+	for _, a := range ifaceAddrs {
+		a = a.Unmap()
+		if a.IsLoopback() || a.IsMulticast() || a.IsUnspecified() || a.IsLinkLocalUnicast() {
+			continue
+		}
+		s := netip.AddrPortFrom(a, port).String()
+		if a.Is4() {
+			v4 = append(v4, s)
+		} else {
+			v6 = append(v6, s)
+		}
+	}
+	all := append(v4, v6...)
+	return all[:min(len(all), maxJoinAddrs)]
+}
+
+// interfaceAddrs returns the addresses of this machine's network
+// interfaces that are up; none if they cannot be listed.
+func interfaceAddrs() []netip.Addr {
+	ifaces, err := net.Interfaces()
+	if err != nil {
+		return nil
+	}
+	var out []netip.Addr
+	for _, ifi := range ifaces {
+		if ifi.Flags&net.FlagUp == 0 {
+			continue
+		}
+		addrs, err := ifi.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				if ip, ok := netip.AddrFromSlice(n.IP); ok {
+					out = append(out, ip)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// hostWhere says where a game hosted at addr (":7777", "[::]:7777",
+// "127.0.0.1:7777") is joined: its LAN addresses and port.
+func hostWhere(addr string, ifaceAddrs []netip.Addr) string {
+	const found = "You host this game: others see it in their LAN list"
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return found + "."
+	}
+	list := joinAddrs(ap, ifaceAddrs)
+	if len(list) == 0 {
+		return fmt.Sprintf("%s, or join this machine's address, port %d.", found, ap.Port())
+	}
+	return found + ", or join " + strings.Join(list, " or ")
 }
 
 func (s *lobbyScreen) updateRoster() {
@@ -275,7 +346,7 @@ func (s *lobbyScreen) updateRoster() {
 		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(&widget.Insets{Left: 10, Top: 8, Bottom: 8}))), widget.ContainerOpts.WidgetOpts(mid))
 		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(swatchImage(playerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(minSize(20, 20))))
 		line.AddChild(pad)
-		name := p.Name
+		name := ellipsis(p.Name, t.bodyFace, lobbyNameWidth)
 		if int(p.Slot) == nv.slot {
 			name += "  (you)"
 		}
@@ -328,10 +399,21 @@ func (s *lobbyScreen) updateSetup() {
 	t.setOn(s.versus, g.Mode == game.Versus)
 	s.lives.Label = strconv.Itoa(int(g.Lives))
 	s.wave.Label = strconv.Itoa(int(g.StartWave))
+	// Friendly fire is co-op's: in versus every bullet hits every ship.
+	versus := g.Mode == game.Versus
+	switch {
+	case versus:
+		s.ff.SetText("Always, in versus")
+	case g.FriendlyFire:
+		s.ff.SetText("On")
+	default:
+		s.ff.SetText("Off")
+	}
+	t.setOn(s.ff, g.FriendlyFire && !versus)
 	for _, o := range []struct {
 		b  *widget.Button
 		on bool
-	}{{s.ff, g.FriendlyFire}, {s.saucers, g.Saucers}, {s.hyper, g.Hyperspace}} {
+	}{{s.saucers, g.Saucers}, {s.hyper, g.Hyperspace}} {
 		if o.on {
 			o.b.SetText("On")
 		} else {
@@ -339,14 +421,23 @@ func (s *lobbyScreen) updateSetup() {
 		}
 		t.setOn(o.b, o.on)
 	}
-	for _, b := range []*widget.Button{s.coop, s.versus, s.ff, s.saucers, s.hyper} {
+	for _, b := range []*widget.Button{s.coop, s.versus, s.saucers, s.hyper} {
 		enable(b, host)
 	}
+	enable(s.ff, host && !versus)
 	enable(s.livesDn, host && g.Lives > 1)
 	enable(s.livesUp, host && g.Lives < game.MaxLives)
 	enable(s.waveDn, host && g.StartWave > 1)
 	enable(s.waveUp, host && g.StartWave < game.MaxStartWave)
 }
+
+// Widths in the lobby, in pixels: the roster's names, the chat's column
+// and the names in it.
+const (
+	lobbyNameWidth = 250
+	chatWidth      = 340
+	chatNameWidth  = 120
+)
 
 // chatLines is how many chat lines the lobby shows.
 const chatLines = 14
@@ -371,11 +462,12 @@ func (s *lobbyScreen) updateChat() {
 		s.chat.AddChild(t.dim("No messages yet."))
 	}
 	for _, c := range lines {
-		from := nv.playerName(int(c.From))
+		from := ellipsis(nv.playerName(int(c.From))+":", t.bodyFace, chatNameWidth)
+		fromW, _ := text.Measure(from, t.bodyFace, 0)
 		line := row(8)
-		line.AddChild(t.text(from+":", &t.bodyFace, playerColour(s.colourOf(int(c.From))), minSize(0, 0)))
+		line.AddChild(t.text(from, &t.bodyFace, playerColour(s.colourOf(int(c.From))), minSize(0, 0)))
 		msg := t.text(c.Text, &t.bodyFace, colText)
-		msg.MaxWidth = 300
+		msg.MaxWidth = chatWidth - 8 - fromW
 		line.AddChild(msg)
 		s.chat.AddChild(line)
 	}

@@ -18,6 +18,10 @@ type menuScreen struct {
 	name *widget.Text
 }
 
+// menuNoticeWidth is where the menu's notice (why a game ended) wraps, in
+// pixels.
+const menuNoticeWidth = 480
+
 func newMenuScreen(a *App) *menuScreen {
 	t := a.theme()
 	s := &menuScreen{a: a}
@@ -52,7 +56,7 @@ func newMenuScreen(a *App) *menuScreen {
 	s.name = t.dim("playing as "+a.settings.Name, centred())
 	col.AddChild(s.name)
 	if a.flow.notice != "" {
-		col.AddChild(t.text(a.flow.notice, &t.smallFace, colWarn, centred()))
+		col.AddChild(t.para(a.flow.notice, &t.smallFace, colWarn, menuNoticeWidth, centred()))
 	}
 	s.top = screenRoot(col, false)
 	return s

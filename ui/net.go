@@ -163,13 +163,41 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	if hostName == "" {
 		hostName = cfg.name
 	}
-	if err := g.h.AdvertiseLAN(ctx, srv, hostName); err != nil {
-		log.Printf("rockstep: cannot advertise the game on the LAN (players can still join %s by address): %v", g.addr, err)
-	}
 	p := transport.NewPipe()
 	g.h.Attach(p)
 	g.c = client.Attach(p, cfg.options())
+	go func() {
+		// Listed once our own player is in the room: a new game is never
+		// listed with no players.
+		waitForHostPlayer(ctx, g.h)
+		if err := g.h.AdvertiseLAN(ctx, srv, hostName); err != nil {
+			log.Printf("rockstep: cannot advertise the game on the LAN (players can still join %s by address): %v", g.addr, err)
+		}
+	}()
 	return g
+}
+
+// Bounds of waitForHostPlayer.
+const (
+	hostPlayerWait = time.Second          // the longest wait
+	hostPlayerPoll = 5 * time.Millisecond // between looks
+)
+
+// waitForHostPlayer returns once h's room holds a player (the host's own,
+// joining through its pipe), ctx ends or hostPlayerWait has passed.
+func waitForHostPlayer(ctx context.Context, h *host.Host) {
+	t := time.NewTicker(hostPlayerPoll)
+	defer t.Stop()
+	deadline := time.After(hostPlayerWait)
+	for h.Stats().RoomPlayers == 0 {
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline:
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // client returns the session's client once connected, else nil.

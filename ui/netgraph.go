@@ -56,6 +56,11 @@ type netGraph struct {
 	values [numSeries]label
 	texts  [numSeries]string
 	title  label
+
+	// paused says the game is paused: the session waits on purpose, so
+	// its samples count no loss and no stall (the few frames it sends
+	// then are mostly resends of the last one, which would read as loss).
+	paused bool
 }
 
 // sample records st at time now if a sample is due, and reports whether
@@ -78,13 +83,15 @@ func (g *netGraph) sample(now time.Duration, st lockstep.Stats) bool {
 	v[gPing] = ms(st.RTT)
 	v[gPktOut] = float64(st.PacketsOut-p.PacketsOut) / dt
 	v[gPktIn] = float64(st.PacketsIn-p.PacketsIn) / dt
-	if sent := st.PacketsOut - p.PacketsOut; sent > 0 {
+	if sent := st.PacketsOut - p.PacketsOut; sent > 0 && !g.paused {
 		v[gLoss] = 100 * float64(st.Resends-p.Resends) / float64(sent)
 	}
 	v[gKbpsOut] = float64(st.BytesOut-p.BytesOut) * 8 / 1000 / dt
 	v[gKbpsIn] = float64(st.BytesIn-p.BytesIn) * 8 / 1000 / dt
 	v[gBuffered] = float64(st.TurnsBuffered)
-	v[gStall] = ms(st.Stall-p.Stall) / dt
+	if !g.paused {
+		v[gStall] = ms(st.Stall-p.Stall) / dt
+	}
 	v[gDrift] = ms(st.Drift)
 	v[gPredicted] = float64(st.Predicted)
 	v[gRollbacks] = float64(st.Resims-p.Resims) / dt
@@ -154,7 +161,11 @@ func (g *netGraph) draw(dst *ebiten.Image, r *renderer, h *hud, v view) {
 		g.texts[s] = t
 	}
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
-	h.text(dst, v, &g.title, "NETWORK  (F3 hides)", &h.label, x0+12, top+10, text.AlignStart, colDim, 1)
+	title := "NETWORK  (F3 hides)"
+	if g.paused {
+		title = "NETWORK  ·  PAUSED  (F3 hides)"
+	}
+	h.text(dst, v, &g.title, title, &h.label, x0+12, top+10, text.AlignStart, colDim, 1)
 	for s := 0; s < numSeries; s++ {
 		y := top + 36 + float64(s)*rowH
 		h.text(dst, v, &g.labels[s], seriesNames[s], &h.label, x0+12, y+2, text.AlignStart, colDim, 1)

@@ -207,3 +207,35 @@ func TestResultsLinesAndTitle(t *testing.T) {
 		t.Errorf("a game the host ended: title %q", title)
 	}
 }
+
+func TestNetGraphCountsNoLossOrStallWhilePaused(t *testing.T) {
+	var g netGraph
+	st := lockstep.Stats{}
+	g.sample(0, st)
+	// Paused: the session sends little but resends, and waits for turns
+	// on purpose.
+	g.paused = true
+	st.PacketsOut, st.Resends, st.Stall = 4, 4, 100*time.Millisecond
+	if !g.sample(100*time.Millisecond, st) {
+		t.Fatal("no sample at 100 ms")
+	}
+	if got := g.latest(); got[gLoss] != 0 || got[gStall] != 0 {
+		t.Errorf("paused: loss %v %%, stall %v ms/s, want 0 and 0", got[gLoss], got[gStall])
+	}
+	// Playing again: the same counts are loss and stall.
+	g.paused = false
+	st.PacketsOut, st.Resends, st.Stall = 8, 8, 200*time.Millisecond
+	g.sample(200*time.Millisecond, st)
+	if got := g.latest(); got[gLoss] != 100 || got[gStall] != 1000 {
+		t.Errorf("playing: loss %v %%, stall %v ms/s, want 100 and 1000", got[gLoss], got[gStall])
+	}
+}
+
+func TestSpectatorsSeeNoInputDelay(t *testing.T) {
+	if got := netLine(3, 33); !strings.Contains(got, "input delay 33 ms") {
+		t.Errorf("a player's line %q, want the input delay", got)
+	}
+	if got := netLine(3, -1); strings.Contains(got, "delay") || !strings.Contains(got, "ping 3 ms") {
+		t.Errorf("a spectator's line %q, want the ping and no input delay", got)
+	}
+}

@@ -26,6 +26,7 @@ type netPlayScreen struct {
 	a          *App
 	top        *widget.Container
 	menu       *widget.Container
+	menuNote   *widget.Text // under the menu's heading: whether the game goes on
 	prev, cur  game.World
 	have       bool
 	changedAt  time.Time     // when cur arrived
@@ -45,6 +46,9 @@ type netPlayScreen struct {
 	// The vacancy countdown runs on from the last status the room sent.
 	vacancyMs uint32
 	vacancyAt time.Time
+	strip     label  // the reconnecting strip
+	stripS    string // its line, formatted when stripKey changes
+	stripKey  [2]int // vacant slots and seconds left of stripS
 
 	board   scoreboard
 	specOf  label
@@ -60,6 +64,12 @@ type netPlayScreen struct {
 	end      *widget.Button
 }
 
+// The in-game menu's note under its heading.
+const (
+	menuNoteRunning = "The game goes on while this is open."
+	menuNotePaused  = "The game is paused for everyone."
+)
+
 // newsTicks is how long a line of news stays on screen: 4 s.
 const newsTicks = 4 * game.TicksPerSecond
 
@@ -69,6 +79,29 @@ type boardLine struct {
 	name, score label
 	of          uint32
 	s           string
+	// The name as drawn, ellipsised to leave room for the score: fitted
+	// from nameOf at scale fitScale.
+	nameOf, fit string
+	fitScale    float64
+}
+
+// Places of the scoreboard's columns, in world units.
+const (
+	boardNameX  = 38  // left end of the name
+	boardScoreX = 232 // right end of the score
+	boardGap    = 12  // the least space between name and score
+)
+
+// fitName returns name ellipsised to end boardGap short of the score,
+// measured in h's label face, kept until the name, score or scale change.
+func (l *boardLine) fitName(h *hud, name string) string {
+	if l.fit != "" && l.nameOf == name && l.fitScale == h.scale {
+		return l.fit
+	}
+	sw, _ := text.Measure(l.s, &h.label, 0)
+	room := (boardScoreX-boardNameX-boardGap)*h.scale - sw
+	l.nameOf, l.fitScale, l.fit = name, h.scale, ellipsis(name, &h.label, room)
+	return l.fit
 }
 
 func newNetPlayScreen(a *App) *netPlayScreen {
@@ -80,7 +113,8 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 	}
 	s.menu = t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(320, 0)))
 	s.menu.AddChild(t.heading("Menu", centred()))
-	s.menu.AddChild(t.dim("The game goes on while this is open.", centred()))
+	s.menuNote = t.dim(menuNoteRunning, centred())
+	s.menu.AddChild(s.menuNote)
 	s.menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
 	s.pause = t.buttonFunc("Pause for everyone", func() {
 		a.emit(Intent{Kind: IntentPause, Paused: a.nv.status.Child != wire.ChildPaused})
@@ -125,6 +159,11 @@ func (s *netPlayScreen) update(in Intents) error {
 	if s.newsLeft > 0 {
 		s.newsLeft--
 	}
+	note := menuNoteRunning
+	if nv.status.Child == wire.ChildPaused {
+		note = menuNotePaused
+	}
+	s.menuNote.Label = note
 	if a.flow.gameMenu {
 		s.menu.GetWidget().SetVisibility(widget.Visibility_Show)
 	} else {
@@ -175,6 +214,7 @@ func (s *netPlayScreen) update(in Intents) error {
 	if st := nv.status; st.Child == wire.ChildVacancy && st.VacancyMs != s.vacancyMs {
 		s.vacancyMs, s.vacancyAt = st.VacancyMs, time.Now()
 	}
+	s.graph.paused = nv.status.Child == wire.ChildPaused
 	s.graph.sample(time.Since(s.start), nv.stats)
 
 	// The local ship's controls, every frame; none while the menu is open.
@@ -220,13 +260,21 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
 		h.dim(field, r)
 	}
 	s.drawHUD(field, r, h, v, me)
+	newsY := 48.0
+	if line := s.reconnecting(); line != "" {
+		// The game goes on meanwhile: a strip at the top, not a banner.
+		h.strip(field, r, v, &s.strip, line, 22, colWarn)
+		newsY = 56
+	}
 	switch {
+	case title != "" && s.a.flow.gameMenu:
+		// The menu says it (and would be written over).
 	case title != "":
 		h.bannerText(field, v, title, sub, col, 1)
 		if s.detail != "" {
 			h.hint(field, r, v, s.detail, 1)
 		}
-	case s.bannerLeft > 0:
+	case s.bannerLeft > 0 && !s.a.flow.gameMenu:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
 		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, min(a, 1))
 	}
@@ -237,7 +285,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
 	if s.newsLeft > 0 && title == "" {
 		h.rescale(v)
 		a := min(float32(s.newsLeft)/(game.TicksPerSecond/2), 1)
-		h.text(field, v, &s.newsOf, s.news, &h.sub, fieldW/2, 48, text.AlignCenter, colText, a)
+		h.text(field, v, &s.newsOf, s.news, &h.sub, fieldW/2, newsY, text.AlignCenter, colText, a)
 	}
 	s.graph.draw(field, r, h, v)
 }
@@ -275,16 +323,30 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		}
 		s.detail = s.reportLine()
 		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", colDanger
-	case st.Child == wire.ChildVacancy:
-		left := time.Duration(s.vacancyMs)*time.Millisecond - time.Since(s.vacancyAt)
-		secs := int(math.Ceil(max(left, 0).Seconds()))
-		return "RECONNECTING", s.names(st.Vacant) + " disconnected — reconnecting… " + strconv.Itoa(secs) + " s", colWarn
 	case st.Child == wire.ChildLagging:
 		return "WAITING", "waiting for " + s.names(st.Lagging) + "…", colWarn
 	case st.Child == wire.ChildPaused:
 		return "PAUSED", "the host paused the game", colText
 	}
 	return "", "", color.RGBA{}
+}
+
+// reconnecting returns the line of the strip shown while a player's slot
+// waits for them to reconnect (the game goes on), with the seconds left,
+// or "".
+func (s *netPlayScreen) reconnecting() string {
+	nv := &s.a.nv
+	st := nv.status
+	if st.Child != wire.ChildVacancy || nv.desync != nil || nv.ended {
+		return ""
+	}
+	left := time.Duration(s.vacancyMs)*time.Millisecond - time.Since(s.vacancyAt)
+	secs := int(math.Ceil(max(left, 0).Seconds()))
+	if s.stripS == "" || s.stripKey != [2]int{int(st.Vacant), secs} {
+		s.stripKey = [2]int{int(st.Vacant), secs}
+		s.stripS = s.names(st.Vacant) + " lost the connection: waiting " + strconv.Itoa(secs) + " s for them to come back"
+	}
+	return s.stripS
 }
 
 // reportLine says where the desync report is: on the host, the file once
@@ -335,11 +397,23 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, 
 	st := &nv.stats
 	rtt := int(st.RTT / time.Millisecond)
 	delay := (st.Delay*st.K*1000 + game.TicksPerSecond/2) / game.TicksPerSecond // ms, rounded: one tick reads 17
+	if me < 0 {
+		delay = -1 // a spectator sends no input: no delay to speak of
+	}
 	if s.netS == "" || s.netOf != [2]int{rtt, delay} {
 		s.netOf = [2]int{rtt, delay}
-		s.netS = "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
+		s.netS = netLine(rtt, delay)
 	}
 	h.text(dst, v, &s.netLine, s.netS, &h.label, fieldW-28, fieldH-36, text.AlignEnd, colDim, 1)
+}
+
+// netLine is the connection line at the bottom right: ping and input
+// delay in ms; delay < 0 (a spectator's) is not shown.
+func netLine(rtt, delay int) string {
+	if delay < 0 {
+		return "ping " + strconv.Itoa(rtt) + " ms   ·   F3 network"
+	}
+	return "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
 }
 
 // scoreboard is every player's line at the top left of a network game or
@@ -386,13 +460,14 @@ func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *gam
 		l := &b.lines[p.i]
 		if l.s == "" || l.of != sh.Score {
 			l.of, l.s = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
+			l.fit = "" // the score's width changed
 		}
 		c := colText
 		if p.i == me {
 			c = playerColour(colour(p.i))
 		}
-		h.text(dst, v, &l.name, name(p.i), &h.label, 38, p.y+3, text.AlignStart, c, 1)
-		h.text(dst, v, &l.score, l.s, &h.label, 232, p.y+3, text.AlignEnd, colText, 1)
+		h.text(dst, v, &l.name, l.fitName(h, name(p.i)), &h.label, boardNameX, p.y+3, text.AlignStart, c, 1)
+		h.text(dst, v, &l.score, l.s, &h.label, boardScoreX, p.y+3, text.AlignEnd, colText, 1)
 	}
 	if w.Wave != h.waveOf {
 		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))

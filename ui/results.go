@@ -68,6 +68,27 @@ func resultsTitle(r *game.Results, lines []resultLine) (title, sub string) {
 	return title, sub
 }
 
+// Widths the results fit names into, in pixels.
+const (
+	resultsTitleWidth = 760 // "NAME wins"
+	resultsNameWidth  = 300 // a player's name in the table
+)
+
+// resultRanks returns the rank of each line, from 1: lines listed alike
+// (the same score, and both or neither the versus winner) share a rank,
+// and the next rank counts them all ("1, 1, 3").
+func resultRanks(lines []resultLine) []int {
+	ranks := make([]int, len(lines))
+	for i, l := range lines {
+		if i > 0 && l.score == lines[i-1].score && l.winner == lines[i-1].winner {
+			ranks[i] = ranks[i-1]
+		} else {
+			ranks[i] = i + 1
+		}
+	}
+	return ranks
+}
+
 func newResultsScreen(a *App) *resultsScreen {
 	t := a.theme()
 	nv := &a.nv
@@ -79,11 +100,11 @@ func newResultsScreen(a *App) *resultsScreen {
 	s.shown = append(s.shown, title, sub)
 
 	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(620, 0)))
-	col.AddChild(t.text(title, &t.titleFace, colText, centred()))
+	col.AddChild(t.text(ellipsis(title, t.titleFace, resultsTitleWidth), &t.titleFace, colText, centred()))
 	col.AddChild(t.dim(sub, centred()))
 
-	heads := []string{"", "PLAYER", "SCORE", "LIVES"}
-	stretch := []bool{false, true, false, false}
+	heads := []string{"", "", "PLAYER", "SCORE", "LIVES"}
+	stretch := []bool{false, false, true, false, false}
 	if versus {
 		heads = append(heads, "KILLS")
 		stretch = append(stretch, false)
@@ -91,21 +112,33 @@ func newResultsScreen(a *App) *resultsScreen {
 	table := grid(stretch, 16, 6, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	for i, h := range heads {
 		w := 80
-		if i == 0 {
+		if i < 2 {
 			w = 20
 		}
 		table.AddChild(t.text(h, &t.smallFace, colDim, minSize(w, 0)))
 	}
 	mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
-	for rank, l := range lines {
+	ranks := resultRanks(lines)
+	for i, l := range lines {
 		c := colText
 		face := &t.bodyFace
-		if l.winner {
+		// Only a versus game has a winner; co-op players share one result.
+		winner := versus && l.winner
+		if winner {
 			c, face = colWarn, &t.headingFace
+		}
+		// The winner's star (drawn: the fonts have no ★), else the rank,
+		// the same for equal scores.
+		var mark widget.PreferredSizeLocateableWidget
+		if winner {
+			mark = widget.NewGraphic(widget.GraphicOpts.Image(t.starImage()), widget.GraphicOpts.WidgetOpts(
+				widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})))
+		} else {
+			mark = t.text(strconv.Itoa(ranks[i]), &t.smallFace, colDim, mid)
 		}
 		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(swatchImage(playerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(minSize(20, 20),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 20, MaxHeight: 20, VerticalPosition: widget.GridLayoutPositionCenter})))
-		name := l.name
+		name := ellipsis(l.name, *face, resultsNameWidth)
 		if l.left {
 			name += "  (left)"
 		}
@@ -113,8 +146,8 @@ func newResultsScreen(a *App) *resultsScreen {
 			name += "  (you)"
 		}
 		score, lives := strconv.FormatUint(uint64(l.score), 10), strconv.Itoa(int(l.lives))
-		table.AddChild(sw, t.text(name, face, c, mid), t.text(score, face, c, mid), t.text(lives, &t.bodyFace, colDim, mid))
-		line := strconv.Itoa(rank+1) + ". " + l.name + " " + score + " " + lives
+		table.AddChild(mark, sw, t.text(name, face, c, mid), t.text(score, face, c, mid), t.text(lives, &t.bodyFace, colDim, mid))
+		line := strconv.Itoa(ranks[i]) + ". " + l.name + " " + score + " " + lives
 		if versus {
 			kills := strconv.Itoa(int(l.kills))
 			table.AddChild(t.text(kills, &t.bodyFace, colDim, mid))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"net"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -68,7 +69,7 @@ func TestScreens(t *testing.T) {
 }
 
 // walkShots are the screenshots the walk takes, in order.
-var walkShots = []string{"menu", "join", "settings", "lobby", "play", "graph", "lagging", "reconnecting", "results"}
+var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "play", "graph", "paused", "lagging", "reconnecting", "results", "results-versus"}
 
 func brightPixels(img image.Image) int {
 	n := 0
@@ -83,6 +84,10 @@ func brightPixels(img image.Image) int {
 	}
 	return n
 }
+
+// guestName is the second player's: long, as names that must be fitted
+// beside scores are (wire.MaxName bytes).
+const guestName = "Ada Lovelace-Wentworth X"
 
 // walker drives the app through the screens: each stage acts, waits for
 // its condition, and the frame after the condition holds is captured.
@@ -104,6 +109,11 @@ type walker struct {
 	said   bool
 	// pressF3 makes the next update see F3 pressed.
 	pressF3 bool
+	// pausedAt is the world's tick while paused; silenced, that the
+	// guest has been made silent.
+	pausedAt uint32
+	silenced bool
+	winner   string // the name results-versus made the winner
 }
 
 type stage struct {
@@ -112,6 +122,9 @@ type stage struct {
 	done func(w *walker) bool
 	// wait is how many frames to let pass after done first holds.
 	wait int
+	// check, if set, says what is wrong with the screen when it is
+	// captured ("" for nothing).
+	check func(w *walker) string
 }
 
 func (w *walker) guestDo(f func(s *lockstep.Session)) {
@@ -148,8 +161,27 @@ func walkScreens(t *testing.T) {
 		{name: "menu", done: func(w *walker) bool { return w.frames > 20 }},
 		{name: "join", act: func(w *walker) { w.emit(Intent{Kind: IntentOpenJoin}) },
 			done: func(w *walker) bool { return w.cur2() == screenJoin }, wait: 20},
+		{name: "join-error", act: func(w *walker) {
+			// What a typo'd name gives (the lookup itself would leave loopback).
+			w.flow.joinErr = dialErrorText("zzz:7777", fmt.Errorf("dial zzz:7777: %w", &net.DNSError{Err: "no such host", Name: "zzz", Server: "10.255.255.53:53", IsNotFound: true}))
+		}, done: func(w *walker) bool { return w.cur2() == screenJoin }, wait: 5, check: func(w *walker) string {
+			s := w.App.cur.(*joinScreen)
+			if !strings.Contains(s.status.Label, "No computer named “zzz”") {
+				return fmt.Sprintf("the join screen says %q", s.status.Label)
+			}
+			return inside("the join error", s.status.GetWidget().Rect, "the panel", s.top.Children()[0].GetWidget().Rect)
+		}},
 		{name: "settings", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentOpenSettings}) },
-			done: func(w *walker) bool { return w.cur2() == screenSettings }, wait: 5},
+			done: func(w *walker) bool { return w.cur2() == screenSettings }, wait: 5, check: func(w *walker) string {
+				// The name box takes no more than a name can hold.
+				s := w.App.cur.(*settingsScreen)
+				s.name.SetText(strings.Repeat("é", 20))
+				if got := s.name.GetText(); got != strings.Repeat("é", wire.MaxName/2) {
+					return fmt.Sprintf("the name box holds %q (%d bytes), want %d bytes", got, len(got), wire.MaxName)
+				}
+				s.name.SetText("Grace")
+				return ""
+			}},
 		{name: "lobby", act: func(w *walker) { w.emit(Intent{Kind: IntentBack}); w.emit(Intent{Kind: IntentHost}) },
 			done: func(w *walker) bool {
 				nv := &w.nv
@@ -159,7 +191,7 @@ func walkScreens(t *testing.T) {
 				if w.guest == nil && w.net != nil && w.net.h != nil {
 					p := transport.NewPipe()
 					w.net.h.Attach(p)
-					w.guest = client.Attach(p, client.Options{Session: lockstep.Config{Name: "Ada", PlayerID: [16]byte{1}}})
+					w.guest = client.Attach(p, client.Options{Session: lockstep.Config{Name: guestName, PlayerID: [16]byte{1}}})
 					w.emit(Intent{Kind: IntentReady, Ready: true})
 					w.emit(Intent{Kind: IntentSetup, Setup: game.Setup{Mode: game.Coop, Lives: 5, StartWave: 4, FriendlyFire: true, Saucers: true}})
 				}
@@ -178,7 +210,26 @@ func walkScreens(t *testing.T) {
 					all = all && p.Ready
 				}
 				return all && len(nv.chat) > 0 && nv.setup.Setup.Lives == 5
-			}, wait: 10},
+			}, wait: 10, check: func(w *walker) string {
+				s := w.App.cur.(*lobbyScreen)
+				if !strings.Contains(s.where.Label, "join 127.0.0.1:") {
+					return fmt.Sprintf("the host's lobby says %q, want the address it listens on", s.where.Label)
+				}
+				if s.ff.GetWidget().Disabled {
+					return "friendly fire is disabled in co-op"
+				}
+				// As the host picks versus: friendly fire is greyed out.
+				s.want, s.wantAge, s.setupSig = s.setupNow(), 0, ""
+				s.want.Mode = game.Versus
+				s.updateSetup()
+				ffOff, ffText := s.ff.GetWidget().Disabled, s.ff.Text().Label
+				s.wantAge, s.setupSig = -1, ""
+				s.updateSetup()
+				if !ffOff || ffText != "Always, in versus" {
+					return fmt.Sprintf("in versus, friendly fire says %q, disabled %v; want it greyed out", ffText, ffOff)
+				}
+				return inside("where to join", s.where.GetWidget().Rect, "the window", w.App.ui.Container.GetWidget().Rect)
+			}},
 		{name: "play", act: func(w *walker) { w.emit(Intent{Kind: IntentStart}) },
 			done: func(w *walker) bool {
 				if w.guest != nil {
@@ -187,16 +238,76 @@ func walkScreens(t *testing.T) {
 				return w.cur2() == screenPlay && w.nv.hasWorld && w.nv.world.Tick > 200 && w.hasParticles()
 			}},
 		{name: "graph", act: func(w *walker) { w.pressF3 = true }, done: func(w *walker) bool { return w.frames-w.began > 150 }},
+		{name: "paused", act: func(w *walker) {
+			w.emit(Intent{Kind: IntentGameMenu})
+			w.emit(Intent{Kind: IntentPause, Paused: true})
+		}, done: func(w *walker) bool {
+			w.pausedAt = w.nv.world.Tick
+			return w.nv.status.Child == wire.ChildPaused && w.frames-w.began > 90
+		}, check: func(w *walker) string {
+			s := w.App.cur.(*netPlayScreen)
+			if s.menuNote.Label != menuNotePaused {
+				return fmt.Sprintf("the menu says %q while paused, want %q", s.menuNote.Label, menuNotePaused)
+			}
+			// The last half second of the graph, well into the pause.
+			for i := max(0, s.graph.n-5); i < s.graph.n; i++ {
+				if loss := s.graph.at(i)[gLoss]; loss > 0 {
+					return fmt.Sprintf("the graph shows %v %% loss while paused", loss)
+				}
+			}
+			return ""
+		}},
 		{name: "lagging", act: func(w *walker) {
-			// The guest's session loop waits on its lock: it goes silent.
-			go w.guest.Do(func(*lockstep.Session) { <-w.block })
-		}, done: func(w *walker) bool { return w.nv.status.Child == wire.ChildLagging }, wait: 10},
-		{name: "reconnecting", done: func(w *walker) bool { return w.nv.status.Child == wire.ChildVacancy }, wait: 60},
+			w.emit(Intent{Kind: IntentPause, Paused: false})
+			w.emit(Intent{Kind: IntentResume})
+		}, done: func(w *walker) bool {
+			if !w.silenced {
+				// Once the game runs again for a second, the guest's
+				// session loop waits on its lock: it goes silent.
+				if w.nv.status.Child == wire.ChildIterating && w.nv.world.Tick > w.pausedAt+game.TicksPerSecond {
+					w.silenced = true
+					go w.guest.Do(func(*lockstep.Session) { <-w.block })
+				}
+				return false
+			}
+			return w.nv.status.Child == wire.ChildLagging
+		}, wait: 10},
+		{name: "reconnecting", done: func(w *walker) bool { return w.nv.status.Child == wire.ChildVacancy }, wait: 60, check: func(w *walker) string {
+			s := w.App.cur.(*netPlayScreen)
+			if title, _, _ := s.overlay(); title != "" {
+				return fmt.Sprintf("a %q banner over the field while a player reconnects; the game goes on", title)
+			}
+			if line := s.reconnecting(); !strings.Contains(line, guestName+" lost the connection: waiting") || !regexp.MustCompile(`\d+ s`).MatchString(line) {
+				return fmt.Sprintf("the reconnecting strip says %q", line)
+			}
+			return ""
+		}},
 		{name: "results", act: func(w *walker) {
 			w.unblock()
 			// What the host's client does when its world is over.
 			w.net.client().Do(func(s *lockstep.Session) { s.EndGame() })
-		}, done: func(w *walker) bool { return w.cur2() == screenResults }, wait: 10},
+		}, done: func(w *walker) bool { return w.cur2() == screenResults }, wait: 10, check: func(w *walker) string {
+			s := w.App.cur.(*resultsScreen)
+			if !strings.HasPrefix(s.shown[0], "GAME ENDED") || len(s.shown) != 4 || !strings.Contains(strings.Join(s.shown, "\n"), ". "+guestName+" ") {
+				return fmt.Sprintf("co-op results %q", s.shown)
+			}
+			return ""
+		}},
+		{name: "results-versus", act: func(w *walker) {
+			// The same table as a versus game the guest won.
+			r := &w.nv.results
+			r.Mode, r.Over, r.Winner = game.Versus, true, r.Lines[0].Slot
+			r.Lines[0].Winner = true
+			w.winner = w.nv.playerName(int(r.Winner))
+			w.App.cur = newResultsScreen(w.App)
+			w.App.ui.Container = w.App.cur.root()
+		}, done: func(w *walker) bool { return w.frames-w.began > 5 }, check: func(w *walker) string {
+			s := w.App.cur.(*resultsScreen)
+			if winner := w.winner; s.shown[0] != winner+" wins" || !strings.HasPrefix(s.shown[2], "1. "+winner+" ") || !strings.HasPrefix(s.shown[3], "2. ") {
+				return fmt.Sprintf("versus results %q", s.shown)
+			}
+			return inside("the results", s.top.Children()[0].GetWidget().Rect, "the window", s.top.GetWidget().Rect)
+		}},
 	}
 	w.began = 0
 	if err := app.runGame(w); err != nil {
@@ -218,6 +329,15 @@ func walkScreens(t *testing.T) {
 	if !regexp.MustCompile(`^Rockstep — Grace`).MatchString(w.title) {
 		t.Errorf("window title %q, want it to name the room", w.title)
 	}
+}
+
+// inside says how rect a (named what) sticks out of rect b (named where),
+// or "" if it does not.
+func inside(what string, a image.Rectangle, where string, b image.Rectangle) string {
+	if a.Empty() || !a.In(b) {
+		return fmt.Sprintf("%s at %v is not inside %s at %v", what, a, where, b)
+	}
+	return ""
 }
 
 // unblock lets the guest silenced by the lagging stage go on.
@@ -250,6 +370,11 @@ func (w *walker) Update() error {
 			st.wait--
 		} else {
 			w.shoot = true
+			if st.check != nil {
+				if msg := st.check(w); msg != "" {
+					w.err = fmt.Errorf("stage %s: %s", st.name, msg)
+				}
+			}
 		}
 	}
 	if w.frames-w.began > 20*game.TicksPerSecond {

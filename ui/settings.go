@@ -84,30 +84,35 @@ func (s Settings) ID() [16]byte {
 	return id
 }
 
-// repair fills what is missing or out of range from def and reports what
-// it changed, so that a hand-edited file with one bad field keeps the rest.
+// repair fills what is missing or out of range and reports what it did,
+// one phrase each ("volume 900 clamped to 100"), so that a hand-edited
+// file with one bad field keeps the rest and the player is told the truth:
+// numbers out of range are clamped, a long name shortened, bad ids and
+// keys replaced with def's or the default keys.
 func (s *Settings) repair(def Settings) []string {
 	var fixed []string
 	name := strings.TrimSpace(s.Name)
 	switch {
 	case name == "" || !utf8.ValidString(name):
 		if s.Name != "" {
-			fixed = append(fixed, "name")
+			fixed = append(fixed, "name replaced with "+def.Name)
 		}
 		name = def.Name
 	case len(name) > wire.MaxName:
 		name = wire.Truncate(name, wire.MaxName)
+		fixed = append(fixed, fmt.Sprintf("name shortened to %q (at most %d bytes)", name, wire.MaxName))
 	}
 	s.Name = name
 	if b, err := hex.DecodeString(s.PlayerID); err != nil || len(b) != 16 {
 		if s.PlayerID != "" {
-			fixed = append(fixed, "player_id")
+			fixed = append(fixed, "player_id replaced with a new one")
 		}
 		s.PlayerID = def.PlayerID
 	}
 	if s.Volume < 0 || s.Volume > 100 {
-		fixed = append(fixed, "volume")
-		s.Volume = min(max(s.Volume, 0), 100)
+		v := min(max(s.Volume, 0), 100)
+		fixed = append(fixed, fmt.Sprintf("volume %d clamped to %d", s.Volume, v))
+		s.Volume = v
 	}
 	d := DefaultKeys()
 	for _, k := range []struct {
@@ -122,7 +127,7 @@ func (s *Settings) repair(def Settings) []string {
 		for _, n := range *k.keys {
 			var key ebiten.Key
 			if key.UnmarshalText([]byte(n)) != nil {
-				fixed = append(fixed, "keys."+k.name+" ("+n+")")
+				fixed = append(fixed, "keys."+k.name+" ("+n+") replaced with the default keys")
 				*k.keys = k.def
 				break
 			}
@@ -161,7 +166,7 @@ func LoadSettings(dir string) (s Settings, warning string, err error) {
 		return def, fmt.Sprintf("settings: %s was damaged (%v); kept as %s, using defaults", path, perr, filepath.Base(bad)), SaveSettings(dir, def)
 	}
 	if fixed := s.repair(def); len(fixed) > 0 {
-		warning = fmt.Sprintf("settings: %s: replaced bad %s with defaults", path, strings.Join(fixed, ", "))
+		warning = fmt.Sprintf("settings: %s: %s", path, strings.Join(fixed, "; "))
 		err = SaveSettings(dir, s)
 	}
 	return s, warning, err

@@ -126,9 +126,9 @@ func TestBadFieldsAreRepairedAndTheRestKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"player_id", "volume", "keys.up"} {
+	for _, want := range []string{"player_id replaced with a new one", "volume 250 clamped to 100", "keys.up (NoSuchKey) replaced with the default keys"} {
 		if !strings.Contains(warning, want) {
-			t.Errorf("warning %q does not name %s", warning, want)
+			t.Errorf("warning %q does not say %q", warning, want)
 		}
 	}
 	if s.Name != "Ada" || !s.Fullscreen || s.Volume != 100 || strings.Join(s.Keys.Fire, ",") != "Enter" {
@@ -142,6 +142,37 @@ func TestBadFieldsAreRepairedAndTheRestKept(t *testing.T) {
 	}
 	if s.ID() == [16]byte{} {
 		t.Error("no new player id")
+	}
+}
+
+func TestSettingsOutOfRangeAreClampedAndSaySo(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		volume  int
+		say     string
+	}{
+		{"loud", `{"name":"Ada","volume":900}`, 100, "volume 900 clamped to 100"},
+		{"below zero", `{"name":"Ada","volume":-5}`, 0, "volume -5 clamped to 0"},
+		{"long name", `{"name":"` + strings.Repeat("x", 30) + `","volume":50}`, 50, "name shortened to \"" + strings.Repeat("x", 24) + "\""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, settingsFile), []byte(tc.content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			s, warning, err := LoadSettings(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Volume != tc.volume {
+				t.Errorf("volume %d, want %d", s.Volume, tc.volume)
+			}
+			if !strings.Contains(warning, tc.say) || strings.Contains(warning, "default") {
+				t.Errorf("warning %q, want it to say %q and nothing of defaults", warning, tc.say)
+			}
+		})
 	}
 }
 

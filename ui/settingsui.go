@@ -7,6 +7,8 @@ import (
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/net/wire"
 )
 
 // settingsScreen edits the player's name, the volume and full screen, and
@@ -33,7 +35,7 @@ func newSettingsScreen(a *App) *settingsScreen {
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
 	}
 	form.AddChild(label("Name"))
-	s.name = t.input("your name", nil, minSize(360, 0))
+	s.name = t.inputMax("your name", wire.MaxName, minSize(360, 0))
 	s.name.SetText(s.edit.Name)
 	form.AddChild(s.name)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"rockstep/assets"
+	"rockstep/net/wire"
 )
 
 // Colours of the menus, after the vector look of the field: dark glass
@@ -40,6 +41,7 @@ type theme struct {
 	buttonText          *widget.ButtonTextColor
 	inputColour         *widget.TextInputColor
 	ui                  *widget.Theme
+	star                *ebiten.Image // the versus winner's mark, made on first use
 }
 
 // Text sizes of the menus, in pixels.
@@ -144,6 +146,63 @@ func frameImage(fill, rim color.RGBA, glow float64) *image.NineSlice {
 	return image.NewNineSliceSimple(ebiten.NewImageFromImage(img), border, centre)
 }
 
+// starSize is the winner's star's width and height, in pixels.
+const starSize = 24
+
+// starImage returns a five-pointed star in the winner's gold: drawn, as
+// the fonts have no "★".
+func (t *theme) starImage() *ebiten.Image {
+	if t.star == nil {
+		t.star = ebiten.NewImageFromImage(starPicture(starSize, colWarn))
+	}
+	return t.star
+}
+
+// starPicture draws a five-pointed star of colour c filling a size×size
+// square, point up, its edges smoothed by 4×4 samples a pixel.
+func starPicture(size int, c color.RGBA) *goimage.RGBA {
+	// The star's ten corners, alternately outer and inner, in pixels.
+	var pts [10][2]float64
+	mid, outer := float64(size)/2, float64(size)/2-0.5
+	inner := outer * 0.42
+	for i := range pts {
+		r := outer
+		if i%2 == 1 {
+			r = inner
+		}
+		a := -math.Pi/2 + float64(i)*math.Pi/5
+		pts[i] = [2]float64{mid + r*math.Cos(a), mid + 1 + r*math.Sin(a)}
+	}
+	in := func(x, y float64) bool { // even-odd rule
+		odd := false
+		for i, j := 0, len(pts)-1; i < len(pts); j, i = i, i+1 {
+			a, b := pts[i], pts[j]
+			if (a[1] > y) != (b[1] > y) && x < a[0]+(y-a[1])*(b[0]-a[0])/(b[1]-a[1]) {
+				odd = !odd
+			}
+		}
+		return odd
+	}
+	img := goimage.NewRGBA(goimage.Rect(0, 0, size, size))
+	const sub = 4
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			n := 0
+			for sy := 0; sy < sub; sy++ {
+				for sx := 0; sx < sub; sx++ {
+					if in(float64(x)+(float64(sx)+0.5)/sub, float64(y)+(float64(sy)+0.5)/sub) {
+						n++
+					}
+				}
+			}
+			a := float64(n) / sub / sub
+			// Premultiplied for Ebiten.
+			img.SetRGBA(x, y, color.RGBA{uint8(float64(c.R) * a), uint8(float64(c.G) * a), uint8(float64(c.B) * a), uint8(255 * a)})
+		}
+	}
+	return img
+}
+
 // swatchImage is a filled square of colour c, for a player's colour.
 func swatchImage(c color.RGBA) *image.NineSlice {
 	return frameImage(c, c, 0.6)
@@ -154,6 +213,14 @@ func swatchImage(c color.RGBA) *image.NineSlice {
 func (t *theme) text(s string, face *text.Face, c color.Color, opts ...widget.WidgetOpt) *widget.Text {
 	return widget.NewText(widget.TextOpts.Text(s, face, c), widget.TextOpts.WidgetOpts(opts...),
 		// Vertically centred in whatever height a layout gives it.
+		widget.TextOpts.Position(widget.TextPositionStart, widget.TextPositionCenter))
+}
+
+// para is text wrapped at width pixels: a message that may be long (why
+// joining failed) and must stay inside its panel.
+func (t *theme) para(s string, face *text.Face, c color.Color, width int, opts ...widget.WidgetOpt) *widget.Text {
+	return widget.NewText(widget.TextOpts.Text(s, face, c), widget.TextOpts.WidgetOpts(opts...),
+		widget.TextOpts.MaxWidth(float64(width)),
 		widget.TextOpts.Position(widget.TextPositionStart, widget.TextPositionCenter))
 }
 
@@ -197,8 +264,26 @@ func (t *theme) input(placeholder string, submit func(string), opts ...widget.Wi
 	return t.inputClearing(placeholder, submit, false, opts...)
 }
 
+// inputMax is input that holds at most maxBytes bytes of text: what would
+// make it longer, typed or pasted, is cut there as it comes (on a
+// character's boundary).
+func (t *theme) inputMax(placeholder string, maxBytes int, opts ...widget.WidgetOpt) *widget.TextInput {
+	return t.inputWith(placeholder, nil, false, []widget.TextInputOpt{widget.TextInputOpts.Validation(func(s string) (bool, *string) {
+		if len(s) <= maxBytes {
+			return true, nil
+		}
+		cut := wire.Truncate(s, maxBytes)
+		return false, &cut
+	})}, opts...)
+}
+
 // inputClearing is input, emptied after each Enter if clear (chat).
 func (t *theme) inputClearing(placeholder string, submit func(string), clear bool, opts ...widget.WidgetOpt) *widget.TextInput {
+	return t.inputWith(placeholder, submit, clear, nil, opts...)
+}
+
+// inputWith is inputClearing with more options of the text input.
+func (t *theme) inputWith(placeholder string, submit func(string), clear bool, more []widget.TextInputOpt, opts ...widget.WidgetOpt) *widget.TextInput {
 	o := []widget.TextInputOpt{
 		widget.TextInputOpts.WidgetOpts(opts...),
 		widget.TextInputOpts.Image(t.inputImg),
@@ -213,7 +298,7 @@ func (t *theme) inputClearing(placeholder string, submit func(string), clear boo
 	if clear {
 		o = append(o, widget.TextInputOpts.ClearOnSubmit(true))
 	}
-	return widget.NewTextInput(o...)
+	return widget.NewTextInput(append(o, more...)...)
 }
 
 // column returns a container laying its children out top to bottom.

@@ -81,6 +81,7 @@ type Host struct {
 	stats     statsBox
 	dropped   [numHostDrops]uint64
 	lastStat  time.Duration
+	listed    listing // the default room as last published
 	lastFlush time.Duration
 }
 
@@ -399,7 +400,9 @@ func (h *Host) Tick(wall time.Time) {
 			h.log.Info("room closed", "room", id)
 		}
 	}
-	if now-h.lastStat >= 500*time.Millisecond {
+	// Twice a second, and at once when the default room's player count
+	// or state changes: the LAN listing shows them.
+	if now-h.lastStat >= 500*time.Millisecond || h.listingChanged() {
 		h.lastStat = now
 		h.publishStats()
 	}

@@ -232,3 +232,39 @@ func TestHostRecordsGames(t *testing.T) {
 		t.Fatalf("verify: %v %+v", err, res.Mismatches)
 	}
 }
+
+// TestStatsFollowTheDefaultRoomAtOnce: the stats a LAN listing is made
+// from count a player in the same Tick that lets the player in, not at the
+// next twice-a-second refresh: a new game is never listed as empty.
+func TestStatsFollowTheDefaultRoomAtOnce(t *testing.T) {
+	h := host.New(host.Defaults())
+	if n := h.Stats().RoomPlayers; n != 0 {
+		t.Fatalf("players before anyone joined = %d, want 0", n)
+	}
+	p := transport.NewPipe()
+	h.Attach(p)
+	local := client.Attach(p, client.Options{Session: lockstep.Config{Name: "host player"}})
+	defer local.Close()
+	inLobby := func() bool {
+		in := false
+		local.Do(func(s *lockstep.Session) { in = s.Phase() == lockstep.Lobby })
+		return in
+	}
+	deadline := time.Now().Add(stepLimit)
+	for {
+		// The room answers the join within this Tick; the client reads
+		// the answer on its own goroutine.
+		h.Tick(time.Now())
+		players := h.Stats().RoomPlayers
+		if inLobby() {
+			if players != 1 {
+				t.Fatalf("the player is in the lobby, but the stats count %d players, want 1", players)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the in-process player did not reach the lobby within %v", stepLimit)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

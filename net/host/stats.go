@@ -40,11 +40,30 @@ type statsBox struct {
 	closed room.Stats // counters of rooms already closed
 }
 
+// listing is what a LAN listing shows of the default room that changes
+// while it is open.
+type listing struct {
+	players int
+	state   wire.RoomState
+}
+
+// listingChanged reports whether the default room's players or state
+// differ from the last published stats.
+func (h *Host) listingChanged() bool {
+	def := h.rooms[DefaultRoom]
+	if def == nil {
+		return false
+	}
+	st, _ := def.r.State()
+	return listing{def.r.PlayerCount(), st} != h.listed
+}
+
 func (h *Host) publishStats() {
 	s := Stats{Rooms: len(h.rooms), Connections: len(h.conns), Dropped: map[string]uint64{}}
 	if def := h.rooms[DefaultRoom]; def != nil {
 		s.Name, s.RoomPlayers, s.RoomMax = def.r.Name(), def.r.PlayerCount(), def.r.MaxPlayers()
 		s.RoomState, _ = def.r.State()
+		h.listed = listing{s.RoomPlayers, s.RoomState}
 	}
 	var sum room.Stats
 	for _, id := range h.order {

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"rockstep/game"
+	"rockstep/net/wire"
 )
 
 // Header is what a list of replays shows of one: the start record and a
@@ -19,14 +21,15 @@ type Header struct {
 	Started   time.Time
 	K         int    // ticks per turn at the start
 	Turns     int    // turn records
+	TurnTicks int    // ticks the turn records hold: the sum of their counts
 	EndTurn   uint32 // from the end record
 	EndReason int    // 0: no end record (cut short)
 	Desync    bool   // a desync was recorded
 }
 
-// Ticks estimates the game's length in ticks: turns × K at the start (K
-// rarely changes on a LAN; Sim gives the exact figure).
-func (h Header) Ticks() int { return h.Turns * max(h.K, 1) }
+// Ticks is the game's recorded length in ticks: the sum of the turns'
+// tick counts (K changes during a game as the room adapts its timing).
+func (h Header) Ticks() int { return h.TurnTicks }
 
 // ReadHeaderFile reads the header of the replay at path. See ReadHeader.
 func ReadHeaderFile(path string) (Header, error) {
@@ -43,8 +46,8 @@ func ReadHeaderFile(path string) (Header, error) {
 }
 
 // ReadHeader reads a replay's start record and skims the rest, counting
-// turn records and reading the end and desync markers; it checks only the
-// start record's checksum. A file cut short gives what was read with an
+// turn records and their ticks and reading the end and desync markers; it
+// checks only the start record's checksum. A file cut short gives what was read with an
 // error matching ErrTruncated; a file that is no replay, ErrNotReplay.
 func ReadHeader(r io.Reader) (Header, error) {
 	br := bufio.NewReaderSize(r, 32<<10)
@@ -64,6 +67,8 @@ func ReadHeader(r io.Reader) (Header, error) {
 		return Header{}, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
 	h := Header{Setup: rp.Setup, RoomName: rp.RoomName, Started: rp.Started, K: rp.K}
+	var buf []byte
+	var mp wire.MasterPacket
 	for {
 		kind, err := br.ReadByte()
 		if err != nil {
@@ -85,15 +90,32 @@ func ReadHeader(r io.Reader) (Header, error) {
 				h.EndTurn, h.EndReason = turn, int(reason)
 			}
 			continue
+		case kindTurn:
+			buf = slices.Grow(buf[:0], int(n)+4)[:n+4]
+			if _, err := io.ReadFull(br, buf); err != nil {
+				return h, ErrTruncated
+			}
+			h.Turns++
+			h.TurnTicks += turnTicks(buf[:n], &mp, rp.K)
+			continue
 		}
 		if _, err := br.Discard(int(n) + 4); err != nil {
 			return h, ErrTruncated
 		}
-		switch kind {
-		case kindTurn:
-			h.Turns++
-		case kindDesync:
+		if kind == kindDesync {
 			h.Desync = true
 		}
 	}
+}
+
+// turnTicks returns the ticks of the turn record payload (decoded into
+// mp, reused), or k, the ticks per turn at the start, if it does not
+// decode: the header skims and does not judge.
+func turnTicks(payload []byte, mp *wire.MasterPacket, k int) int {
+	f := &field{b: payload}
+	body := f.take(int(min(f.uvarint(), MaxRecord)))
+	if f.err != nil || mp.DecodePayload(body) != nil || len(mp.Turns) != 1 {
+		return max(k, 1)
+	}
+	return int(mp.Turns[0].Count)
 }

@@ -13,7 +13,9 @@ import (
 	"rockstep/game"
 	"rockstep/net/bots"
 	"rockstep/net/replay"
+	"rockstep/net/room"
 	"rockstep/net/transport"
+	"rockstep/net/wire"
 )
 
 // record plays a local bot game into a replay file and returns the summary
@@ -200,8 +202,12 @@ func TestHeaderSkimsTheFile(t *testing.T) {
 	if h.Setup != rp.Setup || h.RoomName != rp.RoomName || !h.Started.Equal(rp.Started) || h.Turns != len(rp.Turns) || h.EndTurn != rp.EndTurn || h.EndReason != rp.EndReason || h.Desync {
 		t.Errorf("header %+v, want it to agree with the replay (%d turns, end %d at %d)", h, len(rp.Turns), rp.EndReason, rp.EndTurn)
 	}
-	if h.Ticks() < 600 {
-		t.Errorf("header estimates %d ticks, want at least 600", h.Ticks())
+	ticks := 0
+	for _, turn := range rp.Turns {
+		ticks += int(turn.Count)
+	}
+	if h.Ticks() != ticks || ticks < 600 {
+		t.Errorf("header counts %d ticks, want the %d (at least 600) the turns hold", h.Ticks(), ticks)
 	}
 	cut, err := replay.ReadHeader(bytes.NewReader(data[:len(data)/2]))
 	if !errors.Is(err, replay.ErrTruncated) || cut.Setup != rp.Setup || cut.Turns == 0 || cut.Turns >= h.Turns {
@@ -209,5 +215,38 @@ func TestHeaderSkimsTheFile(t *testing.T) {
 	}
 	if _, err := replay.ReadHeader(strings.NewReader("hello")); !errors.Is(err, replay.ErrNotReplay) {
 		t.Errorf("not a replay: err %v", err)
+	}
+}
+
+// TestHeaderCountsTicksWhereKChanges: a game whose ticks per turn change
+// (the room adapts K) is as long as its turns' ticks, not turns × the K it
+// started with.
+func TestHeaderCountsTicksWhereKChanges(t *testing.T) {
+	var buf bytes.Buffer
+	w := replay.NewWriter(&buf, 0)
+	setup := game.Setup{Seed: 3, Players: 0b11, Mode: game.Coop, Lives: 3, StartWave: 1}
+	w.Started(setup, "room", [game.MaxPlayers]string{"Ada", "Bo"}, 1, 1)
+	want := 0
+	for turn := uint32(0); turn < 30; turn++ {
+		count := uint8(1) // K 1 for ten turns, then 3, then 2
+		switch {
+		case turn >= 20:
+			count = 2
+		case turn >= 10:
+			count = 3
+		}
+		want += int(count)
+		w.Turn(&wire.MasterTurn{Turn: turn, Count: count, Players: 0b11}, room.TurnLog{Live: 0b11})
+	}
+	w.Finished(29, replay.EndFinished)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h, err := replay.ReadHeader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Turns != 30 || h.Ticks() != want {
+		t.Errorf("header: %d turns, %d ticks; want 30 turns, %d ticks", h.Turns, h.Ticks(), want)
 	}
 }
