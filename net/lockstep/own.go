@@ -54,12 +54,24 @@ func (s *Session) queueTurn(t uint32, samples []game.Input) {
 // queueOwnTurn queues the samples of local turn c for the turn the input
 // delay makes them, filling a gap if the delay grew and dropping them if it
 // shrank.
+//
+// Turns the room has already compiled need nothing from us (a player it did
+// not wait for, catching up): the queue starts after them. And it never
+// holds more than sentRing unacknowledged turns, so that none is forgotten
+// before the room has it; a fill that would overrun it (a delay grown by
+// more than the ring while nothing is acknowledged) goes on at the next
+// turn, with the input held.
 func (s *Session) queueOwnTurn(c uint32, samples []game.Input) {
 	target := c + uint32(s.game.timing.at(c).delay)
-	for s.own.next < target {
+	if held := s.game.masters.ack; s.own.next < held {
+		s.own.next = held
+		s.own.ack = max(s.own.ack, held)
+	}
+	room := func() bool { return s.own.next-s.own.ack < sentRing }
+	for s.own.next < target && room() {
 		s.queueTurn(s.own.next, nil)
 	}
-	if s.own.next == target {
+	if s.own.next == target && room() {
 		s.queueTurn(target, samples)
 	}
 	if n := len(samples); n > 0 {

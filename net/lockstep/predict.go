@@ -100,15 +100,26 @@ func (s *Session) runPredicting(input InputSource) {
 }
 
 // skipStaleTurns moves the local clock past turns whose input would land
-// on a turn the room has already compiled. That happens only to a player
-// the room did not wait for (one catching up after a rejoin): the others
-// sample about a round trip ahead of the master turns we hold, so the
-// clock jumps to where they are, and this player's input reaches the room
-// in time for it to wait for them again.
+// on a turn the room has already compiled without waiting for it: a player
+// the room did not wait for (one catching up after a rejoin) has sent
+// nothing for the turns the room compiled. The others sample about a round
+// trip ahead of the master turns we hold, so the clock jumps to where they
+// are, and this player's input reaches the room in time for it to wait for
+// them again.
+//
+// A player the room waits for never skips, even when its next local turn's
+// input would land on a compiled turn: that is a shrinking delay, whose
+// superseded turns are dropped as they are sampled (queueOwnTurn) while the
+// room waits for the turns already sent. Skipping there would leave the
+// turns between the last one sent and the jump unsent, with the clock held
+// by the prediction window: the room would wait for them for ever.
 func (s *Session) skipStaleTurns() {
 	g, p := &s.game, &s.pred
 	if s.room.slot < 0 || p.idx != 0 || p.turn+uint32(g.timing.at(p.turn).delay) >= g.masters.ack {
 		return
+	}
+	if s.own.next >= g.masters.ack {
+		return // the room has every turn it compiled from us: it waits for us
 	}
 	turnDur := time.Duration(g.timing.at(g.masters.ack).k) * tickDur
 	ahead := min(uint32((s.meter.reportRTT()+turnDur-1)/turnDur), maxSkipAhead)
@@ -119,8 +130,9 @@ func (s *Session) skipStaleTurns() {
 }
 
 // maxSkipAhead bounds how many turns past the master turns held the local
-// clock may jump (a round trip of two seconds at one tick a turn).
-const maxSkipAhead = 120
+// clock may jump at once (half a second at one tick a turn; it jumps again
+// if that was not enough): the turns it fills must fit the sent ring.
+const maxSkipAhead = sentRing / 2
 
 // localTurnTicks returns the ticks of local turn c: those of the turn its
 // input is for.
