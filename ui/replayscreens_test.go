@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,31 +20,7 @@ var replayShots = []string{"replays", "report", "replay", "replay-seek"}
 // timeline, saving a screenshot of each (ROCKSTEP_SHOTS=DIR keeps them).
 // Like TestScreens it runs in a process of its own.
 func TestReplayScreens(t *testing.T) {
-	dir := os.Getenv(envShotsDir)
-	if dir == "" {
-		dir = t.TempDir()
-		t.Setenv(envShotsDir, dir)
-	}
-	if inWindowProcess(t) {
-		walkReplays(t)
-		return
-	}
-	for _, name := range replayShots {
-		f, err := os.Open(filepath.Join(dir, name+".png"))
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if bright := brightPixels(img); bright < 400 {
-			t.Errorf("%s.png has %d bright pixels: a blank screen?", name, bright)
-		}
-	}
+	windowShots(t, walkReplays, replayShots)
 }
 
 // replayFolder makes a settings folder whose replays folder holds a

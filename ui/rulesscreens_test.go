@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"image/png"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,31 +42,7 @@ var rulesShots = []string{"saucers", "hyperspace-out", "hyperspace-in", "highsco
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run RulesScreens ./ui/
 func TestRulesScreens(t *testing.T) {
-	dir := os.Getenv(envShotsDir)
-	if dir == "" {
-		dir = t.TempDir()
-		t.Setenv(envShotsDir, dir)
-	}
-	if inWindowProcess(t) {
-		walkRules(t)
-		return
-	}
-	for _, name := range rulesShots {
-		f, err := os.Open(filepath.Join(dir, name+".png"))
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if bright := brightPixels(img); bright < 400 {
-			t.Errorf("%s.png has %d bright pixels: a blank screen?", name, bright)
-		}
-	}
+	windowShots(t, walkRules, rulesShots)
 }
 
 func walkRules(t *testing.T) {

@@ -40,32 +40,7 @@ const (
 //
 // With ROCKSTEP_SHOTS=DIR it keeps the PNGs in DIR.
 func TestScreens(t *testing.T) {
-	dir := os.Getenv(envShotsDir)
-	if dir == "" {
-		dir = t.TempDir()
-		t.Setenv(envShotsDir, dir)
-	}
-	if inWindowProcess(t) {
-		walkScreens(t)
-		return
-	}
-	t.Logf("screenshots in %s", dir)
-	for _, name := range walkShots {
-		f, err := os.Open(filepath.Join(dir, name+".png"))
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		img, err := png.Decode(f)
-		f.Close()
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if bright := brightPixels(img); bright < 400 {
-			t.Errorf("%s.png has %d bright pixels: a blank screen?", name, bright)
-		}
-	}
+	windowShots(t, walkScreens, walkShots)
 }
 
 // walkShots are the screenshots the walk takes, in order.
@@ -338,6 +313,39 @@ func inside(what string, a image.Rectangle, where string, b image.Rectangle) str
 		return fmt.Sprintf("%s at %v is not inside %s at %v", what, a, where, b)
 	}
 	return ""
+}
+
+// windowShots runs walk in a window process of its own (see
+// inWindowProcess), which saves the named screenshots in ROCKSTEP_SHOTS
+// (a temporary folder unless set), and checks each was saved and is not
+// blank.
+func windowShots(t *testing.T, walk func(*testing.T), shots []string) {
+	dir := os.Getenv(envShotsDir)
+	if dir == "" {
+		dir = t.TempDir()
+		t.Setenv(envShotsDir, dir)
+	}
+	if inWindowProcess(t) {
+		walk(t)
+		return
+	}
+	t.Logf("screenshots in %s", dir)
+	for _, name := range shots {
+		f, err := os.Open(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if bright := brightPixels(img); bright < 400 {
+			t.Errorf("%s.png has %d bright pixels: a blank screen?", name, bright)
+		}
+	}
 }
 
 // unblock lets the guest silenced by the lagging stage go on.
