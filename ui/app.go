@@ -20,7 +20,6 @@ import (
 	"github.com/ebitenui/ebitenui"
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"rockstep/assets"
 	"rockstep/game"
@@ -125,6 +124,14 @@ type App struct {
 	scores       highscore.Tables // kept beside the settings
 	recorded     string           // the game whose score was last entered (see recordScore)
 	recordedRank int              // and its rank
+	pad          PadMap
+
+	// The input layer: reader asks Ebiten, mapper makes intents of what
+	// it read; state is this update's snapshot (nil when script drives).
+	reader  ebitenInput
+	mapper  inputMapper
+	state   *InputState
+	padHint padHint
 
 	net     *netGame
 	nv      netView
@@ -149,6 +156,9 @@ type App struct {
 	// script, when set, replaces the keyboard: it returns the intents of
 	// update number n (from 0). Tests drive the game with it.
 	script func(n int) Intents
+	// input, when set, replaces the keyboard and gamepads: it returns the
+	// snapshot of update number n. Tests drive the input layer with it.
+	input  func(n int) *InputState
 	frames int
 }
 
@@ -173,6 +183,7 @@ func NewApp(opt Options) (*App, error) {
 		app.settings.Name = wire.Truncate(opt.Name, wire.MaxName)
 	}
 	app.keys = NewKeyMap(app.settings.Keys)
+	app.pad = NewPadMap(app.settings.Pad)
 	app.sound = newSound(nil, 0) // silent until the window is open: see Update
 	switch {
 	case opt.Practice:
@@ -293,27 +304,32 @@ func (a *App) Update() error {
 	}
 	a.started = true
 	var in Intents
-	if a.script != nil {
+	a.state = nil
+	switch {
+	case a.script != nil:
 		in = a.script(a.frames)
-	} else {
-		in = a.keys.Intents(ebiten.IsKeyPressed, inpututil.IsKeyJustPressed)
+	case a.input != nil:
+		a.state = a.input(a.frames)
+	default:
+		a.state = a.reader.read()
 	}
+	if a.state != nil {
+		in = a.mapper.intents(a.keys, a.pad, a.state)
+		a.padHint.connected(a.state.Connected)
+	}
+	a.padHint.step()
 	a.frames++
 	if in.Fullscreen {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
 	}
 	if a.hasWidgets() {
+		a.navigate(&in)
 		a.ui.Update()
 	}
-	if in.Quit {
-		switch a.flow.screen {
-		case screenPlay, screenPractice:
-			a.emit(Intent{Kind: IntentGameMenu})
-		case screenJoin, screenSettings, screenReplays, screenReplay, screenScores:
-			a.emit(Intent{Kind: IntentBack})
-		}
-		in.Quit = false
+	if in.Quit && !a.takingInput() {
+		a.escape()
 	}
+	in.Quit = false
 	if a.opt.Autopilot != nil {
 		in = a.opt.Autopilot.step(a, in)
 	}
@@ -393,6 +409,7 @@ func (a *App) carry(effs []effect) error {
 		case effSaveSettings:
 			a.settings = e.settings
 			a.keys = NewKeyMap(a.settings.Keys)
+			a.pad = NewPadMap(a.settings.Pad)
 			a.sound.setVolume(a.settings.Volume)
 			ebiten.SetFullscreen(a.settings.Fullscreen)
 			if a.settingsDir != "" {
@@ -532,6 +549,8 @@ func (a *App) show() error {
 		s = newReplayScreen(a, a.flow.replay)
 	case screenScores:
 		s = newScoresScreen(a)
+	case screenControls:
+		s = newControlsScreen(a)
 	}
 	if err != nil {
 		return err
@@ -541,6 +560,7 @@ func (a *App) show() error {
 	}
 	a.cur = s
 	a.ui.Container = s.root()
+	a.ui.ClearFocus() // navigate focuses the new screen's first button
 	return nil
 }
 
@@ -593,6 +613,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	if a.hasWidgets() {
 		a.ui.Draw(screen)
 	}
+	a.padHint.draw(a.env, screen, v)
 }
 
 // hasWidgets reports whether the screen has widgets: a practice game has

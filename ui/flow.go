@@ -36,9 +36,10 @@ const (
 	screenReplays                  // the recent replays and desync reports
 	screenReplay                   // the replay viewer
 	screenScores                   // the high scores
+	screenControls                 // the key and gamepad bindings
 )
 
-var screenNames = [...]string{"menu", "join", "lobby", "play", "results", "settings", "practice", "replays", "replay", "scores"}
+var screenNames = [...]string{"menu", "join", "lobby", "play", "results", "settings", "practice", "replays", "replay", "scores", "controls"}
 
 func (s screenID) String() string {
 	if int(s) < len(screenNames) {
@@ -78,6 +79,8 @@ const (
 	IntentRestart                            // practice menu: a new practice game
 	IntentOpenScores                         // main menu, results, a practice game over: the high scores (ScoresMark lit)
 	IntentKick                               // lobby, the host: remove the player in Slot from the room
+	IntentOpenControls                       // main menu, settings: the Controls screen
+	IntentSaveControls                       // controls: keep the bindings of Settings and stay
 )
 
 // Intent is one thing the player asked for.
@@ -89,7 +92,7 @@ type Intent struct {
 	Ready    bool       // IntentReady
 	Setup    game.Setup // IntentSetup
 	Text     string     // IntentSay
-	Settings Settings   // IntentSaveSettings
+	Settings Settings   // IntentSaveSettings, IntentSaveControls
 	Paused   bool       // IntentPause
 	Path     string     // IntentWatch
 	Mark     scoresMark // IntentOpenScores: the entry to light
@@ -160,6 +163,8 @@ type flow struct {
 
 	scoresMark scoresMark // the entry the high scores light
 	scoresBack screenID   // where the high scores go back to: the menu, the results, practice (play again)
+
+	controlsFrom screenID // where Back leaves the Controls screen for
 }
 
 // openScores shows the high scores from screen from, with mark lit.
@@ -182,6 +187,9 @@ func (f *flow) apply(in Intent) []effect {
 		case IntentOpenSettings:
 			f.notice = ""
 			f.screen = screenSettings
+		case IntentOpenControls:
+			f.notice = ""
+			f.screen, f.controlsFrom = screenControls, screenMenu
 		case IntentPractice:
 			f.notice = ""
 			f.screen = screenPractice
@@ -252,8 +260,17 @@ func (f *flow) apply(in Intent) []effect {
 		case IntentSaveSettings:
 			f.screen = screenMenu
 			return []effect{{kind: effSaveSettings, settings: in.Settings}}
+		case IntentOpenControls:
+			f.screen, f.controlsFrom = screenControls, screenSettings
 		case IntentBack:
 			f.screen = screenMenu
+		}
+	case screenControls:
+		switch in.Kind {
+		case IntentSaveControls:
+			return []effect{{kind: effSaveSettings, settings: in.Settings}}
+		case IntentBack:
+			f.screen = f.controlsFrom
 		}
 	case screenPractice:
 		// Esc opens the practice menu, which pauses the game.
@@ -338,7 +355,7 @@ func (f *flow) leave(notice string) []effect {
 // observe follows the session: where it is decides the screen.
 func (f *flow) observe(n netStatus) []effect {
 	switch f.screen {
-	case screenMenu, screenSettings, screenPractice, screenReplays, screenReplay:
+	case screenMenu, screenSettings, screenPractice, screenReplays, screenReplay, screenControls:
 		return nil
 	case screenScores:
 		if f.scoresBack != screenResults {

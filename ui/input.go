@@ -11,9 +11,9 @@ import (
 // keys, so a scene can be driven without a window.
 type Intents struct {
 	Ship       game.Input // controls of the local ship held this update
-	Confirm    bool       // Enter was just pressed: start, play again
+	Confirm    bool       // Enter (or a gamepad's A) was just pressed: start, play again, press the focused button
 	Pause      bool       // P was just pressed: pause or resume
-	Quit       bool       // Esc was just pressed: back, the in-game menu
+	Quit       bool       // Esc (or a gamepad's B or Start) was just pressed: back, the in-game menu
 	Graph      bool       // F3 was just pressed: show or hide the network graph
 	Fullscreen bool       // F11 was just pressed: toggle full screen
 
@@ -23,6 +23,10 @@ type Intents struct {
 	SpeedStep int  // ↓ or − (−1), ↑ or + (+1) was just pressed: slower, faster
 	Speed     int  // 1 to 5 was just pressed: that speed (0.5× to 8×); 0: none
 	Leave     bool // Q was just pressed: leave the viewer
+
+	// Menus: the focus moves by NavX (← −1, → +1) and NavY (↑ −1, ↓ +1),
+	// from the arrows, a gamepad's d-pad or its left stick.
+	NavX, NavY int
 }
 
 // KeyPredicate reports whether a key is down (or was just pressed).

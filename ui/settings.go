@@ -23,6 +23,7 @@ type Settings struct {
 	Name       string      `json:"name"`       // shown to other players; at most wire.MaxName bytes
 	PlayerID   string      `json:"player_id"`  // 32 hex digits, random, made once per install
 	Keys       KeyBindings `json:"keys"`       // ship controls
+	Pad        KeyBindings `json:"pad"`        // ship controls on a gamepad, by button name ("A", "RT", "DpadLeft", …; see padButtonNames)
 	Volume     int         `json:"volume"`     // sound effects, 0 (mute) to 100
 	Fullscreen bool        `json:"fullscreen"` // start in full screen
 	// Predict shows the player's own ship answering the keys at once in
@@ -69,6 +70,7 @@ func DefaultSettings() Settings {
 		Name:     "Guest-" + strings.ToUpper(hex.EncodeToString(tag[:])),
 		PlayerID: hex.EncodeToString(id[:]),
 		Keys:     DefaultKeys(),
+		Pad:      DefaultPad(),
 		Volume:   70,
 		Predict:  true,
 	}
@@ -133,6 +135,7 @@ func (s *Settings) repair(def Settings) []string {
 			}
 		}
 	}
+	fixed = append(fixed, repairPad(&s.Pad)...)
 	return fixed
 }
 

@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -12,7 +10,7 @@ import (
 )
 
 // settingsScreen edits the player's name, the volume and full screen, and
-// shows the keys (remapped by editing settings.json).
+// leads to the Controls screen.
 type settingsScreen struct {
 	a      *App
 	top    *widget.Container
@@ -63,20 +61,10 @@ func newSettingsScreen(a *App) *settingsScreen {
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
 	form.AddChild(pred)
 
-	k := s.edit.Keys
-	for _, c := range []struct {
-		name string
-		keys []string
-	}{{"Thrust up", k.Up}, {"Thrust down", k.Down}, {"Turn left", k.Left}, {"Turn right", k.Right}, {"Fire", k.Fire}, {"Hyperspace", k.Jump}} {
-		form.AddChild(label(c.name))
-		form.AddChild(t.text(strings.Join(c.keys, "  or  "), &t.bodyFace, colText))
-	}
+	form.AddChild(label("Controls"))
+	form.AddChild(t.button("Keys and gamepad…", a.emit, Intent{Kind: IntentOpenControls},
+		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 260})))
 	col.AddChild(form)
-	where := "settings.json"
-	if a.settingsDir != "" {
-		where = filepath.Join(a.settingsDir, settingsFile)
-	}
-	col.AddChild(t.dim("Keys are remapped in " + where + " (Ebiten key names)."))
 	col.AddChild(t.dim("F11 toggles full screen at any time; F3 shows the network graph in a game."))
 
 	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))

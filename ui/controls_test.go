@@ -1,0 +1,269 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+)
+
+// inputDriver feeds an App input snapshots through its own input layer
+// (App.input), one update at a time, as the keyboard and a gamepad would.
+type inputDriver struct {
+	t    testing.TB
+	app  *App
+	next InputState
+}
+
+func newInputDriver(t testing.TB, opt Options) *inputDriver {
+	t.Helper()
+	if opt.ConfigDir == "" {
+		opt.ConfigDir = t.TempDir()
+	}
+	opt.Silent = true
+	app, err := NewApp(opt)
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	t.Cleanup(app.Close)
+	d := &inputDriver{t: t, app: app}
+	app.input = func(int) *InputState {
+		st := d.next
+		d.next = InputState{}
+		return &st
+	}
+	return d
+}
+
+// update runs one update with snapshot st.
+func (d *inputDriver) update(st InputState) {
+	d.t.Helper()
+	d.next = st
+	if err := d.app.Update(); err != nil {
+		d.t.Fatalf("update %d: %v", d.app.frames, err)
+	}
+}
+
+// key presses and releases k.
+func (d *inputDriver) key(k ebiten.Key) {
+	d.t.Helper()
+	d.update(InputState{Held: []ebiten.Key{k}, Just: []ebiten.Key{k}})
+	d.update(InputState{})
+}
+
+// hold holds keys down for n updates.
+func (d *inputDriver) hold(n int, keys ...ebiten.Key) {
+	d.t.Helper()
+	for range n {
+		d.update(InputState{Held: keys})
+	}
+}
+
+// button presses and releases gamepad button b.
+func (d *inputDriver) button(b ebiten.StandardGamepadButton) {
+	d.t.Helper()
+	var p PadState
+	p.Held[b], p.Just[b] = true, true
+	d.update(InputState{Pads: []PadState{p}})
+	d.update(InputState{Pads: []PadState{{}}})
+}
+
+// pad holds p for n updates.
+func (d *inputDriver) pad(n int, p PadState) {
+	d.t.Helper()
+	for range n {
+		d.update(InputState{Pads: []PadState{p}})
+	}
+}
+
+// focused returns the label of the focused button, or "".
+func (d *inputDriver) focused() string {
+	if b, ok := d.app.ui.GetFocusedWidget().(*widget.Button); ok && b.Text() != nil {
+		return b.Text().Label
+	}
+	return ""
+}
+
+// focus moves the focus with move until the button labelled label has it.
+func (d *inputDriver) focus(label string, move func()) {
+	d.t.Helper()
+	for range 40 {
+		if d.focused() == label {
+			return
+		}
+		move()
+	}
+	d.t.Fatalf("on the %v screen, %q never took the focus (last: %q)", d.app.flow.screen, label, d.focused())
+}
+
+func (d *inputDriver) wantScreen(want screenID) {
+	d.t.Helper()
+	if d.app.flow.screen != want || d.app.cur.id() != want {
+		d.t.Fatalf("screen %v (shown: %v), want %v", d.app.flow.screen, d.app.cur.id(), want)
+	}
+}
+
+func TestControlsScreenRebindsAKeyAndTheShipTurnsWithIt(t *testing.T) {
+	dir := t.TempDir()
+	d := newInputDriver(t, Options{Seed: 5, ConfigDir: dir})
+	d.update(InputState{})
+	if got := d.focused(); got != "Host game" {
+		t.Fatalf("main menu opens with %q in focus, want Host game", got)
+	}
+	down := func() { d.key(ebiten.KeyArrowDown) }
+	d.focus("Settings", down)
+	d.key(ebiten.KeyEnter)
+	d.wantScreen(screenSettings)
+	d.focus("Keys and gamepad…", down)
+	d.key(ebiten.KeyEnter)
+	d.wantScreen(screenControls)
+	d.update(InputState{})
+
+	// Turn left's first key, the left arrow, is the first slot.
+	if got := d.focused(); got != "Left arrow" {
+		t.Fatalf("Controls opens with %q in focus, want Turn left's Left arrow", got)
+	}
+	d.key(ebiten.KeyEnter)
+	if !d.app.takingInput() {
+		t.Fatal("Enter on a slot does not wait for a key")
+	}
+	d.key(ebiten.KeyJ)
+	if d.app.takingInput() {
+		t.Fatal("still waiting after J was pressed")
+	}
+	d.update(InputState{})
+	s, _, err := LoadSettings(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"J", "A"}; !slices.Equal(s.Keys.Left, want) {
+		t.Fatalf("settings.json turns left with %q, want %q", s.Keys.Left, want)
+	}
+
+	// Turn left's second key, A, becomes D, Turn right's: swapped.
+	d.key(ebiten.KeyArrowRight)
+	if got := d.focused(); got != "A" {
+		t.Fatalf("focus on %q, want Turn left's A", got)
+	}
+	d.key(ebiten.KeyEnter)
+	d.key(ebiten.KeyD)
+	d.update(InputState{})
+	s, _, _ = LoadSettings(dir)
+	if !slices.Equal(s.Keys.Left, []string{"J", "D"}) || !slices.Equal(s.Keys.Right, []string{"ArrowRight", "A"}) {
+		t.Fatalf("after D on Turn left: left %q, right %q; want [J D] and [ArrowRight A] (swapped)", s.Keys.Left, s.Keys.Right)
+	}
+	if c := d.app.cur.(*controlsScreen); !strings.Contains(c.status.Label, "swapped") {
+		t.Errorf("status %q does not say the keys were swapped", c.status.Label)
+	}
+
+	// Esc while waiting cancels; Esc then goes back, one level at a time.
+	d.key(ebiten.KeyEnter)
+	d.key(ebiten.KeyEscape)
+	d.wantScreen(screenControls)
+	d.key(ebiten.KeyEscape)
+	d.wantScreen(screenSettings)
+	d.key(ebiten.KeyEscape)
+	d.wantScreen(screenMenu)
+
+	d.update(InputState{})
+	d.focus("Practice", down)
+	d.key(ebiten.KeyEnter)
+	d.wantScreen(screenPractice)
+	start := play(t, d.app).world.Ships[me].Angle
+	d.hold(10, ebiten.KeyJ)
+	if got, want := play(t, d.app).world.Ships[me].Angle, start-10*game.RotateSpeed; got != want {
+		t.Errorf("ship angle %d after J for 10 ticks, want %d (turned left)", got, want)
+	}
+	d.hold(5, ebiten.KeyArrowLeft) // no longer bound
+	if got, want := play(t, d.app).world.Ships[me].Angle, start-10*game.RotateSpeed; got != want {
+		t.Errorf("ship angle %d after the unbound left arrow, want %d (unchanged)", got, want)
+	}
+}
+
+func TestControlsResetAndMarkConflicts(t *testing.T) {
+	dir := t.TempDir()
+	s := DefaultSettings()
+	s.Keys.Fire = []string{"Space", "W"} // W thrusts too: a hand-edited clash
+	if err := SaveSettings(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	d := newInputDriver(t, Options{ConfigDir: dir})
+	d.app.emit(Intent{Kind: IntentOpenControls})
+	d.update(InputState{})
+	c := d.app.cur.(*controlsScreen)
+	if !strings.Contains(c.status.Label, "W is on Thrust up and Charge and fire") {
+		t.Errorf("status %q does not name the clash", c.status.Label)
+	}
+	d.focus("Reset to defaults", func() { d.key(ebiten.KeyArrowUp) })
+	d.key(ebiten.KeyEnter)
+	d.update(InputState{})
+	got, _, _ := LoadSettings(dir)
+	if !slices.Equal(got.Keys.Fire, DefaultKeys().Fire) || !slices.Equal(got.Pad.Fire, DefaultPad().Fire) {
+		t.Errorf("after Reset: fire keys %q, pad %q; want the defaults", got.Keys.Fire, got.Pad.Fire)
+	}
+}
+
+func TestGamepadAloneDrivesTheMenusAndAPracticeGame(t *testing.T) {
+	d := newInputDriver(t, Options{Seed: 5})
+	d.update(InputState{Connected: []string{"Test pad"}, Pads: []PadState{{}}})
+	if !strings.Contains(d.app.padHint.text, "Test pad") || d.app.padHint.left == 0 {
+		t.Errorf("no hint when a gamepad connects: %+v", d.app.padHint)
+	}
+	if got := d.focused(); got != "Host game" {
+		t.Fatalf("main menu opens with %q in focus, want Host game", got)
+	}
+	// One push of the stick moves the focus once, however long it is held.
+	var stickDown PadState
+	stickDown.Axes[ebiten.StandardGamepadAxisLeftStickVertical] = 1
+	d.pad(5, stickDown)
+	d.pad(1, PadState{})
+	if got := d.focused(); got != "Join game" {
+		t.Fatalf("after the stick was held down: focus on %q, want Join game", got)
+	}
+	// Settings and back with B.
+	d.focus("Settings", func() { d.button(ebiten.StandardGamepadButtonLeftBottom) })
+	d.button(ebiten.StandardGamepadButtonRightBottom)
+	d.wantScreen(screenSettings)
+	d.button(ebiten.StandardGamepadButtonRightRight)
+	d.wantScreen(screenMenu)
+
+	d.pad(1, PadState{})
+	d.focus("Practice", func() { d.button(ebiten.StandardGamepadButtonLeftTop) })
+	d.button(ebiten.StandardGamepadButtonRightBottom)
+	d.wantScreen(screenPractice)
+
+	sh := func() game.Ship { return play(t, d.app).world.Ships[me] }
+	start := sh().Angle
+	var left PadState
+	left.Axes[ebiten.StandardGamepadAxisLeftStickHorizontal] = -1
+	d.pad(6, left)
+	if got, want := sh().Angle, start-6*game.RotateSpeed; got != want {
+		t.Errorf("ship angle %d after the stick was held left for 6 ticks, want %d", got, want)
+	}
+	var right PadState
+	right.Held[ebiten.StandardGamepadButtonLeftRight] = true
+	d.pad(6, right)
+	if got := sh().Angle; got != start {
+		t.Errorf("ship angle %d after the d-pad was held right as long, want %d", got, start)
+	}
+	var rt PadState
+	rt.Held[ebiten.StandardGamepadButtonFrontBottomRight] = true
+	d.pad(1, rt)
+	if sh().Thrust == 0 {
+		t.Error("the right trigger did not raise the thrust")
+	}
+	var fire PadState
+	fire.Held[padA] = true
+	d.pad(20, fire)
+	d.pad(1, PadState{})
+	if n := len(play(t, d.app).world.LiveBullets()); n == 0 {
+		t.Error("holding and releasing A fired nothing")
+	}
+	// B (Esc's rule) leaves the practice game.
+	d.button(ebiten.StandardGamepadButtonRightRight)
+	d.wantScreen(screenMenu)
+}

@@ -1,0 +1,295 @@
+package ui
+
+import (
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/game"
+)
+
+// The game's own input layer works on snapshots: InputState holds what
+// the keyboard and the gamepads were doing during one update, and
+// inputMapper turns it into Intents. Only readInputState (ebiteninput.go)
+// asks Ebiten; tests build snapshots by hand, so menus and games can be
+// driven by gamepad state alone.
+
+// InputState is the keyboard and the gamepads during one update.
+type InputState struct {
+	Held []ebiten.Key // keys down
+	Just []ebiten.Key // keys that went down since the last update
+	Pads []PadState   // gamepads with Ebiten's standard layout
+	// Connected names the gamepads plugged in since the last update.
+	Connected []string
+}
+
+// PadState is one gamepad in Ebiten's standard layout during one update.
+type PadState struct {
+	Held [ebiten.StandardGamepadButtonMax + 1]bool  // buttons down
+	Just [ebiten.StandardGamepadButtonMax + 1]bool  // buttons that went down since the last update
+	Axes [ebiten.StandardGamepadAxisMax + 1]float64 // −1 to 1
+}
+
+// heldKey and justKey are KeyPredicates over the snapshot.
+func (st *InputState) heldKey(k ebiten.Key) bool { return hasKey(st.Held, k) }
+func (st *InputState) justKey(k ebiten.Key) bool { return hasKey(st.Just, k) }
+
+func hasKey(ks []ebiten.Key, k ebiten.Key) bool {
+	for _, x := range ks {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// padHeld and padJust report whether button b is down (went down) on any
+// gamepad.
+func (st *InputState) padHeld(b ebiten.StandardGamepadButton) bool {
+	for i := range st.Pads {
+		if st.Pads[i].Held[b] {
+			return true
+		}
+	}
+	return false
+}
+
+func (st *InputState) padJust(b ebiten.StandardGamepadButton) bool {
+	for i := range st.Pads {
+		if st.Pads[i].Just[b] {
+			return true
+		}
+	}
+	return false
+}
+
+// stickDeadZone is how far a stick must lean, of its full travel, to
+// count as pushed.
+const stickDeadZone = 0.5
+
+// stick returns the direction the left sticks lean on axis ax: −1, 0 or +1.
+func (st *InputState) stick(ax ebiten.StandardGamepadAxis) int {
+	for i := range st.Pads {
+		switch v := st.Pads[i].Axes[ax]; {
+		case v <= -stickDeadZone:
+			return -1
+		case v >= stickDeadZone:
+			return 1
+		}
+	}
+	return 0
+}
+
+// Gamepad buttons by the names settings.json uses for them.
+var padButtonNames = []struct {
+	name string
+	b    ebiten.StandardGamepadButton
+}{
+	{"A", ebiten.StandardGamepadButtonRightBottom},
+	{"B", ebiten.StandardGamepadButtonRightRight},
+	{"X", ebiten.StandardGamepadButtonRightLeft},
+	{"Y", ebiten.StandardGamepadButtonRightTop},
+	{"LB", ebiten.StandardGamepadButtonFrontTopLeft},
+	{"RB", ebiten.StandardGamepadButtonFrontTopRight},
+	{"LT", ebiten.StandardGamepadButtonFrontBottomLeft},
+	{"RT", ebiten.StandardGamepadButtonFrontBottomRight},
+	{"Back", ebiten.StandardGamepadButtonCenterLeft},
+	{"Start", ebiten.StandardGamepadButtonCenterRight},
+	{"LS", ebiten.StandardGamepadButtonLeftStick},
+	{"RS", ebiten.StandardGamepadButtonRightStick},
+	{"DpadUp", ebiten.StandardGamepadButtonLeftTop},
+	{"DpadDown", ebiten.StandardGamepadButtonLeftBottom},
+	{"DpadLeft", ebiten.StandardGamepadButtonLeftLeft},
+	{"DpadRight", ebiten.StandardGamepadButtonLeftRight},
+	{"Home", ebiten.StandardGamepadButtonCenterCenter},
+}
+
+// Buttons with a fixed meaning: B goes back, Start opens the in-game
+// menu. They cannot be bound to a ship control.
+const (
+	padBack  = ebiten.StandardGamepadButtonRightRight
+	padStart = ebiten.StandardGamepadButtonCenterRight
+	padA     = ebiten.StandardGamepadButtonRightBottom
+)
+
+// padButton returns the button named name.
+func padButton(name string) (ebiten.StandardGamepadButton, bool) {
+	for _, p := range padButtonNames {
+		if p.name == name {
+			return p.b, true
+		}
+	}
+	return 0, false
+}
+
+// padButtonName returns the settings name of button b.
+func padButtonName(b ebiten.StandardGamepadButton) string {
+	for _, p := range padButtonNames {
+		if p.b == b {
+			return p.name
+		}
+	}
+	return ""
+}
+
+// DefaultPad are the gamepad controls of a fresh install: the d-pad (and
+// always the left stick) turns, the right trigger or shoulder raises the
+// thrust, the left ones lower it, A charges and fires.
+func DefaultPad() KeyBindings {
+	return KeyBindings{
+		Up:    []string{"RT", "RB"},
+		Down:  []string{"LT", "LB"},
+		Left:  []string{"DpadLeft"},
+		Right: []string{"DpadRight"},
+		Fire:  []string{"A"},
+	}
+}
+
+// PadMap maps each ship control to the gamepad buttons that hold it.
+type PadMap []struct {
+	Bit     game.Input
+	Buttons []ebiten.StandardGamepadButton
+}
+
+// NewPadMap returns the gamepad map of bindings; an unknown name is
+// skipped (LoadSettings has already replaced such bindings).
+func NewPadMap(b KeyBindings) PadMap {
+	var m PadMap
+	for _, c := range shipActions(&b) {
+		var bs []ebiten.StandardGamepadButton
+		for _, n := range *c.names {
+			if p, ok := padButton(n); ok && p != padBack && p != padStart {
+				bs = append(bs, p)
+			}
+		}
+		m = append(m, struct {
+			Bit     game.Input
+			Buttons []ebiten.StandardGamepadButton
+		}{c.bit, bs})
+	}
+	return m
+}
+
+// bound reports whether button b holds a ship control.
+func (m PadMap) bound(b ebiten.StandardGamepadButton) bool {
+	for _, c := range m {
+		for _, x := range c.Buttons {
+			if x == b {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shipAction is one ship control and its binding in a KeyBindings.
+type shipAction struct {
+	bit   game.Input
+	key   string    // its field in settings.json
+	label string    // what the Controls screen calls it
+	names *[]string // its keys or buttons in the bindings
+}
+
+// shipActions returns every ship control with its binding in b, in the
+// order the Controls screen lists them.
+func shipActions(b *KeyBindings) []shipAction {
+	return []shipAction{
+		{game.Left, "left", "Turn left", &b.Left},
+		{game.Right, "right", "Turn right", &b.Right},
+		{game.Up, "up", "Thrust up", &b.Up},
+		{game.Down, "down", "Thrust down", &b.Down},
+		{game.Fire, "fire", "Charge and fire", &b.Fire},
+	}
+}
+
+// inputMapper turns input snapshots into intents under the player's
+// bindings. It remembers where the sticks leaned, so that a stick pushed
+// and held moves a menu's focus once.
+type inputMapper struct {
+	stickX, stickY int
+}
+
+// intents returns the intents of snapshot st under keys and pad.
+func (m *inputMapper) intents(keys KeyMap, pad PadMap, st *InputState) Intents {
+	in := keys.Intents(st.heldKey, st.justKey)
+
+	// Ship controls: the keyboard's, the pads' buttons and the left stick.
+	ship := in.Ship
+	for _, c := range pad {
+		for _, b := range c.Buttons {
+			if st.padHeld(b) {
+				ship |= c.Bit
+				break
+			}
+		}
+	}
+	sx, sy := st.stick(ebiten.StandardGamepadAxisLeftStickHorizontal), st.stick(ebiten.StandardGamepadAxisLeftStickVertical)
+	switch sx {
+	case -1:
+		ship |= game.Left
+	case 1:
+		ship |= game.Right
+	}
+	if ship&(game.Up|game.Down) == game.Up|game.Down {
+		ship &^= game.Up | game.Down
+	}
+	if ship&(game.Left|game.Right) == game.Left|game.Right {
+		ship &^= game.Left | game.Right
+	}
+	in.Ship = ship & game.ClientInputMask
+
+	// Menus: arrows, the d-pad, or a stick pushed (once per push).
+	in.NavX = pair(st.justKey, ebiten.KeyArrowLeft, ebiten.KeyArrowRight)
+	in.NavY = pair(st.justKey, ebiten.KeyArrowUp, ebiten.KeyArrowDown)
+	if st.padJust(ebiten.StandardGamepadButtonLeftLeft) {
+		in.NavX--
+	}
+	if st.padJust(ebiten.StandardGamepadButtonLeftRight) {
+		in.NavX++
+	}
+	if st.padJust(ebiten.StandardGamepadButtonLeftTop) {
+		in.NavY--
+	}
+	if st.padJust(ebiten.StandardGamepadButtonLeftBottom) {
+		in.NavY++
+	}
+	if sx != m.stickX {
+		in.NavX += sx
+	}
+	if sy != m.stickY {
+		in.NavY += sy
+	}
+	m.stickX, m.stickY = sx, sy
+	in.NavX, in.NavY = max(min(in.NavX, 1), -1), max(min(in.NavY, 1), -1)
+
+	// A confirms; B (unless bound to a control) goes back; Start opens
+	// the in-game menu, which Esc's rule makes the same intent.
+	if st.padJust(padA) {
+		in.Confirm = true
+	}
+	if st.padJust(padStart) || (st.padJust(padBack) && !pad.bound(padBack)) {
+		in.Quit = true
+	}
+	return in
+}
+
+// repairPad replaces the gamepad bindings of a control that has none or
+// names an unknown button (or B or Start, which have fixed meanings) with
+// the defaults, and says which it replaced.
+func repairPad(b *KeyBindings) []string {
+	var fixed []string
+	d := DefaultPad()
+	def := shipActions(&d)
+	for i, c := range shipActions(b) {
+		if len(*c.names) == 0 {
+			*c.names = *def[i].names
+			continue
+		}
+		for _, n := range *c.names {
+			if p, ok := padButton(n); !ok || p == padBack || p == padStart {
+				fixed = append(fixed, "pad."+c.key+" ("+n+")")
+				*c.names = *def[i].names
+				break
+			}
+		}
+	}
+	return fixed
+}

@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+)
+
+// Menus are driven by the game's own input layer, so that the arrows, Enter
+// and Esc and a gamepad's d-pad, stick, A and B do the same everywhere: the
+// focus moves through a screen's widgets in their order, Confirm presses
+// the focused button, and Quit goes back one level (escape).
+
+// inputTaker is a screen that, for now, wants every key and button for
+// itself (the Controls screen waiting for a key): the menus do not move.
+type inputTaker interface {
+	takesInput() bool
+}
+
+// escaper is a screen with its own meaning for Esc (closing something
+// open on it first). escape returns false to leave Esc to the rule.
+type escaper interface {
+	escape() bool
+}
+
+// navigate moves the focus and presses the focused button as in says,
+// keeping a button focused on any screen that shows one.
+func (a *App) navigate(in *Intents) {
+	if t, ok := a.cur.(inputTaker); ok && t.takesInput() {
+		return
+	}
+	switch {
+	case a.flow.screen == screenReplay:
+		return // the arrows seek and change speed
+	case a.flow.screen == screenPlay && !a.flow.gameMenu:
+		return // the arrows steer
+	}
+	focusers := a.ui.Container.GetFocusers()
+	cur := a.ui.GetFocusedWidget()
+	at := -1
+	for i, f := range focusers {
+		if f == cur {
+			at = i
+		}
+	}
+	if at < 0 {
+		// Nothing (visible) in focus: the screen's first button.
+		for i, f := range focusers {
+			if _, ok := f.(*widget.Button); ok {
+				a.ui.SetFocusedWidget(f)
+				at, cur = i, f
+				break
+			}
+		}
+		if at < 0 {
+			return
+		}
+	}
+	_, typing := cur.(*widget.TextInput)
+	step := in.NavY
+	if !typing {
+		// ← and → move the caret in a text box.
+		step += in.NavX
+	}
+	switch {
+	case step < 0:
+		at = (at + len(focusers) - 1) % len(focusers)
+	case step > 0:
+		at = (at + 1) % len(focusers)
+	}
+	if step != 0 {
+		a.ui.SetFocusedWidget(focusers[at])
+		cur = focusers[at]
+	}
+	if b, ok := cur.(*widget.Button); ok && in.Confirm {
+		b.Click()
+	}
+}
+
+// escape applies the one Esc rule: back one level; in a network game, the
+// in-game menu (Esc again closes it).
+func (a *App) escape() {
+	if e, ok := a.cur.(escaper); ok && e.escape() {
+		return
+	}
+	switch a.flow.screen {
+	case screenMenu:
+		// The top: nothing to go back to (Quit is a button).
+	case screenPlay:
+		a.emit(Intent{Kind: IntentGameMenu})
+	default:
+		// Join (stop trying, or the menu), lobby (leave), results,
+		// settings, controls, replays, the replay viewer, practice.
+		a.emit(Intent{Kind: IntentBack})
+	}
+}
+
+// padHintTicks is how long "gamepad connected" shows.
+const padHintTicks = 3 * 60
+
+// padHint is the line shown for a while when a gamepad is plugged in.
+type padHint struct {
+	text string
+	left int // ticks
+	line label
+}
+
+func (h *padHint) connected(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	h.text = "Gamepad connected: " + names[len(names)-1] + " — stick or d-pad turns, triggers thrust, A fires, Start menu"
+	h.left = padHintTicks
+}
+
+func (h *padHint) step() {
+	if h.left > 0 {
+		h.left--
+	}
+}
+
+// draw draws the hint at the top of the field.
+func (h *padHint) draw(e *env, dst *ebiten.Image, v view) {
+	if h.left == 0 {
+		return
+	}
+	a := min(float32(h.left)/60, 1)
+	field := e.draw.begin(dst, v)
+	e.hud.rescale(v)
+	e.hud.text(field, v, &h.line, h.text, &e.hud.label, fieldW/2, 12, text.AlignCenter, colAccent, a)
+}
+
+// takingInput reports whether the screen wants every key for itself.
+func (a *App) takingInput() bool {
+	t, ok := a.cur.(inputTaker)
+	return ok && t.takesInput()
+}
