@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ebitenui/ebitenui/widget"
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// controlsSizes are the window sizes the Controls screen is shot at.
+var controlsSizes = []image.Point{{800, 600}, {1280, 720}}
+
+// TestControlsScreenshots opens the Controls screen (with a clash from a
+// hand-edited file marked) in a real window at each of controlsSizes,
+// checks that every widget lies inside the window, and saves a
+// screenshot of each size:
+//
+//	xvfb-run -a -s "-screen 0 1920x1080x24" go test -run ControlsScreenshots ./ui/
+//
+// With ROCKSTEP_SHOTS=DIR it keeps the PNGs (controls-800x600.png, …) in DIR.
+func TestControlsScreenshots(t *testing.T) {
+	dir := os.Getenv(envShotsDir)
+	if dir == "" {
+		dir = t.TempDir()
+		t.Setenv(envShotsDir, dir)
+	}
+	if inWindowProcess(t) {
+		shootControls(t, dir)
+		return
+	}
+	for _, sz := range controlsSizes {
+		name := fmt.Sprintf("controls-%dx%d.png", sz.X, sz.Y)
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got := img.Bounds().Size(); got != sz {
+			t.Errorf("%s is %v, want %v", name, got, sz)
+		}
+		if bright := brightPixels(img); bright < 400 {
+			t.Errorf("%s has %d bright pixels: a blank screen?", name, bright)
+		}
+	}
+}
+
+// controlsShooter resizes the window to each size in turn and shoots the
+// Controls screen once a frame of that size has been drawn.
+type controlsShooter struct {
+	*App
+	t      *testing.T
+	dir    string
+	at     int // index in controlsSizes
+	frames int // frames drawn at the current size
+	err    error
+}
+
+func shootControls(t *testing.T, dir string) {
+	cfg := t.TempDir()
+	s := DefaultSettings()
+	s.Keys.Fire = []string{"Space", "W"} // W also thrusts: shown as a clash
+	if err := SaveSettings(cfg, s); err != nil {
+		t.Fatal(err)
+	}
+	app, err := NewApp(Options{Seed: 7, ConfigDir: cfg, Silent: true})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	defer app.Close()
+	app.input = func(int) *InputState { return &InputState{} }
+	app.emit(Intent{Kind: IntentOpenSettings})
+	app.emit(Intent{Kind: IntentOpenControls})
+	g := &controlsShooter{App: app, t: t, dir: dir}
+	if err := app.runGame(g); err != nil {
+		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
+			t.Skipf("no window: %v", err)
+		}
+		t.Fatalf("run: %v", err)
+	}
+	if g.err != nil {
+		t.Fatal(g.err)
+	}
+	if g.at != len(controlsSizes) {
+		t.Fatalf("shot %d sizes of %d", g.at, len(controlsSizes))
+	}
+}
+
+func (g *controlsShooter) Update() error {
+	if g.err != nil || g.at >= len(controlsSizes) {
+		return ebiten.Termination
+	}
+	if g.App.frames > 60*20 {
+		g.err = fmt.Errorf("the window never became %v", controlsSizes[g.at])
+		return ebiten.Termination
+	}
+	sz := controlsSizes[g.at]
+	if w, h := ebiten.WindowSize(); w != sz.X || h != sz.Y {
+		ebiten.SetWindowSize(sz.X, sz.Y)
+	}
+	return g.App.Update()
+}
+
+func (g *controlsShooter) Draw(screen *ebiten.Image) {
+	g.App.Draw(screen)
+	if g.at >= len(controlsSizes) || g.App.cur.id() != screenControls {
+		return
+	}
+	b := screen.Bounds()
+	if b.Size() != controlsSizes[g.at] {
+		g.frames = 0
+		return
+	}
+	// A few frames at this size: the layout settles.
+	if g.frames++; g.frames < 10 {
+		return
+	}
+	if err := widgetsInside(g.App.cur.root(), b); err != nil {
+		g.err = fmt.Errorf("at %v: %w", b.Size(), err)
+		return
+	}
+	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	screen.ReadPixels(img.Pix)
+	f, err := os.Create(filepath.Join(g.dir, fmt.Sprintf("controls-%dx%d.png", b.Dx(), b.Dy())))
+	if err == nil {
+		err = png.Encode(f, img)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		g.err = err
+		return
+	}
+	g.at++
+	g.frames = 0
+}
+
+// widgetsInside returns an error naming the first visible widget under c that
+// is not wholly inside bounds.
+func widgetsInside(c *widget.Container, bounds image.Rectangle) error {
+	for _, ch := range c.Children() {
+		w := ch.GetWidget()
+		if w.GetVisibility() != widget.Visibility_Show {
+			continue
+		}
+		if !w.Rect.In(bounds) {
+			what := fmt.Sprintf("%T", ch)
+			if b, ok := ch.(*widget.Button); ok && b.Text() != nil {
+				what += " " + b.Text().Label
+			}
+			if tx, ok := ch.(*widget.Text); ok {
+				what += " " + tx.Label
+			}
+			return fmt.Errorf("%s at %v is not inside the window %v", what, w.Rect, bounds)
+		}
+		if cc, ok := ch.(*widget.Container); ok {
+			if err := widgetsInside(cc, bounds); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
