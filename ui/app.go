@@ -612,6 +612,7 @@ func (a *App) Draw(screen *ebiten.Image) {
 	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
 	if a.hasWidgets() {
 		a.ui.Draw(screen)
+		a.drawFocus(screen)
 	}
 	a.padHint.draw(a.env, screen, v)
 }

@@ -267,3 +267,18 @@ func TestGamepadAloneDrivesTheMenusAndAPracticeGame(t *testing.T) {
 	d.button(ebiten.StandardGamepadButtonRightRight)
 	d.wantScreen(screenMenu)
 }
+
+func TestEscLeavesATextBoxBeforeTheScreen(t *testing.T) {
+	d := newInputDriver(t, Options{})
+	d.app.emit(Intent{Kind: IntentOpenSettings})
+	d.update(InputState{})
+	d.focus("Save", func() { d.key(ebiten.KeyArrowDown) })
+	d.key(ebiten.KeyArrowDown) // wraps round to the name box
+	if _, ok := d.app.ui.GetFocusedWidget().(*widget.TextInput); !ok {
+		t.Fatalf("focus on %T after Save, want the name box", d.app.ui.GetFocusedWidget())
+	}
+	d.key(ebiten.KeyEscape)
+	d.wantScreen(screenSettings)
+	d.key(ebiten.KeyEscape)
+	d.wantScreen(screenMenu)
+}

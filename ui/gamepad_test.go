@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebitenui/ebitenui"
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
@@ -111,7 +112,7 @@ func TestEscGoesBackOneLevelEverywhere(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.screen.String(), func(t *testing.T) {
-			a := &App{}
+			a := &App{ui: &ebitenui.UI{}}
 			a.flow.screen = tc.screen
 			a.escape()
 			var got IntentKind

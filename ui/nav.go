@@ -4,6 +4,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+	"github.com/hajimehoshi/ebiten/v2/vector"
 )
 
 // Menus are driven by the game's own input layer, so that the arrows, Enter
@@ -78,9 +79,15 @@ func (a *App) navigate(in *Intents) {
 }
 
 // escape applies the one Esc rule: back one level; in a network game, the
-// in-game menu (Esc again closes it).
+// in-game menu (Esc again closes it). Leaving a text box is a level.
 func (a *App) escape() {
 	if e, ok := a.cur.(escaper); ok && e.escape() {
+		return
+	}
+	if _, typing := a.ui.GetFocusedWidget().(*widget.TextInput); typing && a.hasWidgets() {
+		// Out of the text box first (a chat line half typed in the
+		// lobby is not a wish to leave the room).
+		a.ui.ClearFocus()
 		return
 	}
 	switch a.flow.screen {
@@ -134,4 +141,20 @@ func (h *padHint) draw(e *env, dst *ebiten.Image, v view) {
 func (a *App) takingInput() bool {
 	t, ok := a.cur.(inputTaker)
 	return ok && t.takesInput()
+}
+
+// drawFocus rings the focused widget, so that the focus stands out from
+// a button the mouse merely hovers (ebitenui draws both alike).
+func (a *App) drawFocus(dst *ebiten.Image) {
+	f := a.ui.GetFocusedWidget()
+	if f == nil || a.takingInput() {
+		return
+	}
+	w := f.GetWidget()
+	if !w.IsVisible() || w.Disabled {
+		return
+	}
+	r := w.Rect
+	const gap, width = 4, 2 // pixels
+	vector.StrokeRect(dst, float32(r.Min.X-gap), float32(r.Min.Y-gap), float32(r.Dx()+2*gap), float32(r.Dy()+2*gap), width, colAccent, true)
 }
