@@ -49,11 +49,10 @@ func newControlsScreen(a *App) *controlsScreen {
 		PressedHover: frameImage(colPressed, colWarn, 1),
 		Disabled:     frameImage(colDisabled, colPanelRim, 0),
 	}
-	col := t.panelColumn(12)
+	col := t.panelColumn(10)
 	col.AddChild(t.heading("Controls"))
-	col.AddChild(t.dim("Select a slot, then press the key or gamepad button for it."))
 
-	form := grid([]bool{false, false, false}, 18, 10)
+	form := grid([]bool{false, false, false}, 18, 8)
 	head := func(s string) *widget.Text { return t.text(s, &t.smallFace, colDim) }
 	form.AddChild(head(""), head("Keyboard"), head("Gamepad"))
 	for ai, act := range shipActions(&s.edit.Keys) {
@@ -79,11 +78,11 @@ func newControlsScreen(a *App) *controlsScreen {
 	}
 	col.AddChild(form)
 	s.status = widget.NewText(widget.TextOpts.Text("", &t.smallFace, colText), widget.TextOpts.MaxWidth(640),
-		widget.TextOpts.WidgetOpts(stretchRow(), minSize(0, 40)))
+		widget.TextOpts.WidgetOpts(stretchRow()))
 	col.AddChild(s.status)
 	s.pads = t.dim("")
 	col.AddChild(s.pads)
-	col.AddChild(t.dim("The left stick always turns. B goes back and Start opens the game menu."))
+	col.AddChild(t.dim("The left stick always turns; B goes back, Start opens the game menu."))
 
 	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
 	buttons.AddChild(
@@ -150,7 +149,9 @@ func (s *controlsScreen) update(Intents) error {
 		return nil
 	}
 	if !s.capture.pad {
-		for _, k := range st.Just {
+		// From the end: Ebiten lists a modifier's either-side key (Shift)
+		// after its left and right ones, and it is the one to bind.
+		for _, k := range slices.Backward(st.Just) {
 			if k == ebiten.KeyF3 || k == ebiten.KeyF11 {
 				continue // kept for the network graph and full screen
 			}
@@ -245,9 +246,12 @@ func (s *controlsScreen) show(msg string) {
 		sl.b.SetImage(img)
 	}
 	s.status.SetColor(colText)
-	if msg == "" && len(clash) > 0 {
+	switch {
+	case msg == "" && len(clash) > 0:
 		msg = strings.Join(clash, "; ") + ": select one to change it."
 		s.status.SetColor(colWarn)
+	case msg == "":
+		msg = "Select a slot, then press the key or gamepad button for it."
 	}
 	s.status.Label = msg
 }

@@ -263,8 +263,25 @@ func TestGamepadAloneDrivesTheMenusAndAPracticeGame(t *testing.T) {
 	if n := len(play(t, d.app).world.LiveBullets()); n == 0 {
 		t.Error("holding and releasing A fired nothing")
 	}
-	// B (Esc's rule) leaves the practice game.
+	// Start opens the practice menu, which pauses the game; B closes it,
+	// Start again and the d-pad and A leave for the main menu.
+	d.button(ebiten.StandardGamepadButtonCenterRight)
+	if !d.app.flow.gameMenu {
+		t.Fatal("Start in practice did not open the practice menu")
+	}
+	tick := play(t, d.app).world.Tick
+	d.pad(5, PadState{})
+	if got := play(t, d.app).world.Tick; got != tick {
+		t.Errorf("the game went on from tick %d to %d with the menu open", tick, got)
+	}
 	d.button(ebiten.StandardGamepadButtonRightRight)
+	if d.app.flow.gameMenu {
+		t.Fatal("B did not close the practice menu")
+	}
+	d.button(ebiten.StandardGamepadButtonCenterRight)
+	d.pad(1, PadState{})
+	d.focus("Main menu", func() { d.button(ebiten.StandardGamepadButtonLeftBottom) })
+	d.button(padA)
 	d.wantScreen(screenMenu)
 }
 
@@ -281,4 +298,23 @@ func TestEscLeavesATextBoxBeforeTheScreen(t *testing.T) {
 	d.wantScreen(screenSettings)
 	d.key(ebiten.KeyEscape)
 	d.wantScreen(screenMenu)
+}
+
+func TestControlsBindsAModifierAsEitherSide(t *testing.T) {
+	dir := t.TempDir()
+	d := newInputDriver(t, Options{ConfigDir: dir})
+	d.app.emit(Intent{Kind: IntentOpenControls})
+	d.update(InputState{})
+	d.key(ebiten.KeyEnter) // Turn left's first slot
+	// What Ebiten reports for the left Shift: the key and the either-side one.
+	d.update(InputState{Held: []ebiten.Key{ebiten.KeyShiftLeft, ebiten.KeyShift}, Just: []ebiten.Key{ebiten.KeyShiftLeft, ebiten.KeyShift}})
+	d.update(InputState{})
+	s, _, _ := LoadSettings(dir)
+	if len(s.Keys.Left) == 0 || s.Keys.Left[0] != "Shift" {
+		t.Errorf("turn left bound to %q, want Shift first", s.Keys.Left)
+	}
+	// Shift was Hyperspace's: swapped, Hyperspace takes the left arrow.
+	if len(s.Keys.Jump) != 1 || s.Keys.Jump[0] != "ArrowLeft" {
+		t.Errorf("hyperspace bound to %q, want [ArrowLeft] (swapped)", s.Keys.Jump)
+	}
 }

@@ -140,6 +140,7 @@ func DefaultPad() KeyBindings {
 		Left:  []string{"DpadLeft"},
 		Right: []string{"DpadRight"},
 		Fire:  []string{"A"},
+		Jump:  []string{"Y"},
 	}
 }
 
@@ -197,6 +198,7 @@ func shipActions(b *KeyBindings) []shipAction {
 		{game.Up, "up", "Thrust up", &b.Up},
 		{game.Down, "down", "Thrust down", &b.Down},
 		{game.Fire, "fire", "Charge and fire", &b.Fire},
+		{game.Hyperspace, "hyperspace", "Hyperspace", &b.Jump},
 	}
 }
 

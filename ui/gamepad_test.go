@@ -55,6 +55,7 @@ func TestGamepadStateMapsToIntents(t *testing.T) {
 		{"Start opens the menu", DefaultPad(), padWith(0, 0, nil, Start), Intents{Quit: true}},
 		{"d-pad down moves the focus", DefaultPad(), padWith(0, 0, nil, Down), Intents{NavY: 1}},
 		{"d-pad left steers and moves the focus", DefaultPad(), padWith(0, 0, nil, Left), Intents{Ship: game.Left, NavX: -1}},
+		{"Y jumps", DefaultPad(), padWith(0, 0, []ebiten.StandardGamepadButton{ebiten.StandardGamepadButtonRightTop}), Intents{Ship: game.Hyperspace}},
 		{"a rebound X fires", KeyBindings{Fire: []string{"X"}}, padWith(0, 0, []ebiten.StandardGamepadButton{ebiten.StandardGamepadButtonRightLeft}), Intents{Ship: game.Fire}},
 	}
 	for _, tc := range tests {
@@ -104,6 +105,8 @@ func TestEscGoesBackOneLevelEverywhere(t *testing.T) {
 		{screenJoin, IntentBack},
 		{screenLobby, IntentBack},
 		{screenPlay, IntentGameMenu},
+		{screenPractice, IntentGameMenu},
+		{screenScores, IntentBack},
 		{screenResults, IntentBack},
 		{screenSettings, IntentBack},
 		{screenControls, IntentBack},

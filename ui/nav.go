@@ -33,7 +33,7 @@ func (a *App) navigate(in *Intents) {
 	switch {
 	case a.flow.screen == screenReplay:
 		return // the arrows seek and change speed
-	case a.flow.screen == screenPlay && !a.flow.gameMenu:
+	case (a.flow.screen == screenPlay || a.flow.screen == screenPractice) && !a.flow.gameMenu:
 		return // the arrows steer
 	}
 	focusers := a.ui.Container.GetFocusers()
@@ -93,11 +93,12 @@ func (a *App) escape() {
 	switch a.flow.screen {
 	case screenMenu:
 		// The top: nothing to go back to (Quit is a button).
-	case screenPlay:
+	case screenPlay, screenPractice:
+		// The in-game menu opens (practice pauses); Esc again closes it.
 		a.emit(Intent{Kind: IntentGameMenu})
 	default:
 		// Join (stop trying, or the menu), lobby (leave), results,
-		// settings, controls, replays, the replay viewer, practice.
+		// settings, controls, replays, the replay viewer, high scores.
 		a.emit(Intent{Kind: IntentBack})
 	}
 }
