@@ -318,3 +318,38 @@ func TestControlsBindsAModifierAsEitherSide(t *testing.T) {
 		t.Errorf("hyperspace bound to %q, want [ArrowLeft] (swapped)", s.Keys.Jump)
 	}
 }
+
+// buttons returns every button under c.
+func buttons(c *widget.Container) []*widget.Button {
+	var bs []*widget.Button
+	for _, ch := range c.Children() {
+		switch w := ch.(type) {
+		case *widget.Button:
+			bs = append(bs, w)
+		case *widget.Container:
+			bs = append(bs, buttons(w)...)
+		}
+	}
+	return bs
+}
+
+func TestButtonsArePressedOnlyThroughTheInputLayer(t *testing.T) {
+	// ebitenui presses a focused button on Enter or Space by itself; with
+	// navigate pressing it too, one Enter would press it twice.
+	d := newInputDriver(t, Options{})
+	for _, open := range []IntentKind{0, IntentOpenSettings, IntentOpenControls} {
+		if open != 0 {
+			d.app.emit(Intent{Kind: open})
+		}
+		d.update(InputState{})
+		bs := buttons(d.app.cur.root())
+		if len(bs) == 0 {
+			t.Fatalf("the %v screen has no buttons", d.app.flow.screen)
+		}
+		for _, b := range bs {
+			if !b.DisableDefaultKeys {
+				t.Errorf("on the %v screen, %q answers Enter and Space by itself", d.app.flow.screen, b.Text().Label)
+			}
+		}
+	}
+}

@@ -98,6 +98,7 @@ func newReplayScreen(a *App, path string) *replayScreen {
 			widget.ButtonOpts.Text(label, &t.smallFace, t.buttonText),
 			widget.ButtonOpts.TextPadding(&widget.Insets{Left: 12, Right: 12, Top: 6, Bottom: 6}),
 			widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
+			widget.ButtonOpts.DisableDefaultKeys(), // Space is the viewer's pause key
 		)
 		return b
 	}

@@ -246,6 +246,10 @@ func (t *theme) buttonFunc(s string, click func(), opts ...widget.WidgetOpt) *wi
 		widget.ButtonOpts.Text(s, &t.bodyFace, t.buttonText),
 		widget.ButtonOpts.TextPadding(&widget.Insets{Left: 24, Right: 24, Top: 8, Bottom: 8}),
 		widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
+		// Enter and a gamepad's A press the focused button through the
+		// game's input layer (navigate); ebitenui's own Enter would press
+		// it a second time, and its Space would fire with the ship.
+		widget.ButtonOpts.DisableDefaultKeys(),
 	)
 }
 
