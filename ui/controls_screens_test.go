@@ -23,6 +23,9 @@ var controlsSizes = []image.Point{{800, 600}, {1280, 720}}
 //
 //	xvfb-run -a -s "-screen 0 1920x1080x24" go test -run ControlsScreenshots ./ui/
 //
+// Then, at the last size, it shoots a practice game just after a gamepad
+// was plugged in (padhint.png), its hint at the top.
+//
 // With ROCKSTEP_SHOTS=DIR it keeps the PNGs (controls-800x600.png, …) in DIR.
 func TestControlsScreenshots(t *testing.T) {
 	dir := os.Getenv(envShotsDir)
@@ -34,8 +37,11 @@ func TestControlsScreenshots(t *testing.T) {
 		shootControls(t, dir)
 		return
 	}
-	for _, sz := range controlsSizes {
+	for _, sz := range append(controlsSizes, image.Point{}) {
 		name := fmt.Sprintf("controls-%dx%d.png", sz.X, sz.Y)
+		if sz == (image.Point{}) {
+			name, sz = "padhint.png", controlsSizes[len(controlsSizes)-1]
+		}
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -60,11 +66,12 @@ func TestControlsScreenshots(t *testing.T) {
 // Controls screen once a frame of that size has been drawn.
 type controlsShooter struct {
 	*App
-	t      *testing.T
-	dir    string
-	at     int // index in controlsSizes
-	frames int // frames drawn at the current size
-	err    error
+	t       *testing.T
+	dir     string
+	at      int  // index in controlsSizes
+	frames  int  // frames drawn at the current size
+	plugged bool // the practice game has seen the gamepad connect
+	err     error
 }
 
 func shootControls(t *testing.T, dir string) {
@@ -92,14 +99,28 @@ func shootControls(t *testing.T, dir string) {
 	if g.err != nil {
 		t.Fatal(g.err)
 	}
-	if g.at != len(controlsSizes) {
-		t.Fatalf("shot %d sizes of %d", g.at, len(controlsSizes))
+	if g.at != len(controlsSizes)+1 {
+		t.Fatalf("took %d shots of %d", g.at, len(controlsSizes)+1)
 	}
 }
 
 func (g *controlsShooter) Update() error {
-	if g.err != nil || g.at >= len(controlsSizes) {
+	if g.err != nil || g.at > len(controlsSizes) {
 		return ebiten.Termination
+	}
+	if g.at == len(controlsSizes) {
+		if g.App.flow.screen == screenControls {
+			g.App.emit(Intent{Kind: IntentBack})
+			g.App.emit(Intent{Kind: IntentBack})
+			g.App.emit(Intent{Kind: IntentPractice})
+			g.plugged = false
+		}
+		if g.App.flow.screen == screenPractice && !g.plugged {
+			g.plugged = true
+			next := InputState{Connected: []string{"Xbox Wireless Controller"}, Pads: []PadState{{}}}
+			g.App.input = func(int) *InputState { st := next; next = InputState{Pads: []PadState{{}}}; return &st }
+		}
+		return g.App.Update()
 	}
 	if g.App.frames > 60*20 {
 		g.err = fmt.Errorf("the window never became %v", controlsSizes[g.at])
@@ -114,6 +135,12 @@ func (g *controlsShooter) Update() error {
 
 func (g *controlsShooter) Draw(screen *ebiten.Image) {
 	g.App.Draw(screen)
+	if g.at == len(controlsSizes) && g.plugged {
+		if g.frames++; g.frames == 40 {
+			g.shoot(screen, "padhint.png")
+		}
+		return
+	}
 	if g.at >= len(controlsSizes) || g.App.cur.id() != screenControls {
 		return
 	}
@@ -130,9 +157,15 @@ func (g *controlsShooter) Draw(screen *ebiten.Image) {
 		g.err = fmt.Errorf("at %v: %w", b.Size(), err)
 		return
 	}
+	g.shoot(screen, fmt.Sprintf("controls-%dx%d.png", b.Dx(), b.Dy()))
+}
+
+// shoot saves screen as name and goes on to the next shot.
+func (g *controlsShooter) shoot(screen *ebiten.Image, name string) {
+	b := screen.Bounds()
 	img := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
 	screen.ReadPixels(img.Pix)
-	f, err := os.Create(filepath.Join(g.dir, fmt.Sprintf("controls-%dx%d.png", b.Dx(), b.Dy())))
+	f, err := os.Create(filepath.Join(g.dir, name))
 	if err == nil {
 		err = png.Encode(f, img)
 		if cerr := f.Close(); err == nil {

@@ -117,7 +117,7 @@ func (h *padHint) connected(names []string) {
 	if len(names) == 0 {
 		return
 	}
-	h.text = "Gamepad connected: " + names[len(names)-1] + " — stick or d-pad turns, triggers thrust, A fires, Start menu"
+	h.text = "Gamepad connected: " + names[len(names)-1] + " — stick or d-pad turns, triggers thrust, A fires, Y hyperspace, Start menu"
 	h.left = padHintTicks
 }
 
@@ -133,8 +133,16 @@ func (h *padHint) draw(e *env, dst *ebiten.Image, v view) {
 		return
 	}
 	a := min(float32(h.left)/60, 1)
-	field := e.draw.begin(dst, v)
+	r := e.draw
+	field := r.begin(dst, v)
 	e.hud.rescale(v)
+	// On a dark band, as the HUD's hints, to stay readable over rocks.
+	w := float32(h.line.prepare(h.text, &e.hud.label))
+	x, y := v.pt(fieldW/2, 12)
+	pad := v.px(10)
+	r.hud.reset()
+	r.hud.rect(x-w/2-pad, y-v.px(5), w+2*pad, v.px(sizeLabel*1.35+10), tint(colBars, 0.6*a))
+	r.hud.flush(field, r.white, ebiten.BlendSourceOver)
 	e.hud.text(field, v, &h.line, h.text, &e.hud.label, fieldW/2, 12, text.AlignCenter, colAccent, a)
 }
 
