@@ -132,6 +132,7 @@ type App struct {
 	mapper  inputMapper
 	state   *InputState
 	padHint padHint
+	prompt  *prompt // a question over the screen, or nil
 
 	net     *netGame
 	nv      netView
@@ -560,6 +561,7 @@ func (a *App) show() error {
 	}
 	a.cur = s
 	a.ui.Container = s.root()
+	a.closePrompt()   // it was about the screen left
 	a.ui.ClearFocus() // navigate focuses the new screen's first button
 	return nil
 }

@@ -353,3 +353,31 @@ func TestButtonsArePressedOnlyThroughTheInputLayer(t *testing.T) {
 		}
 	}
 }
+
+func TestEscInTheLobbyAsksBeforeLeaving(t *testing.T) {
+	d := newInputDriver(t, Options{})
+	d.update(InputState{})
+	a := d.app
+	a.flow.screen, a.flow.hosting = screenLobby, true // as if hosting: the question only
+	a.escape()
+	if a.prompt == nil || len(a.queue) != 0 {
+		t.Fatalf("Esc in the lobby: prompt %v, queued %v; want a question and nothing done", a.prompt, a.queue)
+	}
+	if got := d.focused(); got != "Stay" {
+		t.Errorf("the question opens with %q in focus, want Stay", got)
+	}
+	a.escape() // back one level: the question goes
+	if a.prompt != nil || len(a.queue) != 0 {
+		t.Fatalf("Esc on the question: prompt %v, queued %v; want it closed and nothing done", a.prompt, a.queue)
+	}
+	a.escape()
+	a.navigate(&Intents{NavX: 1})
+	if got := d.focused(); got != "Close it" {
+		t.Fatalf("→ on the question: focus on %q, want Close it", got)
+	}
+	a.navigate(&Intents{Confirm: true})
+	a.ui.Update() // the click is delivered
+	if a.prompt != nil || len(a.queue) != 1 || a.queue[0].Kind != IntentLeave {
+		t.Errorf("Close it: prompt %v, queued %v; want it closed and the room left", a.prompt, a.queue)
+	}
+}

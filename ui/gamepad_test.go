@@ -103,7 +103,6 @@ func TestEscGoesBackOneLevelEverywhere(t *testing.T) {
 	}{
 		{screenMenu, 0},
 		{screenJoin, IntentBack},
-		{screenLobby, IntentBack},
 		{screenPlay, IntentGameMenu},
 		{screenPractice, IntentGameMenu},
 		{screenScores, IntentBack},

@@ -37,6 +37,9 @@ func (a *App) navigate(in *Intents) {
 		return // the arrows steer
 	}
 	focusers := a.ui.Container.GetFocusers()
+	if a.prompt != nil {
+		focusers = a.prompt.box.GetFocusers() // it is modal
+	}
 	cur := a.ui.GetFocusedWidget()
 	at := -1
 	for i, f := range focusers {
@@ -81,6 +84,10 @@ func (a *App) navigate(in *Intents) {
 // escape applies the one Esc rule: back one level; in a network game, the
 // in-game menu (Esc again closes it). Leaving a text box is a level.
 func (a *App) escape() {
+	if a.prompt != nil {
+		a.closePrompt()
+		return
+	}
 	if e, ok := a.cur.(escaper); ok && e.escape() {
 		return
 	}
@@ -93,11 +100,18 @@ func (a *App) escape() {
 	switch a.flow.screen {
 	case screenMenu:
 		// The top: nothing to go back to (Quit is a button).
+	case screenLobby:
+		// Leaving is not undone by coming back: ask first.
+		if a.flow.hosting {
+			a.ask("Close your game?", "Everyone in it leaves the room too.", "Close it", Intent{Kind: IntentLeave})
+		} else {
+			a.ask("Leave the room?", "", "Leave", Intent{Kind: IntentLeave})
+		}
 	case screenPlay, screenPractice:
 		// The in-game menu opens (practice pauses); Esc again closes it.
 		a.emit(Intent{Kind: IntentGameMenu})
 	default:
-		// Join (stop trying, or the menu), lobby (leave), results,
+		// Join (stop trying, or the menu), results (leave the room),
 		// settings, controls, replays, the replay viewer, high scores.
 		a.emit(Intent{Kind: IntentBack})
 	}

@@ -32,9 +32,10 @@ const (
 
 // TestScreens walks every screen in a real window and saves a screenshot
 // of each: the main menu, the join screen with LAN games in it, the lobby
-// with two players, a network game, the network graph, the lagging and
-// reconnecting overlays, the results and the settings. Ebiten opens one
-// window per process, so the walk runs in a child process.
+// with two players and the question Esc asks there, a network game, the
+// network graph, the lagging and reconnecting overlays, the results and
+// the settings. Ebiten opens one window per process, so the walk runs in
+// a child process.
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run Screens ./ui/
 //
@@ -44,7 +45,7 @@ func TestScreens(t *testing.T) {
 }
 
 // walkShots are the screenshots the walk takes, in order.
-var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "play", "graph", "paused", "lagging", "reconnecting", "results", "results-versus"}
+var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "leave", "play", "graph", "paused", "lagging", "reconnecting", "results", "results-versus"}
 
 func brightPixels(img image.Image) int {
 	n := 0
@@ -89,6 +90,8 @@ type walker struct {
 	pausedAt uint32
 	silenced bool
 	winner   string // the name results-versus made the winner
+	// pressEsc makes the next update see Esc pressed.
+	pressEsc bool
 }
 
 type stage struct {
@@ -130,6 +133,7 @@ func walkScreens(t *testing.T) {
 			in.Ship = apKeys(n)
 		}
 		in.Graph, w.pressF3 = w.pressF3, false
+		in.Quit, w.pressEsc = w.pressEsc, false
 		return in
 	}
 	w.stages = []stage{
@@ -205,6 +209,7 @@ func walkScreens(t *testing.T) {
 				}
 				return inside("where to join", s.where.GetWidget().Rect, "the window", w.App.ui.Container.GetWidget().Rect)
 			}},
+		{name: "leave", act: func(w *walker) { w.pressEsc = true }, done: func(w *walker) bool { return w.prompt != nil }, wait: 5},
 		{name: "play", act: func(w *walker) { w.emit(Intent{Kind: IntentStart}) },
 			done: func(w *walker) bool {
 				if w.guest != nil {
