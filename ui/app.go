@@ -133,6 +133,8 @@ type App struct {
 	state   *InputState
 	padHint padHint
 	prompt  *prompt // a question over the screen, or nil
+	// focusMoved: the player has moved the focus on this screen.
+	focusMoved bool
 
 	net     *netGame
 	nv      netView
@@ -563,6 +565,7 @@ func (a *App) show() error {
 	a.ui.Container = s.root()
 	a.closePrompt()   // it was about the screen left
 	a.ui.ClearFocus() // navigate focuses the new screen's first button
+	a.focusMoved = false
 	return nil
 }
 

@@ -486,3 +486,7 @@ func (s *lobbyScreen) colourOf(slot int) int {
 func (s *lobbyScreen) draw(dst *ebiten.Image, v view, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }
+
+// initialFocus implements focusStart: Ready, not Leave, is where Enter
+// (or a gamepad's A) should first land.
+func (s *lobbyScreen) initialFocus() widget.Focuser { return s.ready }

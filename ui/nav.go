@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
@@ -22,6 +24,11 @@ type inputTaker interface {
 // open on it first). escape returns false to leave Esc to the rule.
 type escaper interface {
 	escape() bool
+}
+
+// focusStart is a screen whose first focus is not its first button.
+type focusStart interface {
+	initialFocus() widget.Focuser
 }
 
 // navigate moves the focus and presses the focused button as in says,
@@ -47,18 +54,30 @@ func (a *App) navigate(in *Intents) {
 			at = i
 		}
 	}
+	var want widget.Focuser
+	if fs, ok := a.cur.(focusStart); ok && a.prompt == nil && !a.focusMoved {
+		// Until the player moves the focus, it goes to the button the
+		// screen names as soon as that is enabled.
+		want = fs.initialFocus()
+		if at >= 0 && cur != want && slices.Contains(focusers, want) {
+			at = -1
+		}
+	}
 	if at < 0 {
-		// Nothing (visible) in focus: the screen's first button.
+		// Nothing (visible) in focus: the screen's first button, or the
+		// one it names.
 		for i, f := range focusers {
-			if _, ok := f.(*widget.Button); ok {
-				a.ui.SetFocusedWidget(f)
+			if _, ok := f.(*widget.Button); ok && (at < 0 || f == want) {
 				at, cur = i, f
-				break
+				if f == want || want == nil {
+					break
+				}
 			}
 		}
 		if at < 0 {
 			return
 		}
+		a.ui.SetFocusedWidget(cur)
 	}
 	_, typing := cur.(*widget.TextInput)
 	step := in.NavY
@@ -73,6 +92,7 @@ func (a *App) navigate(in *Intents) {
 		at = (at + 1) % len(focusers)
 	}
 	if step != 0 {
+		a.focusMoved = true
 		a.ui.SetFocusedWidget(focusers[at])
 		cur = focusers[at]
 	}
