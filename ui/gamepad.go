@@ -169,18 +169,6 @@ func NewPadMap(b KeyBindings) PadMap {
 	return m
 }
 
-// bound reports whether button b holds a ship control.
-func (m PadMap) bound(b ebiten.StandardGamepadButton) bool {
-	for _, c := range m {
-		for _, x := range c.Buttons {
-			if x == b {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // shipAction is one ship control and its binding in a KeyBindings.
 type shipAction struct {
 	bit   game.Input
@@ -262,12 +250,12 @@ func (m *inputMapper) intents(keys KeyMap, pad PadMap, st *InputState) Intents {
 	m.stickX, m.stickY = sx, sy
 	in.NavX, in.NavY = max(min(in.NavX, 1), -1), max(min(in.NavY, 1), -1)
 
-	// A confirms; B (unless bound to a control) goes back; Start opens
-	// the in-game menu, which Esc's rule makes the same intent.
+	// A confirms; B goes back and Start opens the in-game menu, which
+	// Esc's rule makes the same intent (neither can hold a control).
 	if st.padJust(padA) {
 		in.Confirm = true
 	}
-	if st.padJust(padStart) || (st.padJust(padBack) && !pad.bound(padBack)) {
+	if st.padJust(padStart) || st.padJust(padBack) {
 		in.Quit = true
 	}
 	return in
