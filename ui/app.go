@@ -133,6 +133,9 @@ type App struct {
 	state   *InputState
 	padHint padHint
 	prompt  *prompt // a question over the screen, or nil
+	// settingsDraft keeps the Settings screen's unsaved edits while the
+	// Controls screen, opened from it, is shown.
+	settingsDraft *Settings
 	// focusMoved: the player has moved the focus on this screen.
 	focusMoved bool
 

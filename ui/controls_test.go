@@ -381,3 +381,28 @@ func TestEscInTheLobbyAsksBeforeLeaving(t *testing.T) {
 		t.Errorf("Close it: prompt %v, queued %v; want it closed and the room left", a.prompt, a.queue)
 	}
 }
+
+func TestSettingsKeepTheirEditsThroughTheControlsScreen(t *testing.T) {
+	dir := t.TempDir()
+	d := newInputDriver(t, Options{ConfigDir: dir})
+	d.app.emit(Intent{Kind: IntentOpenSettings})
+	d.update(InputState{})
+	vol := d.app.cur.(*settingsScreen).edit.Volume
+	d.focus("+", func() { d.key(ebiten.KeyArrowDown) })
+	d.key(ebiten.KeyEnter) // volume up, not saved yet
+	d.focus("Keys and gamepad…", func() { d.key(ebiten.KeyArrowDown) })
+	d.key(ebiten.KeyEnter)
+	d.wantScreen(screenControls)
+	d.update(InputState{})
+	d.key(ebiten.KeyEnter) // Turn left's first key…
+	d.key(ebiten.KeyK)     // …is K, saved at once
+	d.key(ebiten.KeyEscape)
+	d.wantScreen(screenSettings)
+	s := d.app.cur.(*settingsScreen)
+	if s.edit.Volume != vol+10 {
+		t.Errorf("volume %d back from Controls, want the unsaved %d", s.edit.Volume, vol+10)
+	}
+	if s.edit.Keys.Left[0] != "K" {
+		t.Errorf("turn left %q back from Controls, want K first", s.edit.Keys.Left)
+	}
+}

@@ -24,6 +24,12 @@ type settingsScreen struct {
 func newSettingsScreen(a *App) *settingsScreen {
 	t := a.theme()
 	s := &settingsScreen{a: a, edit: a.settings}
+	if d := a.settingsDraft; d != nil {
+		// Back from Controls: the edits not yet saved, with the bindings
+		// Controls saved.
+		s.edit, a.settingsDraft = *d, nil
+		s.edit.Keys, s.edit.Pad = a.settings.Keys, a.settings.Pad
+	}
 	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(640, 0)))
 	col.AddChild(t.heading("Settings"))
 
@@ -62,7 +68,12 @@ func newSettingsScreen(a *App) *settingsScreen {
 	form.AddChild(pred)
 
 	form.AddChild(label("Controls"))
-	form.AddChild(t.button("Keys and gamepad…", a.emit, Intent{Kind: IntentOpenControls},
+	form.AddChild(t.buttonFunc("Keys and gamepad…", func() {
+		d := s.edit
+		d.Name = s.name.GetText()
+		a.settingsDraft = &d
+		a.emit(Intent{Kind: IntentOpenControls})
+	},
 		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 260})))
 	col.AddChild(form)
 	col.AddChild(t.dim("F11 toggles full screen at any time; F3 shows the network graph in a game."))
