@@ -85,18 +85,41 @@ func newControlsScreen(a *App) *controlsScreen {
 	col.AddChild(t.dim("The left stick always turns; B goes back, Start opens the game menu."))
 
 	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
-	buttons.AddChild(
-		t.buttonFunc("Reset to defaults", func() {
-			s.edit.Keys, s.edit.Pad = DefaultKeys(), DefaultPad()
-			s.capture = nil
-			s.save("Defaults restored.")
-		}),
-		t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(140, 0)),
-	)
+	reset := t.buttonFunc("Reset to defaults", func() {
+		s.edit.Keys, s.edit.Pad = DefaultKeys(), DefaultPad()
+		s.capture = nil
+		s.save("Defaults restored.")
+	})
+	back := t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(140, 0))
+	buttons.AddChild(reset, back)
 	col.AddChild(buttons)
+	s.linkGrid(reset, back)
 	s.top = screenRoot(col, false)
 	s.show("")
 	return s
+}
+
+// linkGrid lets ↑ and ↓ (the d-pad, the stick) move between the rows of
+// slots, and from the last row to reset (the keys' side) or back (the
+// gamepad's).
+func (s *controlsScreen) linkGrid(reset, back *widget.Button) {
+	const cols = 2 * slotsPerControl
+	for i, sl := range s.slots {
+		if i >= cols {
+			sl.b.AddFocus(widget.FOCUS_NORTH, s.slots[i-cols].b)
+		}
+		switch {
+		case i+cols < len(s.slots):
+			sl.b.AddFocus(widget.FOCUS_SOUTH, s.slots[i+cols].b)
+		case i%cols < slotsPerControl:
+			sl.b.AddFocus(widget.FOCUS_SOUTH, reset)
+		default:
+			sl.b.AddFocus(widget.FOCUS_SOUTH, back)
+		}
+	}
+	last := len(s.slots) - cols
+	reset.AddFocus(widget.FOCUS_NORTH, s.slots[last].b)
+	back.AddFocus(widget.FOCUS_NORTH, s.slots[last+cols-1].b)
 }
 
 // cloneBindings copies b, so that editing it leaves the original alone.

@@ -127,6 +127,16 @@ func TestControlsScreenRebindsAKeyAndTheShipTurnsWithIt(t *testing.T) {
 	if got := d.focused(); got != "Left arrow" {
 		t.Fatalf("Controls opens with %q in focus, want Turn left's Left arrow", got)
 	}
+	// ↓ and ↑ move between rows, the same column.
+	for _, step := range []struct {
+		key  ebiten.Key
+		want string
+	}{{ebiten.KeyArrowDown, "Right arrow"}, {ebiten.KeyArrowDown, "Up arrow"}, {ebiten.KeyArrowUp, "Right arrow"}, {ebiten.KeyArrowUp, "Left arrow"}} {
+		d.key(step.key)
+		if got := d.focused(); got != step.want {
+			t.Fatalf("after %v: focus on %q, want %q", step.key, got, step.want)
+		}
+	}
 	d.key(ebiten.KeyEnter)
 	if !d.app.takingInput() {
 		t.Fatal("Enter on a slot does not wait for a key")
@@ -198,7 +208,7 @@ func TestControlsResetAndMarkConflicts(t *testing.T) {
 	if !strings.Contains(c.status.Label, "W is on Thrust up and Charge and fire") {
 		t.Errorf("status %q does not name the clash", c.status.Label)
 	}
-	d.focus("Reset to defaults", func() { d.key(ebiten.KeyArrowUp) })
+	d.focus("Reset to defaults", func() { d.key(ebiten.KeyArrowDown) })
 	d.key(ebiten.KeyEnter)
 	d.update(InputState{})
 	got, _, _ := LoadSettings(dir)

@@ -85,7 +85,17 @@ func (a *App) navigate(in *Intents) {
 		// ← and → move the caret in a text box.
 		step += in.NavX
 	}
+	// A widget may name its neighbours (a grid's rows); else the focus
+	// steps through the screen's widgets in order.
+	next := -1
+	if dir, ok := direction(in, typing); ok {
+		if n := cur.GetFocus(dir); n != nil {
+			next = slices.Index(focusers, n)
+		}
+	}
 	switch {
+	case next >= 0:
+		at = next
 	case step < 0:
 		at = (at + len(focusers) - 1) % len(focusers)
 	case step > 0:
@@ -99,6 +109,25 @@ func (a *App) navigate(in *Intents) {
 	if b, ok := cur.(*widget.Button); ok && in.Confirm {
 		b.Click()
 	}
+}
+
+// direction returns the way in moves the focus, if it moves it one way.
+func direction(in *Intents, typing bool) (widget.FocusDirection, bool) {
+	x := in.NavX
+	if typing {
+		x = 0
+	}
+	switch {
+	case in.NavY > 0 && x == 0:
+		return widget.FOCUS_SOUTH, true
+	case in.NavY < 0 && x == 0:
+		return widget.FOCUS_NORTH, true
+	case x > 0 && in.NavY == 0:
+		return widget.FOCUS_EAST, true
+	case x < 0 && in.NavY == 0:
+		return widget.FOCUS_WEST, true
+	}
+	return 0, false
 }
 
 // escape applies the one Esc rule: back one level; in a network game, the
