@@ -416,3 +416,39 @@ func TestSettingsKeepTheirEditsThroughTheControlsScreen(t *testing.T) {
 		t.Errorf("turn left %q back from Controls, want K first", s.edit.Keys.Left)
 	}
 }
+
+func TestControlsRebindsAGamepadButtonWithTheGamepad(t *testing.T) {
+	dir := t.TempDir()
+	d := newInputDriver(t, Options{Seed: 5, ConfigDir: dir})
+	d.app.emit(Intent{Kind: IntentOpenControls})
+	d.pad(1, PadState{})
+	right := func() { d.button(ebiten.StandardGamepadButtonLeftRight) }
+	d.focus("D-pad left", right) // Turn left's first button
+	d.button(padA)
+	if !d.app.takingInput() {
+		t.Fatal("A on a slot does not wait for a button")
+	}
+	d.button(padBack) // B cancels, and stays on the screen
+	d.wantScreen(screenControls)
+	if d.app.takingInput() {
+		t.Fatal("B did not cancel the wait")
+	}
+	d.button(padA)
+	d.button(ebiten.StandardGamepadButtonRightLeft) // X
+	d.pad(1, PadState{})
+	s, _, _ := LoadSettings(dir)
+	if len(s.Pad.Left) == 0 || s.Pad.Left[0] != "X" {
+		t.Fatalf("turn left on the gamepad is %q, want X first", s.Pad.Left)
+	}
+	d.button(padBack)
+	d.wantScreen(screenMenu)
+	d.app.emit(Intent{Kind: IntentPractice})
+	d.pad(1, PadState{})
+	start := play(t, d.app).world.Ships[me].Angle
+	var x PadState
+	x.Held[ebiten.StandardGamepadButtonRightLeft] = true
+	d.pad(4, x)
+	if got, want := play(t, d.app).world.Ships[me].Angle, start-4*game.RotateSpeed; got != want {
+		t.Errorf("ship angle %d after X for 4 ticks, want %d (turned left)", got, want)
+	}
+}
