@@ -136,8 +136,9 @@ type App struct {
 	// settingsDraft keeps the Settings screen's unsaved edits while the
 	// Controls screen, opened from it, is shown.
 	settingsDraft *Settings
-	// focusMoved: the player has moved the focus on this screen.
-	focusMoved bool
+	// focusAuto is the widget navigate focused by itself, until the
+	// player moves the focus (or clicks).
+	focusAuto widget.Focuser
 
 	net     *netGame
 	nv      netView
@@ -568,7 +569,7 @@ func (a *App) show() error {
 	a.ui.Container = s.root()
 	a.closePrompt()   // it was about the screen left
 	a.ui.ClearFocus() // navigate focuses the new screen's first button
-	a.focusMoved = false
+	a.focusAuto = nil
 	return nil
 }
 

@@ -452,3 +452,46 @@ func TestControlsRebindsAGamepadButtonWithTheGamepad(t *testing.T) {
 		t.Errorf("ship angle %d after X for 4 ticks, want %d (turned left)", got, want)
 	}
 }
+
+// namedFocusScreen is a screen naming its first focus: Leave, a text box,
+// then Ready, disabled at first (as the lobby's, until the room answers).
+type namedFocusScreen struct {
+	top          *widget.Container
+	leave, ready *widget.Button
+	box          *widget.TextInput
+}
+
+func (s *namedFocusScreen) id() screenID                      { return screenLobby }
+func (s *namedFocusScreen) root() *widget.Container           { return s.top }
+func (s *namedFocusScreen) update(Intents) error              { return nil }
+func (s *namedFocusScreen) draw(*ebiten.Image, view, float64) {}
+func (s *namedFocusScreen) initialFocus() widget.Focuser      { return s.ready }
+
+func TestNamedFirstFocusWaitsForItsButtonButNotOverTheMouse(t *testing.T) {
+	d := newInputDriver(t, Options{})
+	a := d.app
+	th := a.theme()
+	s := &namedFocusScreen{top: column(4, nil)}
+	s.leave = th.buttonFunc("Leave", func() {})
+	s.box = th.input("chat", nil)
+	s.ready = th.buttonFunc("Ready", func() {})
+	enable(s.ready, false)
+	s.top.AddChild(s.leave, s.box, s.ready)
+	a.cur, a.ui.Container = s, s.top
+	a.ui.ClearFocus()
+
+	a.navigate(&Intents{})
+	if a.ui.GetFocusedWidget() != widget.Focuser(s.leave) {
+		t.Fatal("with Ready disabled, the focus is not on the first button, Leave")
+	}
+	enable(s.ready, true)
+	a.navigate(&Intents{})
+	if a.ui.GetFocusedWidget() != widget.Focuser(s.ready) {
+		t.Fatal("with Ready enabled, the focus did not move to it")
+	}
+	a.ui.SetFocusedWidget(s.box) // the player clicks the text box
+	a.navigate(&Intents{})
+	if a.ui.GetFocusedWidget() != widget.Focuser(s.box) {
+		t.Errorf("focus on %T after the player clicked the text box, want it kept there", a.ui.GetFocusedWidget())
+	}
+}

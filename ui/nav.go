@@ -55,11 +55,11 @@ func (a *App) navigate(in *Intents) {
 		}
 	}
 	var want widget.Focuser
-	if fs, ok := a.cur.(focusStart); ok && a.prompt == nil && !a.focusMoved {
-		// Until the player moves the focus, it goes to the button the
-		// screen names as soon as that is enabled.
+	if fs, ok := a.cur.(focusStart); ok && a.prompt == nil {
+		// While the focus is where navigate put it for want of the
+		// button the screen names, it goes there as soon as it can.
 		want = fs.initialFocus()
-		if at >= 0 && cur != want && slices.Contains(focusers, want) {
+		if at >= 0 && cur == a.focusAuto && cur != want && slices.Contains(focusers, want) {
 			at = -1
 		}
 	}
@@ -78,6 +78,7 @@ func (a *App) navigate(in *Intents) {
 			return
 		}
 		a.ui.SetFocusedWidget(cur)
+		a.focusAuto = cur
 	}
 	_, typing := cur.(*widget.TextInput)
 	step := in.NavY
@@ -102,7 +103,7 @@ func (a *App) navigate(in *Intents) {
 		at = (at + 1) % len(focusers)
 	}
 	if step != 0 {
-		a.focusMoved = true
+		a.focusAuto = nil
 		a.ui.SetFocusedWidget(focusers[at])
 		cur = focusers[at]
 	}
