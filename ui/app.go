@@ -333,10 +333,11 @@ func (a *App) Update() error {
 		a.navigate(&in)
 		a.ui.Update()
 	}
-	if in.Quit && !a.takingInput() {
+	inGame := a.flow.screen == screenPlay || a.flow.screen == screenPractice
+	if (in.Quit || in.Menu && inGame) && !a.takingInput() {
 		a.escape()
 	}
-	in.Quit = false
+	in.Quit, in.Menu = false, false
 	if a.opt.Autopilot != nil {
 		in = a.opt.Autopilot.step(a, in)
 	}

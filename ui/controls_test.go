@@ -495,3 +495,13 @@ func TestNamedFirstFocusWaitsForItsButtonButNotOverTheMouse(t *testing.T) {
 		t.Errorf("focus on %T after the player clicked the text box, want it kept there", a.ui.GetFocusedWidget())
 	}
 }
+
+func TestStartOpensTheGameMenuButIsNotBackInMenus(t *testing.T) {
+	d := newInputDriver(t, Options{})
+	d.app.emit(Intent{Kind: IntentOpenSettings})
+	d.pad(1, PadState{})
+	d.button(padStart)
+	d.wantScreen(screenSettings)
+	d.button(padBack)
+	d.wantScreen(screenMenu)
+}

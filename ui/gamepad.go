@@ -250,13 +250,16 @@ func (m *inputMapper) intents(keys KeyMap, pad PadMap, st *InputState) Intents {
 	m.stickX, m.stickY = sx, sy
 	in.NavX, in.NavY = max(min(in.NavX, 1), -1), max(min(in.NavY, 1), -1)
 
-	// A confirms; B goes back and Start opens the in-game menu, which
-	// Esc's rule makes the same intent (neither can hold a control).
+	// A confirms; B goes back as Esc does; Start opens the in-game menu
+	// (neither B nor Start can hold a control).
 	if st.padJust(padA) {
 		in.Confirm = true
 	}
-	if st.padJust(padStart) || st.padJust(padBack) {
+	if st.padJust(padBack) {
 		in.Quit = true
+	}
+	if st.padJust(padStart) {
+		in.Menu = true
 	}
 	return in
 }

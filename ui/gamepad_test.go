@@ -52,7 +52,7 @@ func TestGamepadStateMapsToIntents(t *testing.T) {
 		{"A held charges", DefaultPad(), padWith(0, 0, []ebiten.StandardGamepadButton{A}), Intents{Ship: game.Fire}},
 		{"A pressed also confirms", DefaultPad(), padWith(0, 0, nil, A), Intents{Ship: game.Fire, Confirm: true}},
 		{"B goes back", DefaultPad(), padWith(0, 0, nil, B), Intents{Quit: true}},
-		{"Start opens the menu", DefaultPad(), padWith(0, 0, nil, Start), Intents{Quit: true}},
+		{"Start opens the menu", DefaultPad(), padWith(0, 0, nil, Start), Intents{Menu: true}},
 		{"d-pad down moves the focus", DefaultPad(), padWith(0, 0, nil, Down), Intents{NavY: 1}},
 		{"d-pad left steers and moves the focus", DefaultPad(), padWith(0, 0, nil, Left), Intents{Ship: game.Left, NavX: -1}},
 		{"Y jumps", DefaultPad(), padWith(0, 0, []ebiten.StandardGamepadButton{ebiten.StandardGamepadButtonRightTop}), Intents{Ship: game.Hyperspace}},

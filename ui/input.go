@@ -13,7 +13,8 @@ type Intents struct {
 	Ship       game.Input // controls of the local ship held this update
 	Confirm    bool       // Enter (or a gamepad's A) was just pressed: start, play again, press the focused button
 	Pause      bool       // P was just pressed: pause or resume
-	Quit       bool       // Esc (or a gamepad's B or Start) was just pressed: back, the in-game menu
+	Quit       bool       // Esc (or a gamepad's B) was just pressed: back, the in-game menu
+	Menu       bool       // a gamepad's Start was just pressed: the in-game menu
 	Graph      bool       // F3 was just pressed: show or hide the network graph
 	Fullscreen bool       // F11 was just pressed: toggle full screen
 
