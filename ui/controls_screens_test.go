@@ -117,7 +117,7 @@ func (g *controlsShooter) Update() error {
 		}
 		if g.App.flow.screen == screenPractice && !g.plugged {
 			g.plugged = true
-			next := InputState{Connected: []string{"Xbox Wireless Controller"}, Pads: []PadState{{}}}
+			next := InputState{Connected: []PadInfo{{Name: "Xbox Wireless Controller", Standard: true}}, Pads: []PadState{{}}}
 			g.App.input = func(int) *InputState { st := next; next = InputState{Pads: []PadState{{}}}; return &st }
 		}
 		return g.App.Update()

@@ -219,7 +219,7 @@ func TestControlsResetAndMarkConflicts(t *testing.T) {
 
 func TestGamepadAloneDrivesTheMenusAndAPracticeGame(t *testing.T) {
 	d := newInputDriver(t, Options{Seed: 5})
-	d.update(InputState{Connected: []string{"Test pad"}, Pads: []PadState{{}}})
+	d.update(InputState{Connected: []PadInfo{{Name: "Test pad", Standard: true}}, Pads: []PadState{{}}})
 	if !strings.Contains(d.app.padHint.text, "Test pad") || d.app.padHint.left == 0 {
 		t.Errorf("no hint when a gamepad connects: %+v", d.app.padHint)
 	}

@@ -21,11 +21,7 @@ func (r *ebitenInput) read() *InputState {
 	st.Connected = st.Connected[:0]
 	r.ids = inpututil.AppendJustConnectedGamepadIDs(r.ids[:0])
 	for _, id := range r.ids {
-		name := ebiten.GamepadName(id)
-		if !ebiten.IsStandardGamepadLayoutAvailable(id) {
-			name += " (unknown layout: not used)"
-		}
-		st.Connected = append(st.Connected, name)
+		st.Connected = append(st.Connected, PadInfo{Name: ebiten.GamepadName(id), Standard: ebiten.IsStandardGamepadLayoutAvailable(id)})
 	}
 	r.ids = ebiten.AppendGamepadIDs(r.ids[:0])
 	st.Pads = st.Pads[:0]

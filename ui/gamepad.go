@@ -17,8 +17,14 @@ type InputState struct {
 	Held []ebiten.Key // keys down
 	Just []ebiten.Key // keys that went down since the last update
 	Pads []PadState   // gamepads with Ebiten's standard layout
-	// Connected names the gamepads plugged in since the last update.
-	Connected []string
+	// Connected are the gamepads plugged in since the last update.
+	Connected []PadInfo
+}
+
+// PadInfo describes a gamepad.
+type PadInfo struct {
+	Name     string // as the system names it
+	Standard bool   // Ebiten knows its layout: it is used
 }
 
 // PadState is one gamepad in Ebiten's standard layout during one update.

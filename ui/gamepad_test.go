@@ -166,3 +166,18 @@ func TestDamagedPadBindingsGiveDefaultsAndAMessage(t *testing.T) {
 		t.Errorf("warning %q does not name the bad bindings", warning)
 	}
 }
+
+func TestPadHintSaysWhenAGamepadCannotBeUsed(t *testing.T) {
+	var h padHint
+	h.connected([]PadInfo{{Name: "Odd stick", Standard: false}})
+	if !strings.Contains(h.text, "Odd stick") || !strings.Contains(h.text, "cannot be used") || h.left == 0 {
+		t.Errorf("hint %q (%d ticks) for a gamepad of unknown layout", h.text, h.left)
+	}
+	h.connected(nil)
+	for range padHintTicks {
+		h.step()
+	}
+	if h.left != 0 {
+		t.Errorf("hint still up after %d ticks", padHintTicks)
+	}
+}

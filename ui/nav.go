@@ -177,11 +177,15 @@ type padHint struct {
 	line label
 }
 
-func (h *padHint) connected(names []string) {
-	if len(names) == 0 {
+func (h *padHint) connected(pads []PadInfo) {
+	if len(pads) == 0 {
 		return
 	}
-	h.text = "Gamepad connected: " + names[len(names)-1] + " — stick or d-pad turns, triggers thrust, A fires, Y hyperspace, Start menu"
+	p := pads[len(pads)-1]
+	h.text = "Gamepad connected: " + p.Name + " — stick or d-pad turns, triggers thrust, A fires, Y hyperspace, Start menu"
+	if !p.Standard {
+		h.text = "Gamepad connected: " + p.Name + ", but its layout is unknown: it cannot be used"
+	}
 	h.left = padHintTicks
 }
 
