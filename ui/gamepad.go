@@ -8,7 +8,7 @@ import (
 
 // The game's own input layer works on snapshots: InputState holds what
 // the keyboard and the gamepads were doing during one update, and
-// inputMapper turns it into Intents. Only readInputState (ebiteninput.go)
+// inputMapper turns it into Intents. Only ebitenInput (ebiteninput.go)
 // asks Ebiten; tests build snapshots by hand, so menus and games can be
 // driven by gamepad state alone.
 
