@@ -215,11 +215,15 @@ func (s *controlsScreen) assign(name string) {
 				if (*other)[j] != name || (ai == sl.action && j == sl.i) {
 					continue
 				}
-				if old != "" {
+				switch {
+				case old != "" && ai == sl.action:
+					(*other)[j] = old
+					msg = fmt.Sprintf("%s: %s and %s swapped places.", acts[ai].label, displayName(name, sl.pad), displayName(old, sl.pad))
+				case old != "":
 					(*other)[j] = old
 					msg = fmt.Sprintf("%s moved from %s to %s; swapped: %s now has %s.",
 						displayName(name, sl.pad), acts[ai].label, acts[sl.action].label, acts[ai].label, displayName(old, sl.pad))
-				} else {
+				default:
 					*other = slices.Delete(*other, j, j+1)
 					j--
 					msg = fmt.Sprintf("%s moved from %s to %s.", displayName(name, sl.pad), acts[ai].label, acts[sl.action].label)
