@@ -284,7 +284,7 @@ func repairPad(b *KeyBindings) []string {
 		}
 		for _, n := range *c.names {
 			if p, ok := padButton(n); !ok || p == padBack || p == padStart {
-				fixed = append(fixed, "pad."+c.key+" ("+n+")")
+				fixed = append(fixed, "pad."+c.key+" ("+n+") replaced with the default buttons")
 				*c.names = *def[i].names
 				break
 			}
