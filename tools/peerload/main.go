@@ -43,8 +43,9 @@ const (
 // frameRate is the peer room's frames a second (its logic/room Frequency).
 const frameRate = 30
 
-// maxBody bounds a message body (the peer's MaxPacketLen).
-const maxBody = 1024
+// maxBody bounds a message body: the length field's limit (the peer sends
+// frame messages longer than its own MaxPacketLen of 1,024 bytes).
+const maxBody = 65535
 
 // lateBuckets are the lateness histogram's bounds, in milliseconds.
 var lateBuckets = []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000}
