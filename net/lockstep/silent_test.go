@@ -35,14 +35,14 @@ func TestSilentPlayerDoesNotStopTheOthers(t *testing.T) {
 	}
 }
 
-// TestStallsAndSwingsKeepPace: predicting players whose round trips swing
+// TestStallsAndSwingsKeepPace: players (predicting or not) whose round trips swing
 // (a link going from a LAN to 400 ms and back) and whose machines freeze
 // for a second and a half now and then (a starved UI): the room raises and
 // lowers K and the delay, and the game goes on at full pace between the
 // upsets, every player in sync.
 func TestStallsAndSwingsKeepPace(t *testing.T) {
-	for seed := uint64(1); seed <= 12; seed++ { // seed 5 froze the room before the fix
-		l := newLocal(t, bots.Config{Bots: 3, Ticks: 100000, Seed: seed, Predict: true})
+	for seed := uint64(1); seed <= 12; seed++ { // odd seeds predict; seed 5 froze the room before the fix
+		l := newLocal(t, bots.Config{Bots: 3, Ticks: 100000, Seed: seed, Predict: seed%2 == 1})
 		if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 600 }, time.Minute); err != nil {
 			t.Fatal(err)
 		}
