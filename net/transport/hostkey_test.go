@@ -53,7 +53,9 @@ func TestDialHostKey(t *testing.T) {
 	cfg := LAN()
 	cfg.HostKey = key
 	srv := listen(t, cfg)
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, newStreamServer(0)) })
+	sh := newStreamServer(0)
+	sh.srv = srv // its Tick serves the connected client through srv
+	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
 
 	want := LAN()
 	want.HostFingerprint = key.Fingerprint()

@@ -116,18 +116,43 @@ func (r *report) event(e event) {
 		r.failed = true
 		if e.Test == "" {
 			fmt.Fprint(r.out, r.shuffle[e.Package])
+			r.unfinished(e.Package)
 		}
-		for _, l := range r.logs[k] {
-			if !strings.HasPrefix(strings.TrimSpace(l), "=== ") {
-				fmt.Fprint(r.out, l)
-			}
-		}
+		r.printLog(r.logs[k])
 		r.done(k, e.Elapsed)
 	case "skip":
 		if e.Test != "" {
 			fmt.Fprintf(r.out, "skip\t%s\t%s: %s\n", e.Package, e.Test, skipReason(r.logs[k]))
 		}
 		r.done(k, e.Elapsed)
+	}
+}
+
+// printLog prints a test's output but go test's "=== " lines.
+func (r *report) printLog(lines []string) {
+	for _, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "=== ") {
+			fmt.Fprint(r.out, l)
+		}
+	}
+}
+
+// unfinished prints the output of pkg's tests that never ended: a panic
+// on another goroutine, or a timeout, kills the test binary mid-test, and
+// go test -json files the panic's trace under the tests then running
+// without a "fail" for them.
+func (r *report) unfinished(pkg string) {
+	var running []key
+	for k := range r.logs {
+		if k.pkg == pkg && k.test != "" {
+			running = append(running, k)
+		}
+	}
+	sort.Slice(running, func(i, j int) bool { return running[i].test < running[j].test })
+	for _, k := range running {
+		fmt.Fprintf(r.out, "--- %s did not finish:\n", k.test)
+		r.printLog(r.logs[k])
+		delete(r.logs, k)
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // A go test -json stream: a package that passes with a skip, one that
-// fails, one that does not build.
+// fails, one whose binary panics mid-test, one that does not build.
 const stream = `{"Action":"start","Package":"p/ok"}
 {"Action":"output","Package":"p/ok","Output":"-test.shuffle 42\n"}
 {"Action":"run","Package":"p/ok","Test":"TestA"}
@@ -32,6 +32,12 @@ const stream = `{"Action":"start","Package":"p/ok"}
 {"Action":"output","Package":"p/bad","Output":"FAIL\n"}
 {"Action":"output","Package":"p/bad","Output":"FAIL\tp/bad\t3.1s\n"}
 {"Action":"fail","Package":"p/bad","Elapsed":3.1}
+{"Action":"run","Package":"p/panic","Test":"TestP"}
+{"Action":"output","Package":"p/panic","Test":"TestP","Output":"=== RUN   TestP\n"}
+{"Action":"output","Package":"p/panic","Test":"TestP","Output":"panic: runtime error: invalid memory address or nil pointer dereference\n"}
+{"Action":"output","Package":"p/panic","Test":"TestP","Output":"\tp/panic/p_test.go:3 +0x2\n"}
+{"Action":"output","Package":"p/panic","Output":"FAIL\tp/panic\t0.005s\n"}
+{"Action":"fail","Package":"p/panic","Elapsed":0.006}
 {"ImportPath":"p/broken","Action":"build-output","Output":"p/broken/x.go:1:1: syntax error\n"}
 {"ImportPath":"p/broken","Action":"build-fail"}
 xvfb-run: a line that is not go test's
@@ -51,6 +57,7 @@ func TestReport(t *testing.T) {
 		"    b_test.go:5: got 1, want 2\n--- FAIL: TestB (3.00s)\n",
 		"FAIL\tp/bad\t3.1s\n-test.shuffle 7\n",
 		"p/broken/x.go:1:1: syntax error\n",
+		"--- TestP did not finish:\npanic: runtime error: invalid memory address or nil pointer dereference\n\tp/panic/p_test.go:3 +0x2\n",
 		"xvfb-run: a line that is not go test's\n",
 		"slowest: TestB 3s (p/bad), TestA 1.5s (p/ok), TestNetns 0s (p/ok)\n",
 	} {
