@@ -151,6 +151,7 @@ type Room struct {
 	cur          timing
 	pending      timing // a change announced for pending.at; valid if hasPending
 	hasPending   bool
+	horizon      uint32 // the last turn a player may have queued input for: every compiled turn plus its delay
 	lastCompile  time.Duration
 	lagging      uint8 // slots late for nextTurn, while child is lagging
 	pausing      bool  // pause after the next compiled turn

@@ -143,6 +143,8 @@ func (r *Room) remaining() int {
 func (r *Room) compileTurn() {
 	t := r.nextTurn
 	tm := r.timingAt(t)
+	// A player that completes turn t queues its input for t + delay.
+	r.horizon = max(r.horizon, t+uint32(tm.delay))
 	mt := &r.master[t%masterRing]
 	mt.Turn, mt.Count, mt.Players = t, tm.k, 0
 	mt.Inputs = [game.MaxPlayers][wire.MaxK]game.Input{}

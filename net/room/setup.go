@@ -282,6 +282,7 @@ func (r *Room) start() {
 	}
 	r.lastTiming, r.timingChecks = r.now, 0
 	r.hasPending = false
+	r.horizon = 0
 	r.lastCompile = r.now
 	r.events = r.events[:0]
 	r.hashes = [hashRing]hashRecord{}

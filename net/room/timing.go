@@ -14,7 +14,9 @@ import (
 // change is announced in master turn M for turn M+D+2 plus the turns of
 // predictLead ticks, so every client knows it before it sends a packet for
 // a turn it affects (a predicting client samples up to its prediction
-// window ahead of its confirmed world), and all switch at the same tick.
+// window ahead of its confirmed world), and all switch at the same tick;
+// and never before the turns the players may have queued under a longer
+// delay that has since shrunk (the horizon).
 //
 // On a LAN whose round trip fits in a tick with its margin, a turn is one
 // tick and the delay one turn: a key takes effect at the next tick.
@@ -109,6 +111,9 @@ func (r *Room) adaptTiming(t uint32, mt *wire.MasterTurn) {
 	}
 	slowest := min(cur.k, k) // turns of the shorter timing count for the lead
 	at := t + uint32(cur.delay) + 2 + uint32((predictLead+int(slowest)-1)/int(slowest))
+	// A delay that shrank leaves the turns sent under the longer one
+	// beyond this one's reach: the change comes after every one of them.
+	at = max(at, r.horizon+2)
 	r.pending = timing{at: at, k: k, delay: d}
 	r.hasPending = true
 	mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventTiming, At: at, K: k, Delay: d})

@@ -1,0 +1,148 @@
+package room_test
+
+import (
+	"testing"
+	"time"
+
+	"rockstep/net/room"
+	"rockstep/net/wire"
+)
+
+// player is a client that plays by the protocol's rules, as
+// lockstep.Session does in plain lockstep: it learns of a timing change from
+// the master turn announcing it, and on finishing turn c queues its input
+// for turn c + the delay in force at c, with the tick count in force at
+// that turn, filling a gap with held input. Its turns are resent until the
+// room has compiled them.
+type player struct {
+	conn         room.ConnID
+	cur, pending wire.RoomEvent // K, Delay and At of a timing
+	hasPending   bool
+	next         uint32 // the next own turn to queue
+	exec         uint32 // the next master turn to execute
+	held         map[uint32]wire.MasterTurn
+	queued       []wire.TurnInput
+	rtt          uint16
+	fps          uint8
+}
+
+func (p *player) at(t uint32) wire.RoomEvent {
+	if p.hasPending && t >= p.pending.At {
+		return p.pending
+	}
+	return p.cur
+}
+
+func (p *player) queueUpTo(target uint32) {
+	for ; p.next <= target; p.next++ {
+		p.queued = append(p.queued, wire.TurnInput{Turn: p.next, Count: p.at(p.next).K})
+	}
+}
+
+// execute runs master turn mt: its timing event first, then the input
+// for the turn the delay makes it.
+func (p *player) execute(mt wire.MasterTurn) {
+	for _, e := range mt.Events {
+		if e.Kind == wire.EventTiming && e.At > mt.Turn {
+			p.pending, p.hasPending = e, true
+		}
+	}
+	p.queueUpTo(mt.Turn + uint32(p.at(mt.Turn).Delay))
+	if p.hasPending && mt.Turn+1 >= p.pending.At {
+		p.cur, p.hasPending = p.pending, false
+	}
+}
+
+// packet is what the player sends: its turns not yet compiled (of one
+// tick count, as a client packet carries), with its round trip and frame
+// rate.
+func (p *player) packet(compiled uint32) wire.ClientPacket {
+	for len(p.queued) > 0 && p.queued[0].Turn < compiled {
+		p.queued = p.queued[1:]
+	}
+	cp := wire.ClientPacket{MasterAck: compiled, HasStats: true, RTT: p.rtt, FPS: p.fps}
+	for _, ti := range p.queued {
+		if len(cp.Turns) == wire.MaxBatch || (len(cp.Turns) > 0 && ti.Count != cp.Turns[0].Count) {
+			break
+		}
+		cp.Turns = append(cp.Turns, ti)
+	}
+	return cp
+}
+
+// TestTimingChangeNeverForATurnAlreadySent: the room announces a change of
+// K for a turn after every turn the players may already have sent. A delay
+// that shrank leaves turns queued beyond the new delay's reach (sent with
+// the old, longer delay), and a change decided as the shrink takes effect
+// must come after them, or those turns carry the wrong tick count, the room
+// refuses them, and the game stops for good (seen in the load test at
+// 2,000 connections: K 5→6 with the delay 16→8, then K 8 announced at once).
+func TestTimingChangeNeverForATurnAlreadySent(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.FixedTiming = false; c.K = 1 })
+	b.startGame(2)
+	var st wire.Start
+	for _, m := range b.peer(1).got {
+		if s, ok := m.(wire.Start); ok {
+			st = s
+		}
+	}
+	ps := []*player{{conn: 1}, {conn: 2}}
+	for _, p := range ps {
+		p.cur = wire.RoomEvent{K: st.K, Delay: st.Delay, At: st.FirstTurn}
+		p.next, p.exec, p.held = st.FirstTurn, st.FirstTurn, map[uint32]wire.MasterTurn{}
+		p.queueUpTo(st.FirstTurn + uint32(st.Delay) - 1)
+		p.rtt, p.fps = 1000, 60 // a long round trip: K 5, delay 15
+	}
+	shrunk, regrown := false, false
+	const turns = 400
+	for step := 0; step < 40*turns && b.r.Turn() < turns; step++ {
+		k, _ := b.r.Timing()
+		for _, p := range ps {
+			b.send(p.conn, p.packet(p.exec))
+		}
+		b.tick(time.Duration(k) * time.Second / 60)
+		for _, p := range ps {
+			for _, mt := range masters(b.peer(p.conn)) {
+				p.held[mt.Turn] = mt
+			}
+			mt, ok := p.held[p.exec]
+			if !ok {
+				continue // waiting for the room
+			}
+			// One turn a step: the player runs at the game's pace.
+			p.execute(mt)
+			delete(p.held, p.exec)
+			p.exec++
+			for _, e := range mt.Events {
+				if e.Kind != wire.EventTiming {
+					continue
+				}
+				switch {
+				case !shrunk && e.K == 5 && e.Delay < 15:
+					// The delay shrinks (the round trip is short now); as
+					// it takes effect, the frame rate drops to 8, and the
+					// room wants turns of 8 ticks at once.
+					shrunk = true
+					for _, q := range ps {
+						q.rtt, q.fps = 20, 8
+					}
+				case shrunk && e.K == 8:
+					regrown = true
+				}
+			}
+			if !shrunk && mt.Turn > 60 {
+				p.rtt, p.fps = 20, 12 // K stays 5; the delay may shrink
+			}
+		}
+	}
+	if got := b.r.Stats().Dropped[room.DropBadCount]; got != 0 {
+		t.Errorf("the room refused %d turns for their tick count", got)
+	}
+	if !shrunk || !regrown {
+		t.Errorf("the timing went its own way (shrunk %v, regrown %v): the test tests nothing", shrunk, regrown)
+	}
+	if b.r.Turn() < turns {
+		k, d := b.r.Timing()
+		t.Fatalf("the game stopped at turn %d (K %d, delay %d)", b.r.Turn(), k, d)
+	}
+}
