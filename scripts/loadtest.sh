@@ -66,6 +66,9 @@ measure rockstep "$SRV" "$OUT/rockstep" -bots "$BOTS" -join 127.0.0.1:7790 -per-
 METRICS=$(curl -s 127.0.0.1:7791/metrics)
 echo "$METRICS" | grep -E '^rockstep_(turns_total|late_turns_total|bytes_out_total|bytes_in_total|transport_sessions) ' | tr '\n' ' '
 echo
+# Frames the rooms and the transport dropped, by reason (only those that happened).
+{ echo "$METRICS" | grep -E '^rockstep_(transport_)?dropped_total' | grep -v ' 0$' || true; } | tr '\n' ' '
+echo
 wait %2 2>/dev/null || true
 if [ -s "$OUT/server.pprof" ]; then
 	echo "rockstep server CPU by group (from a $((SECS / 2)) s profile):"

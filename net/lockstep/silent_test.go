@@ -6,6 +6,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/net/bots"
+	"rockstep/net/room"
 )
 
 // TestSilentPlayerDoesNotStopTheOthers: a predicting player goes silent
@@ -73,6 +74,9 @@ func TestStallsAndSwingsKeepPace(t *testing.T) {
 			if d := b.Session.Desync(); d != nil {
 				t.Fatalf("seed %d: bot %d desynced at turn %d", seed, b.Index, d.Turn)
 			}
+		}
+		if n := l.Room.Stats().Dropped[room.DropBadCount]; n != 0 {
+			t.Fatalf("seed %d: the room refused %d turns for their tick count (a timing change among turns already sent)", seed, n)
 		}
 	}
 }
