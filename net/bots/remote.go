@@ -156,6 +156,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	var up, down uint64
 	var rtts []time.Duration
 	var late [len(lockstep.LatenessBuckets) + 1]uint64
+	var open []*client.Client
 	for _, err := range roomErrs {
 		if err != nil {
 			s.RoomsFailed++
@@ -210,8 +211,16 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 			hashes[[2]uint64{uint64(b.room)<<32 | uint64(final.Turn), final.Hash}] = true
 			results[[2]uint64{uint64(b.room), final.Results}] = true
 		}
-		c.Close()
+		open = append(open, c)
 	}
+	// Every bot leaves at once: each Close waits (a moment at most) for the
+	// room to acknowledge the Leave, and thousands of them one after the
+	// other took minutes.
+	var closing sync.WaitGroup
+	for _, c := range open {
+		closing.Go(c.Close)
+	}
+	closing.Wait()
 	rooms := map[uint32]bool{}
 	for g, b := range bots {
 		if roomErrs[g/group] == nil {
