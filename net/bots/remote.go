@@ -47,7 +47,7 @@ type RemoteConfig struct {
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
-const roomsCreatedAtOnce = 8
+const roomsCreatedAtOnce = 32
 
 // remoteBot is one bot's connection and progress.
 type remoteBot struct {
@@ -221,11 +221,13 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		closing.Go(c.Close)
 	}
 	closing.Wait()
+	// Rooms that one bot or more saw to the end: each adds one hash and
+	// one results table when its bots agree.
 	rooms := map[uint32]bool{}
+	for k := range results {
+		rooms[uint32(k[0])] = true
+	}
 	for g, b := range bots {
-		if roomErrs[g/group] == nil {
-			rooms[b.room] = true
-		}
 		if b.shared != nil && g%group == 0 {
 			s.SharedTicks += b.shared.Hits() // once a room
 		}
