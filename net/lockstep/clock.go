@@ -83,10 +83,12 @@ func (s *Session) NextTick() time.Duration {
 }
 
 // LatenessBuckets are the upper bounds of the Lateness histogram's
-// buckets; the last bucket counts everything later.
+// buckets; the last bucket counts everything later. Besides round
+// figures, the bounds fall on one and two turns of two ticks (33 and
+// 67 ms), so that a quantile says whether ticks ran within a turn or two.
 var LatenessBuckets = [...]time.Duration{
 	time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond, 10 * time.Millisecond,
-	20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond,
+	20 * time.Millisecond, 2 * tickDur, 50 * time.Millisecond, 4 * tickDur, 100 * time.Millisecond,
 	200 * time.Millisecond, 500 * time.Millisecond, time.Second,
 }
 
