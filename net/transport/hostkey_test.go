@@ -56,9 +56,7 @@ func TestDialHostKey(t *testing.T) {
 	cfg := LAN()
 	cfg.HostKey = key
 	srv := listen(t, cfg)
-	sh := newStreamServer(0)
-	sh.srv = srv // its Tick serves the connected client through srv
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+	serveStreams(t, srv, 0) // its Tick serves the connected client through srv
 
 	want := LAN()
 	want.HostFingerprint = key.Fingerprint()
