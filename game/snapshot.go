@@ -221,6 +221,131 @@ func onField(p fixed.Vec) bool {
 // on the error path, so decoding a good snapshot builds no strings.
 func entity(kind string, i int) string { return kind + " " + strconv.Itoa(i) + ": " }
 
+// count reads the count of a list of kind that holds at most max. A count
+// above max fails the snapshot and reads as 0 (the world is thrown away).
+func (r *reader) count(kind string, max int) uint8 {
+	n := r.u8()
+	if int(n) > max {
+		r.fail(kind + " count " + strconv.Itoa(int(n)) + " above " + strconv.Itoa(max))
+		return 0
+	}
+	return n
+}
+
+// check fails the snapshot if entry k of kind has a problem. It inlines, so
+// a good entry costs no call.
+func (r *reader) check(kind string, k int, problem string) {
+	if problem != "" {
+		r.failEntry(kind, k, problem)
+	}
+}
+
+func (r *reader) failEntry(kind string, k int, problem string) {
+	r.fail(entity(kind, k) + problem)
+}
+
+// The decode methods fill an entry from its bytes and say what is wrong
+// with it, or "".
+
+func (sh *Ship) decode(b []byte) (problem string) {
+	_ = b[shipSize-1]
+	sh.Present, sh.Alive = b[0] == 1, b[1] == 1
+	sh.Pos = vecAt(b[2:])
+	sh.Vel = vecAt(b[10:])
+	sh.Angle = fixed.Angle(u16At(b[18:]))
+	sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown, sh.Lives = b[20], b[21], b[22], b[23], b[24]
+	sh.Invuln = u16At(b[25:])
+	sh.RespawnIn = u16At(b[27:])
+	sh.Score = u32At(b[29:])
+	sh.Kills = u16At(b[33:])
+	sh.Deaths = u16At(b[35:])
+	sh.Prev = Input(b[37])
+	sh.Jump, sh.JumpCool = b[38], b[39]
+	switch {
+	case b[0] > 1 || b[1] > 1:
+		problem = "flag not 0 or 1"
+	case !onField(sh.Pos):
+		problem = "position off the field"
+	case sh.Thrust > MaxThrust:
+		problem = "thrust above MaxThrust"
+	case sh.Hold >= ThrustRepeat:
+		problem = "hold not below ThrustRepeat"
+	case sh.Charge > MaxCharge:
+		problem = "charge above MaxCharge"
+	case sh.Lives > MaxLives:
+		problem = "lives above MaxLives"
+	case sh.Prev&^ClientInputMask != 0:
+		problem = "unknown input bits"
+	case sh.Alive && !sh.Present:
+		problem = "alive in an empty slot"
+	case sh.Jump > HyperspaceDelay:
+		problem = "jump above HyperspaceDelay"
+	case sh.JumpCool > HyperspaceCooldown:
+		problem = "jump cooldown above HyperspaceCooldown"
+	case sh.Jump > 0 && (sh.Alive || !sh.Present || sh.Lives == 0 || sh.RespawnIn > 0):
+		problem = "in hyperspace but not a ship in play"
+	}
+	return
+}
+
+func (rk *Rock) decode(b []byte) (problem string) {
+	_ = b[rockSize-1]
+	rk.ID = u32At(b)
+	rk.Pos = vecAt(b[4:])
+	rk.Vel = vecAt(b[12:])
+	rk.Angle = fixed.Angle(u16At(b[20:]))
+	rk.Spin = int16(u16At(b[22:]))
+	rk.Size, rk.Shape = b[24], b[25]
+	switch {
+	case !onField(rk.Pos):
+		problem = "position off the field"
+	case rk.Size < Small || rk.Size > Big:
+		problem = "size outside 1..3"
+	}
+	return
+}
+
+func (u *Bullet) decode(b []byte) (problem string) {
+	_ = b[bulletSize-1]
+	u.ID = u32At(b)
+	u.Pos = vecAt(b[4:])
+	u.Vel = vecAt(b[12:])
+	u.Life = u16At(b[20:])
+	u.Owner, u.Power = b[22], b[23]
+	switch {
+	case !onField(u.Pos):
+		problem = "position off the field"
+	case u.Owner > SaucerOwner:
+		problem = "owner is no slot nor a saucer"
+	case u.Life == 0:
+		problem = "no life left"
+	case u.Power == 0 || u.Power > 2:
+		problem = "power outside 1..2"
+	}
+	return
+}
+
+func (u *Saucer) decode(b []byte) (problem string) {
+	_ = b[saucerSize-1]
+	u.ID = u32At(b)
+	u.Pos = vecAt(b[4:])
+	u.Vel = vecAt(b[12:])
+	u.Size = b[20]
+	u.Life = u16At(b[21:])
+	u.FireIn, u.TurnIn = b[23], b[24]
+	switch {
+	case !onField(u.Pos):
+		problem = "position off the field"
+	case u.Size != SmallSaucer && u.Size != LargeSaucer:
+		problem = "size not small or large"
+	case u.Life == 0:
+		problem = "no life left"
+	case u.FireIn == 0 || u.TurnIn == 0:
+		problem = "timer at 0"
+	}
+	return
+}
+
 func (w *World) decode(data []byte) error {
 	r := &reader{b: data}
 	if string(r.take(len(snapshotMagic))) != snapshotMagic {
@@ -260,146 +385,30 @@ func (w *World) decode(data []byte) error {
 	case s.Saucers && (w.SaucerIn == 0 || w.SaucerIn > maxSaucerInterval):
 		r.fail("saucer timer " + strconv.Itoa(int(w.SaucerIn)) + " outside 1.." + strconv.Itoa(maxSaucerInterval))
 	}
-	for i := 0; i < len(w.Ships) && r.err == nil; i++ {
-		sh := &w.Ships[i]
-		b := r.take(shipSize)
-		if b == nil {
-			break
-		}
-		_ = b[shipSize-1]
-		sh.Present, sh.Alive = b[0] == 1, b[1] == 1
-		sh.Pos = vecAt(b[2:])
-		sh.Vel = vecAt(b[10:])
-		sh.Angle = fixed.Angle(u16At(b[18:]))
-		sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown, sh.Lives = b[20], b[21], b[22], b[23], b[24]
-		sh.Invuln = u16At(b[25:])
-		sh.RespawnIn = u16At(b[27:])
-		sh.Score = u32At(b[29:])
-		sh.Kills = u16At(b[33:])
-		sh.Deaths = u16At(b[35:])
-		sh.Prev = Input(b[37])
-		sh.Jump, sh.JumpCool = b[38], b[39]
-		problem := ""
-		switch {
-		case b[0] > 1 || b[1] > 1:
-			problem = "flag not 0 or 1"
-		case !onField(sh.Pos):
-			problem = "position off the field"
-		case sh.Thrust > MaxThrust:
-			problem = "thrust above MaxThrust"
-		case sh.Hold >= ThrustRepeat:
-			problem = "hold not below ThrustRepeat"
-		case sh.Charge > MaxCharge:
-			problem = "charge above MaxCharge"
-		case sh.Lives > MaxLives:
-			problem = "lives above MaxLives"
-		case sh.Prev&^ClientInputMask != 0:
-			problem = "unknown input bits"
-		case sh.Alive && !sh.Present:
-			problem = "alive in an empty slot"
-		case sh.Jump > HyperspaceDelay:
-			problem = "jump above HyperspaceDelay"
-		case sh.JumpCool > HyperspaceCooldown:
-			problem = "jump cooldown above HyperspaceCooldown"
-		case sh.Jump > 0 && (sh.Alive || !sh.Present || sh.Lives == 0 || sh.RespawnIn > 0):
-			problem = "in hyperspace but not a ship in play"
-		}
-		if problem != "" {
-			r.fail(entity("ship", i) + problem)
+	for i := range w.Ships {
+		if b := r.take(shipSize); b != nil {
+			r.check("ship", i, w.Ships[i].decode(b))
 		}
 	}
-	w.NumRocks = r.u8()
-	if int(w.NumRocks) > MaxRocks {
-		r.fail("rock count " + strconv.Itoa(int(w.NumRocks)) + " above " + strconv.Itoa(MaxRocks))
-	}
-	for k := 0; k < int(w.NumRocks) && r.err == nil; k++ {
-		rk := &w.Rocks[k]
-		b := r.take(rockSize)
-		if b == nil {
-			break
-		}
-		_ = b[rockSize-1]
-		rk.ID = u32At(b)
-		rk.Pos = vecAt(b[4:])
-		rk.Vel = vecAt(b[12:])
-		rk.Angle = fixed.Angle(u16At(b[20:]))
-		rk.Spin = int16(u16At(b[22:]))
-		rk.Size, rk.Shape = b[24], b[25]
-		problem := ""
-		switch {
-		case !onField(rk.Pos):
-			problem = "position off the field"
-		case rk.Size < Small || rk.Size > Big:
-			problem = "size outside 1..3"
-		}
-		if problem != "" {
-			r.fail(entity("rock", k) + problem)
+	w.NumRocks = r.count("rock", MaxRocks)
+	for k := range int(w.NumRocks) {
+		if b := r.take(rockSize); b != nil {
+			r.check("rock", k, w.Rocks[k].decode(b))
 		}
 	}
-	w.NumBullet = r.u8()
-	if int(w.NumBullet) > MaxBullets {
-		r.fail("bullet count " + strconv.Itoa(int(w.NumBullet)) + " above " + strconv.Itoa(MaxBullets))
-	}
-	for k := 0; k < int(w.NumBullet) && r.err == nil; k++ {
-		u := &w.Bullets[k]
-		b := r.take(bulletSize)
-		if b == nil {
-			break
-		}
-		_ = b[bulletSize-1]
-		u.ID = u32At(b)
-		u.Pos = vecAt(b[4:])
-		u.Vel = vecAt(b[12:])
-		u.Life = u16At(b[20:])
-		u.Owner, u.Power = b[22], b[23]
-		problem := ""
-		switch {
-		case !onField(u.Pos):
-			problem = "position off the field"
-		case u.Owner > SaucerOwner:
-			problem = "owner is no slot nor a saucer"
-		case u.Life == 0:
-			problem = "no life left"
-		case u.Power == 0 || u.Power > 2:
-			problem = "power outside 1..2"
-		}
-		if problem != "" {
-			r.fail(entity("bullet", k) + problem)
+	w.NumBullet = r.count("bullet", MaxBullets)
+	for k := range int(w.NumBullet) {
+		if b := r.take(bulletSize); b != nil {
+			r.check("bullet", k, w.Bullets[k].decode(b))
 		}
 	}
-	w.NumSaucer = r.u8()
-	switch {
-	case int(w.NumSaucer) > MaxSaucers:
-		r.fail("saucer count " + strconv.Itoa(int(w.NumSaucer)) + " above " + strconv.Itoa(MaxSaucers))
-	case w.NumSaucer > 0 && !s.Saucers:
+	w.NumSaucer = r.count("saucer", MaxSaucers)
+	if w.NumSaucer > 0 && !s.Saucers {
 		r.fail("saucers on the field with saucers off")
 	}
-	for k := 0; k < int(w.NumSaucer) && r.err == nil; k++ {
-		u := &w.Saucers[k]
-		b := r.take(saucerSize)
-		if b == nil {
-			break
-		}
-		_ = b[saucerSize-1]
-		u.ID = u32At(b)
-		u.Pos = vecAt(b[4:])
-		u.Vel = vecAt(b[12:])
-		u.Size = b[20]
-		u.Life = u16At(b[21:])
-		u.FireIn, u.TurnIn = b[23], b[24]
-		problem := ""
-		switch {
-		case !onField(u.Pos):
-			problem = "position off the field"
-		case u.Size != SmallSaucer && u.Size != LargeSaucer:
-			problem = "size not small or large"
-		case u.Life == 0:
-			problem = "no life left"
-		case u.FireIn == 0 || u.TurnIn == 0:
-			problem = "timer at 0"
-		}
-		if problem != "" {
-			r.fail(entity("saucer", k) + problem)
+	for k := range int(w.NumSaucer) {
+		if b := r.take(saucerSize); b != nil {
+			r.check("saucer", k, w.Saucers[k].decode(b))
 		}
 	}
 	if r.err != nil {

@@ -1,6 +1,6 @@
 // Package iconart draws Rockstep's application icon from the game's own
-// vector art: the ship and rock outlines and the palette of package ui, on the
-// dark field, glowing as on a vector monitor.
+// vector art: the ship and rock outlines of package outline and the colours
+// of package palette, on the dark field, glowing as on a vector monitor.
 //
 // It is pure Go image code (no window, no GPU), so the icon can be drawn at
 // `go generate` time and by the release packager at any size: 256×256 is
@@ -15,45 +15,16 @@ import (
 	"image/color"
 	"math"
 
+	"rockstep/assets/outline"
 	"rockstep/assets/palette"
 )
 
-// Colours of the icon: the game's own.
-var (
-	colField  = palette.Field
-	colBorder = palette.Border
-	colRock   = palette.Rock
-	colFlame  = palette.Flame
-	colCore   = palette.Core
-	colStar   = palette.Star
-	colShip   = palette.Players[0] // player slot 0, cyan
-)
+// colShip is the ship's colour: player slot 0's, cyan.
+var colShip = palette.Players[0]
 
-// shipOutline is ui's ship in world units, facing +X (ui/shapes.go).
-var shipOutline = [][2]float64{{16, 0}, {-10, -10}, {-5, 0}, {-10, 10}}
-
-// flameOutline is the thrust flame behind the ship's notch, in the same units.
+// flameOutline is the thrust flame behind the ship's notch, in the ship's
+// units (package outline).
 var flameOutline = [][2]float64{{-7, -4.5}, {-17, 0}, {-7, 4.5}}
-
-// rockShape returns ui's rock outline s (0..3) for a rock of radius 1,
-// computed exactly as ui/shapes.go does.
-func rockShape(s int) [][2]float64 {
-	radii := [4][]float64{
-		{1.00, 0.78, 1.02, 0.92, 0.70, 0.98, 1.04, 0.80, 0.96, 0.74, 1.00},
-		{0.95, 1.05, 0.72, 0.90, 1.02, 0.86, 0.66, 0.98, 1.04, 0.82, 0.94, 0.76},
-		{1.04, 0.88, 0.96, 0.64, 0.92, 1.02, 0.90, 0.72, 1.00, 0.94},
-		{0.86, 1.02, 0.96, 0.78, 1.04, 0.70, 0.92, 1.00, 0.84, 1.03, 0.74},
-	}
-	jitter := [...]float64{0, 0.18, -0.12, 0.22, -0.2, 0.08, -0.06}
-	rs := radii[s&3]
-	step := 2 * math.Pi / float64(len(rs))
-	pts := make([][2]float64, len(rs))
-	for i, r := range rs {
-		a := (float64(i) + jitter[i%len(jitter)]) * step
-		pts[i] = [2]float64{r * math.Cos(a), r * math.Sin(a)}
-	}
-	return pts
-}
 
 // The composition, in design units on a 256×256 canvas (y down).
 const (
@@ -95,16 +66,16 @@ func (s shape) segments() [][4]float64 {
 func scene() []shape {
 	up := -math.Pi / 4 // the ship faces up and to the right
 	rock := func(s int, x, y, r, a float64) shape {
-		return shape{pts: rockShape(s), x: x, y: y, scale: r, angle: a, col: colRock,
+		return shape{pts: outline.Rocks[s&3], x: x, y: y, scale: r, angle: a, col: palette.Rock,
 			width: 5, fill: 0.06, glow: 0.35, glowSize: 10}
 	}
 	return []shape{
 		rock(0, 178, 84, 46, 0.3),
 		rock(2, 198, 192, 22, 1.1),
 		rock(3, 66, 70, 17, 2.0),
-		{pts: flameOutline, x: 96, y: 164, scale: 3.4, angle: up, col: colFlame,
+		{pts: flameOutline, x: 96, y: 164, scale: 3.4, angle: up, col: palette.Flame,
 			width: 5, fill: 0.35, glow: 0.45, glowSize: 10},
-		{pts: shipOutline, x: 96, y: 164, scale: 3.4, angle: up, col: colShip,
+		{pts: outline.Ship[:], x: 96, y: 164, scale: 3.4, angle: up, col: colShip,
 			width: 6, fill: 0.14, glow: 0.55, glowSize: 14},
 	}
 }
@@ -134,15 +105,15 @@ func Render(size int) *image.NRGBA {
 			x, y := float64(px)+0.5-float64(size)/2, float64(py)+0.5-float64(size)/2
 			d := roundedSquareDist(x, y, half, rad)
 			if a := clamp01(0.5 - d); a > 0 {
-				c.over(px, py, colField, a)
+				c.over(px, py, palette.Field, a)
 			}
 			if a := clamp01(0.5-math.Abs(d+rim/2)+rim/2) * 0.9; a > 0 {
-				c.over(px, py, colBorder, a)
+				c.over(px, py, palette.Border, a)
 			}
 		}
 	}
 	for _, s := range stars {
-		c.dot(s[0]*k, s[1]*k, math.Max(s[2]*k, 0.6), colStar, 0.55)
+		c.dot(s[0]*k, s[1]*k, math.Max(s[2]*k, 0.6), palette.Star, 0.55)
 	}
 	for _, s := range scene() {
 		segs := s.segments()
@@ -153,8 +124,8 @@ func Render(size int) *image.NRGBA {
 		}
 		c.stroke(segs, math.Max(s.width*k, 1), s.col, s.fill, s.glow, math.Max(s.glowSize*k, 1.5))
 	}
-	c.dot(bullet[0]*k, bullet[1]*k, math.Max(bullet[2]*3*k, 1.5), colCore, 0.25)
-	c.dot(bullet[0]*k, bullet[1]*k, math.Max(bullet[2]*k, 0.8), colCore, 1)
+	c.dot(bullet[0]*k, bullet[1]*k, math.Max(bullet[2]*3*k, 1.5), palette.Core, 0.25)
+	c.dot(bullet[0]*k, bullet[1]*k, math.Max(bullet[2]*k, 0.8), palette.Core, 1)
 
 	// Keep the art inside the tile: nothing is drawn on the transparent margin.
 	for py := 0; py < size; py++ {

@@ -256,6 +256,22 @@ func waitUntil(t *testing.T, limit time.Duration, cond func() bool) {
 	}
 }
 
+// startTwoBotGame starts a server and two bot processes, a (seed 1) and b
+// (seed 2), each with a token directory of its own, that play a two-player
+// game on it for ticksA and ticksB ticks, and waits until the game runs. It
+// returns the server, the bots and a's token directory.
+func startTwoBotGame(t *testing.T, ticksA, ticksB int) (srv, a, b *proc, dirA string) {
+	t.Helper()
+	srv, addr := startServer(t)
+	dirA, dirB := t.TempDir(), t.TempDir()
+	bot := func(ticks int, dir, seed string) *proc {
+		return start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", strconv.Itoa(ticks), "-token-dir", dir, "-seed", seed)
+	}
+	a, b = bot(ticksA, dirA, "1"), bot(ticksB, dirB, "2")
+	srv.waitMetrics(t, "the game starts", running(30))
+	return srv, a, b, dirA
+}
+
 // TestLeavingBotIsSeenToLeave: of two bot processes in a game, one gets
 // SIGTERM: it leaves, its Leave delivered before it exits, so the other
 // sees it leave (not vanish and be held for a reconnect) and plays its game
@@ -265,11 +281,7 @@ func TestLeavingBotIsSeenToLeave(t *testing.T) {
 		t.Skip("plays 10 seconds of game")
 	}
 	t.Parallel()
-	srv, addr := startServer(t)
-	dirA, dirB := t.TempDir(), t.TempDir()
-	a := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "600", "-token-dir", dirA, "-seed", "1")
-	b := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "100000", "-token-dir", dirB, "-seed", "2")
-	srv.waitMetrics(t, "the game starts", running(30))
+	_, a, b, dirA := startTwoBotGame(t, 600, 100000)
 	if err := b.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,7 @@ func TestStoppedBotRejoins(t *testing.T) {
 		t.Skip("plays 15 seconds of game")
 	}
 	t.Parallel()
-	srv, addr := startServer(t)
-	dirA, dirB := t.TempDir(), t.TempDir()
-	a := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "900", "-token-dir", dirA, "-seed", "1")
-	b := start(t, "-bots", "1", "-join", addr, "-players", "2", "-ticks", "900", "-token-dir", dirB, "-seed", "2")
-	srv.waitMetrics(t, "the game starts", running(30))
+	srv, a, b, _ := startTwoBotGame(t, 900, 900)
 	if err := b.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}

@@ -126,18 +126,10 @@ func (a *attacker) fromServer(up *net.UDPConn, client netip.AddrPort) {
 // (every bot ends on the same hash, with no desync), and every replay and
 // forgery that reaches the server is counted as one.
 func TestGameUnderAttackOnPath(t *testing.T) {
-	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(host.Defaults())
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx, srv) }()
-	defer func() { cancel(); <-served }()
+	_, srv, _, _ := serveTransport(t, host.Defaults())
 
 	a := newAttacker(t, srv.Addr())
-	gctx, gcancel := context.WithTimeout(ctx, gameLimit)
+	gctx, gcancel := context.WithTimeout(context.Background(), gameLimit)
 	defer gcancel()
 	s, err := bots.RunRemote(gctx, bots.RemoteConfig{Addr: a.addr().String(), Bots: 4, Ticks: 300, Seed: 21})
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/defaults"
 	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -128,18 +129,10 @@ func makerNet(ip netip.Addr) netip.Prefix {
 // New returns a host with its default room open.
 func New(cfg Config) *Host {
 	def := Defaults()
-	if cfg.MaxRooms <= 0 {
-		cfg.MaxRooms = def.MaxRooms
-	}
-	if cfg.Linger <= 0 {
-		cfg.Linger = def.Linger
-	}
-	if cfg.MaxRoomsPerConn <= 0 {
-		cfg.MaxRoomsPerConn = def.MaxRoomsPerConn
-	}
-	if cfg.MaxRoomsPerNet <= 0 {
-		cfg.MaxRoomsPerNet = def.MaxRoomsPerNet
-	}
+	defaults.Positive(&cfg.MaxRooms, def.MaxRooms)
+	defaults.Positive(&cfg.Linger, def.Linger)
+	defaults.Positive(&cfg.MaxRoomsPerConn, def.MaxRoomsPerConn)
+	defaults.Positive(&cfg.MaxRoomsPerNet, def.MaxRoomsPerNet)
 	if cfg.Room.MaxPlayers == 0 {
 		cfg.Room = def.Room
 	}

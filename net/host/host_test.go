@@ -29,6 +29,14 @@ const (
 // serve starts a host on a loopback port and returns its address.
 func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.CancelFunc, chan error) {
 	t.Helper()
+	h, srv, cancel, done := serveTransport(t, cfg)
+	return h, srv.Addr(), cancel, done
+}
+
+// serveTransport starts a host on a loopback port and returns its transport
+// server. The host stops when the test ends.
+func serveTransport(t *testing.T, cfg host.Config) (*host.Host, *transport.Server, context.CancelFunc, chan error) {
+	t.Helper()
 	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +53,7 @@ func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.C
 			t.Error("host did not stop")
 		}
 	})
-	return h, srv.Addr(), cancel, done
+	return h, srv, cancel, done
 }
 
 func TestBotsPlayOverLoopback(t *testing.T) {

@@ -21,15 +21,7 @@ import (
 // on to the same hash everywhere, no session is created for an attacker,
 // no reply exceeds its request, and memory stays bounded.
 func TestHostileTrafficDuringGame(t *testing.T) {
-	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(host.Defaults())
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx, srv) }()
-	defer func() { cancel(); <-served }()
+	_, srv, _, _ := serveTransport(t, host.Defaults())
 	addr := net.UDPAddrFromAddrPort(srv.Addr())
 
 	var before runtime.MemStats
@@ -41,7 +33,7 @@ func TestHostileTrafficDuringGame(t *testing.T) {
 	var gameErr error
 	go func() {
 		defer close(gameDone)
-		gctx, gcancel := context.WithTimeout(ctx, gameLimit)
+		gctx, gcancel := context.WithTimeout(context.Background(), gameLimit)
 		defer gcancel()
 		summary, gameErr = bots.RunRemote(gctx, bots.RemoteConfig{Addr: srv.Addr().String(), Bots: 4, Ticks: 360, Seed: 13})
 	}()

@@ -141,38 +141,55 @@ func (h *Host) MetricsHandler() http.Handler {
 
 func (h *Host) writeMetrics(w io.Writer) {
 	s := h.Stats()
-	gauge := func(name, help string, v int) {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %d\n", name, help, name, name, v)
-	}
-	counter := func(name, help string, v uint64) {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", name, help, name, name, v)
-	}
-	gauge("rockstep_rooms", "Rooms open.", s.Rooms)
-	gauge("rockstep_rooms_running", "Rooms with a game running.", s.Running)
-	gauge("rockstep_players", "Players in rooms, connected or held for a reconnect.", s.Players)
-	gauge("rockstep_connections", "Connections, in a room or not yet.", s.Connections)
-	counter("rockstep_turns_total", "Master turns compiled.", s.Turns)
-	counter("rockstep_late_turns_total", "Turns compiled after a room went lagging.", s.LateTurns)
-	counter("rockstep_master_resends_total", "Master frames sent again.", s.Resends)
-	counter("rockstep_frames_in_total", "Frames received by rooms.", s.FramesIn)
-	counter("rockstep_frames_out_total", "Frames sent by rooms.", s.FramesOut)
-	counter("rockstep_bytes_in_total", "Bytes received by rooms.", s.BytesIn)
-	counter("rockstep_bytes_out_total", "Bytes sent by rooms.", s.BytesOut)
+	writeMetrics(w, []metric{
+		{"rockstep_rooms", "Rooms open.", gauge, uint64(s.Rooms)},
+		{"rockstep_rooms_running", "Rooms with a game running.", gauge, uint64(s.Running)},
+		{"rockstep_players", "Players in rooms, connected or held for a reconnect.", gauge, uint64(s.Players)},
+		{"rockstep_connections", "Connections, in a room or not yet.", gauge, uint64(s.Connections)},
+		{"rockstep_turns_total", "Master turns compiled.", counter, s.Turns},
+		{"rockstep_late_turns_total", "Turns compiled after a room went lagging.", counter, s.LateTurns},
+		{"rockstep_master_resends_total", "Master frames sent again.", counter, s.Resends},
+		{"rockstep_frames_in_total", "Frames received by rooms.", counter, s.FramesIn},
+		{"rockstep_frames_out_total", "Frames sent by rooms.", counter, s.FramesOut},
+		{"rockstep_bytes_in_total", "Bytes received by rooms.", counter, s.BytesIn},
+		{"rockstep_bytes_out_total", "Bytes sent by rooms.", counter, s.BytesOut},
+	})
 	fmt.Fprintf(w, "# HELP rockstep_dropped_total Frames dropped, by reason.\n# TYPE rockstep_dropped_total counter\n")
 	for _, name := range sortedKeys(s.Dropped) {
 		fmt.Fprintf(w, "rockstep_dropped_total{reason=%q} %d\n", name, s.Dropped[name])
 	}
 	if h.srv != nil {
 		ts := h.srv.Stats()
-		gauge("rockstep_transport_sessions", "Transport sessions.", ts.Sessions)
-		counter("rockstep_transport_packets_in_total", "Datagrams received.", ts.PacketsIn)
-		counter("rockstep_transport_packets_out_total", "Datagrams sent.", ts.PacketsOut)
-		counter("rockstep_transport_bytes_in_total", "Datagram bytes received.", ts.BytesIn)
-		counter("rockstep_transport_bytes_out_total", "Datagram bytes sent.", ts.BytesOut)
+		writeMetrics(w, []metric{
+			{"rockstep_transport_sessions", "Transport sessions.", gauge, uint64(ts.Sessions)},
+			{"rockstep_transport_packets_in_total", "Datagrams received.", counter, ts.PacketsIn},
+			{"rockstep_transport_packets_out_total", "Datagrams sent.", counter, ts.PacketsOut},
+			{"rockstep_transport_bytes_in_total", "Datagram bytes received.", counter, ts.BytesIn},
+			{"rockstep_transport_bytes_out_total", "Datagram bytes sent.", counter, ts.BytesOut},
+		})
 		fmt.Fprintf(w, "# HELP rockstep_transport_dropped_total Datagrams dropped, by reason.\n# TYPE rockstep_transport_dropped_total counter\n")
 		for i, n := range ts.Dropped {
 			fmt.Fprintf(w, "rockstep_transport_dropped_total{reason=%q} %d\n", transport.DropReason(i), n)
 		}
+	}
+}
+
+// metric is one value of the metrics endpoint, with its help line.
+type metric struct {
+	name, help string
+	kind       string // gauge or counter
+	v          uint64
+}
+
+const (
+	gauge   = "gauge"
+	counter = "counter"
+)
+
+// writeMetrics writes ms in the Prometheus text format.
+func writeMetrics(w io.Writer, ms []metric) {
+	for _, m := range ms {
+		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n%s %d\n", m.name, m.help, m.name, m.kind, m.name, m.v)
 	}
 }
 

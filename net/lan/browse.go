@@ -9,6 +9,8 @@ import (
 	"net/netip"
 	"sync"
 	"time"
+
+	"rockstep/internal/defaults"
 )
 
 // BrowseOptions configures a Browser. The zero value is the LAN preset.
@@ -27,12 +29,8 @@ type BrowseOptions struct {
 const LogEvery = 10 * time.Second
 
 func (o BrowseOptions) withDefaults() BrowseOptions {
-	if o.Interval <= 0 {
-		o.Interval = time.Second
-	}
-	if o.Expire <= 0 {
-		o.Expire = 3 * time.Second
-	}
+	defaults.Positive(&o.Interval, time.Second)
+	defaults.Positive(&o.Expire, 3*time.Second)
 	return o
 }
 

@@ -70,6 +70,16 @@ func mustAdvertise(tb testing.TB, info Info, port int) *Advertisement {
 	return a
 }
 
+// advertiseListed advertises info on port and waits until b lists the game;
+// it returns the advertisement and the game's ID.
+func advertiseListed(t *testing.T, b *Browser, info Info, port int) (*Advertisement, string) {
+	t.Helper()
+	a := mustAdvertise(t, info, port)
+	id := a.Info().ID
+	waitFor(t, b, "hosted game listed", listed(id))
+	return a, id
+}
+
 func mustBrowse(tb testing.TB) *Browser {
 	tb.Helper()
 	b, err := Browse(context.Background(), BrowseOptions{})
@@ -81,7 +91,6 @@ func mustBrowse(tb testing.TB) *Browser {
 }
 
 func TestLANHostedGameFound(t *testing.T) {
-	t.Parallel() // each in a namespace of its own
 	if !isolate(t) {
 		return
 	}
@@ -140,15 +149,12 @@ func TestLANHostedGameFound(t *testing.T) {
 }
 
 func TestLANUpdateSeen(t *testing.T) {
-	t.Parallel() // each in a namespace of its own
 	if !isolate(t) {
 		return
 	}
 	b := mustBrowse(t)
 	info := Info{Name: "Room", Host: "Ann", Players: 1, Max: 4, State: wire.StateSetup.String()}
-	a := mustAdvertise(t, info, 7777)
-	id := a.Info().ID
-	waitFor(t, b, "hosted game listed", listed(id))
+	a, id := advertiseListed(t, b, info, 7777)
 	for _, tc := range []struct {
 		name    string
 		updates []Info
@@ -176,7 +182,6 @@ func TestLANUpdateSeen(t *testing.T) {
 }
 
 func TestLANWithdrawn(t *testing.T) {
-	t.Parallel() // each in a namespace of its own
 	if !isolate(t) {
 		return
 	}
@@ -192,9 +197,7 @@ func TestLANWithdrawn(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := mustBrowse(t)
-			a := mustAdvertise(t, Info{Name: "Leaving", Max: 2}, 7777)
-			id := a.Info().ID
-			waitFor(t, b, "hosted game listed", listed(id))
+			a, id := advertiseListed(t, b, Info{Name: "Leaving", Max: 2}, 7777)
 			a.noGoodbye = !tc.goodbye
 			a.Close()
 			took := waitFor(t, b, "closed game gone", unlisted(id))
@@ -210,7 +213,6 @@ func TestLANWithdrawn(t *testing.T) {
 }
 
 func TestLANTwoGames(t *testing.T) {
-	t.Parallel() // each in a namespace of its own
 	if !isolate(t) {
 		return
 	}
@@ -235,14 +237,11 @@ func TestLANTwoGames(t *testing.T) {
 }
 
 func TestLANHostileAnswers(t *testing.T) {
-	t.Parallel() // each in a namespace of its own
 	if !isolate(t) {
 		return
 	}
 	b := mustBrowse(t)
-	a := mustAdvertise(t, Info{Name: "Honest", Host: "Ann", Players: 1, Max: 8}, 7777)
-	id := a.Info().ID
-	waitFor(t, b, "honest game listed", listed(id))
+	a, id := advertiseListed(t, b, Info{Name: "Honest", Host: "Ann", Players: 1, Max: 8}, 7777)
 
 	// A hostile host on the LAN, at another address, multicasts crafted
 	// packets.
@@ -311,7 +310,6 @@ func TestLANHostileAnswers(t *testing.T) {
 }
 
 func TestLANPrintGames(t *testing.T) {
-	t.Parallel() // each in a namespace of its own
 	if !isolate(t) {
 		return
 	}
@@ -339,7 +337,6 @@ func TestLANPrintGames(t *testing.T) {
 // assertion: run with -v to read it. The test asserts that every trial
 // sees its game.
 func TestLANSightingTime(t *testing.T) {
-	t.Parallel() // each in a namespace of its own
 	if !isolate(t) {
 		return
 	}

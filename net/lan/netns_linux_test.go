@@ -8,8 +8,9 @@ import (
 	"rockstep/internal/netns"
 )
 
-// isolate runs the calling test in a private network namespace, so that its
-// mDNS traffic never reaches the machine's real interfaces. Outside one, it
+// isolate runs the calling test, in parallel with the others (each in a
+// namespace of its own), in a private network namespace, so that its mDNS
+// traffic never reaches the machine's real interfaces. Outside one, it
 // re-runs the test binary for this test alone under CLONE_NEWUSER|CLONE_NEWNET
 // (like `unshare -rn`), reports the child's result and returns false: the
 // caller returns at once. Inside, where TestMain has brought lo up with
@@ -17,6 +18,7 @@ import (
 // when namespaces or the setup are unavailable.
 func isolate(t *testing.T) bool {
 	t.Helper()
+	t.Parallel()
 	if !netns.Isolate(t, netnsEnv, 2*time.Minute) {
 		return false
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/miekg/dns"
 	"golang.org/x/net/ipv4"
 	"golang.org/x/net/ipv6"
+
+	"rockstep/internal/tokenbucket"
 )
 
 // The responder answers mDNS queries for the advertised game as RFC 6762
@@ -149,28 +151,17 @@ func (c *respCore) handle(now time.Time, pkt []byte, src netip.AddrPort, ifIndex
 // source address: sources that hash alike share one.
 type srcLimiter struct {
 	seed    maphash.Seed
-	buckets [limiterBuckets]struct {
-		tokens float64
-		last   time.Time
-	}
+	start   time.Time // the first allow's now: the buckets' clock starts there
+	buckets [limiterBuckets]tokenbucket.Bucket
 }
 
 func (l *srcLimiter) allow(now time.Time, ip netip.Addr) bool {
+	if l.start.IsZero() {
+		l.start = now
+	}
 	a := ip.Unmap().WithZone("").As16()
 	b := &l.buckets[maphash.Bytes(l.seed, a[:])%limiterBuckets]
-	if b.last.IsZero() {
-		b.tokens = unicastBurst
-	} else if now.After(b.last) {
-		b.tokens = min(unicastBurst, b.tokens+now.Sub(b.last).Seconds()*unicastRate)
-	}
-	if now.After(b.last) {
-		b.last = now
-	}
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	return b.Take(now.Sub(l.start)+1, unicastRate, unicastBurst)
 }
 
 // responder runs a respCore on the mDNS sockets of some interfaces.

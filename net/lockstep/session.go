@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/defaults"
 	"rockstep/net/wire"
 )
 
@@ -173,21 +174,11 @@ type Session struct {
 // New returns a session that will join the room when first updated.
 func New(cfg Config) *Session {
 	def := LAN()
-	if cfg.JoinEvery <= 0 {
-		cfg.JoinEvery = def.JoinEvery
-	}
-	if cfg.PingEvery <= 0 {
-		cfg.PingEvery = def.PingEvery
-	}
-	if cfg.ResendEvery <= 0 {
-		cfg.ResendEvery = def.ResendEvery
-	}
-	if cfg.MaxCatchUp <= 0 {
-		cfg.MaxCatchUp = def.MaxCatchUp
-	}
-	if cfg.PredictWindow <= 0 {
-		cfg.PredictWindow = 8
-	}
+	defaults.Positive(&cfg.JoinEvery, def.JoinEvery)
+	defaults.Positive(&cfg.PingEvery, def.PingEvery)
+	defaults.Positive(&cfg.ResendEvery, def.ResendEvery)
+	defaults.Positive(&cfg.MaxCatchUp, def.MaxCatchUp)
+	defaults.Positive(&cfg.PredictWindow, 8)
 	cfg.PredictWindow = min(cfg.PredictWindow, len(predictedTicks{})-wire.MaxK)
 	switch {
 	case cfg.KeepWorlds == 0:

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/defaults"
 	"rockstep/net/wire"
 )
 
@@ -258,31 +259,14 @@ func New(cfg Config) *Room {
 	if cfg.Delay < 1 || cfg.Delay > wire.MaxDelay {
 		cfg.Delay = def.Delay
 	}
-	for _, d := range []*time.Duration{&cfg.LagAfter, &cfg.SilenceTimeout, &cfg.VacancyTimeout, &cfg.ResendEvery, &cfg.StatusEvery} {
-		if *d <= 0 {
-			switch d {
-			case &cfg.LagAfter:
-				*d = def.LagAfter
-			case &cfg.SilenceTimeout:
-				*d = def.SilenceTimeout
-			case &cfg.VacancyTimeout:
-				*d = def.VacancyTimeout
-			case &cfg.ResendEvery:
-				*d = def.ResendEvery
-			default:
-				*d = def.StatusEvery
-			}
-		}
-	}
-	if cfg.MaxFramesPerS <= 0 {
-		cfg.MaxFramesPerS = def.MaxFramesPerS
-	}
-	if cfg.ChatPerS <= 0 {
-		cfg.ChatPerS = def.ChatPerS
-	}
-	if cfg.ChatBurst <= 0 {
-		cfg.ChatBurst = def.ChatBurst
-	}
+	defaults.Positive(&cfg.LagAfter, def.LagAfter)
+	defaults.Positive(&cfg.SilenceTimeout, def.SilenceTimeout)
+	defaults.Positive(&cfg.VacancyTimeout, def.VacancyTimeout)
+	defaults.Positive(&cfg.ResendEvery, def.ResendEvery)
+	defaults.Positive(&cfg.StatusEvery, def.StatusEvery)
+	defaults.Positive(&cfg.MaxFramesPerS, def.MaxFramesPerS)
+	defaults.Positive(&cfg.ChatPerS, def.ChatPerS)
+	defaults.Positive(&cfg.ChatBurst, def.ChatBurst)
 	cfg.Name = wire.Truncate(cfg.Name, wire.MaxName)
 	if probe := cfg.Setup; func() bool { probe.Players = 1; return probe.Validate() != nil }() {
 		cfg.Setup = def.Setup // the room fills in the players; the rest must be valid

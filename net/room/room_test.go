@@ -114,6 +114,14 @@ func (b *bench) startGame(n int) []wire.Welcome {
 	return ws
 }
 
+// playIdle sends turn t, with no input, from players 1 to n.
+func (b *bench) playIdle(t uint32, n int) {
+	b.t.Helper()
+	for c := 1; c <= n; c++ {
+		b.play(room.ConnID(c), t, 0)
+	}
+}
+
 // play sends turn t from conn with inputs in.
 func (b *bench) play(conn room.ConnID, t uint32, in game.Input) {
 	b.t.Helper()
@@ -317,8 +325,7 @@ func TestSpoofingChangesNothing(t *testing.T) {
 	if b.r.Stats().Dropped[room.DropNotMember] == 0 {
 		t.Error("a stranger's packet was not counted")
 	}
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	ms := masters(b.peer(1))
 	if len(ms) == 0 || ms[0].Inputs[0][0] != 0 || ms[0].Inputs[1][0] != 0 {
 		t.Fatalf("spoofed input reached the master packet: %+v", ms)
@@ -373,8 +380,7 @@ func TestVacancyReconnectAndDrop(t *testing.T) {
 	}
 	// Player 3 goes silent: the room waits (lagging), then holds its slot
 	// as vacant and the game goes on.
-	b.play(1, 1, 0)
-	b.play(2, 1, 0)
+	b.playIdle(1, 2)
 	for i := 0; i < 40; i++ {
 		b.send(1, wire.Ping{})
 		b.send(2, wire.Ping{})
@@ -391,8 +397,7 @@ func TestVacancyReconnectAndDrop(t *testing.T) {
 	if b.r.Turn() != 2 {
 		t.Fatalf("turn = %d: the game must go on without the vacant slot", b.r.Turn())
 	}
-	b.play(1, 2, 0)
-	b.play(2, 2, 0)
+	b.playIdle(2, 2)
 	if _, child := b.r.State(); child != wire.ChildVacancy {
 		t.Fatalf("child = %d, want vacancy while slot 2 is held", child)
 	}
@@ -420,8 +425,7 @@ func TestVacancyReconnectAndDrop(t *testing.T) {
 	// The returning player asks nothing of the room until it catches up:
 	// its first in-time packet makes it live again.
 	b.play(8, 3, game.Up)
-	b.play(1, 3, 0)
-	b.play(2, 3, 0)
+	b.playIdle(3, 2)
 	found := false
 	for _, mt := range masters(b.peer(1)) {
 		for _, e := range mt.Events {
@@ -481,15 +485,13 @@ func TestPauseAndResume(t *testing.T) {
 func TestDesyncStopsTheGame(t *testing.T) {
 	b := newBench(t, nil)
 	b.startGame(2)
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	b.send(1, wire.ClientPacket{HasHash: true, HashTurn: 0, HashLow: 0xAAAA})
 	b.send(2, wire.ClientPacket{HasHash: true, HashTurn: 0, HashLow: 0xAAAA})
 	if b.r.Desync() != nil {
 		t.Fatal("equal hashes reported a desync")
 	}
-	b.play(1, 1, 0)
-	b.play(2, 1, 0)
+	b.playIdle(1, 2)
 	b.send(1, wire.ClientPacket{HasHash: true, HashTurn: 1, HashLow: 0x1111})
 	b.send(2, wire.ClientPacket{HasHash: true, HashTurn: 1, HashLow: 0x2222})
 	d := b.r.Desync()
@@ -503,8 +505,7 @@ func TestDesyncStopsTheGame(t *testing.T) {
 	if !ok || rep.Turn != 1 {
 		t.Fatalf("players were not told: %+v", rep)
 	}
-	b.play(1, 2, 0)
-	b.play(2, 2, 0)
+	b.playIdle(2, 2)
 	if b.r.Turn() != 2 {
 		t.Error("turns were compiled after the desync")
 	}
@@ -515,11 +516,9 @@ func TestDesyncStopsTheGame(t *testing.T) {
 func TestHostEndsTheGame(t *testing.T) {
 	b := newBench(t, nil)
 	b.startGame(2)
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	b.send(2, wire.EndGame{}) // not the host
-	b.play(1, 1, 0)
-	b.play(2, 1, 0)
+	b.playIdle(1, 2)
 	if st, _ := b.r.State(); st != wire.StateRunning {
 		t.Fatal("a non-host ended the game")
 	}
@@ -528,8 +527,7 @@ func TestHostEndsTheGame(t *testing.T) {
 		t.Fatal("the game ended before the turn that carries the end was compiled")
 	}
 	masters(b.peer(2))
-	b.play(1, 2, 0)
-	b.play(2, 2, 0)
+	b.playIdle(2, 2)
 	if st, _ := b.r.State(); st != wire.StateFinished {
 		t.Fatal("the host's EndGame did not finish the game")
 	}
@@ -593,8 +591,7 @@ func TestGameOverWithADisagreementIsADesync(t *testing.T) {
 	b := newBench(t, nil)
 	b.startGame(2)
 	for turn := uint32(0); turn < 3; turn++ {
-		b.play(1, turn, 0)
-		b.play(2, turn, 0)
+		b.playIdle(turn, 2)
 	}
 	b.send(1, wire.ClientPacket{MasterAck: 3, HasHash: true, HashTurn: 2, HashLow: 1, Ended: true})
 	b.send(2, wire.ClientPacket{MasterAck: 3, HasHash: true, HashTurn: 2, HashLow: 2, Ended: true})
@@ -608,8 +605,7 @@ func TestGameOverWithADisagreementIsADesync(t *testing.T) {
 func TestGameOverWaitsOnlyForLivePlayers(t *testing.T) {
 	b := newBench(t, func(c *room.Config) { c.SilenceTimeout = time.Second })
 	b.startGame(2)
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	for i := 0; i < 6; i++ { // player 2 falls silent and its slot becomes vacant
 		b.play(1, uint32(i+1), 0)
 		b.tick(250 * time.Millisecond)
@@ -628,8 +624,7 @@ func TestGameOverWaitsOnlyForLivePlayers(t *testing.T) {
 func TestLeaveIsToldAsLeft(t *testing.T) {
 	b := newBench(t, nil)
 	b.startGame(2)
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	masters(b.peer(1))
 	b.send(2, wire.Leave{Reason: wire.LeaveQuit})
 	b.play(1, 1, 0)
@@ -660,8 +655,7 @@ func TestRematchStartsOnlyOnTheHostsStart(t *testing.T) {
 	b.startGame(2)
 	first := b.r.Game()
 	b.r.EndGame()
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	if st, _ := b.r.State(); st != wire.StateFinished {
 		t.Fatal("not finished")
 	}
@@ -731,11 +725,9 @@ func TestNamesReachEveryone(t *testing.T) {
 func TestFinishedRoomResendsTheLastTurns(t *testing.T) {
 	b := newBench(t, nil)
 	b.startGame(2)
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	b.r.EndGame()
-	b.play(1, 1, 0)
-	b.play(2, 1, 0)
+	b.playIdle(1, 2)
 	if st, _ := b.r.State(); st != wire.StateFinished {
 		t.Fatal("not finished")
 	}
@@ -905,8 +897,7 @@ func TestRosterFollowsTheHost(t *testing.T) {
 func TestHostComesBackAsHost(t *testing.T) {
 	b := newBench(t, nil)
 	ws := b.startGame(2)
-	b.play(1, 0, 0)
-	b.play(2, 0, 0)
+	b.playIdle(0, 2)
 	hostOf := func(conn room.ConnID) int {
 		t.Helper()
 		st, ok := last[wire.SetupState](b.peer(conn))

@@ -199,9 +199,7 @@ func forgeries(conv uint32, n int) [][]byte {
 func streamPair(t *testing.T) (*Server, *relay, *streamServer, *streamClient, func(more int)) {
 	cfg := LAN()
 	srv := listen(t, cfg)
-	sh := newStreamServer(1 << 30)
-	sh.srv = srv
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+	sh, _ := serveStreams(t, srv, 1<<30)
 	r := newRelay(t, srv.Addr())
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()

@@ -8,6 +8,8 @@ import (
 	"hash/maphash"
 	"net/netip"
 	"time"
+
+	"rockstep/internal/tokenbucket"
 )
 
 // cookieWindow is the life of a cookie: one made in window w verifies in
@@ -80,12 +82,7 @@ type rateLimiter struct {
 	seed    maphash.Seed
 	rate    float64 // tokens per second, and the bucket size
 	start   time.Time
-	buckets [rateTableSize]bucket
-}
-
-type bucket struct {
-	tokens float64
-	last   time.Duration // since start; 0: never used
+	buckets [rateTableSize]tokenbucket.Bucket
 }
 
 func newRateLimiter(rate int, start time.Time) *rateLimiter {
@@ -98,7 +95,7 @@ func (r *rateLimiter) allowSource(now time.Time, ap netip.AddrPort) bool {
 	a := ap.Addr().Unmap().As16()
 	copy(k[:], a[:])
 	binary.LittleEndian.PutUint16(k[16:], ap.Port())
-	return r.buckets[maphash.Bytes(r.seed, k[:])%rateTableSize].take(r.since(now), r.rate)
+	return r.buckets[maphash.Bytes(r.seed, k[:])%rateTableSize].Take(r.since(now), r.rate, r.rate)
 }
 
 // allowSubnet takes a token from the bucket of a network (see subnetOf).
@@ -107,38 +104,22 @@ func (r *rateLimiter) allowSubnet(now time.Time, p netip.Prefix) bool {
 	a := p.Addr().As16()
 	copy(k[:], a[:])
 	k[16] = byte(p.Bits())
-	return r.buckets[maphash.Bytes(r.seed, k[:])%rateTableSize].take(r.since(now), r.rate)
+	return r.buckets[maphash.Bytes(r.seed, k[:])%rateTableSize].Take(r.since(now), r.rate, r.rate)
 }
 
 func (r *rateLimiter) since(now time.Time) time.Duration { return now.Sub(r.start) + 1 } // +1: never 0 once used
-
-// take takes a token, reporting false if there is none; t is the time since
-// the limiter's start (never 0), rate the refill per second and the size.
-func (b *bucket) take(t time.Duration, rate float64) bool {
-	if b.last == 0 {
-		b.tokens = rate
-	} else if t > b.last {
-		b.tokens = min(rate, b.tokens+(t-b.last).Seconds()*rate)
-	}
-	if t > b.last {
-		b.last = t
-	}
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
 
 // globalLimiter is one token bucket for every source together.
 type globalLimiter struct {
 	rate  float64
 	start time.Time
-	b     bucket
+	b     tokenbucket.Bucket
 }
 
 func newGlobalLimiter(rate int, start time.Time) *globalLimiter {
 	return &globalLimiter{rate: float64(rate), start: start}
 }
 
-func (g *globalLimiter) allow(now time.Time) bool { return g.b.take(now.Sub(g.start)+1, g.rate) }
+func (g *globalLimiter) allow(now time.Time) bool {
+	return g.b.Take(now.Sub(g.start)+1, g.rate, g.rate)
+}

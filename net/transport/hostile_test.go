@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"context"
 	"encoding/binary"
 	"math/rand/v2"
 	"net"
@@ -21,12 +20,8 @@ import (
 func TestHostileTraffic(t *testing.T) {
 	cfg := LAN()
 	srv := listen(t, cfg)
-	sh := newStreamServer(1 << 30)
-	sh.srv = srv
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
-	cl := dialT(t, srv, "", cfg)
-	ch := &streamClient{cl: cl, s: stream{n: 1 << 30}}
-	start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+	sh, _ := serveStreams(t, srv, 1<<30)
+	ch, _ := streamTo(t, srv, cfg, 1<<30)
 
 	var conv uint32
 	flowing := func(more int) func() bool {

@@ -38,24 +38,25 @@ func TestHostKeyKept(t *testing.T) {
 	}
 }
 
-// TestDialHostKey over loopback: a client that expects the server's
-// fingerprint connects and reports it; one that expects another key gives
-// up with ErrHostKey.
-func TestDialHostKey(t *testing.T) {
+// newHostKey returns a new host key or fails the test.
+func newHostKey(t *testing.T) *HostKey {
+	t.Helper()
 	key, err := NewHostKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	other, err := NewHostKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	return key
+}
+
+// TestDialHostKey over loopback: a client that expects the server's
+// fingerprint connects and reports it; one that expects another key gives
+// up with ErrHostKey.
+func TestDialHostKey(t *testing.T) {
+	key, other := newHostKey(t), newHostKey(t)
 	cfg := LAN()
 	cfg.HostKey = key
 	srv := listen(t, cfg)
-	sh := newStreamServer(0)
-	sh.srv = srv // its Tick serves the connected client through srv
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+	serveStreams(t, srv, 0) // its Tick serves the connected client through srv
 
 	want := LAN()
 	want.HostFingerprint = key.Fingerprint()
@@ -69,7 +70,7 @@ func TestDialHostKey(t *testing.T) {
 	impostor.HostFingerprint = other.Fingerprint()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	_, err = Dial(ctx, srv.Addr().String(), impostor)
+	_, err := Dial(ctx, srv.Addr().String(), impostor)
 	var hk *HostKeyError
 	if !errors.Is(err, ErrHostKey) || !errors.As(err, &hk) || hk.Got != key.Fingerprint() {
 		t.Errorf("dial expecting another key: %v, want ErrHostKey naming %s", err, key.Fingerprint())

@@ -76,31 +76,35 @@ func (n *Network) setOffline(p PeerID, offline bool) {
 
 // SendUp sends pkt from peer p to the host. Unknown peers are ignored.
 func (n *Network) SendUp(now time.Duration, p PeerID, pkt []byte) {
-	if pl := n.link(p); pl != nil {
-		pl.up.Send(now, pkt)
-	}
+	n.send(p, true, now, pkt, (*Link).Send)
 }
 
 // SendDown sends pkt from the host to peer p. Unknown peers are ignored.
 func (n *Network) SendDown(now time.Duration, p PeerID, pkt []byte) {
-	if pl := n.link(p); pl != nil {
-		pl.down.Send(now, pkt)
-	}
+	n.send(p, false, now, pkt, (*Link).Send)
 }
 
 // SendUpReliable sends pkt from peer p to the host as a reliable stream
 // would (see Link.SendReliable). Unknown peers are ignored.
 func (n *Network) SendUpReliable(now time.Duration, p PeerID, pkt []byte) {
-	if pl := n.link(p); pl != nil {
-		pl.up.SendReliable(now, pkt)
-	}
+	n.send(p, true, now, pkt, (*Link).SendReliable)
 }
 
 // SendDownReliable sends pkt from the host to peer p as a reliable stream
 // would. Unknown peers are ignored.
 func (n *Network) SendDownReliable(now time.Duration, p PeerID, pkt []byte) {
+	n.send(p, false, now, pkt, (*Link).SendReliable)
+}
+
+// send sends pkt with how (Link.Send or Link.SendReliable) on p's link up to
+// the host or down from it. Unknown peers are ignored.
+func (n *Network) send(p PeerID, up bool, now time.Duration, pkt []byte, how func(*Link, time.Duration, []byte)) {
 	if pl := n.link(p); pl != nil {
-		pl.down.SendReliable(now, pkt)
+		l := pl.down
+		if up {
+			l = pl.up
+		}
+		how(l, now, pkt)
 	}
 }
 

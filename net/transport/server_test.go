@@ -297,14 +297,7 @@ func TestHandshakeOffline(t *testing.T) {
 // TestHandshakeHostKey: a client that expects another host key refuses the
 // server at its Accept; one that expects this key, or none, takes it.
 func TestHandshakeHostKey(t *testing.T) {
-	key, err := NewHostKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	other, err := NewHostKey()
-	if err != nil {
-		t.Fatal(err)
-	}
+	key, other := newHostKey(t), newHostKey(t)
 	cfg := LAN()
 	cfg.HostKey = key
 	for _, tc := range []struct {

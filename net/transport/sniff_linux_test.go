@@ -3,7 +3,6 @@
 package transport
 
 import (
-	"context"
 	"encoding/binary"
 	"net/netip"
 	"testing"
@@ -132,12 +131,9 @@ func TestSniffedAndSpoofed(t *testing.T) {
 	}
 	cfg := LAN()
 	srv := listen(t, cfg)
-	sh := newStreamServer(1 << 30)
-	sh.srv = srv
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
-	cl := dialT(t, srv, "", cfg)
-	ch := &streamClient{cl: cl, s: stream{n: 1 << 30}}
-	start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+	sh, _ := serveStreams(t, srv, 1<<30)
+	ch, _ := streamTo(t, srv, cfg, 1<<30)
+	cl := ch.cl
 	eventually(t, "the streams start", func() bool {
 		got := 0
 		ch.view(func(s *stream) { got = s.got })

@@ -51,9 +51,11 @@ type ServerStats struct {
 }
 
 // TotalDropped returns the sum of Dropped.
-func (s ServerStats) TotalDropped() uint64 {
+func (s ServerStats) TotalDropped() uint64 { return sumDropped(&s.Dropped) }
+
+func sumDropped(dropped *[NumDropReasons]uint64) uint64 {
 	var n uint64
-	for _, d := range s.Dropped {
+	for _, d := range dropped {
 		n += d
 	}
 	return n
@@ -97,13 +99,7 @@ type ClientStats struct {
 }
 
 // TotalDropped returns the sum of Dropped.
-func (s ClientStats) TotalDropped() uint64 {
-	var n uint64
-	for _, d := range s.Dropped {
-		n += d
-	}
-	return n
-}
+func (s ClientStats) TotalDropped() uint64 { return sumDropped(&s.Dropped) }
 
 // dropLog writes drops to a log, one line per reason per dropLogEvery:
 // the first drop after a quiet spell at once, with its source; the others

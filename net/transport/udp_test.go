@@ -195,6 +195,21 @@ func start(tb testing.TB, run func(ctx context.Context) error) running {
 	return r
 }
 
+// serveStreams runs srv with a stream server that sends n frames to each
+// client.
+func serveStreams(tb testing.TB, srv *Server, n int) (*streamServer, running) {
+	sh := newStreamServer(n)
+	sh.srv = srv
+	return sh, start(tb, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+}
+
+// streamTo dials srv and runs a client that sends it n frames.
+func streamTo(tb testing.TB, srv *Server, cfg Config, n int) (*streamClient, running) {
+	cl := dialT(tb, srv, "", cfg)
+	ch := &streamClient{cl: cl, s: stream{n: n}}
+	return ch, start(tb, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+}
+
 func listen(tb testing.TB, cfg Config) *Server {
 	tb.Helper()
 	s, err := Listen("127.0.0.1:0", cfg)
@@ -235,13 +250,9 @@ func TestExchangeInOrder(t *testing.T) {
 	const n = 10000
 	cfg := LAN()
 	srv := listen(t, cfg)
-	sh := newStreamServer(n)
-	sh.srv = srv
-	sr := start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+	sh, sr := serveStreams(t, srv, n)
 
-	cl := dialT(t, srv, "", cfg)
-	ch := &streamClient{cl: cl, s: stream{n: n}}
-	cr := start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+	ch, cr := streamTo(t, srv, cfg, n)
 
 	begin := time.Now()
 	eventually(t, "10,000 frames each way", func() bool {
@@ -342,12 +353,9 @@ func TestSessionEnd(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := listen(t, cfg)
-			sh := newStreamServer(1 << 30) // keep data flowing to the client
-			sh.srv = srv
-			sr := start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
-			cl := dialT(t, srv, "", cfg)
-			ch := &streamClient{cl: cl, s: stream{n: 1 << 30}}
-			cr := start(t, func(ctx context.Context) error { return cl.Run(ctx, ch) })
+			sh, sr := serveStreams(t, srv, 1<<30) // keep data flowing to the client
+			ch, cr := streamTo(t, srv, cfg, 1<<30)
+			cl := ch.cl
 			var c ConnID
 			eventually(t, "data flowing both ways", func() bool {
 				got := 0
@@ -417,9 +425,7 @@ func TestLimits(t *testing.T) {
 	cfg.MaxSessions = 3
 	cfg.MaxPerIP = 2
 	srv := listen(t, cfg)
-	sh := newStreamServer(0)
-	sh.srv = srv
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+	serveStreams(t, srv, 0)
 
 	tests := []struct {
 		name  string
@@ -518,9 +524,7 @@ func TestIPv6Loopback(t *testing.T) {
 	if err != nil {
 		t.Skipf("no IPv6 loopback here: %v", err)
 	}
-	sh := newStreamServer(100)
-	sh.srv = srv
-	start(t, func(ctx context.Context) error { return srv.Run(ctx, sh) })
+	serveStreams(t, srv, 100)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	cl, err := Dial(ctx, srv.Addr().String(), LAN())

@@ -196,22 +196,25 @@ func canonical(m Message) Message {
 		v.Turns = turns
 		return v
 	case SetupState:
-		if len(v.Players) == 0 {
-			v.Players = nil
-		}
+		v.Players = nilIfEmpty(v.Players)
 		return v
 	case SnapshotChunk:
-		if len(v.Data) == 0 {
-			v.Data = nil
-		}
+		v.Data = nilIfEmpty(v.Data)
 		return v
 	case DesyncReport:
-		if len(v.Entries) == 0 {
-			v.Entries = nil
-		}
+		v.Entries = nilIfEmpty(v.Entries)
 		return v
 	}
 	return m
+}
+
+// nilIfEmpty returns s, or nil if s is empty: how a decoder leaves a list
+// it read no entries of.
+func nilIfEmpty[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
 }
 
 func canonicalTurns(in []TurnInput) []TurnInput {

@@ -48,6 +48,35 @@ const (
 // inputBits bits.
 const _ = -uint(game.ClientInputMask ^ (1<<inputBits - 1))
 
+// checkBatch reports the first limit that a batch of n > 0 turns from turn
+// first breaks: at most MaxBatch turns, the newest within uint32. Client and
+// master packets carry their turns in such batches.
+func checkBatch(n int, first uint32) error {
+	if n > MaxBatch {
+		return fmt.Errorf("%d turns, limit %d: %w", n, MaxBatch, ErrLimit)
+	}
+	if uint64(first)+uint64(n-1) > math.MaxUint32 {
+		return fmt.Errorf("turns %d and %d after it overflow uint32: %w", first, n-1, ErrInvalid)
+	}
+	return nil
+}
+
+// checkConsecutive reports whether turn is turn i of a batch from first.
+func checkConsecutive(turn, first uint32, i int) error {
+	if turn != first+uint32(i) {
+		return fmt.Errorf("turn %d after turn %d, not consecutive: %w", turn, first+uint32(i)-1, ErrInvalid)
+	}
+	return nil
+}
+
+// checkCount reports whether a turn's count of ticks is in 1..MaxK.
+func checkCount(turn uint32, count uint8) error {
+	if err := checkRange("count", int(count), 1, MaxK); err != nil {
+		return fmt.Errorf("turn %d: %w", turn, err)
+	}
+	return nil
+}
+
 // check reports the first limit p breaks.
 func (p *ClientPacket) check() error {
 	if p.Ended && !p.HasHash {
@@ -56,23 +85,20 @@ func (p *ClientPacket) check() error {
 	if len(p.Turns) == 0 {
 		return nil
 	}
-	if len(p.Turns) > MaxBatch {
-		return fmt.Errorf("%d turns, limit %d: %w", len(p.Turns), MaxBatch, ErrLimit)
-	}
 	first, count := p.Turns[0].Turn, p.Turns[0].Count
-	if uint64(first)+uint64(len(p.Turns)-1) > math.MaxUint32 {
-		return fmt.Errorf("turns %d and %d after it overflow uint32: %w", first, len(p.Turns)-1, ErrInvalid)
+	if err := checkBatch(len(p.Turns), first); err != nil {
+		return err
 	}
 	for i := range p.Turns {
 		t := &p.Turns[i]
-		if t.Turn != first+uint32(i) {
-			return fmt.Errorf("turn %d after turn %d, not consecutive: %w", t.Turn, first+uint32(i)-1, ErrInvalid)
+		if err := checkConsecutive(t.Turn, first, i); err != nil {
+			return err
 		}
 		if t.Count != count {
 			return fmt.Errorf("turn %d: count %d, turn %d has %d; all must be equal: %w", t.Turn, t.Count, first, count, ErrInvalid)
 		}
-		if err := checkRange("count", int(t.Count), 1, MaxK); err != nil {
-			return fmt.Errorf("turn %d: %w", t.Turn, err)
+		if err := checkCount(t.Turn, t.Count); err != nil {
+			return err
 		}
 		for j, in := range t.Inputs[:t.Count] {
 			if in&^game.ClientInputMask != 0 {
@@ -265,20 +291,17 @@ func (p *MasterPacket) check() error {
 	if len(p.Turns) == 0 {
 		return nil
 	}
-	if len(p.Turns) > MaxBatch {
-		return fmt.Errorf("%d turns, limit %d: %w", len(p.Turns), MaxBatch, ErrLimit)
-	}
 	first := p.Turns[0].Turn
-	if uint64(first)+uint64(len(p.Turns)-1) > math.MaxUint32 {
-		return fmt.Errorf("turns %d and %d after it overflow uint32: %w", first, len(p.Turns)-1, ErrInvalid)
+	if err := checkBatch(len(p.Turns), first); err != nil {
+		return err
 	}
 	for i := range p.Turns {
 		t := &p.Turns[i]
-		if t.Turn != first+uint32(i) {
-			return fmt.Errorf("turn %d after turn %d, not consecutive: %w", t.Turn, first+uint32(i)-1, ErrInvalid)
+		if err := checkConsecutive(t.Turn, first, i); err != nil {
+			return err
 		}
-		if err := checkRange("count", int(t.Count), 1, MaxK); err != nil {
-			return fmt.Errorf("turn %d: %w", t.Turn, err)
+		if err := checkCount(t.Turn, t.Count); err != nil {
+			return err
 		}
 		if len(t.Events) > MaxEvents {
 			return fmt.Errorf("turn %d: %d events, limit %d: %w", t.Turn, len(t.Events), MaxEvents, ErrLimit)

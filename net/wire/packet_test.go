@@ -138,34 +138,44 @@ func TestDecodePayloadReuse(t *testing.T) {
 			masters = append(masters, s.m)
 		}
 	}
-	t.Run("client packet", func(t *testing.T) {
-		var p ClientPacket
-		for range 2 {
-			for _, m := range slices.Backward(clients) {
-				frame := mustAppend(t, m)
-				if err := p.DecodePayload(frame[headerSize:]); err != nil {
-					t.Fatal(err)
-				}
-				if want := canonical(m).(ClientPacket); !equalClient(p, want) {
-					t.Fatalf("reused decode:\n got %+v\nwant %+v", p, want)
-				}
+	t.Run("client packet", func(t *testing.T) { testDecodeReuse(t, clients, equalClient) })
+	t.Run("master packet", func(t *testing.T) { testDecodeReuse(t, masters, equalMaster) })
+}
+
+// packet is a pointer to a client or a master packet: the messages with a
+// typed encoder and a decoder that reuses the packet's memory.
+type packet[T any] interface {
+	*T
+	AppendFrame(b []byte) ([]byte, error)
+	DecodePayload(payload []byte) error
+}
+
+// testDecodeReuse decodes msgs, packets of type T, from the largest to the
+// smallest into one value, twice; equal compares it with what was encoded.
+func testDecodeReuse[T any, P packet[T]](t *testing.T, msgs []Message, equal func(a, b T) bool) {
+	var p T
+	for range 2 {
+		for _, m := range slices.Backward(msgs) {
+			frame := mustAppend(t, m)
+			if err := P(&p).DecodePayload(frame[headerSize:]); err != nil {
+				t.Fatal(err)
+			}
+			if want := canonical(m).(T); !equal(p, want) {
+				t.Fatalf("reused decode:\n got %+v\nwant %+v", p, want)
 			}
 		}
-	})
-	t.Run("master packet", func(t *testing.T) {
-		var p MasterPacket
-		for range 2 {
-			for _, m := range slices.Backward(masters) {
-				frame := mustAppend(t, m)
-				if err := p.DecodePayload(frame[headerSize:]); err != nil {
-					t.Fatal(err)
-				}
-				if want := canonical(m).(MasterPacket); !equalMaster(p, want) {
-					t.Fatalf("reused decode:\n got %+v\nwant %+v", p, want)
-				}
-			}
-		}
-	})
+	}
+}
+
+// encodeDecode encodes p into buf and decodes its payload into into.
+func encodeDecode[T any, P packet[T]](tb testing.TB, p, into P, buf []byte) {
+	frame, err := p.AppendFrame(buf[:0])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := into.DecodePayload(frame[headerSize:]); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // equalClient compares like reflect.DeepEqual, but a reused packet's empty
@@ -215,24 +225,8 @@ func TestHotPathAllocs(t *testing.T) {
 		name string
 		f    func()
 	}{
-		{"client packet", func() {
-			frame, err := client.AppendFrame(buf[:0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.DecodePayload(frame[headerSize:]); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"master packet", func() {
-			frame, err := master.AppendFrame(buf[:0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := m.DecodePayload(frame[headerSize:]); err != nil {
-				t.Fatal(err)
-			}
-		}},
+		{"client packet", func() { encodeDecode(t, &client, &c, buf) }},
+		{"master packet", func() { encodeDecode(t, &master, &m, buf) }},
 		{"client packet via Peek", func() {
 			frame, _ := client.AppendFrame(buf[:0])
 			ty, pl, err := Peek(frame)
@@ -251,39 +245,19 @@ func TestHotPathAllocs(t *testing.T) {
 	}
 }
 
-func BenchmarkClientPacket(b *testing.B) {
-	p := typicalClientPacket()
-	var got ClientPacket
-	buf := make([]byte, 0, MaxFrame)
-	frame, _ := p.AppendFrame(buf)
-	b.SetBytes(int64(len(frame)))
-	b.ReportAllocs()
-	for b.Loop() {
-		frame, err := p.AppendFrame(buf[:0])
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := got.DecodePayload(frame[headerSize:]); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkClientPacket(b *testing.B) { benchPacket(b, typicalClientPacket()) }
 
-func BenchmarkMasterPacket(b *testing.B) {
-	p := typicalMasterPacket()
-	var got MasterPacket
+func BenchmarkMasterPacket(b *testing.B) { benchPacket(b, typicalMasterPacket()) }
+
+// benchPacket encodes p and decodes it into a reused packet.
+func benchPacket[T any, P packet[T]](b *testing.B, p T) {
+	var got T
 	buf := make([]byte, 0, MaxFrame)
-	frame, _ := p.AppendFrame(buf)
+	frame, _ := P(&p).AppendFrame(buf)
 	b.SetBytes(int64(len(frame)))
 	b.ReportAllocs()
 	for b.Loop() {
-		frame, err := p.AppendFrame(buf[:0])
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := got.DecodePayload(frame[headerSize:]); err != nil {
-			b.Fatal(err)
-		}
+		encodeDecode(b, P(&p), P(&got), buf)
 	}
 }
 
