@@ -112,6 +112,9 @@ type App struct {
 	opt      Options
 	env      *env
 	th       *theme
+	themes   map[float64]*theme // every theme built, by scale
+	screenW  float64            // the screen's size in device pixels, from LayoutF
+	screenH  float64
 	ui       *ebitenui.UI
 	flow     flow
 	cur      screen
@@ -256,7 +259,11 @@ func (a *App) runGame(g ebiten.Game) error {
 	} else {
 		log.Printf("rockstep: %v", err)
 	}
-	ebiten.SetWindowSize(windowW, windowH)
+	if windowSize.W > 0 && windowSize.H > 0 {
+		ebiten.SetWindowSize(windowSize.W, windowSize.H)
+	} else {
+		ebiten.SetWindowSize(windowW, windowH)
+	}
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetTPS(game.TicksPerSecond)
 	ebiten.SetFullscreen(a.settings.Fullscreen)
@@ -289,14 +296,67 @@ func (a *App) Close() {
 	a.closing = nil
 }
 
-// theme returns the menus' theme, built on first use: it makes images,
-// which only a screen with widgets needs.
+// theme returns the menus' theme at the screen's scale, built on first
+// use: it makes images, which only a screen with widgets needs.
 func (a *App) theme() *theme {
 	if a.th == nil {
-		a.th = newTheme(a.env.assets.Fonts)
+		a.th = a.themeAt(a.scale())
 		a.ui.PrimaryTheme = a.th.ui
 	}
 	return a.th
+}
+
+// scale is the menus' scale on the screen (1 before the window opens).
+func (a *App) scale() float64 {
+	if a.screenW <= 0 || a.screenH <= 0 {
+		return 1
+	}
+	return uiScale(a.screenW, a.screenH)
+}
+
+// themeAt returns the theme at scale s, built once.
+func (a *App) themeAt(s float64) *theme {
+	if th, ok := a.themes[s]; ok {
+		return th
+	}
+	if a.themes == nil {
+		a.themes = map[float64]*theme{}
+	}
+	th := newTheme(a.env.assets.Fonts, s)
+	a.themes[s] = th
+	return th
+}
+
+// rescale rebuilds the current screen's widgets with the theme of the
+// screen's scale when the window's size (or its monitor) changed it.
+func (a *App) rescale() {
+	if a.th == nil || a.cur == nil || a.th.scale == a.scale() {
+		return
+	}
+	a.th = a.themeAt(a.scale())
+	a.ui.PrimaryTheme = a.th.ui
+	a.closePrompt()
+	if r, ok := a.cur.(rethemer); ok {
+		r.retheme()
+		a.ui.Container = a.cur.root()
+	} else {
+		if s, ok := a.cur.(*settingsScreen); ok {
+			d := s.edit // the unsaved edits stay
+			a.settingsDraft = &d
+		}
+		a.cur = nil
+		if err := a.show(); err != nil {
+			log.Printf("rockstep: %v", err)
+		}
+	}
+	a.ui.ClearFocus()
+	a.focusAuto = nil
+}
+
+// rethemer is a screen that holds more than its widgets (a game): on a
+// new scale it rebuilds only its widgets, with the App's theme.
+type rethemer interface {
+	retheme()
 }
 
 // emit queues an intent; widgets' click handlers and the autopilot call it.
@@ -329,6 +389,7 @@ func (a *App) Update() error {
 	if in.Fullscreen {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
 	}
+	a.rescale()
 	if a.hasWidgets() {
 		a.navigate(&in)
 		a.ui.Update()
@@ -653,9 +714,13 @@ func (a *App) Layout(outsideW, outsideH int) (int, int) { return outsideW, outsi
 // device pixels, so outlines and text stay sharp at any size and on HiDPI
 // displays; the field is fitted into it by fitView.
 func (a *App) LayoutF(outsideW, outsideH float64) (float64, float64) {
-	s := ebiten.Monitor().DeviceScaleFactor()
+	s := deviceScale
+	if s <= 0 {
+		s = ebiten.Monitor().DeviceScaleFactor()
+	}
 	if s <= 0 {
 		s = 1
 	}
-	return outsideW * s, outsideH * s
+	a.screenW, a.screenH = outsideW*s, outsideH*s
+	return a.screenW, a.screenH
 }

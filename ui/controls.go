@@ -43,30 +43,30 @@ func newControlsScreen(a *App) *controlsScreen {
 	s := &controlsScreen{a: a, edit: a.settings}
 	s.edit.Keys, s.edit.Pad = cloneBindings(a.settings.Keys), cloneBindings(a.settings.Pad)
 	s.warn = &widget.ButtonImage{
-		Idle:         frameImage(colButton, colWarn, 0.7),
-		Hover:        frameImage(colHover, colWarn, 1),
-		Pressed:      frameImage(colPressed, colWarn, 1),
-		PressedHover: frameImage(colPressed, colWarn, 1),
-		Disabled:     frameImage(colDisabled, colPanelRim, 0),
+		Idle:         t.frameImage(colButton, colWarn, 0.7),
+		Hover:        t.frameImage(colHover, colWarn, 1),
+		Pressed:      t.frameImage(colPressed, colWarn, 1),
+		PressedHover: t.frameImage(colPressed, colWarn, 1),
+		Disabled:     t.frameImage(colDisabled, colPanelRim, 0),
 	}
 	col := t.panelColumn(10)
 	col.AddChild(t.heading("Controls"))
 
-	form := grid([]bool{false, false, false}, 18, 8)
+	form := t.grid([]bool{false, false, false}, 18, 8)
 	head := func(s string) *widget.Text { return t.text(s, &t.smallFace, colDim) }
 	form.AddChild(head(""), head("Keyboard"), head("Gamepad"))
 	for ai, act := range shipActions(&s.edit.Keys) {
-		form.AddChild(t.text(act.label, &t.bodyFace, colDim, minSize(150, 0),
+		form.AddChild(t.text(act.label, &t.bodyFace, colDim, t.size(150, 0),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})))
 		for _, pad := range []bool{false, true} {
-			r := row(8)
+			r := t.hbox(8)
 			for i := range slotsPerControl {
 				sl := &bindSlot{action: ai, pad: pad, i: i}
 				sl.b = widget.NewButton(
-					widget.ButtonOpts.WidgetOpts(minSize(112, 0)),
+					widget.ButtonOpts.WidgetOpts(t.size(112, 0)),
 					widget.ButtonOpts.Image(t.buttonImg),
 					widget.ButtonOpts.Text("", &t.smallFace, t.buttonText),
-					widget.ButtonOpts.TextPadding(&widget.Insets{Left: 8, Right: 8, Top: 6, Bottom: 6}),
+					widget.ButtonOpts.TextPadding(t.insets(8, 8, 6, 6)),
 					widget.ButtonOpts.DisableDefaultKeys(), // Enter and A come through the input layer
 					widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { s.begin(sl) }),
 				)
@@ -77,24 +77,24 @@ func newControlsScreen(a *App) *controlsScreen {
 		}
 	}
 	col.AddChild(form)
-	s.status = widget.NewText(widget.TextOpts.Text("", &t.smallFace, colText), widget.TextOpts.MaxWidth(640),
+	s.status = widget.NewText(widget.TextOpts.Text("", &t.smallFace, colText), widget.TextOpts.MaxWidth(float64(t.px(640))),
 		widget.TextOpts.WidgetOpts(stretchRow()))
 	col.AddChild(s.status)
 	s.pads = t.dim("")
 	col.AddChild(s.pads)
 	col.AddChild(t.dim("The left stick always turns; B goes back, Start opens the game menu."))
 
-	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
 	reset := t.buttonFunc("Reset to defaults", func() {
 		s.edit.Keys, s.edit.Pad = DefaultKeys(), DefaultPad()
 		s.capture = nil
 		s.save("Defaults restored.")
 	})
-	back := t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(140, 0))
+	back := t.button("Back", a.emit, Intent{Kind: IntentBack}, t.size(140, 0))
 	buttons.AddChild(reset, back)
 	col.AddChild(buttons)
 	s.linkGrid(reset, back)
-	s.top = screenRoot(col, false)
+	s.top = t.screenRoot(col, false)
 	s.show("")
 	return s
 }

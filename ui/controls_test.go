@@ -471,7 +471,7 @@ func TestNamedFirstFocusWaitsForItsButtonButNotOverTheMouse(t *testing.T) {
 	d := newInputDriver(t, Options{})
 	a := d.app
 	th := a.theme()
-	s := &namedFocusScreen{top: column(4, nil)}
+	s := &namedFocusScreen{top: th.vbox(4, nil)}
 	s.leave = th.buttonFunc("Leave", func() {})
 	s.box = th.input("chat", nil)
 	s.ready = th.buttonFunc("Ready", func() {})

@@ -95,7 +95,8 @@ func (h *hud) text(dst *ebiten.Image, v view, l *label, s string, f *text.GoText
 	l.draw(dst, s, f, sx, sy, align, c, a)
 }
 
-// draw draws the HUD of slot me in world w.
+// draw draws the HUD of slot me in world w onto the screen dst, in the
+// bands above and below the field.
 func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int) {
 	h.rescale(v)
 	r.hud.reset()
@@ -105,8 +106,8 @@ func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int
 	if sh.Score != h.scoreOf || h.scoreS == "" {
 		h.scoreOf, h.scoreS = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
 	}
-	h.text(dst, v, &h.scoreTitle, "SCORE", &h.label, 28, 18, text.AlignStart, colDim, 1)
-	h.text(dst, v, &h.scoreValue, h.scoreS, &h.score, 28, 34, text.AlignStart, colText, 1)
+	h.text(dst, v, &h.scoreTitle, "SCORE", &h.label, 28, -hudTop+4, text.AlignStart, colDim, 1)
+	h.text(dst, v, &h.scoreValue, h.scoreS, &h.score, 28, -hudTop+20, text.AlignStart, colText, 1)
 
 	// Lives left, as small ships; the one on the field counts too. An
 	// extra life flashes them, with a word beside them.
@@ -115,30 +116,34 @@ func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int
 		lc, fill = colCore, 0.6
 	}
 	for k := 0; k < int(sh.Lives); k++ {
-		r.outline(nil, &r.hud, shipOutline[:], 38+float64(k)*24, 86, -math.Pi/2, 0.75, 0, lc, 1, fill)
+		r.outline(nil, &r.hud, shipOutline[:], livesX+float64(k)*24, -hudTop+38, -math.Pi/2, 0.75, -1, lc, 1, fill)
 	}
 	if h.lifeFlash > 0 {
 		a := min(float32(h.lifeFlash)/(game.TicksPerSecond/2), 1)
-		h.text(dst, v, &h.lifeTitle, "EXTRA LIFE", &h.label, 38+float64(sh.Lives)*24, 78, text.AlignStart, colFlame, a)
+		h.text(dst, v, &h.lifeTitle, "EXTRA LIFE", &h.label, livesX+float64(sh.Lives)*24, -hudTop+30, text.AlignStart, colFlame, a)
 	}
 
 	if w.Wave != h.waveOf {
 		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))
 	}
-	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, 18, text.AlignEnd, colDim, 1)
-	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, 34, text.AlignEnd, colText, 1)
+	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, -hudTop+4, text.AlignEnd, colDim, 1)
+	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, -hudTop+20, text.AlignEnd, colText, 1)
 
 	// The thrust level stays where it was set, so the player must see it.
-	h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH-50, text.AlignStart, colDim, 1)
+	h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH+9, text.AlignStart, colDim, 1)
 	thrustGauge(r, v, sh.Thrust, col)
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }
 
+// livesX is where the practice HUD's lives begin, right of the score.
+const livesX = 200
+
 // thrustGauge adds a ship's thrust level, one bar a level in the ship's
-// colour (the top one in flame colour), to r.hud at the bottom left.
+// colour (the top one in flame colour), to r.hud in the bottom band,
+// right of its title.
 func thrustGauge(r *renderer, v view, thrust uint8, col color.RGBA) {
 	for k := 0; k < game.MaxThrust; k++ {
-		x, y := v.pt(28+float64(k)*20, fieldH-28)
+		x, y := v.pt(100+float64(k)*20, fieldH+14)
 		bw, bh := v.px(15), v.px(8)
 		if k < int(thrust) {
 			c := col

@@ -36,25 +36,25 @@ func newJoinScreen(a *App) *joinScreen {
 	col := t.panelColumn(14)
 	col.AddChild(t.heading("Join a game"))
 	col.AddChild(t.dim("Games on your network"))
-	s.list = column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(joinListWidth, 260)))
+	s.list = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(joinListWidth, 260)))
 	col.AddChild(s.list)
 
 	col.AddChild(t.dim(fmt.Sprintf("Or join by address (the port is %d unless the host says otherwise)", wire.DefaultPort)))
-	by := row(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	by := t.hbox(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	s.addr = t.input("host or host:port", func(text string) { a.emit(Intent{Kind: IntentJoinAddr, Addr: text}) },
-		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), minSize(560, 0))
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(560, 0))
 	if a.opt.Join != "" {
 		s.addr.SetText(a.opt.Join)
 	}
 	by.AddChild(s.addr)
-	s.join = t.buttonFunc("Join", func() { a.emit(Intent{Kind: IntentJoinAddr, Addr: s.addr.GetText()}) }, minSize(140, 0))
+	s.join = t.buttonFunc("Join", func() { a.emit(Intent{Kind: IntentJoinAddr, Addr: s.addr.GetText()}) }, t.size(140, 0))
 	by.AddChild(s.join)
 	col.AddChild(by)
 	// Two lines of room, so that a message does not move the buttons.
-	s.status = t.para(" ", &t.bodyFace, colDanger, joinListWidth, stretchRow(), minSize(0, 56))
+	s.status = t.para(" ", &t.bodyFace, colDanger, joinListWidth, stretchRow(), t.size(0, 56))
 	col.AddChild(s.status)
-	col.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(160, 0)))
-	s.top = screenRoot(col, false)
+	col.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, t.size(160, 0)))
+	s.top = t.screenRoot(col, false)
 	s.refresh()
 	return s
 }
@@ -101,16 +101,16 @@ func (s *joinScreen) refresh() {
 	t := s.a.theme()
 	s.list.RemoveChildren()
 	if len(rows) == 0 {
-		s.list.AddChild(t.text("Looking for games on your network…", &t.bodyFace, colDim, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), minSize(0, 60)))
+		s.list.AddChild(t.text("Looking for games on your network…", &t.bodyFace, colDim, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(0, 60)))
 		return
 	}
-	head := grid([]bool{true, false, false, false, false}, 18, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	head := t.grid([]bool{true, false, false, false, false}, 18, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	for _, h := range []string{"GAME", "HOST", "PLAYERS", "STATE", ""} {
-		head.AddChild(t.text(h, &t.smallFace, colDim, minSize(colWidth(h), 0)))
+		head.AddChild(t.text(h, &t.smallFace, colDim, t.size(colWidth(h), 0)))
 	}
 	s.list.AddChild(head)
 	for _, r := range rows {
-		line := grid([]bool{true, false, false, false, false}, 18, 0,
+		line := t.grid([]bool{true, false, false, false, false}, 18, 0,
 			widget.ContainerOpts.BackgroundImage(t.row),
 			widget.ContainerOpts.WidgetOpts(stretchRow()))
 		line.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
@@ -119,17 +119,17 @@ func (s *joinScreen) refresh() {
 			c = colGreyText
 		}
 		cell := func(text string, h string) *widget.Text {
-			return t.text(text, &t.bodyFace, c, minSize(colWidth(h), 0),
+			return t.text(text, &t.bodyFace, c, t.size(colWidth(h), 0),
 				widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
 		}
 		name := r.Game.Name
 		if name == "" {
 			name = r.Game.Addr.String()
 		}
-		fit := func(s, h string) string { return ellipsis(s, t.bodyFace, float64(colWidth(h)-8)) }
+		fit := func(s, h string) string { return ellipsis(s, t.bodyFace, float64(t.px(colWidth(h)-8))) }
 		line.AddChild(cell(fit("  "+name, "GAME"), "GAME"), cell(fit(r.Game.Host, "HOST"), "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
 		g := r.Game
-		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g, Rejoin: r.Rejoin}, minSize(colWidth(""), 0))
+		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g, Rejoin: r.Rejoin}, t.size(colWidth(""), 0))
 		enable(b, r.Joinable)
 		line.AddChild(b)
 		s.list.AddChild(line)

@@ -46,45 +46,44 @@ type lobbyScreen struct {
 const setupPatience = game.TicksPerSecond
 
 // lobbyWhereWidth is where the line saying how to join wraps, in pixels.
-const lobbyWhereWidth = 640
+const lobbyWhereWidth = 560
 
 func newLobbyScreen(a *App) *lobbyScreen {
 	t := a.theme()
 	s := &lobbyScreen{a: a, wantAge: -1}
 
-	left := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(700, 560)))
+	left := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
 	s.title = t.heading("Connecting…")
 	left.AddChild(s.title)
 	s.where = t.para(" ", &t.smallFace, colDim, lobbyWhereWidth)
 	left.AddChild(s.where)
 	s.hostKey = t.dim(" ")
 	left.AddChild(s.hostKey)
-	s.roster = column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(640, 230)))
+	s.roster = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 150)))
 	left.AddChild(s.roster)
 
-	setup := grid([]bool{false, true}, 16, 10, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	// Two settings a line: mode, lives and the starting wave on the left,
+	// the switches on the right; the grid is filled a row at a time.
+	setup := t.grid([]bool{false, false, false, true}, 14, 8, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	label := func(text string) *widget.Text {
-		return t.text(text, &t.bodyFace, colDim, minSize(170, 0),
+		return t.text(text, &t.bodyFace, colDim,
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
 	}
-	setup.AddChild(label("Mode"))
-	modes := row(8)
-	s.coop = t.buttonFunc("Co-op", func() { s.change(func(g *game.Setup) { g.Mode = game.Coop }) }, minSize(130, 0))
-	s.versus = t.buttonFunc("Versus", func() { s.change(func(g *game.Setup) { g.Mode = game.Versus }) }, minSize(130, 0))
+	modes := t.hbox(8)
+	s.coop = t.buttonFunc("Co-op", func() { s.change(func(g *game.Setup) { g.Mode = game.Coop }) }, t.size(96, 0))
+	s.versus = t.buttonFunc("Versus", func() { s.change(func(g *game.Setup) { g.Mode = game.Versus }) }, t.size(96, 0))
 	modes.AddChild(s.coop, s.versus)
-	setup.AddChild(modes)
 
-	stepper := func(name string, get func(*game.Setup) *uint8, lo, hi uint8) (*widget.Button, *widget.Text, *widget.Button) {
-		setup.AddChild(label(name))
-		r := row(8)
+	stepper := func(get func(*game.Setup) *uint8, lo, hi uint8) (*widget.Button, *widget.Text, *widget.Button, *widget.Container) {
+		r := t.hbox(8)
 		dn := t.buttonFunc("−", func() {
 			s.change(func(g *game.Setup) {
 				if v := get(g); *v > lo {
 					*v--
 				}
 			})
-		}, minSize(48, 0))
-		val := t.text("", &t.headingFace, colText, minSize(56, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+		}, t.size(48, 0))
+		val := t.text("", &t.headingFace, colText, t.size(56, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 		val.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter})
 		up := t.buttonFunc("+", func() {
 			s.change(func(g *game.Setup) {
@@ -92,43 +91,40 @@ func newLobbyScreen(a *App) *lobbyScreen {
 					*v++
 				}
 			})
-		}, minSize(48, 0))
+		}, t.size(48, 0))
 		r.AddChild(dn, val, up)
-		setup.AddChild(r)
-		return dn, val, up
+		return dn, val, up, r
 	}
-	s.livesDn, s.lives, s.livesUp = stepper("Lives", func(g *game.Setup) *uint8 { return &g.Lives }, 1, game.MaxLives)
-	s.waveDn, s.wave, s.waveUp = stepper("Starting wave", func(g *game.Setup) *uint8 { return &g.StartWave }, 1, game.MaxStartWave)
-	setup.AddChild(label("Friendly fire"))
-	s.ff = t.buttonFunc("Off", func() { s.change(func(g *game.Setup) { g.FriendlyFire = !g.FriendlyFire }) }, minSize(130, 0))
-	setup.AddChild(s.ff)
-	setup.AddChild(label("Saucers"))
-	s.saucers = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Saucers = !g.Saucers }) }, minSize(130, 0))
-	setup.AddChild(s.saucers)
-	setup.AddChild(label("Hyperspace"))
-	s.hyper = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Hyperspace = !g.Hyperspace }) }, minSize(130, 0))
-	setup.AddChild(s.hyper)
+	var lives, wave *widget.Container
+	s.livesDn, s.lives, s.livesUp, lives = stepper(func(g *game.Setup) *uint8 { return &g.Lives }, 1, game.MaxLives)
+	s.waveDn, s.wave, s.waveUp, wave = stepper(func(g *game.Setup) *uint8 { return &g.StartWave }, 1, game.MaxStartWave)
+	s.ff = t.buttonFunc("Off", func() { s.change(func(g *game.Setup) { g.FriendlyFire = !g.FriendlyFire }) }, stretchCell())
+	s.saucers = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Saucers = !g.Saucers }) }, stretchCell())
+	s.hyper = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Hyperspace = !g.Hyperspace }) }, stretchCell())
+	setup.AddChild(label("Mode"), modes, label("Friendly fire"), s.ff)
+	setup.AddChild(label("Lives"), lives, label("Saucers"), s.saucers)
+	setup.AddChild(label("Starting wave"), wave, label("Hyperspace"), s.hyper)
 	left.AddChild(setup)
 
-	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
-	s.ready = t.buttonFunc("Ready", func() { a.emit(Intent{Kind: IntentReady, Ready: !s.myReady()}) }, minSize(170, 0))
-	s.start = t.button("Start game", a.emit, Intent{Kind: IntentStart}, minSize(170, 0))
-	buttons.AddChild(t.button("Leave", a.emit, Intent{Kind: IntentLeave}, minSize(120, 0)), s.ready, s.start)
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
+	s.ready = t.buttonFunc("Ready", func() { a.emit(Intent{Kind: IntentReady, Ready: !s.myReady()}) }, t.size(170, 0))
+	s.start = t.button("Start game", a.emit, Intent{Kind: IntentStart}, t.size(170, 0))
+	buttons.AddChild(t.button("Leave", a.emit, Intent{Kind: IntentLeave}, t.size(120, 0)), s.ready, s.start)
 	s.hint = t.dim(" ")
 	left.AddChild(s.hint)
 	left.AddChild(buttons)
 
-	right := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(minSize(400, 560)))
+	right := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(t.size(300, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true})))
 	right.AddChild(t.heading("Chat"))
-	s.chat = column(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(chatWidth, 410)))
+	s.chat = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(chatWidth, 300)))
 	right.AddChild(s.chat)
-	s.say = t.inputClearing("say something, Enter sends", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, true, stretchRow())
+	s.say = t.inputClearing("say something…", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, true, stretchRow())
 	s.say.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
 	right.AddChild(s.say)
 
-	both := row(20)
+	both := t.hbox(16)
 	both.AddChild(left, right)
-	s.top = screenRoot(both, false)
+	s.top = t.screenRoot(both, false)
 	return s
 }
 
@@ -331,22 +327,22 @@ func (s *lobbyScreen) updateRoster() {
 	s.rosterSig = sig
 	t := s.a.theme()
 	s.roster.RemoveChildren()
-	head := grid([]bool{false, true, false, false, false}, 14, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	head := t.grid([]bool{false, true, false, false, false}, 14, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	for _, h := range []struct {
 		s string
 		w int
 	}{{"", 28}, {"PLAYER", 0}, {"", 70}, {"", 120}, {"PING", 70}} {
-		head.AddChild(t.text(h.s, &t.smallFace, colDim, minSize(h.w, 0)))
+		head.AddChild(t.text(h.s, &t.smallFace, colDim, t.size(h.w, 0)))
 	}
 	s.roster.AddChild(head)
 	for _, p := range nv.setup.Players {
-		line := grid([]bool{false, true, false, false, false}, 14, 0,
+		line := t.grid([]bool{false, true, false, false, false}, 14, 0,
 			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow()))
 		mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
-		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(&widget.Insets{Left: 10, Top: 8, Bottom: 8}))), widget.ContainerOpts.WidgetOpts(mid))
-		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(swatchImage(playerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(minSize(20, 20))))
+		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 8, 8)))), widget.ContainerOpts.WidgetOpts(mid))
+		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(playerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20))))
 		line.AddChild(pad)
-		name := ellipsis(p.Name, t.bodyFace, lobbyNameWidth)
+		name := ellipsis(p.Name, t.bodyFace, float64(t.px(lobbyNameWidth)))
 		if int(p.Slot) == nv.slot {
 			name += "  (you)"
 		}
@@ -358,19 +354,19 @@ func (s *lobbyScreen) updateRoster() {
 		line.AddChild(t.text(name, &t.bodyFace, c, mid))
 		switch {
 		case p.Host:
-			line.AddChild(t.text("HOST", &t.smallFace, colAccent, minSize(70, 0), mid))
+			line.AddChild(t.text("HOST", &t.smallFace, colAccent, t.size(70, 0), mid))
 		case nv.host && int(p.Slot) != nv.slot:
 			// The host may remove a player (one who idles, say); the
 			// room then refuses that player for as long as it is open.
-			line.AddChild(t.button("Kick", s.a.emit, Intent{Kind: IntentKick, Slot: p.Slot}, minSize(70, 0), mid))
+			line.AddChild(t.button("Kick", s.a.emit, Intent{Kind: IntentKick, Slot: p.Slot}, t.size(70, 0), mid))
 		default:
-			line.AddChild(t.text("", &t.smallFace, colAccent, minSize(70, 0), mid))
+			line.AddChild(t.text("", &t.smallFace, colAccent, t.size(70, 0), mid))
 		}
 		ready, rc := "not ready", colDim
 		if p.Ready {
 			ready, rc = "READY", colGood
 		}
-		line.AddChild(t.text(ready, &t.bodyFace, rc, minSize(120, 0), mid))
+		line.AddChild(t.text(ready, &t.bodyFace, rc, t.size(120, 0), mid))
 		ping := "—"
 		if p.Ping > 0 || int(p.Slot) != nv.slot {
 			ping = strconv.Itoa(int(p.Ping)) + " ms"
@@ -378,7 +374,7 @@ func (s *lobbyScreen) updateRoster() {
 		if nv.host && int(p.Slot) == nv.slot {
 			ping = "host"
 		}
-		line.AddChild(t.text(ping, &t.monoFace, colDim, minSize(70, 0), mid))
+		line.AddChild(t.text(ping, &t.monoFace, colDim, t.size(70, 0), mid))
 		s.roster.AddChild(line)
 	}
 	if free := int(nv.setup.MaxSlots) - len(nv.setup.Players); free > 0 {
@@ -434,9 +430,9 @@ func (s *lobbyScreen) updateSetup() {
 // Widths in the lobby, in pixels: the roster's names, the chat's column
 // and the names in it.
 const (
-	lobbyNameWidth = 250
-	chatWidth      = 340
-	chatNameWidth  = 120
+	lobbyNameWidth = 200
+	chatWidth      = 244
+	chatNameWidth  = 100
 )
 
 // chatLines is how many chat lines the lobby shows.
@@ -462,12 +458,12 @@ func (s *lobbyScreen) updateChat() {
 		s.chat.AddChild(t.dim("No messages yet."))
 	}
 	for _, c := range lines {
-		from := ellipsis(nv.playerName(int(c.From))+":", t.bodyFace, chatNameWidth)
+		from := ellipsis(nv.playerName(int(c.From))+":", t.bodyFace, float64(t.px(chatNameWidth)))
 		fromW, _ := text.Measure(from, t.bodyFace, 0)
-		line := row(8)
-		line.AddChild(t.text(from, &t.bodyFace, playerColour(s.colourOf(int(c.From))), minSize(0, 0)))
+		line := t.hbox(8)
+		line.AddChild(t.text(from, &t.bodyFace, playerColour(s.colourOf(int(c.From))), t.size(0, 0)))
 		msg := t.text(c.Text, &t.bodyFace, colText)
-		msg.MaxWidth = chatWidth - 8 - fromW
+		msg.MaxWidth = float64(t.px(chatWidth-8)) - fromW
 		line.AddChild(msg)
 		s.chat.AddChild(line)
 	}

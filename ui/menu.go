@@ -25,18 +25,18 @@ const menuNoticeWidth = 480
 func newMenuScreen(a *App) *menuScreen {
 	t := a.theme()
 	s := &menuScreen{a: a}
-	col := column(14, nil)
+	col := t.vbox(14, nil)
 	col.AddChild(t.text("ROCKSTEP", &t.titleFace, colText, centred()))
 	col.AddChild(t.dim("Asteroids for one to eight players on a LAN", centred()))
-	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(minSize(1, 18))))
-	buttons := column(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
+	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(1, 18))))
+	buttons := t.vbox(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
 	if sv := a.saved; sv != nil {
 		// The game this player crashed out of is still running: back in.
 		label := "Rejoin " + sv.Addr
 		if sv.Room != "" {
 			label = "Rejoin “" + sv.Room + "”"
 		}
-		buttons.AddChild(t.button(label, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), minSize(280, 0)))
+		buttons.AddChild(t.button(label, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), t.size(280, 0)))
 	}
 	for _, b := range []struct {
 		label string
@@ -50,7 +50,7 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Settings", IntentOpenSettings},
 		{"Quit", IntentQuit},
 	} {
-		buttons.AddChild(t.button(b.label, a.emit, Intent{Kind: b.kind}, stretchRow(), minSize(280, 0)))
+		buttons.AddChild(t.button(b.label, a.emit, Intent{Kind: b.kind}, stretchRow(), t.size(280, 0)))
 	}
 	col.AddChild(buttons)
 	s.name = t.dim("playing as "+a.settings.Name, centred())
@@ -58,7 +58,7 @@ func newMenuScreen(a *App) *menuScreen {
 	if a.flow.notice != "" {
 		col.AddChild(t.para(a.flow.notice, &t.smallFace, colWarn, menuNoticeWidth, centred()))
 	}
-	s.top = screenRoot(col, false)
+	s.top = t.screenRoot(col, false)
 	return s
 }
 
@@ -126,15 +126,23 @@ func newPracticeScreen(a *App) (*practiceScreen, error) {
 	}
 	p.sound = a.sound
 	a.opt.Seed++
+	s := &practiceScreen{a: a, scene: p}
+	s.retheme()
+	return s, nil
+}
+
+// retheme implements rethemer: it builds the menu with the App's theme.
+func (s *practiceScreen) retheme() {
+	a := s.a
 	t := a.theme()
-	menu := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(320, 0)))
+	menu := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(t.size(320, 0)))
 	menu.AddChild(t.heading("Paused", centred()))
 	menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
 	menu.AddChild(t.button("Restart", a.emit, Intent{Kind: IntentRestart}, stretchRow()))
 	menu.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, stretchRow()))
-	top := screenRoot(menu, false)
+	top := t.screenRoot(menu, false)
 	top.RemoveChild(menu) // until Esc
-	return &practiceScreen{a: a, scene: p, top: top, menu: menu}, nil
+	s.top, s.menu = top, menu
 }
 
 // restart replaces the game with a new one from the next seed, as the

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"slices"
 
 	"github.com/ebitenui/ebitenui/widget"
@@ -232,6 +233,8 @@ func (a *App) drawFocus(dst *ebiten.Image) {
 		return
 	}
 	r := w.Rect
-	const gap, width = 4, 2 // pixels
-	vector.StrokeRect(dst, float32(r.Min.X-gap), float32(r.Min.Y-gap), float32(r.Dx()+2*gap), float32(r.Dy()+2*gap), width, colAccent, true)
+	// 4 and 2 design pixels: as thick, beside the button, on any screen.
+	s := float32(a.theme().scale)
+	gap, width := 4*s, max(2, float32(math.Round(float64(2*s))))
+	vector.StrokeRect(dst, float32(r.Min.X)-gap, float32(r.Min.Y)-gap, float32(r.Dx())+2*gap, float32(r.Dy())+2*gap, width, colAccent, true)
 }

@@ -85,11 +85,15 @@ type boardLine struct {
 	fitScale    float64
 }
 
-// Places of the scoreboard's columns, in world units.
+// Places in a scoreboard's entry, from its left end, in world units;
+// entries are boardEntryW apart, two to a column, in the top band.
 const (
-	boardNameX  = 38  // left end of the name
-	boardScoreX = 232 // right end of the score
+	boardNameX  = 14  // left end of the name
+	boardScoreX = 200 // right end of the score
 	boardGap    = 12  // the least space between name and score
+	boardLivesX = 214 // a ship, and the lives left beside it
+	boardEntryW = 270
+	boardRowH   = 28
 )
 
 // fitName returns name ellipsised to end boardGap short of the score,
@@ -105,13 +109,22 @@ func (l *boardLine) fitName(h *hud, name string) string {
 }
 
 func newNetPlayScreen(a *App) *netPlayScreen {
-	t := a.theme()
 	s := &netPlayScreen{a: a, fx: newParticles(a.opt.Seed ^ 0xf00d), start: time.Now()}
 	if a.nv.hasWorld {
 		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
 		s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
 	}
-	s.menu = t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(320, 0)))
+	s.retheme()
+	return s
+}
+
+// retheme implements rethemer: it builds the in-game menu with the App's
+// theme, shown if it was.
+func (s *netPlayScreen) retheme() {
+	a := s.a
+	t := a.theme()
+	shown := s.menu != nil && s.menu.GetWidget().GetVisibility() == widget.Visibility_Show
+	s.menu = t.panelColumn(12, widget.ContainerOpts.WidgetOpts(t.size(320, 0)))
 	s.menu.AddChild(t.heading("Menu", centred()))
 	s.menuNote = t.dim(menuNoteRunning, centred())
 	s.menu.AddChild(s.menuNote)
@@ -123,9 +136,10 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 	s.end = t.button("End the game for everyone", a.emit, Intent{Kind: IntentEndGame}, stretchRow())
 	s.menu.AddChild(s.end)
 	s.menu.AddChild(t.button("Leave game", a.emit, Intent{Kind: IntentLeave}, stretchRow()))
-	s.top = screenRoot(s.menu, false)
-	s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
-	return s
+	s.top = t.screenRoot(s.menu, false)
+	if !shown {
+		s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
+	}
 }
 
 func (s *netPlayScreen) id() screenID            { return screenPlay }
@@ -259,7 +273,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
 	if title != "" {
 		h.dim(field, r)
 	}
-	s.drawHUD(field, r, h, v, me)
+	s.drawHUD(dst, r, h, v, me)
 	newsY := 48.0
 	if line := s.reconnecting(); line != "" {
 		// The game goes on meanwhile: a strip at the top, not a banner.
@@ -280,7 +294,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
 	}
 	if me < 0 {
 		h.rescale(v)
-		h.text(field, v, &s.specOf, "SPECTATING", &h.sub, fieldW/2, 18, text.AlignCenter, colAccent, 1)
+		h.text(dst, v, &s.specOf, "SPECTATING", &h.label, fieldW/2, fieldH+9, text.AlignCenter, colAccent, 1)
 	}
 	if s.newsLeft > 0 && title == "" {
 		h.rescale(v)
@@ -391,7 +405,7 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, 
 		r.hud.reset()
 		s.drawThrust(r, v, me)
 		r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
-		h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH-50, text.AlignStart, colDim, 1)
+		h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH+9, text.AlignStart, colDim, 1)
 	}
 	// Ping and input delay: what the network costs this player.
 	st := &nv.stats
@@ -404,7 +418,7 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, 
 		s.netOf = [2]int{rtt, delay}
 		s.netS = netLine(rtt, delay)
 	}
-	h.text(dst, v, &s.netLine, s.netS, &h.label, fieldW-28, fieldH-36, text.AlignEnd, colDim, 1)
+	h.text(dst, v, &s.netLine, s.netS, &h.label, fieldW-28, fieldH+9, text.AlignEnd, colDim, 1)
 }
 
 // netLine is the connection line at the bottom right: ping and input
@@ -416,11 +430,17 @@ func netLine(rtt, delay int) string {
 	return "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
 }
 
-// scoreboard is every player's line at the top left of a network game or
-// a replay (colour, name, score, lives) and the wave at the top right,
-// with its formatted scores kept between frames.
+// scoreboard is every player's entry in the top band of a network game
+// or a replay (colour, name, score, lives), two to a column from the
+// left, and the wave at the top right, with its formatted scores kept
+// between frames.
 type scoreboard struct {
-	lines [game.MaxPlayers]boardLine
+	lines   [game.MaxPlayers]boardLine
+	lives   [game.MaxPlayers]label
+	livesS  [game.MaxPlayers]string
+	livesOf [game.MaxPlayers]uint8
+	// columns is how many columns the last draw used.
+	columns int
 }
 
 // draw draws the scoreboard of world w; me (or -1) is the local player,
@@ -428,10 +448,9 @@ type scoreboard struct {
 func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *game.World, me int, name func(int) string, colour func(int) int) {
 	h.rescale(v)
 	r.hud.reset()
-	y := 18.0
 	type pending struct {
-		i int
-		y float64
+		i    int
+		x, y float64
 	}
 	var rows [game.MaxPlayers]pending
 	n := 0
@@ -445,15 +464,14 @@ func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *gam
 		if !sh.Present {
 			a = 0.4
 		}
-		x0, y0 := v.pt(24, y+3)
+		x, y := 24+float64(n/2)*boardEntryW, -hudTop+6+float64(n%2)*boardRowH
+		x0, y0 := v.pt(x, y+3)
 		r.hud.rect(x0, y0, v.px(6), v.px(20), tint(col, a))
-		for k := 0; k < int(sh.Lives) && k < 9; k++ {
-			r.outline(nil, &r.hud, shipOutline[:], 250+float64(k)*16, y+13, -math.Pi/2, 0.5, 0, col, a, 0.14)
-		}
-		rows[n] = pending{i, y}
+		r.outline(nil, &r.hud, shipOutline[:], x+boardLivesX, y+13, -math.Pi/2, 0.5, -1, col, a, 0.14)
+		rows[n] = pending{i, x, y}
 		n++
-		y += 28
 	}
+	b.columns = (n + 1) / 2
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 	for _, p := range rows[:n] {
 		sh := &w.Ships[p.i]
@@ -466,14 +484,18 @@ func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *gam
 		if p.i == me {
 			c = playerColour(colour(p.i))
 		}
-		h.text(dst, v, &l.name, l.fitName(h, name(p.i)), &h.label, boardNameX, p.y+3, text.AlignStart, c, 1)
-		h.text(dst, v, &l.score, l.s, &h.label, boardScoreX, p.y+3, text.AlignEnd, colText, 1)
+		h.text(dst, v, &l.name, l.fitName(h, name(p.i)), &h.label, p.x+boardNameX, p.y+3, text.AlignStart, c, 1)
+		h.text(dst, v, &l.score, l.s, &h.label, p.x+boardScoreX, p.y+3, text.AlignEnd, colText, 1)
+		if b.livesS[p.i] == "" || b.livesOf[p.i] != sh.Lives {
+			b.livesOf[p.i], b.livesS[p.i] = sh.Lives, "×"+strconv.Itoa(int(sh.Lives))
+		}
+		h.text(dst, v, &b.lives[p.i], b.livesS[p.i], &h.label, p.x+boardLivesX+10, p.y+3, text.AlignStart, colDim, 1)
 	}
 	if w.Wave != h.waveOf {
 		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))
 	}
-	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, 18, text.AlignEnd, colDim, 1)
-	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, 34, text.AlignEnd, colText, 1)
+	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, -hudTop+4, text.AlignEnd, colDim, 1)
+	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, -hudTop+20, text.AlignEnd, colText, 1)
 }
 
 // drawThrust adds the local ship's thrust level bars to r.hud.

@@ -100,7 +100,7 @@ func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
 	if s.world.Over || s.paused || s.menu {
 		h.dim(field, r)
 	}
-	h.draw(field, r, v, &s.world, me)
+	h.draw(screen, r, v, &s.world, me)
 	switch {
 	case s.world.Over:
 		sub := "press Enter to play again"

@@ -25,9 +25,9 @@ func (a *App) ask(question, detail, yes string, in Intent) {
 	if detail != "" {
 		box.AddChild(t.dim(detail))
 	}
-	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
-	stay := t.buttonFunc("Stay", a.closePrompt, minSize(140, 0))
-	buttons.AddChild(stay, t.buttonFunc(yes, func() { a.closePrompt(); a.emit(in) }, minSize(140, 0)))
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
+	stay := t.buttonFunc("Stay", a.closePrompt, t.size(140, 0))
+	buttons.AddChild(stay, t.buttonFunc(yes, func() { a.closePrompt(); a.emit(in) }, t.size(140, 0)))
 	box.AddChild(buttons)
 	w := widget.NewWindow(widget.WindowOpts.Contents(box), widget.WindowOpts.Modal(), widget.WindowOpts.CloseMode(widget.NONE))
 	screen := a.ui.Container.GetWidget().Rect

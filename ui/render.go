@@ -84,7 +84,8 @@ func (r *renderer) begin(screen *ebiten.Image, v view) *ebiten.Image {
 
 // outline adds the closed polygon pts (local units), scaled by size, turned
 // by angle (radians) and placed at world point (x, y), with the copies that
-// wrap around the field's edges within reach: its glow, a fill of opacity
+// wrap around the field's edges within reach (none for reach < 0, as the
+// HUD's outside the field): its glow, a fill of opacity
 // fillA if above zero, and its line, in colour c at opacity a. glow nil
 // draws no glow; core receives the fill and the line.
 func (r *renderer) outline(glow, core *beams, pts [][2]float64, x, y, angle, size, reach float64, c color.RGBA, a, fillA float32) {
@@ -94,7 +95,12 @@ func (r *renderer) outline(glow, core *beams, pts [][2]float64, x, y, angle, siz
 		n = len(r.pts)
 	}
 	lc, gc, fc := tint(c, a), tint(c, a*glowAlpha), tint(c, fillA)
-	copies := wrapCopies(x, y, reach, &r.copies)
+	copies := 1
+	if reach >= 0 {
+		copies = wrapCopies(x, y, reach, &r.copies)
+	} else {
+		r.copies[0] = [2]float64{}
+	}
 	for k := 0; k < copies; k++ {
 		cx, cy := x+r.copies[k][0], y+r.copies[k][1]
 		for i, p := range pts[:n] {

@@ -30,7 +30,7 @@ type replaysScreen struct {
 const replaysPerPage = 8
 
 // replaysListWidth is the list's width in pixels.
-const replaysListWidth = 1000
+const replaysListWidth = 940
 
 func newReplaysScreen(a *App) *replaysScreen {
 	s := &replaysScreen{a: a, dir: replaysDir(a.settingsDir)}
@@ -41,7 +41,7 @@ func newReplaysScreen(a *App) *replaysScreen {
 			s.err = err.Error()
 		}
 	}
-	s.top = widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(widget.NewInsetsSimple(32)))))
+	s.top = widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(widget.NewInsetsSimple(a.theme().px(screenPad))))))
 	s.showList()
 	return s
 }
@@ -63,14 +63,14 @@ func (s *replaysScreen) setPanel(c *widget.Container) {
 func (s *replaysScreen) showList() {
 	a := s.a
 	t := a.theme()
-	col := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(replaysListWidth, 0)))
+	col := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(t.size(replaysListWidth, 0)))
 	col.AddChild(t.heading("Replays"))
 	where := "Games you host are recorded"
 	if s.dir != "" {
 		where += " in " + s.dir
 	}
-	col.AddChild(t.dim(where + ". Newest first; a red mark means the game stopped on a desync and left a report."))
-	list := column(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, replaysPerPage*50)))
+	col.AddChild(t.para(where+". Newest first; a red mark means the game stopped on a desync and left a report.", &t.smallFace, colDim, replaysListWidth-56))
+	list := t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, replaysPerPage*50)))
 	switch {
 	case s.err != "":
 		list.AddChild(t.text(s.err, &t.bodyFace, colDanger))
@@ -83,12 +83,12 @@ func (s *replaysScreen) showList() {
 	}
 	col.AddChild(list)
 
-	nav := row(12, widget.ContainerOpts.WidgetOpts(stretchRow()))
-	nav.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, minSize(140, 0)))
+	nav := t.hbox(12, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	nav.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, t.size(140, 0)))
 	if len(s.entries) > replaysPerPage {
-		newer := t.buttonFunc("Newer", func() { s.page--; s.showList() }, minSize(120, 0))
+		newer := t.buttonFunc("Newer", func() { s.page--; s.showList() }, t.size(120, 0))
 		enable(newer, s.page > 0)
-		older := t.buttonFunc("Older", func() { s.page++; s.showList() }, minSize(120, 0))
+		older := t.buttonFunc("Older", func() { s.page++; s.showList() }, t.size(120, 0))
 		enable(older, first+replaysPerPage < len(s.entries))
 		nav.AddChild(newer, older)
 		nav.AddChild(t.dim(strconv.Itoa(first+1)+"–"+strconv.Itoa(min(first+replaysPerPage, len(s.entries)))+" of "+strconv.Itoa(len(s.entries)),
@@ -111,32 +111,32 @@ func (s *replaysScreen) row(e replayEntry) *widget.Container {
 		widget.ContainerOpts.Layout(widget.NewGridLayout(
 			widget.GridLayoutOpts.Columns(7),
 			widget.GridLayoutOpts.Stretch([]bool{true, false, false, false, false, false, false}, nil),
-			widget.GridLayoutOpts.Spacing(16, 0),
-			widget.GridLayoutOpts.Padding(&widget.Insets{Left: 14, Right: 8, Top: 4, Bottom: 4}),
+			widget.GridLayoutOpts.Spacing(t.px(12), 0),
+			widget.GridLayoutOpts.Padding(t.insets(14, 8, 4, 4)),
 		)),
 		widget.ContainerOpts.WidgetOpts(stretchRow()),
 	)
 	cell := func(text string, c color.RGBA, w int) *widget.Text {
-		return t.text(text, &t.bodyFace, c, minSize(w, 40))
+		return t.text(text, &t.bodyFace, c, t.size(w, 40))
 	}
-	r.AddChild(cell(wire.Truncate(e.title(), 40), colText, 200))
-	r.AddChild(cell(e.when(), colDim, 160))
+	r.AddChild(cell(wire.Truncate(e.title(), 40), colText, 160))
+	r.AddChild(cell(e.when(), colDim, 140))
 	r.AddChild(cell(e.length(), colText, 60))
-	r.AddChild(cell(e.players(), colDim, 100))
+	r.AddChild(cell(e.players(), colDim, 90))
 	switch {
 	case e.Report != "":
-		r.AddChild(cell("● desync report", colDanger, 150))
+		r.AddChild(cell("● desync report", colDanger, 140))
 	case e.Damaged != "":
-		r.AddChild(cell("damaged", colWarn, 150))
+		r.AddChild(cell("damaged", colWarn, 140))
 	case e.Desync:
-		r.AddChild(cell("● desync", colDanger, 150))
+		r.AddChild(cell("● desync", colDanger, 140))
 	default:
-		r.AddChild(cell("", colDim, 150))
+		r.AddChild(cell("", colDim, 140))
 	}
-	report := t.buttonFunc("Report", func() { s.showReport(e) }, minSize(110, 0))
+	report := t.buttonFunc("Report", func() { s.showReport(e) }, t.size(90, 0))
 	enable(report, e.Report != "")
 	r.AddChild(report)
-	r.AddChild(t.button("Watch", a.emit, Intent{Kind: IntentWatch, Path: e.Path}, minSize(110, 0)))
+	r.AddChild(t.button("Watch", a.emit, Intent{Kind: IntentWatch, Path: e.Path}, t.size(90, 0)))
 	return r
 }
 
@@ -147,16 +147,18 @@ func (s *replaysScreen) showReport(e replayEntry) {
 	if err != nil {
 		body = "Cannot read the report: " + err.Error()
 	}
-	col := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(minSize(replaysListWidth, 0)))
+	col := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(t.size(replaysListWidth, 0)))
 	col.AddChild(t.heading("Desync report  ·  " + e.title()))
 	col.AddChild(t.dim(filepath.Base(e.Report) + "  ·  " + e.when()))
 	area := widget.NewTextArea(
-		widget.TextAreaOpts.ContainerOpts(widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, 380))),
-		widget.TextAreaOpts.ControlWidgetSpacing(4),
+		// At most the panel's width: the report's long lines scroll.
+		widget.TextAreaOpts.ContainerOpts(widget.ContainerOpts.WidgetOpts(t.size(0, 380),
+			widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: t.px(replaysListWidth - 56)}))),
+		widget.TextAreaOpts.ControlWidgetSpacing(t.px(4)),
 		widget.TextAreaOpts.ProcessBBCode(false),
 		widget.TextAreaOpts.FontColor(colText),
 		widget.TextAreaOpts.FontFace(&t.monoFace),
-		widget.TextAreaOpts.TextPadding(widget.Insets{Left: 12, Right: 12, Top: 10, Bottom: 10}),
+		widget.TextAreaOpts.TextPadding(*t.insets(12, 12, 10, 10)),
 		widget.TextAreaOpts.ShowVerticalScrollbar(),
 		widget.TextAreaOpts.VerticalScrollMode(widget.ScrollBeginning),
 		widget.TextAreaOpts.ScrollContainerImage(&widget.ScrollContainerImage{Idle: t.inputImg.Idle, Disabled: t.inputImg.Idle, Mask: t.inputImg.Idle}),
@@ -164,14 +166,14 @@ func (s *replaysScreen) showReport(e replayEntry) {
 			TrackImage:    &widget.SliderTrackImage{Idle: t.row, Hover: t.row},
 			HandleImage:   t.buttonImg,
 			MinHandleSize: intPtr(24),
-			TrackPadding:  widget.NewInsetsSimple(2),
+			TrackPadding:  widget.NewInsetsSimple(t.px(2)),
 		}),
 		widget.TextAreaOpts.Text(body),
 	)
 	col.AddChild(area)
-	buttons := row(12)
-	buttons.AddChild(t.buttonFunc("Back to the list", func() { s.showList() }, minSize(200, 0)))
-	buttons.AddChild(t.button("Watch the replay", s.a.emit, Intent{Kind: IntentWatch, Path: e.Path}, minSize(200, 0)))
+	buttons := t.hbox(12)
+	buttons.AddChild(t.buttonFunc("Back to the list", func() { s.showList() }, t.size(200, 0)))
+	buttons.AddChild(t.button("Watch the replay", s.a.emit, Intent{Kind: IntentWatch, Path: e.Path}, t.size(200, 0)))
 	col.AddChild(buttons)
 	s.setPanel(col)
 }

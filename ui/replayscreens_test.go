@@ -20,7 +20,7 @@ var replayShots = []string{"replays", "report", "replay", "replay-seek"}
 // timeline, saving a screenshot of each (ROCKSTEP_SHOTS=DIR keeps them).
 // Like TestScreens it runs in a process of its own.
 func TestReplayScreens(t *testing.T) {
-	windowShots(t, walkReplays, replayShots)
+	sizedShots(t, walkReplays, replayShots)
 }
 
 // replayFolder makes a settings folder whose replays folder holds a

@@ -61,7 +61,6 @@ type replayScreen struct {
 const replayJump = 10 * game.TicksPerSecond
 
 func newReplayScreen(a *App, path string) *replayScreen {
-	t := a.theme()
 	s := &replayScreen{a: a, fx: newParticles(a.opt.Seed ^ 0xbeef), mouse: readMouse}
 	s.title = "REPLAY  ·  " + filepath.Base(path)
 	rp, err := replay.ReadFile(path)
@@ -87,16 +86,24 @@ func newReplayScreen(a *App, path string) *replayScreen {
 		s.bannerWave, s.bannerLeft = p.world.Wave, bannerTicks
 	}
 
-	s.bar = column(8, &widget.Insets{Top: 10, Bottom: 12, Left: 24, Right: 24}, widget.ContainerOpts.WidgetOpts(minSize(0, 10+26+8+34+12)))
-	s.timeline = widget.NewContainer(widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, 26)))
+	s.retheme()
+	return s
+}
+
+// retheme implements rethemer: it builds the control bar with the App's
+// theme.
+func (s *replayScreen) retheme() {
+	t := s.a.theme()
+	s.bar = t.vbox(8, t.insets(24, 24, 10, 12), widget.ContainerOpts.WidgetOpts(t.size(0, 10+26+8+34+12)))
+	s.timeline = widget.NewContainer(widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 26)))
 	s.bar.AddChild(s.timeline)
-	controls := row(8, widget.ContainerOpts.WidgetOpts(stretchRow(), minSize(0, 34)))
+	controls := t.hbox(8, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 34)))
 	small := func(label string, click func(), w int) *widget.Button {
 		b := widget.NewButton(
-			widget.ButtonOpts.WidgetOpts(minSize(w, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})),
+			widget.ButtonOpts.WidgetOpts(t.size(w, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})),
 			widget.ButtonOpts.Image(t.buttonImg),
 			widget.ButtonOpts.Text(label, &t.smallFace, t.buttonText),
-			widget.ButtonOpts.TextPadding(&widget.Insets{Left: 12, Right: 12, Top: 6, Bottom: 6}),
+			widget.ButtonOpts.TextPadding(t.insets(12, 12, 6, 6)),
 			widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
 			widget.ButtonOpts.DisableDefaultKeys(), // Space is the viewer's pause key
 		)
@@ -104,17 +111,17 @@ func newReplayScreen(a *App, path string) *replayScreen {
 	}
 	s.pauseBtn = small("Pause", func() { s.askPause = true }, 96)
 	controls.AddChild(s.pauseBtn)
-	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(minSize(8, 1))))
+	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(8, 1))))
 	for i, name := range replaySpeedNames {
-		s.speeds[i] = small(name, func() { s.askSpeed = i + 1 }, 60)
+		s.speeds[i] = small(name, func() { s.askSpeed = i + 1 }, 52)
 		controls.AddChild(s.speeds[i])
 	}
-	s.clock = t.text("", &t.monoFace, colText, minSize(300, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	s.clock = t.text("", &t.monoFace, colText, t.size(220, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 	s.clock.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionEnd, VTextPosition: widget.TextPositionCenter})
-	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(minSize(8, 1))))
+	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(8, 1))))
 	controls.AddChild(s.clock)
-	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(minSize(16, 1))))
-	controls.AddChild(t.text("Space pause  ·  ← → 10 s  ·  ↑ ↓ speed  ·  Esc back", &t.smallFace, colDim,
+	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(8, 1))))
+	controls.AddChild(t.text("← → 10 s  ·  ↑ ↓ speed  ·  Esc back", &t.smallFace, colDim,
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
 	s.bar.AddChild(controls)
 
@@ -129,7 +136,6 @@ func newReplayScreen(a *App, path string) *replayScreen {
 		s.bar.GetWidget().SetVisibility(widget.Visibility_Hide)
 	}
 	s.showControls()
-	return s
 }
 
 // readMouse reads the real cursor and left button.
@@ -289,11 +295,18 @@ func (s *replayScreen) draw(dst *ebiten.Image, v view, t float64) {
 	if end != "" || p.paused {
 		h.dim(field, r)
 	}
-	s.board.draw(field, r, h, v, &p.world, -1, func(slot int) string { return replayPlayerName(p.rp, slot) }, func(i int) int { return i })
-	h.text(field, v, &s.titleL, s.title, &h.label, fieldW/2, 18, text.AlignCenter, colAccent, 1)
-	h.text(field, v, &s.subL, s.sub, &h.label, fieldW/2, 40, text.AlignCenter, colDim, 1)
+	s.board.draw(dst, r, h, v, &p.world, -1, func(slot int) string { return replayPlayerName(p.rp, slot) }, func(i int) int { return i })
+	// What is being watched: in the top band, left of the wave, while the
+	// scoreboard leaves room (up to four players); else at the field's top.
+	if s.board.columns <= 2 {
+		h.text(dst, v, &s.titleL, s.title, &h.label, fieldW-130, -hudTop+8, text.AlignEnd, colAccent, 1)
+		h.text(dst, v, &s.subL, s.sub, &h.label, fieldW-130, -hudTop+34, text.AlignEnd, colDim, 1)
+	} else {
+		h.text(field, v, &s.titleL, s.title, &h.label, fieldW/2, 12, text.AlignCenter, colAccent, 1)
+		h.text(field, v, &s.subL, s.sub, &h.label, fieldW/2, 34, text.AlignCenter, colDim, 1)
+	}
 	if s.notice != "" {
-		h.text(field, v, &s.noticeL, s.notice, &h.label, fieldW/2, 64, text.AlignCenter, colWarn, 1)
+		h.text(field, v, &s.noticeL, s.notice, &h.label, fieldW/2, 58, text.AlignCenter, colWarn, 1)
 	}
 	switch {
 	case end != "":

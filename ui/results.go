@@ -99,8 +99,8 @@ func newResultsScreen(a *App) *resultsScreen {
 	title, sub := resultsTitle(&res, lines)
 	s.shown = append(s.shown, title, sub)
 
-	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(620, 0)))
-	col.AddChild(t.text(ellipsis(title, t.titleFace, resultsTitleWidth), &t.titleFace, colText, centred()))
+	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
+	col.AddChild(t.text(ellipsis(title, t.titleFace, float64(t.px(resultsTitleWidth))), &t.titleFace, colText, centred()))
 	col.AddChild(t.dim(sub, centred()))
 
 	heads := []string{"", "", "PLAYER", "SCORE", "LIVES"}
@@ -109,13 +109,13 @@ func newResultsScreen(a *App) *resultsScreen {
 		heads = append(heads, "KILLS")
 		stretch = append(stretch, false)
 	}
-	table := grid(stretch, 16, 6, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	table := t.grid(stretch, 16, 6, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	for i, h := range heads {
 		w := 80
 		if i < 2 {
 			w = 20
 		}
-		table.AddChild(t.text(h, &t.smallFace, colDim, minSize(w, 0)))
+		table.AddChild(t.text(h, &t.smallFace, colDim, t.size(w, 0)))
 	}
 	mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
 	ranks := resultRanks(lines)
@@ -136,9 +136,9 @@ func newResultsScreen(a *App) *resultsScreen {
 		} else {
 			mark = t.text(strconv.Itoa(ranks[i]), &t.smallFace, colDim, mid)
 		}
-		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(swatchImage(playerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(minSize(20, 20),
-			widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 20, MaxHeight: 20, VerticalPosition: widget.GridLayoutPositionCenter})))
-		name := ellipsis(l.name, *face, resultsNameWidth)
+		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(playerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20),
+			widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: t.px(20), MaxHeight: t.px(20), VerticalPosition: widget.GridLayoutPositionCenter})))
+		name := ellipsis(l.name, *face, float64(t.px(resultsNameWidth)))
 		if l.left {
 			name += "  (left)"
 		}
@@ -164,16 +164,16 @@ func newResultsScreen(a *App) *resultsScreen {
 	if best >= 0 {
 		col.AddChild(t.text("A new co-op high score for you: #"+strconv.Itoa(best+1), &t.bodyFace, colWarn, centred()))
 	}
-	buttons := row(12, widget.ContainerOpts.WidgetOpts(centred()))
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
 	buttons.AddChild(
-		t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, minSize(180, 0)),
-		t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, minSize(200, 0)),
+		t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, t.size(180, 0)),
+		t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0)),
 	)
 	if best >= 0 {
-		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, minSize(180, 0)))
+		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, t.size(180, 0)))
 	}
 	col.AddChild(buttons)
-	s.top = screenRoot(col, false)
+	s.top = t.screenRoot(col, false)
 	return s
 }
 

@@ -42,7 +42,7 @@ var rulesShots = []string{"saucers", "hyperspace-out", "hyperspace-in", "highsco
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run RulesScreens ./ui/
 func TestRulesScreens(t *testing.T) {
-	windowShots(t, walkRules, rulesShots)
+	sizedShots(t, walkRules, rulesShots)
 }
 
 func walkRules(t *testing.T) {

@@ -68,20 +68,20 @@ func newScoresScreen(a *App) *scoresScreen {
 	t := a.theme()
 	s := &scoresScreen{a: a}
 	mark := a.flow.scoresMark
-	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(1000, 0)))
+	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(t.size(940, 0)))
 	title := "HIGH SCORES"
 	if mark.rank >= 0 {
 		title = "NEW HIGH SCORE"
 	}
 	col.AddChild(t.text(title, &t.titleFace, colText, centred()))
 	col.AddChild(t.dim("the ten best games of this machine", centred()))
-	tables := row(40, widget.ContainerOpts.WidgetOpts(centred()))
+	tables := t.hbox(32, widget.ContainerOpts.WidgetOpts(centred()))
 	for _, k := range []highscore.Kind{highscore.Practice, highscore.Coop} {
-		box := column(8, nil)
+		box := t.vbox(8, nil)
 		box.AddChild(t.heading(map[highscore.Kind]string{highscore.Practice: "Practice", highscore.Coop: "Co-op"}[k]))
-		table := grid([]bool{false, true, false, false, false}, 14, 4, widget.ContainerOpts.WidgetOpts(minSize(460, 0)))
+		table := t.grid([]bool{false, true, false, false, false}, 14, 4, widget.ContainerOpts.WidgetOpts(t.size(420, 0)))
 		for i, h := range []string{"", "NAME", "SCORE", "WAVE", "DATE"} {
-			table.AddChild(t.text(h, &t.smallFace, colDim, minSize([]int{28, 150, 80, 50, 100}[i], 0)))
+			table.AddChild(t.text(h, &t.smallFace, colDim, t.size([]int{24, 130, 76, 44, 90}[i], 0)))
 		}
 		list := a.scores.Of(k)
 		for i, e := range list {
@@ -106,17 +106,17 @@ func newScoresScreen(a *App) *scoresScreen {
 		tables.AddChild(box)
 	}
 	col.AddChild(tables)
-	buttons := row(12, widget.ContainerOpts.WidgetOpts(centred()))
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
 	back := "Main menu"
 	if a.flow.scoresBack == screenResults {
 		back = "Back to the results"
 	}
-	buttons.AddChild(t.button(back, a.emit, Intent{Kind: IntentBack}, minSize(220, 0)))
+	buttons.AddChild(t.button(back, a.emit, Intent{Kind: IntentBack}, t.size(220, 0)))
 	if a.flow.scoresBack == screenPractice {
-		buttons.AddChild(t.button("Play again", a.emit, Intent{Kind: IntentPractice}, minSize(180, 0)))
+		buttons.AddChild(t.button("Play again", a.emit, Intent{Kind: IntentPractice}, t.size(180, 0)))
 	}
 	col.AddChild(buttons)
-	s.top = screenRoot(col, false)
+	s.top = t.screenRoot(col, false)
 	return s
 }
 

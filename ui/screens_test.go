@@ -41,7 +41,47 @@ const (
 //
 // With ROCKSTEP_SHOTS=DIR it keeps the PNGs in DIR.
 func TestScreens(t *testing.T) {
-	windowShots(t, walkScreens, walkShots)
+	sizedShots(t, walkScreens, walkShots)
+}
+
+// shotSize is a screen the screenshot tests are taken on: a window of
+// W×H device-independent pixels on a monitor of device scale factor
+// Scale.
+type shotSize struct {
+	W, H  int
+	Scale float64
+}
+
+// String names the screen by its size in device pixels: 2560x1440.
+func (z shotSize) String() string {
+	return fmt.Sprintf("%dx%d", int(float64(z.W)*z.Scale), int(float64(z.H)*z.Scale))
+}
+
+// shotSizes are the screens every screen is shot on: the smallest window
+// the game is made for, the default one, and the default one on a HiDPI
+// monitor (Xvfb has none: deviceScale stands in for it).
+var shotSizes = []shotSize{{800, 600, 1}, {1280, 720, 1}, {1280, 720, 2}}
+
+// sizedShots runs windowShots once for each of shotSizes, as subtests
+// named by the size, each saving its screenshots in a folder of that
+// name under ROCKSTEP_SHOTS. Every shot the walk takes is checked for
+// widgets outside the window (see walker.Update).
+func sizedShots(t *testing.T, walk func(*testing.T), shots []string) {
+	for _, z := range shotSizes {
+		t.Run(z.String(), func(t *testing.T) {
+			if base := os.Getenv(envShotsDir); base != "" && os.Getenv(envWindowChild) == "" {
+				dir := filepath.Join(base, z.String())
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				t.Setenv(envShotsDir, dir)
+			}
+			windowShots(t, func(t *testing.T) {
+				windowSize.W, windowSize.H, deviceScale = z.W, z.H, z.Scale
+				walk(t)
+			}, shots)
+		})
+	}
 }
 
 // walkShots are the screenshots the walk takes, in order.
@@ -347,10 +387,31 @@ func windowShots(t *testing.T, walk func(*testing.T), shots []string) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if bright := brightPixels(img); bright < 400 {
+		// 400 of the pixels sampled on a 1280×720 screen, as many for its area on others.
+		b := img.Bounds()
+		if bright := brightPixels(img); bright < 400*b.Dx()*b.Dy()/(1280*720) {
 			t.Errorf("%s.png has %d bright pixels: a blank screen?", name, bright)
 		}
 	}
+}
+
+// widgetsInWindow returns an error naming the first widget of the screen
+// or of an open prompt that is not wholly inside the window.
+func (w *walker) widgetsInWindow() error {
+	win := image.Rect(0, 0, int(w.App.screenW), int(w.App.screenH))
+	if win.Empty() {
+		return fmt.Errorf("no window size yet")
+	}
+	if err := widgetsInside(w.App.cur.root(), win); err != nil {
+		return err
+	}
+	if p := w.App.prompt; p != nil {
+		if err := inside("the prompt", p.box.GetWidget().Rect, "the window", win); err != "" {
+			return fmt.Errorf("%s", err)
+		}
+		return widgetsInside(p.box, win)
+	}
+	return nil
 }
 
 // unblock lets the guest silenced by the lagging stage go on.
@@ -387,6 +448,9 @@ func (w *walker) Update() error {
 				if msg := st.check(w); msg != "" {
 					w.err = fmt.Errorf("stage %s: %s", st.name, msg)
 				}
+			}
+			if err := w.widgetsInWindow(); err != nil && w.err == nil {
+				w.err = fmt.Errorf("stage %s: %w", st.name, err)
 			}
 		}
 	}

@@ -30,38 +30,38 @@ func newSettingsScreen(a *App) *settingsScreen {
 		s.edit, a.settingsDraft = *d, nil
 		s.edit.Keys, s.edit.Pad = a.settings.Keys, a.settings.Pad
 	}
-	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(minSize(640, 0)))
+	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(t.size(640, 0)))
 	col.AddChild(t.heading("Settings"))
 
-	form := grid([]bool{false, true}, 18, 12, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	form := t.grid([]bool{false, true}, 18, 12, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	label := func(text string) *widget.Text {
-		return t.text(text, &t.bodyFace, colDim, minSize(150, 0),
+		return t.text(text, &t.bodyFace, colDim, t.size(150, 0),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
 	}
 	form.AddChild(label("Name"))
-	s.name = t.inputMax("your name", wire.MaxName, minSize(360, 0))
+	s.name = t.inputMax("your name", wire.MaxName, t.size(360, 0))
 	s.name.SetText(s.edit.Name)
 	form.AddChild(s.name)
 
 	form.AddChild(label("Volume"))
-	vol := row(8)
-	s.volume = t.text("", &t.headingFace, colText, minSize(70, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	vol := t.hbox(8)
+	s.volume = t.text("", &t.headingFace, colText, t.size(70, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 	s.volume.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter})
 	vol.AddChild(
-		t.buttonFunc("−", func() { s.edit.Volume = max(s.edit.Volume-10, 0); s.show() }, minSize(48, 0)),
+		t.buttonFunc("−", func() { s.edit.Volume = max(s.edit.Volume-10, 0); s.show() }, t.size(48, 0)),
 		s.volume,
-		t.buttonFunc("+", func() { s.edit.Volume = min(s.edit.Volume+10, 100); s.show() }, minSize(48, 0)),
+		t.buttonFunc("+", func() { s.edit.Volume = min(s.edit.Volume+10, 100); s.show() }, t.size(48, 0)),
 	)
 	form.AddChild(vol)
 
 	form.AddChild(label("Full screen"))
-	s.full = t.buttonFunc("", func() { s.edit.Fullscreen = !s.edit.Fullscreen; s.show() }, minSize(120, 0),
-		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 120}))
+	s.full = t.buttonFunc("", func() { s.edit.Fullscreen = !s.edit.Fullscreen; s.show() }, t.size(120, 0),
+		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: t.px(120)}))
 	form.AddChild(s.full)
 
 	form.AddChild(label("Predict my ship"))
-	pred := row(14)
-	s.pred = t.buttonFunc("", func() { s.edit.Predict = !s.edit.Predict; s.show() }, minSize(120, 0),
+	pred := t.hbox(14)
+	s.pred = t.buttonFunc("", func() { s.edit.Predict = !s.edit.Predict; s.show() }, t.size(120, 0),
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 	pred.AddChild(s.pred, t.dim("hide latency: your ship answers your keys at once in network games",
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
@@ -74,22 +74,22 @@ func newSettingsScreen(a *App) *settingsScreen {
 		a.settingsDraft = &d
 		a.emit(Intent{Kind: IntentOpenControls})
 	},
-		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: 260})))
+		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: t.px(260)})))
 	col.AddChild(form)
 	col.AddChild(t.dim("F11 toggles full screen at any time; F3 shows the network graph in a game."))
 
-	buttons := row(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
 	buttons.AddChild(
-		t.button("Cancel", a.emit, Intent{Kind: IntentBack}, minSize(140, 0)),
+		t.button("Cancel", a.emit, Intent{Kind: IntentBack}, t.size(140, 0)),
 		t.buttonFunc("Save", func() {
 			e := s.edit
 			e.Name = s.name.GetText()
 			e.repair(a.settings)
 			a.emit(Intent{Kind: IntentSaveSettings, Settings: e})
-		}, minSize(140, 0)),
+		}, t.size(140, 0)),
 	)
 	col.AddChild(buttons)
-	s.top = screenRoot(col, false)
+	s.top = t.screenRoot(col, false)
 	s.show()
 	return s
 }

@@ -33,6 +33,11 @@ var (
 // embedded fonts and images generated here, with one small factory per
 // kind of widget.
 type theme struct {
+	// scale multiplies every size in pixels the menus are designed with:
+	// their text, paddings, spacings, least sizes and frames (see
+	// uiScale).
+	scale float64
+
 	titleFace, headingFace, bodyFace, smallFace, monoFace text.Face
 
 	buttonImg, toggleOn *widget.ButtonImage
@@ -44,7 +49,7 @@ type theme struct {
 	star                *ebiten.Image // the versus winner's mark, made on first use
 }
 
-// Text sizes of the menus, in pixels.
+// Text sizes of the menus, in design pixels (pixels at scale 1).
 const (
 	menuTitleSize   = 64
 	menuHeadingSize = 28
@@ -52,11 +57,19 @@ const (
 	menuSmallSize   = 16
 )
 
-func newTheme(f assets.Fonts) *theme {
+// newTheme builds the theme at scale (see uiScale).
+func newTheme(f assets.Fonts, scale float64) *theme {
+	if scale <= 0 || math.IsNaN(scale) || math.IsInf(scale, 0) {
+		scale = 1
+	}
 	face := func(src *text.GoTextFaceSource, size float64) text.Face {
-		return &text.GoTextFace{Source: src, Size: size}
+		return &text.GoTextFace{Source: src, Size: size * scale}
+	}
+	frameImage := func(fill, rim color.RGBA, glow float64) *image.NineSlice {
+		return frameImageAt(fill, rim, glow, scale)
 	}
 	t := &theme{
+		scale:       scale,
 		titleFace:   face(f.Bold, menuTitleSize),
 		headingFace: face(f.Bold, menuHeadingSize),
 		bodyFace:    face(f.Regular, menuBodySize),
@@ -91,28 +104,30 @@ func newTheme(f assets.Fonts) *theme {
 		DefaultTextColor: colText,
 		ButtonTheme: &widget.ButtonParams{
 			Image: t.buttonImg, TextColor: t.buttonText, TextFace: &t.bodyFace,
-			TextPadding:  &widget.Insets{Left: 24, Right: 24, Top: 8, Bottom: 8},
+			TextPadding:  t.insets(24, 24, 8, 8),
 			TextPosition: &widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter},
 		},
 		PanelTheme: &widget.PanelParams{BackgroundImage: t.panel},
 		TextTheme:  &widget.TextParams{Face: &t.bodyFace, Color: colText},
 		LabelTheme: &widget.LabelParams{Face: &t.bodyFace, Color: &widget.LabelColor{Idle: colText, Disabled: colGreyText}},
 		TextInputTheme: &widget.TextInputParams{
-			Face: &t.bodyFace, Image: t.inputImg, Color: t.inputColour, Padding: widget.NewInsetsSimple(8),
+			Face: &t.bodyFace, Image: t.inputImg, Color: t.inputColour, Padding: t.insets(8, 8, 8, 8),
 		},
 	}
 	return t
 }
 
-// frameImage draws a nine-slice frame: a rounded rectangle of fill with a
-// thin rim and, for glow > 0, a soft light around the rim of that strength.
-func frameImage(fill, rim color.RGBA, glow float64) *image.NineSlice {
-	const (
-		border = 10 // pixels of each corner slice
-		centre = 4  // pixels of the stretched middle
+// frameImageAt draws a nine-slice frame at scale: a rounded rectangle of
+// fill with a rim and, for glow > 0, a soft light around the rim of that
+// strength.
+func frameImageAt(fill, rim color.RGBA, glow, scale float64) *image.NineSlice {
+	var (
+		border = int(math.Round(10 * scale)) // pixels of each corner slice
+		centre = 4                           // pixels of the stretched middle
 		size   = 2*border + centre
-		radius = 6.0 // corner radius, pixels
-		inset  = 3.0 // rim's distance from the image's edge, pixels, room for the glow
+		radius = 6.0 * scale // corner radius, pixels
+		inset  = 3.0 * scale // rim's distance from the image's edge, pixels, room for the glow
+		rimW   = max(1, scale)
 	)
 	img := goimage.NewRGBA(goimage.Rect(0, 0, size, size))
 	half := float64(size)/2 - inset
@@ -131,12 +146,12 @@ func frameImage(fill, rim color.RGBA, glow float64) *image.NineSlice {
 				a = a*(1-alpha) + 255*alpha
 			}
 			if glow > 0 && d > 0 {
-				blend(rim, glow*0.35*math.Exp(-d*1.1))
+				blend(rim, glow*0.35*math.Exp(-d*1.1/scale))
 			}
 			if d <= 0.5 {
 				blend(fill, math.Min(1, 0.5-d))
 			}
-			if rimA := 1 - math.Abs(d+0.5); rimA > 0 {
+			if rimA := math.Min(1, rimW/2+0.5-math.Abs(d+rimW/2)); rimA > 0 {
 				blend(rim, rimA)
 			}
 			// Premultiplied for Ebiten.
@@ -146,14 +161,14 @@ func frameImage(fill, rim color.RGBA, glow float64) *image.NineSlice {
 	return image.NewNineSliceSimple(ebiten.NewImageFromImage(img), border, centre)
 }
 
-// starSize is the winner's star's width and height, in pixels.
+// starSize is the winner's star's width and height, in design pixels.
 const starSize = 24
 
 // starImage returns a five-pointed star in the winner's gold: drawn, as
 // the fonts have no "★".
 func (t *theme) starImage() *ebiten.Image {
 	if t.star == nil {
-		t.star = ebiten.NewImageFromImage(starPicture(starSize, colWarn))
+		t.star = ebiten.NewImageFromImage(starPicture(t.px(starSize), colWarn))
 	}
 	return t.star
 }
@@ -204,8 +219,8 @@ func starPicture(size int, c color.RGBA) *goimage.RGBA {
 }
 
 // swatchImage is a filled square of colour c, for a player's colour.
-func swatchImage(c color.RGBA) *image.NineSlice {
-	return frameImage(c, c, 0.6)
+func (t *theme) swatchImage(c color.RGBA) *image.NineSlice {
+	return frameImageAt(c, c, 0.6, t.scale)
 }
 
 // Factories, one per kind of widget. Click handlers only emit intents.
@@ -216,11 +231,11 @@ func (t *theme) text(s string, face *text.Face, c color.Color, opts ...widget.Wi
 		widget.TextOpts.Position(widget.TextPositionStart, widget.TextPositionCenter))
 }
 
-// para is text wrapped at width pixels: a message that may be long (why
+// para is text wrapped at width design pixels: a message that may be long (why
 // joining failed) and must stay inside its panel.
 func (t *theme) para(s string, face *text.Face, c color.Color, width int, opts ...widget.WidgetOpt) *widget.Text {
 	return widget.NewText(widget.TextOpts.Text(s, face, c), widget.TextOpts.WidgetOpts(opts...),
-		widget.TextOpts.MaxWidth(float64(width)),
+		widget.TextOpts.MaxWidth(float64(t.px(width))),
 		widget.TextOpts.Position(widget.TextPositionStart, widget.TextPositionCenter))
 }
 
@@ -244,7 +259,7 @@ func (t *theme) buttonFunc(s string, click func(), opts ...widget.WidgetOpt) *wi
 		widget.ButtonOpts.WidgetOpts(opts...),
 		widget.ButtonOpts.Image(t.buttonImg),
 		widget.ButtonOpts.Text(s, &t.bodyFace, t.buttonText),
-		widget.ButtonOpts.TextPadding(&widget.Insets{Left: 24, Right: 24, Top: 8, Bottom: 8}),
+		widget.ButtonOpts.TextPadding(t.insets(24, 24, 8, 8)),
 		widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
 		// Enter and a gamepad's A press the focused button through the
 		// game's input layer (navigate); ebitenui's own Enter would press
@@ -293,7 +308,7 @@ func (t *theme) inputWith(placeholder string, submit func(string), clear bool, m
 		widget.TextInputOpts.Image(t.inputImg),
 		widget.TextInputOpts.Face(&t.bodyFace),
 		widget.TextInputOpts.Color(t.inputColour),
-		widget.TextInputOpts.Padding(widget.NewInsetsSimple(8)),
+		widget.TextInputOpts.Padding(t.insets(8, 8, 8, 8)),
 		widget.TextInputOpts.Placeholder(placeholder),
 	}
 	if submit != nil {
@@ -305,50 +320,62 @@ func (t *theme) inputWith(placeholder string, submit func(string), clear bool, m
 	return widget.NewTextInput(append(o, more...)...)
 }
 
-// column returns a container laying its children out top to bottom.
-func column(spacing int, padding *widget.Insets, opts ...widget.ContainerOpt) *widget.Container {
+// px converts a length in design pixels to pixels at the theme's scale.
+func (t *theme) px(n int) int { return int(math.Round(float64(n) * t.scale)) }
+
+// insets returns paddings given in design pixels.
+func (t *theme) insets(left, right, top, bottom int) *widget.Insets {
+	return &widget.Insets{Left: t.px(left), Right: t.px(right), Top: t.px(top), Bottom: t.px(bottom)}
+}
+
+// vbox returns a container laying its children out top to bottom,
+// spacing and padding in design pixels.
+func (t *theme) vbox(spacing int, padding *widget.Insets, opts ...widget.ContainerOpt) *widget.Container {
 	if padding == nil {
 		padding = &widget.Insets{}
 	}
 	return widget.NewContainer(append([]widget.ContainerOpt{
 		widget.ContainerOpts.Layout(widget.NewRowLayout(
 			widget.RowLayoutOpts.Direction(widget.DirectionVertical),
-			widget.RowLayoutOpts.Spacing(spacing),
+			widget.RowLayoutOpts.Spacing(t.px(spacing)),
 			widget.RowLayoutOpts.Padding(padding),
 		)),
 	}, opts...)...)
 }
 
-// row returns a container laying its children out left to right.
-func row(spacing int, opts ...widget.ContainerOpt) *widget.Container {
+// hbox returns a container laying its children out left to right.
+func (t *theme) hbox(spacing int, opts ...widget.ContainerOpt) *widget.Container {
 	return widget.NewContainer(append([]widget.ContainerOpt{
 		widget.ContainerOpts.Layout(widget.NewRowLayout(
 			widget.RowLayoutOpts.Direction(widget.DirectionHorizontal),
-			widget.RowLayoutOpts.Spacing(spacing),
+			widget.RowLayoutOpts.Spacing(t.px(spacing)),
 		)),
 	}, opts...)...)
 }
 
 // grid returns a container of columns, the ones marked stretching.
-func grid(stretch []bool, spacingX, spacingY int, opts ...widget.ContainerOpt) *widget.Container {
+func (t *theme) grid(stretch []bool, spacingX, spacingY int, opts ...widget.ContainerOpt) *widget.Container {
 	return widget.NewContainer(append([]widget.ContainerOpt{
 		widget.ContainerOpts.Layout(widget.NewGridLayout(
 			widget.GridLayoutOpts.Columns(len(stretch)),
 			widget.GridLayoutOpts.Stretch(stretch, nil),
-			widget.GridLayoutOpts.Spacing(spacingX, spacingY),
+			widget.GridLayoutOpts.Spacing(t.px(spacingX), t.px(spacingY)),
 		)),
 	}, opts...)...)
 }
 
 // panelColumn returns a column on the theme's framed panel.
 func (t *theme) panelColumn(spacing int, opts ...widget.ContainerOpt) *widget.Container {
-	return column(spacing, &widget.Insets{Top: 24, Bottom: 24, Left: 28, Right: 28}, append([]widget.ContainerOpt{widget.ContainerOpts.BackgroundImage(t.panel)}, opts...)...)
+	return t.vbox(spacing, t.insets(28, 28, 24, 24), append([]widget.ContainerOpt{widget.ContainerOpts.BackgroundImage(t.panel)}, opts...)...)
 }
+
+// screenPad is the margin around a screen's contents, in design pixels.
+const screenPad = 24
 
 // screenRoot returns a root container with its one child centred (or
 // stretched across, with stretch).
-func screenRoot(child widget.PreferredSizeLocateableWidget, stretch bool) *widget.Container {
-	root := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(widget.NewInsetsSimple(32)))))
+func (t *theme) screenRoot(child widget.PreferredSizeLocateableWidget, stretch bool) *widget.Container {
+	root := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(widget.NewInsetsSimple(t.px(screenPad))))))
 	child.GetWidget().LayoutData = widget.AnchorLayoutData{
 		HorizontalPosition: widget.AnchorLayoutPositionCenter,
 		VerticalPosition:   widget.AnchorLayoutPositionCenter,
@@ -369,8 +396,18 @@ func centred() widget.WidgetOpt {
 	return widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})
 }
 
-// minSize sets a widget's least size in pixels.
-func minSize(w, h int) widget.WidgetOpt { return widget.WidgetOpts.MinSize(w, h) }
+// size sets a widget's least size in design pixels.
+func (t *theme) size(w, h int) widget.WidgetOpt { return widget.WidgetOpts.MinSize(t.px(w), t.px(h)) }
 
 // enable enables or disables a widget.
 func enable(w widget.HasWidget, on bool) { w.GetWidget().Disabled = !on }
+
+// frameImage is frameImageAt at the theme's scale.
+func (t *theme) frameImage(fill, rim color.RGBA, glow float64) *image.NineSlice {
+	return frameImageAt(fill, rim, glow, t.scale)
+}
+
+// stretchCell is layout data that stretches a child across its grid cell.
+func stretchCell() widget.WidgetOpt {
+	return widget.WidgetOpts.LayoutData(widget.GridLayoutData{HorizontalPosition: widget.GridLayoutPositionStart})
+}

@@ -22,20 +22,32 @@ func toUnits(n fixed.Num) float64 { return float64(n) / float64(fixed.One) }
 func toRadians(a float64) float64 { return a * (2 * math.Pi / fixed.Turn) }
 
 // view maps world units onto the screen: the whole field, scaled uniformly
-// to fit the screen and centred, with bars on the sides that do not match
-// its aspect.
+// to fit the screen with the HUD's bands above and below it, centred,
+// with bars on the sides that do not match its aspect.
 type view struct {
 	Scale  float64 // screen pixels per world unit
 	X0, Y0 float64 // screen position of the field's top-left corner, pixels
 }
 
-// fitView returns the view of the field on a screen of w×h pixels.
+// The HUD's bands, in world units: hudTop above the field (the score or
+// the scoreboard, lives, the wave) and hudBottom below it (thrust, the
+// connection). The world is never drawn in them, so nothing flies over
+// the numbers a player reads; they are part of the letterboxed picture,
+// so they scale with the field and keep their place beside it.
+const (
+	hudTop    = 64
+	hudBottom = 36
+)
+
+// fitView returns the view of the field on a screen of w×h pixels: the
+// field and the HUD's bands, as large as fits, centred.
 func fitView(w, h float64) view {
-	s := math.Min(w/fieldW, h/fieldH)
+	all := fieldH + hudTop + hudBottom
+	s := math.Min(w/fieldW, h/all)
 	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		s = 1
 	}
-	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h - fieldH*s) / 2}
+	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h-all*s)/2 + hudTop*s}
 }
 
 // pt returns the screen position of world point (x, y), in pixels.

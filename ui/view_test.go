@@ -12,11 +12,12 @@ func TestFitViewKeepsAspect(t *testing.T) {
 		want     view
 		wantRect image.Rectangle
 	}{
-		{"same size", 1280, 720, view{1, 0, 0}, image.Rect(0, 0, 1280, 720)},
-		{"double (HiDPI)", 2560, 1440, view{2, 0, 0}, image.Rect(0, 0, 2560, 1440)},
-		{"wider: bars left and right", 1600, 720, view{1, 160, 0}, image.Rect(160, 0, 1440, 720)},
-		{"taller: bars top and bottom", 640, 720, view{0.5, 0, 180}, image.Rect(0, 180, 640, 540)},
-		{"degenerate window", 0, 0, view{1, -640, -360}, image.Rect(-640, -360, 640, 360)},
+		// The field and the HUD's bands are 1280×820 world units.
+		{"field and bands at 1:1", 1280, 820, view{1, 0, hudTop}, image.Rect(0, hudTop, 1280, 720+hudTop)},
+		{"double (HiDPI)", 2560, 1640, view{2, 0, 2 * hudTop}, image.Rect(0, 2*hudTop, 2560, 1440+2*hudTop)},
+		{"wider: bars left and right", 1600, 820, view{1, 160, hudTop}, image.Rect(160, hudTop, 1440, 720+hudTop)},
+		{"taller: bars top and bottom", 640, 820, view{0.5, 0, 205 + hudTop/2}, image.Rect(0, 205+hudTop/2, 640, 565+hudTop/2)},
+		{"degenerate window", 0, 0, view{1, -640, -410 + hudTop}, image.Rect(-640, -410+hudTop, 640, 310+hudTop)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -32,12 +33,12 @@ func TestFitViewKeepsAspect(t *testing.T) {
 }
 
 func TestViewMapsFieldCorners(t *testing.T) {
-	v := fitView(1600, 720)
-	if x, y := v.pt(0, 0); x != 160 || y != 0 {
-		t.Errorf("pt(0, 0) = (%v, %v), want (160, 0)", x, y)
+	v := fitView(1600, 820)
+	if x, y := v.pt(0, 0); x != 160 || y != hudTop {
+		t.Errorf("pt(0, 0) = (%v, %v), want (160, %v)", x, y, hudTop)
 	}
-	if x, y := v.pt(fieldW, fieldH); x != 1440 || y != 720 {
-		t.Errorf("pt(field corner) = (%v, %v), want (1440, 720)", x, y)
+	if x, y := v.pt(fieldW, fieldH); x != 1440 || y != 720+hudTop {
+		t.Errorf("pt(field corner) = (%v, %v), want (1440, %v)", x, y, 720+hudTop)
 	}
 	if got := v.px(12); got != 12 {
 		t.Errorf("px(12) = %v, want 12", got)
