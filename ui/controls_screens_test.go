@@ -13,8 +13,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// controlsSizes are the window sizes the Controls screen is shot at.
-var controlsSizes = []image.Point{{800, 600}, {1280, 720}}
+// controlsSizes are the screens the Controls screen is shot on.
+var controlsSizes = shotSizes
 
 // TestControlsScreenshots opens the Controls screen (with a clash from a
 // hand-edited file marked) in a real window at each of controlsSizes,
@@ -30,7 +30,7 @@ var controlsSizes = []image.Point{{800, 600}, {1280, 720}}
 func TestControlsScreenshots(t *testing.T) {
 	shots := []string{"padhint"}
 	for _, sz := range controlsSizes {
-		shots = append(shots, fmt.Sprintf("controls-%dx%d", sz.X, sz.Y))
+		shots = append(shots, "controls-"+sz.String())
 	}
 	// The walk checks each shot's size before it saves it.
 	windowShots(t, func(t *testing.T) { shootControls(t, os.Getenv(envShotsDir)) }, shots)
@@ -101,8 +101,9 @@ func (g *controlsShooter) Update() error {
 		return ebiten.Termination
 	}
 	sz := controlsSizes[g.at]
-	if w, h := ebiten.WindowSize(); w != sz.X || h != sz.Y {
-		ebiten.SetWindowSize(sz.X, sz.Y)
+	deviceScale = sz.Scale
+	if w, h := ebiten.WindowSize(); w != sz.W || h != sz.H {
+		ebiten.SetWindowSize(sz.W, sz.H)
 	}
 	return g.App.Update()
 }
@@ -119,7 +120,7 @@ func (g *controlsShooter) Draw(screen *ebiten.Image) {
 		return
 	}
 	b := screen.Bounds()
-	if b.Size() != controlsSizes[g.at] {
+	if sz := controlsSizes[g.at]; b.Size() != image.Pt(int(float64(sz.W)*sz.Scale), int(float64(sz.H)*sz.Scale)) {
 		g.frames = 0
 		return
 	}

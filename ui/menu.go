@@ -102,7 +102,11 @@ func (b *backdrop) step() {
 	b.world.Step([game.MaxPlayers]game.Input{})
 }
 
-func (b *backdrop) draw(e *env, dst *ebiten.Image, v view, t float64) {
+// draw draws the backdrop on dst, its field filling as much of it as fits
+// (v, the game's view with its HUD bands, is not used).
+func (b *backdrop) draw(e *env, dst *ebiten.Image, _ view, t float64) {
+	db := dst.Bounds()
+	v := menuView(float64(db.Dx()), float64(db.Dy()))
 	r := e.draw
 	field := r.begin(dst, v)
 	r.drawBackdrop(dst, field, b.ticks)

@@ -50,6 +50,17 @@ func fitView(w, h float64) view {
 	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h-all*s)/2 + hudTop*s}
 }
 
+// menuView returns the view of the field behind the menus on a screen of
+// w×h pixels: the field alone, as large as fits, centred (the menus have
+// no HUD).
+func menuView(w, h float64) view {
+	s := math.Min(w/fieldW, h/fieldH)
+	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		s = 1
+	}
+	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h - fieldH*s) / 2}
+}
+
 // pt returns the screen position of world point (x, y), in pixels.
 func (v view) pt(x, y float64) (float32, float32) {
 	return float32(v.X0 + x*v.Scale), float32(v.Y0 + y*v.Scale)

@@ -74,3 +74,12 @@ func TestWrapCopies(t *testing.T) {
 		})
 	}
 }
+
+func TestMenuViewHasNoBands(t *testing.T) {
+	if v := menuView(1280, 720); v != (view{1, 0, 0}) {
+		t.Errorf("menuView(1280, 720) = %+v, want the field filling the screen", v)
+	}
+	if v := menuView(800, 600); v != (view{0.625, 0, 75}) {
+		t.Errorf("menuView(800, 600) = %+v, want bars above and below", v)
+	}
+}
