@@ -76,16 +76,23 @@ func newHUD(f assets.Fonts) *hud {
 	return h
 }
 
+// The least sizes of the HUD's text, in pixels: on a small window (the
+// field at 800×600 is drawn at 0.6 pixels a unit) the HUD stays readable.
+const (
+	minLabelPx = 12
+	minScorePx = 20
+)
+
 // rescale sizes the faces for view v.
 func (h *hud) rescale(v view) {
 	if v.Scale == h.scale {
 		return
 	}
 	h.scale = v.Scale
-	h.score.Size = sizeScore * v.Scale
-	h.label.Size = sizeLabel * v.Scale
+	h.score.Size = max(sizeScore*v.Scale, minScorePx)
+	h.label.Size = max(sizeLabel*v.Scale, minLabelPx)
 	h.banner.Size = sizeBanner * v.Scale
-	h.sub.Size = sizeSub * v.Scale
+	h.sub.Size = max(sizeSub*v.Scale, minLabelPx)
 }
 
 // text draws s through label l with face f at world point (x, y), aligned
@@ -175,7 +182,7 @@ func (h *hud) hint(dst *ebiten.Image, r *renderer, v view, s string, a float32) 
 	x, y := v.pt(fieldW/2, fieldH-40)
 	pad := v.px(10)
 	r.hud.reset()
-	r.hud.rect(x-w/2-pad, y-v.px(5), w+2*pad, v.px(sizeLabel*1.35+10), tint(colBars, 0.6*a))
+	r.hud.rect(x-w/2-pad, y-v.px(5), w+2*pad, float32(h.label.Size*1.35)+v.px(10), tint(colBars, 0.6*a))
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 	h.text(dst, v, &h.hintLine, s, &h.label, fieldW/2, fieldH-40, text.AlignCenter, colDim, a)
 }
@@ -189,7 +196,7 @@ func (h *hud) strip(dst *ebiten.Image, r *renderer, v view, l *label, s string, 
 	x, sy := v.pt(fieldW/2, y)
 	pad := v.px(10)
 	r.hud.reset()
-	r.hud.rect(x-w/2-pad, sy-v.px(5), w+2*pad, v.px(sizeLabel*1.35+10), tint(colBars, 0.7))
+	r.hud.rect(x-w/2-pad, sy-v.px(5), w+2*pad, float32(h.label.Size*1.35)+v.px(10), tint(colBars, 0.7))
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 	h.text(dst, v, l, s, &h.label, fieldW/2, y, text.AlignCenter, c, 1)
 }

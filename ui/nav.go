@@ -210,7 +210,7 @@ func (h *padHint) draw(e *env, dst *ebiten.Image, v view) {
 	x, y := v.pt(fieldW/2, 12)
 	pad := v.px(10)
 	r.hud.reset()
-	r.hud.rect(x-w/2-pad, y-v.px(5), w+2*pad, v.px(sizeLabel*1.35+10), tint(colBars, 0.6*a))
+	r.hud.rect(x-w/2-pad, y-v.px(5), w+2*pad, float32(e.hud.label.Size*1.35)+v.px(10), tint(colBars, 0.6*a))
 	r.hud.flush(field, r.white, ebiten.BlendSourceOver)
 	e.hud.text(field, v, &h.line, h.text, &e.hud.label, fieldW/2, 12, text.AlignCenter, colAccent, a)
 }
