@@ -46,3 +46,38 @@ func TestThemeScalesTextAndSizes(t *testing.T) {
 		}
 	}
 }
+
+func TestResizeRebuildsTheScreenAtItsScale(t *testing.T) {
+	a, err := NewApp(Options{ConfigDir: t.TempDir(), Silent: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	deviceScale = 2
+	defer func() { deviceScale = 0 }()
+	a.emit(Intent{Kind: IntentOpenSettings})
+	if err := a.process(); err != nil {
+		t.Fatal(err)
+	}
+	s := a.cur.(*settingsScreen)
+	s.edit.Volume = 30 // an edit not saved yet
+	if w, h := a.LayoutF(1280, 720); w != 2560 || h != 1440 {
+		t.Fatalf("LayoutF(1280, 720) at device scale 2 = %v×%v, want 2560×1440", w, h)
+	}
+	a.rescale()
+	if a.theme().scale != 1.9 {
+		t.Errorf("the theme's scale is %v on a 2560×1440 screen, want 1.9", a.theme().scale)
+	}
+	s2, ok := a.cur.(*settingsScreen)
+	if !ok || s2 == s || a.ui.Container != s2.root() {
+		t.Fatalf("the Settings screen was not rebuilt: %T", a.cur)
+	}
+	if s2.edit.Volume != 30 {
+		t.Errorf("the unsaved volume is %d after the resize, want 30", s2.edit.Volume)
+	}
+	before := a.cur
+	a.rescale() // the same size: nothing to do
+	if a.cur != before {
+		t.Error("the screen was rebuilt without a change of scale")
+	}
+}
