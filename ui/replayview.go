@@ -277,6 +277,11 @@ func (s *replayScreen) showControls() {
 }
 
 func (s *replayScreen) draw(dst *ebiten.Image, v view, t float64) {
+	if s.p != nil {
+		// The control bar has the bottom: the field goes above it.
+		b := dst.Bounds()
+		v = fitViewAbove(float64(b.Dx()), float64(b.Dy()), float64(s.bar.GetWidget().Rect.Dy()))
+	}
 	e := s.a.env
 	r := e.draw
 	h := e.hud

@@ -50,6 +50,20 @@ func fitView(w, h float64) view {
 	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h-all*s)/2 + hudTop*s}
 }
 
+// fitViewAbove returns the view of the field on a screen of w×h pixels
+// whose bottom below pixels are taken (by the replay's control bar): the
+// field and the top band fitted above them, centred; the bar stands for
+// the bottom band.
+func fitViewAbove(w, h, below float64) view {
+	all := fieldH + hudTop
+	room := h - below
+	s := math.Min(w/fieldW, room/all)
+	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
+		return fitView(w, h)
+	}
+	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (room-all*s)/2 + hudTop*s}
+}
+
 // menuView returns the view of the field behind the menus on a screen of
 // w×h pixels: the field alone, as large as fits, centred (the menus have
 // no HUD).

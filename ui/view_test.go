@@ -83,3 +83,14 @@ func TestMenuViewHasNoBands(t *testing.T) {
 		t.Errorf("menuView(800, 600) = %+v, want bars above and below", v)
 	}
 }
+
+func TestFitViewAboveLeavesTheBottomFree(t *testing.T) {
+	// 1280×784 world units above a bar of 100 pixels, at 1:1.
+	v := fitViewAbove(1280, 784+100, 100)
+	if v != (view{1, 0, hudTop}) {
+		t.Errorf("fitViewAbove(1280, 884, 100) = %+v, want %+v", v, view{1, 0, hudTop})
+	}
+	if r := v.rect(); r.Max.Y > 884-100 {
+		t.Errorf("the field %v reaches into the bar", r)
+	}
+}
