@@ -44,6 +44,8 @@ type hud struct {
 	bestS  string // cached line under the game-over banner of a high score
 	bestOf int
 
+	thrustXOf, thrustXAt float64 // the scale thrustX was worked out at, and it
+
 	lifeFlash int // ticks the extra-life flash has left
 	lifeTitle label
 }
@@ -82,6 +84,20 @@ const (
 	minLabelPx = 12
 	minScorePx = 20
 )
+
+// thrustX returns where the thrust gauge begins, in world units: 10 right
+// of its title, whose width in units grows where the title's face is held
+// at its least size.
+func (h *hud) thrustX() float64 {
+	if h.scale <= 0 {
+		return 100 // not drawn yet
+	}
+	if h.thrustXOf != h.scale {
+		w, _ := text.Measure("THRUST", &h.label, 0)
+		h.thrustXOf, h.thrustXAt = h.scale, 28+max(72, w/h.scale+10)
+	}
+	return h.thrustXAt
+}
 
 // rescale sizes the faces for view v.
 func (h *hud) rescale(v view) {
@@ -138,7 +154,7 @@ func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int
 
 	// The thrust level stays where it was set, so the player must see it.
 	h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH+9, text.AlignStart, colDim, 1)
-	thrustGauge(r, v, sh.Thrust, col)
+	thrustGauge(r, v, h.thrustX(), sh.Thrust, col)
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }
 
@@ -147,10 +163,10 @@ const livesX = 200
 
 // thrustGauge adds a ship's thrust level, one bar a level in the ship's
 // colour (the top one in flame colour), to r.hud in the bottom band,
-// right of its title.
-func thrustGauge(r *renderer, v view, thrust uint8, col color.RGBA) {
+// from world x x0 (see hud.thrustX), right of its title.
+func thrustGauge(r *renderer, v view, x0 float64, thrust uint8, col color.RGBA) {
 	for k := 0; k < game.MaxThrust; k++ {
-		x, y := v.pt(100+float64(k)*20, fieldH+14)
+		x, y := v.pt(x0+float64(k)*20, fieldH+14)
 		bw, bh := v.px(15), v.px(8)
 		if k < int(thrust) {
 			c := col

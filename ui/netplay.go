@@ -503,7 +503,7 @@ func (s *netPlayScreen) drawThrust(r *renderer, v view, me int) {
 	if me < 0 || me >= game.MaxPlayers {
 		return
 	}
-	thrustGauge(r, v, s.cur.Ships[me].Thrust, playerColour(s.colourOf(me)))
+	thrustGauge(r, v, s.a.env.hud.thrustX(), s.cur.Ships[me].Thrust, playerColour(s.colourOf(me)))
 }
 
 // colourOf returns the palette index of slot.
