@@ -27,7 +27,7 @@ type joinScreen struct {
 // lanPollTicks is how often the LAN list is read: four times a second.
 const lanPollTicks = 15
 
-// joinListWidth is the LAN list's width in pixels.
+// joinListWidth is the LAN list's width in design pixels (see theme.px).
 const joinListWidth = 860
 
 func newJoinScreen(a *App) *joinScreen {
@@ -136,7 +136,7 @@ func (s *joinScreen) refresh() {
 	}
 }
 
-// colWidth is the least width of a LAN list column, in pixels.
+// colWidth is the least width of a LAN list column, in design pixels.
 func colWidth(head string) int {
 	switch head {
 	case "GAME":

@@ -45,7 +45,7 @@ type lobbyScreen struct {
 // room's own setup wins again, in ticks.
 const setupPatience = game.TicksPerSecond
 
-// lobbyWhereWidth is where the line saying how to join wraps, in pixels.
+// lobbyWhereWidth is where the line saying how to join wraps, in design pixels.
 const lobbyWhereWidth = 560
 
 func newLobbyScreen(a *App) *lobbyScreen {
@@ -427,7 +427,7 @@ func (s *lobbyScreen) updateSetup() {
 	enable(s.waveUp, host && g.StartWave < game.MaxStartWave)
 }
 
-// Widths in the lobby, in pixels: the roster's names, the chat's column
+// Widths in the lobby, in design pixels: the roster's names, the chat's column
 // and the names in it.
 const (
 	lobbyNameWidth = 200

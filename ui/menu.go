@@ -19,7 +19,7 @@ type menuScreen struct {
 }
 
 // menuNoticeWidth is where the menu's notice (why a game ended) wraps, in
-// pixels.
+// design pixels.
 const menuNoticeWidth = 480
 
 func newMenuScreen(a *App) *menuScreen {

@@ -29,7 +29,7 @@ type replaysScreen struct {
 // replaysPerPage is how many replays one page of the list shows.
 const replaysPerPage = 8
 
-// replaysListWidth is the list's width in pixels.
+// replaysListWidth is the list's width in design pixels.
 const replaysListWidth = 940
 
 func newReplaysScreen(a *App) *replaysScreen {

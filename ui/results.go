@@ -68,7 +68,7 @@ func resultsTitle(r *game.Results, lines []resultLine) (title, sub string) {
 	return title, sub
 }
 
-// Widths the results fit names into, in pixels.
+// Widths the results fit names into, in design pixels.
 const (
 	resultsTitleWidth = 760 // "NAME wins"
 	resultsNameWidth  = 300 // a player's name in the table
