@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ebitenui/ebitenui/widget"
@@ -64,12 +63,7 @@ func shootControls(t *testing.T, dir string) {
 	app.emit(Intent{Kind: IntentOpenSettings})
 	app.emit(Intent{Kind: IntentOpenControls})
 	g := &controlsShooter{App: app, t: t, dir: dir}
-	if err := app.runGame(g); err != nil {
-		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
-			t.Skipf("no window: %v", err)
-		}
-		t.Fatalf("run: %v", err)
-	}
+	runWindow(t, app, g)
 	if g.err != nil {
 		t.Fatal(g.err)
 	}

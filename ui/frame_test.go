@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -95,12 +94,7 @@ func measureFrames(t *testing.T) {
 	app.cur = s
 	app.ui.Container = s.root()
 	m := &frameMeter{app: app, world: w}
-	if err := app.runGame(m); err != nil {
-		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
-			t.Skipf("no window: %v", err)
-		}
-		t.Fatal(err)
-	}
+	runWindow(t, app, m)
 	if m.wall == 0 {
 		t.Fatal("the run ended before the measurement")
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"rockstep/assets"
+	"rockstep/assets/outline"
 	"rockstep/game"
 )
 
@@ -139,7 +140,7 @@ func (h *hud) draw(dst *ebiten.Image, r *renderer, v view, w *game.World, me int
 		lc, fill = colCore, 0.6
 	}
 	for k := 0; k < int(sh.Lives); k++ {
-		r.outline(nil, &r.hud, shipOutline[:], livesX+float64(k)*24, -hudTop+38, -math.Pi/2, 0.75, -1, lc, 1, fill)
+		r.outline(nil, &r.hud, outline.Ship[:], livesX+float64(k)*24, -hudTop+38, -math.Pi/2, 0.75, -1, lc, 1, fill)
 	}
 	if h.lifeFlash > 0 {
 		a := min(float32(h.lifeFlash)/(game.TicksPerSecond/2), 1)

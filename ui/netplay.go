@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"rockstep/assets/outline"
 	"rockstep/game"
 	"rockstep/game/fixed"
 	"rockstep/net/lockstep"
@@ -467,7 +468,7 @@ func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *gam
 		x, y := 24+float64(n/2)*boardEntryW, -hudTop+6+float64(n%2)*boardRowH
 		x0, y0 := v.pt(x, y+3)
 		r.hud.rect(x0, y0, v.px(6), v.px(20), tint(col, a))
-		r.outline(nil, &r.hud, shipOutline[:], x+boardLivesX, y+13, -math.Pi/2, 0.5, -1, col, a, 0.14)
+		r.outline(nil, &r.hud, outline.Ship[:], x+boardLivesX, y+13, -math.Pi/2, 0.5, -1, col, a, 0.14)
 		rows[n] = pending{i, x, y}
 		n++
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/outline"
 	"rockstep/game"
 )
 
@@ -183,7 +184,7 @@ func (r *renderer) drawRocks(prev, cur *game.World, t float64) {
 		}
 		rad := toUnits(game.RockRadius(rk.Size))
 		// A faint fill gives the rocks body without hiding what is behind.
-		r.outline(&r.glow, &r.core, rockShapes[rk.Shape&3], x, y, toRadians(a), rad, rad*1.1, colRock, 1, 0.06)
+		r.outline(&r.glow, &r.core, outline.Rocks[rk.Shape&3], x, y, toRadians(a), rad, rad*1.1, colRock, 1, 0.06)
 	}
 }
 
@@ -232,8 +233,8 @@ func (r *renderer) drawSaucers(prev, cur *game.World, t float64) {
 			x, y = lerpPos(before[j].Pos, s.Pos, t)
 		}
 		rad := toUnits(game.SaucerRadius(s.Size))
-		r.outline(&r.glow, &r.core, saucerOutline[:], x, y, 0, rad, rad*1.1, colDanger, 1, 0.12)
-		r.outline(&r.glow, &r.core, saucerRim[:], x, y, 0, rad, rad*1.1, colDanger, 0.8, 0)
+		r.outline(&r.glow, &r.core, outline.Saucer[:], x, y, 0, rad, rad*1.1, colDanger, 1, 0.12)
+		r.outline(&r.glow, &r.core, outline.SaucerRim[:], x, y, 0, rad, rad*1.1, colDanger, 0.8, 0)
 		// The light runs along the rim, one step every four ticks.
 		k := float64((cur.Tick/4)%5) - 2
 		n := wrapCopies(x, y, rad*1.1, &r.copies)
@@ -255,7 +256,7 @@ func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 		// Into hyperspace: the ship folds into its point where it was.
 		f := (float64(cur.Jump-(game.HyperspaceDelay-hyperFold)) - t) / hyperFold
 		x, y := toUnits(cur.Pos.X), toUnits(cur.Pos.Y)
-		r.outline(&r.glow, &r.core, shipOutline[:], x, y, toRadians(float64(cur.Angle)), max(f, 0.05), 30, colCore, float32(0.4+0.6*f), 0.3)
+		r.outline(&r.glow, &r.core, outline.Ship[:], x, y, toRadians(float64(cur.Angle)), max(f, 0.05), 30, colCore, float32(0.4+0.6*f), 0.3)
 		return
 	}
 	if !cur.Present || !cur.Alive {
@@ -285,7 +286,7 @@ func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 		flame := [3][2]float64{{-7.5, -3.5}, {-5 - length, 0}, {-7.5, 3.5}}
 		r.outline(&r.glow, &r.core, flame[:], x, y, ang, 1, 60, colFlame, alpha, 0.25*alpha)
 	}
-	r.outline(&r.glow, &r.core, shipOutline[:], x, y, ang, size, 30, col, alpha, 0.14*alpha)
+	r.outline(&r.glow, &r.core, outline.Ship[:], x, y, ang, size, 30, col, alpha, 0.14*alpha)
 
 	if cur.Charge > 0 {
 		// The charge ring fills clockwise from the top; once full it pulses.

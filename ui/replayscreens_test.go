@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"rockstep/net/bots"
@@ -107,12 +106,7 @@ func walkReplays(t *testing.T) {
 			return click.frames > 3 && s.p.pos > want-s.p.length()/50 && s.p.pos < want+s.p.length()/50
 		}, wait: 5},
 	}
-	if err := app.runGame(w); err != nil {
-		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
-			t.Skipf("no window: %v", err)
-		}
-		t.Fatalf("run: %v", err)
-	}
+	runWindow(t, app, w)
 	if w.err != nil {
 		t.Fatal(w.err)
 	}

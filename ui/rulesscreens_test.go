@@ -107,12 +107,7 @@ func walkRules(t *testing.T) {
 			s.world.Over = true
 		}, done: func(w *walker) bool { return w.cur2() == screenScores }, wait: 10},
 	}
-	if err := app.runGame(w); err != nil {
-		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
-			t.Skipf("no window: %v", err)
-		}
-		t.Fatalf("run: %v", err)
-	}
+	runWindow(t, app, w)
 	if w.err != nil {
 		t.Fatal(w.err)
 	}

@@ -330,12 +330,7 @@ func walkScreens(t *testing.T) {
 		}},
 	}
 	w.began = 0
-	if err := app.runGame(w); err != nil {
-		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
-			t.Skipf("no window: %v", err)
-		}
-		t.Fatalf("run: %v", err)
-	}
+	runWindow(t, app, w)
 	if w.guest != nil {
 		w.unblock() // a walk that ended early may have left the guest silenced
 		w.guest.Close()
@@ -358,6 +353,18 @@ func inside(what string, a image.Rectangle, where string, b image.Rectangle) str
 		return fmt.Sprintf("%s at %v is not inside %s at %v", what, a, where, b)
 	}
 	return ""
+}
+
+// runWindow runs g in app's window until it ends: on a machine without a
+// display the test is skipped; any other failure ends it.
+func runWindow(t *testing.T, app *App, g ebiten.Game) {
+	t.Helper()
+	if err := app.runGame(g); err != nil {
+		if strings.Contains(err.Error(), ErrNoWindow.Error()) {
+			t.Skipf("no window: %v", err)
+		}
+		t.Fatalf("run: %v", err)
+	}
 }
 
 // windowShots runs walk in a window process of its own (see
