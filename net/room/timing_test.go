@@ -53,14 +53,14 @@ func (p *player) execute(mt wire.MasterTurn) {
 	}
 }
 
-// packet is what the player sends: its turns not yet compiled (of one
-// tick count, as a client packet carries), with its round trip and frame
-// rate.
-func (p *player) packet(compiled uint32) wire.ClientPacket {
-	for len(p.queued) > 0 && p.queued[0].Turn < compiled {
-		p.queued = p.queued[1:]
+// packet is what the player sends: its turns the room has not compiled
+// yet (of one tick count, as a client packet carries), every master turn
+// it has run acknowledged, with its round trip and frame rate.
+func (p *player) packet() wire.ClientPacket {
+	for len(p.queued) > 0 && p.queued[0].Turn < p.exec {
+		p.queued = p.queued[1:] // compiled: the player has run it
 	}
-	cp := wire.ClientPacket{MasterAck: compiled, HasStats: true, RTT: p.rtt, FPS: p.fps}
+	cp := wire.ClientPacket{MasterAck: p.exec, HasStats: true, RTT: p.rtt, FPS: p.fps}
 	for _, ti := range p.queued {
 		if len(cp.Turns) == wire.MaxBatch || (len(cp.Turns) > 0 && ti.Count != cp.Turns[0].Count) {
 			break
@@ -98,12 +98,14 @@ func TestTimingChangeNeverForATurnAlreadySent(t *testing.T) {
 	for step := 0; step < 40*turns && b.r.Turn() < turns; step++ {
 		k, _ := b.r.Timing()
 		for _, p := range ps {
-			b.send(p.conn, p.packet(p.exec))
+			b.send(p.conn, p.packet())
 		}
 		b.tick(time.Duration(k) * time.Second / 60)
 		for _, p := range ps {
 			for _, mt := range masters(b.peer(p.conn)) {
-				p.held[mt.Turn] = mt
+				if mt.Turn >= p.exec { // resends of turns run already are not kept
+					p.held[mt.Turn] = mt
+				}
 			}
 			mt, ok := p.held[p.exec]
 			if !ok {
