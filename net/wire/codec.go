@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"net/netip"
 	"reflect"
 	"unicode/utf8"
 
@@ -146,6 +147,10 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[EndGame](pl)
 	case TypeKick:
 		m, err = decodeAs[Kick](pl)
+	case TypeStandby:
+		m, err = decodeAs[Standby](pl)
+	case TypeSuccessors:
+		m, err = decodeAs[Successors](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -404,16 +409,24 @@ func (r *reader) setup() game.Setup {
 	}
 }
 
-// Join: RoomID u32 LE, PlayerID 16, Name, Token 16, Spectate.
+// Join: RoomID u32 LE, PlayerID 16, Name, Token 16, Spectate, Resuming,
+// Resume uvarint.
 
-func (m Join) check() error { return checkString("name", m.Name, MaxName) }
+func (m Join) check() error {
+	if !m.Resuming && m.Resume != 0 {
+		return fmt.Errorf("resume %d without resuming: %w", m.Resume, ErrInvalid)
+	}
+	return checkString("name", m.Name, MaxName)
+}
 
 func (m Join) appendPayload(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint32(b, m.RoomID)
 	b = append(b, m.PlayerID[:]...)
 	b = appendString(b, m.Name)
 	b = append(b, m.Token[:]...)
-	return appendBool(b, m.Spectate)
+	b = appendBool(b, m.Spectate)
+	b = appendBool(b, m.Resuming)
+	return binary.AppendUvarint(b, uint64(m.Resume))
 }
 
 func (m *Join) decodePayload(r *reader) error {
@@ -422,10 +435,12 @@ func (m *Join) decodePayload(r *reader) error {
 	m.Name = r.string("name", MaxName)
 	m.Token = r.bytes16("token")
 	m.Spectate = r.bool("spectate")
+	m.Resuming = r.bool("resuming")
+	m.Resume = r.uvarint32("resume")
 	return r.err
 }
 
-// Welcome: RoomID u32 LE, Slot u8, Token 16, State u8.
+// Welcome: RoomID u32 LE, Slot u8, Token 16, State u8, Resumed.
 
 func (m Welcome) check() error {
 	if err := checkSlot("slot", m.Slot, true); err != nil {
@@ -438,7 +453,8 @@ func (m Welcome) appendPayload(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint32(b, m.RoomID)
 	b = append(b, m.Slot)
 	b = append(b, m.Token[:]...)
-	return append(b, byte(m.State))
+	b = append(b, byte(m.State))
+	return appendBool(b, m.Resumed)
 }
 
 func (m *Welcome) decodePayload(r *reader) error {
@@ -446,6 +462,7 @@ func (m *Welcome) decodePayload(r *reader) error {
 	m.Slot = r.u8("slot")
 	m.Token = r.bytes16("token")
 	m.State = RoomState(r.u8("state"))
+	m.Resumed = r.bool("resumed")
 	return r.err
 }
 
@@ -919,5 +936,99 @@ func (m Pause) appendPayload(b []byte) []byte { return appendBool(b, m.Paused) }
 
 func (m *Pause) decodePayload(r *reader) error {
 	m.Paused = r.bool("paused")
+	return r.err
+}
+
+// Standby: Port u16 LE, Key 16, Reach u8.
+
+func (m Standby) check() error { return nil }
+
+func (m Standby) appendPayload(b []byte) []byte {
+	b = binary.LittleEndian.AppendUint16(b, m.Port)
+	b = append(b, m.Key[:]...)
+	return append(b, m.Reach)
+}
+
+func (m *Standby) decodePayload(r *reader) error {
+	if v := r.take("port", 2); v != nil {
+		m.Port = binary.LittleEndian.Uint16(v)
+	}
+	m.Key = r.bytes16("key")
+	m.Reach = r.u8("reach")
+	return r.err
+}
+
+// Successors: Game uvarint, Turn uvarint, count u8, then per successor
+// Slot u8, address (16 bytes of IPv6 or IPv4-mapped address, port u16 LE),
+// Key 16, Confirmed; then 16 bytes of token hash per slot.
+
+func (m Successors) check() error {
+	if len(m.List) > game.MaxPlayers {
+		return fmt.Errorf("successors: %d, limit %d: %w", len(m.List), game.MaxPlayers, ErrLimit)
+	}
+	var seen uint8
+	for i, s := range m.List {
+		if err := checkSlot(fmt.Sprintf("successor %d: slot", i), s.Slot, false); err != nil {
+			return err
+		}
+		if seen&(1<<s.Slot) != 0 {
+			return fmt.Errorf("successor %d: slot %d twice: %w", i, s.Slot, ErrInvalid)
+		}
+		seen |= 1 << s.Slot
+		if !s.Addr.IsValid() || s.Addr.Port() == 0 || s.Addr.Addr().Zone() != "" {
+			return fmt.Errorf("successor %d: address %v: %w", i, s.Addr, ErrInvalid)
+		}
+	}
+	return nil
+}
+
+func (m Successors) appendPayload(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(m.Game))
+	b = binary.AppendUvarint(b, uint64(m.Turn))
+	b = append(b, uint8(len(m.List)))
+	for _, s := range m.List {
+		b = append(b, s.Slot)
+		ip := s.Addr.Addr().As16()
+		b = append(b, ip[:]...)
+		b = binary.LittleEndian.AppendUint16(b, s.Addr.Port())
+		b = append(b, s.Key[:]...)
+		b = appendBool(b, s.Confirmed)
+	}
+	for i := range m.Tokens {
+		b = append(b, m.Tokens[i][:]...)
+	}
+	return b
+}
+
+func (m *Successors) decodePayload(r *reader) error {
+	m.Game = r.uvarint32("game")
+	m.Turn = r.uvarint32("turn")
+	n := int(r.u8("successors"))
+	if r.err == nil && n > game.MaxPlayers {
+		r.fail("successors", fmt.Errorf("%d, limit %d: %w", n, game.MaxPlayers, ErrLimit))
+	}
+	if r.err != nil {
+		return r.err
+	}
+	if n > 0 {
+		m.List = make([]Successor, n)
+	}
+	for i := range m.List {
+		s := &m.List[i]
+		s.Slot = r.u8("successor slot")
+		ip := r.take("successor address", 16)
+		var port uint16
+		if v := r.take("successor port", 2); v != nil {
+			port = binary.LittleEndian.Uint16(v)
+		}
+		if ip != nil {
+			s.Addr = netip.AddrPortFrom(netip.AddrFrom16([16]byte(ip)).Unmap(), port)
+		}
+		s.Key = r.bytes16("successor key")
+		s.Confirmed = r.bool("successor confirmed")
+	}
+	for i := range m.Tokens {
+		m.Tokens[i] = r.bytes16("token hash")
+	}
 	return r.err
 }

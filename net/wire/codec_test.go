@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"net/netip"
 	"reflect"
 	"strings"
 	"testing"
@@ -153,6 +154,15 @@ func samples() []sample {
 		{"room created", RoomCreated{RoomID: 0xdeadbeef}},
 		{"end game", EndGame{}},
 		{"kick", Kick{Slot: 3}},
+		{"join-resuming", Join{RoomID: 1, PlayerID: id16(9), Name: "Ada", Token: id16(4), Resuming: true, Resume: 123_456}},
+		{"welcome-resumed", Welcome{RoomID: 1, Slot: 2, Token: id16(4), State: StateRunning, Resumed: true}},
+		{"standby", Standby{Port: 40123, Key: id16(7), Reach: 0b1010}},
+		{"standby-none", Standby{}},
+		{"successors", Successors{Game: 2, Turn: 4000, List: []Successor{
+			{Slot: 1, Addr: netip.MustParseAddrPort("192.168.1.20:40123"), Key: id16(1), Confirmed: true},
+			{Slot: 3, Addr: netip.MustParseAddrPort("[fe80::1]:7777"), Key: id16(3)},
+		}, Tokens: [game.MaxPlayers][16]byte{id16(10), id16(11), {}, id16(13)}}},
+		{"successors-empty", Successors{Game: 1}},
 		{"start with a timing change", Start{Setup: game.Setup{Seed: 5, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, FirstTurn: 900, K: 2, Delay: 3, ChangeAt: 910, ChangeK: 3, ChangeDelay: 5}},
 	}
 }
@@ -377,7 +387,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
 		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeKick) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeSuccessors) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -457,6 +467,11 @@ func invalidMessages() []struct {
 		{"join name not UTF-8", Join{Name: "Guest-\xff"}, ErrInvalid, false},
 		{"welcome slot 8", Welcome{Slot: game.MaxPlayers}, ErrInvalid, false},
 		{"welcome state 3", Welcome{State: StateFinished + 1}, ErrInvalid, false},
+		{"join resume without resuming", Join{Resume: 5}, ErrInvalid, false},
+		{"successors slot 8", Successors{List: []Successor{{Slot: 8, Addr: netip.MustParseAddrPort("10.0.0.1:1")}}}, ErrInvalid, false},
+		{"successors slot twice", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:1")}, {Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.2:1")}}}, ErrInvalid, false},
+		{"successors port 0", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:0")}}}, ErrInvalid, false},
+		{"successors too many", Successors{List: make([]Successor, game.MaxPlayers+1)}, ErrLimit, false},
 		{"refuse reason 0", Refuse{Reason: 0}, ErrInvalid, false},
 		{"refuse reason after the last", Refuse{Reason: refuseReasonEnd}, ErrInvalid, false},
 		{"refuse reason reserved", Refuse{Reason: refuseReserved}, ErrInvalid, false},
@@ -662,7 +677,9 @@ func TestTypeString(t *testing.T) {
 		{TypeMasterPacket, "master packet"},
 		{TypePause, "pause"},
 		{0, "type(0)"},
-		{TypeKick + 1, "type(26)"},
+		{TypeStandby, "standby"},
+		{TypeSuccessors, "successors"},
+		{TypeSuccessors + 1, "type(28)"},
 	}
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {

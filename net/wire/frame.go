@@ -46,6 +46,8 @@ var typeNames = [...]string{
 	TypeRoomCreated:     "room created",
 	TypeEndGame:         "end game",
 	TypeKick:            "kick",
+	TypeStandby:         "standby",
+	TypeSuccessors:      "successors",
 }
 
 // String returns the message type's name as errors and logs print it,

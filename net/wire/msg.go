@@ -10,6 +10,7 @@
 package wire
 
 import (
+	"net/netip"
 	"strconv"
 
 	"rockstep/game"
@@ -32,7 +33,12 @@ import (
 // RefuseBanned), and every frame travels sealed by the transport (its
 // protocol 2), which a version 3 peer cannot speak: a LAN listing shows
 // the one to the other as incompatible rather than failing at the join.
-const Version = 4
+//
+// Version 5: host migration. Players say where they would host the game
+// (Standby), the room names the successors in order (Successors), a Join
+// may resume a game at a turn (Join.Resuming, Welcome.Resumed), and a host
+// leaving by choice says so (LeaveHandover).
+const Version = 5
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
 // on, unless told otherwise; joining "host" without a port means this one.
@@ -86,6 +92,8 @@ const (
 	TypeRoomCreated     Type = 23 // server → client: the new room's id
 	TypeEndGame         Type = 24 // host player → room: the game is over (or the host ends it)
 	TypeKick            Type = 25 // host player → room: remove a player from the lobby, for the room's life
+	TypeStandby         Type = 26 // player → room: where it would host the game if the host went away
+	TypeSuccessors      Type = 27 // room → all: who hosts the game next, in order
 )
 
 // Message is any message of this package.
@@ -101,6 +109,11 @@ type Join struct {
 	Name     string   // at most MaxName bytes
 	Token    [16]byte // zero for a new player; the session token to reclaim a slot
 	Spectate bool
+	// Resuming: the player comes to a successor's room after the host went
+	// away, and holds the game up to master turn Resume (the next one it
+	// needs); the room carries it on from there if it can (Welcome.Resumed).
+	Resuming bool
+	Resume   uint32
 }
 
 // Welcome admits a client to a room.
@@ -109,6 +122,10 @@ type Welcome struct {
 	Slot   uint8 // SpectatorSlot for a spectator
 	Token  [16]byte
 	State  RoomState
+	// Resumed answers a resuming Join: the room sends the master turns from
+	// the player's Resume on, and the game goes on with no snapshot.
+	// Otherwise a resuming player catches up from a snapshot.
+	Resumed bool
 }
 
 // RefuseReason says why a Join was refused.
@@ -348,7 +365,8 @@ const (
 	LeaveShutdown  LeaveReason = 3
 	LeaveTimeout   LeaveReason = 4
 	LeaveGameOver  LeaveReason = 5
-	leaveReasonEnd             = 6
+	LeaveHandover  LeaveReason = 6 // the host is going away: go on with the first successor (Successors)
+	leaveReasonEnd             = 7
 )
 
 // Leave says goodbye.
@@ -431,6 +449,36 @@ type Pause struct {
 	Paused bool
 }
 
+// Standby tells the room where this player would host the game if the
+// host went away: the UDP port it listens on (the room knows its address)
+// and the fingerprint of its host key; and which other players' standby
+// ports answered its probes.
+type Standby struct {
+	Port  uint16   // 0: it cannot host
+	Key   [16]byte // the host key's fingerprint (transport.Fingerprint, as bytes)
+	Reach uint8    // bit i: slot i's standby port answered this player
+}
+
+// Successor is one player that may host the game next.
+type Successor struct {
+	Slot      uint8
+	Addr      netip.AddrPort // where it accepts the others
+	Key       [16]byte       // its host key's fingerprint
+	Confirmed bool           // every other player reached it
+}
+
+// Successors tells every player, in order, who hosts the game if the host
+// goes away: confirmed candidates first, lowest slot first. Tokens proves
+// each returning player to the successor's room: the first 16 bytes of the
+// SHA-256 of every slot's session token (zero for no slot), so that no
+// player learns another's token.
+type Successors struct {
+	Game   uint32
+	Turn   uint32      // the newest master turn when the list was made
+	List   []Successor // at most game.MaxPlayers
+	Tokens [game.MaxPlayers][16]byte
+}
+
 func (Join) Type() Type            { return TypeJoin }
 func (Welcome) Type() Type         { return TypeWelcome }
 func (Refuse) Type() Type          { return TypeRefuse }
@@ -454,3 +502,5 @@ func (CreateRoom) Type() Type      { return TypeCreateRoom }
 func (RoomCreated) Type() Type     { return TypeRoomCreated }
 func (EndGame) Type() Type         { return TypeEndGame }
 func (Kick) Type() Type            { return TypeKick }
+func (Standby) Type() Type         { return TypeStandby }
+func (Successors) Type() Type      { return TypeSuccessors }
