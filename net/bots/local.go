@@ -46,6 +46,9 @@ type Config struct {
 	Share bool
 	// Setup is the game's setup (zero: DefaultBotSetup, a long co-op game).
 	Setup game.Setup
+	// Handover makes every bot ready to host the game if the room goes
+	// away (host migration: KillHost, HostLeaves).
+	Handover bool
 	// Manual leaves readying, starting and ending games to the caller
 	// (lifecycle tests); otherwise bots ready themselves, the host starts
 	// once everyone is ready and ends the game at Ticks.
@@ -80,6 +83,7 @@ type Local struct {
 	recErr    error
 	games     int
 	flushAt   time.Duration
+	hand      handoverState
 }
 
 // Bot is one simulated player or spectator.
@@ -179,6 +183,13 @@ func NewLocal(cfg Config) (*Local, error) {
 	if rec != nil {
 		rc = l.recording(rc, rec)
 	}
+	if cfg.Handover {
+		l.enableHandover(&rc)
+	}
+	if rc.SilenceTimeout <= 0 {
+		rc.SilenceTimeout = room.LAN().SilenceTimeout
+	}
+	l.hand.roomCfg = rc
 	if cfg.Share {
 		l.shared = lockstep.NewSharedSim()
 	}
@@ -207,6 +218,7 @@ func (l *Local) addBot(sc lockstep.Config, pilot *Pilot) *Bot {
 	sc.Predict = l.cfg.Predict
 	sc.SyncTest = l.cfg.SyncTest
 	sc.Shared = l.shared
+	sc.KeepHistory = l.cfg.Handover
 	b.Session = lockstep.New(sc)
 	b.nextFrame = l.now
 	l.Bots = append(l.Bots, b)
@@ -308,12 +320,19 @@ func (l *Local) Step() {
 	}
 	l.now = next
 	now := next
-	l.Net.DeliverUp(now, func(p transport.PeerID, pkt []byte) { l.Room.Receive(now, connOf(p), pkt) })
-	if now >= l.roomTick {
-		l.Room.Tick(now)
-		l.roomTick = now + 4*time.Millisecond
+	if l.roomDead() {
+		l.Net.DeliverUp(now, nil) // nobody is there
+		if now >= l.roomTick {
+			l.roomTick = now + 4*time.Millisecond
+		}
+	} else {
+		l.Net.DeliverUp(now, func(p transport.PeerID, pkt []byte) { l.Room.Receive(now, connOf(p), pkt) })
+		if now >= l.roomTick {
+			l.Room.Tick(now)
+			l.roomTick = now + 4*time.Millisecond
+		}
+		l.Room.Flush(func(c room.ConnID, f []byte) { l.sendDown(now, peerOf(c), f) })
 	}
-	l.Room.Flush(func(c room.ConnID, f []byte) { l.sendDown(now, peerOf(c), f) })
 	l.Net.DeliverDown(now, func(p transport.PeerID, pkt []byte) {
 		if b := l.byPeer[p]; b != nil && !b.Gone {
 			b.Session.Receive(now, pkt)
@@ -342,7 +361,10 @@ func (l *Local) Step() {
 		if !l.cfg.Manual {
 			l.drive(b)
 		}
+		l.offerStandby(b)
 	}
+	l.checkHandover()
+	l.watchResume()
 	if l.rec != nil && now >= l.flushAt {
 		l.flushAt = now + time.Second
 		for _, w := range l.recs {

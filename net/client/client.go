@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/net/host"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -38,6 +39,15 @@ type Options struct {
 	Netsim transport.Impairment
 	// Seed seeds Netsim's randomness.
 	Seed uint64
+	// Standby makes this player ready to carry the game on if the host
+	// goes away (host migration): it listens on StandbyAddr (":0" if
+	// empty) with HostKey (a fresh one if nil), keeps the game's master
+	// turns, probes the other players' standby ports, and hosts the game
+	// with HostConfig's settings if it is the first live successor.
+	Standby     bool
+	StandbyAddr string
+	HostKey     *transport.HostKey
+	HostConfig  host.Config
 }
 
 // Client is a running session.
@@ -65,6 +75,14 @@ type Client struct {
 
 	up, down *transport.Link // the simulated bad network, if any
 	due      [][]byte
+
+	// Host migration (handover.go).
+	standby   *host.Standby
+	cut       context.CancelCauseFunc // ends the current network connection (nil over a pipe)
+	reach     atomic.Uint32           // slots whose standby answered our probe
+	hosting   *host.Host              // the game's host, since this player took it over
+	handovers atomic.Int32            // migrations so far
+	newHost   atomic.Int32            // the slot that hosts since the last migration (-1: none)
 }
 
 // leaveGrace bounds how long Close waits for the host to acknowledge the
@@ -81,6 +99,9 @@ const updateEvery = 4 * time.Millisecond
 func newClient(opt Options) *Client {
 	if opt.Transport.MTU == 0 {
 		opt.Transport = transport.LAN()
+	}
+	if opt.Standby {
+		opt.Session.KeepHistory = true
 	}
 	// lockstep.New fills the session's zero settings with the LAN defaults.
 	c := &Client{s: lockstep.New(opt.Session), opt: opt, start: time.Now(), done: make(chan struct{})}
@@ -139,16 +160,79 @@ func (c *Client) sample(tick uint32) game.Input {
 // room given in opt.Session.
 func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 	c := newClient(opt)
-	var tc *transport.Client
-	var err error
-	if opt.From.IsValid() {
-		tc, err = transport.DialFrom(ctx, opt.From, addr, c.opt.Transport)
-	} else {
-		tc, err = transport.Dial(ctx, addr, c.opt.Transport)
-	}
+	tc, err := c.dial(ctx, addr, opt.Transport)
 	if err != nil {
 		return nil, err
 	}
+	if opt.Standby {
+		if err := c.openStandby(); err != nil {
+			tc.Close()
+			return nil, err
+		}
+	}
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	c.stop = func() { cancel(nil) }
+	c.abandon = func() { cancel(transport.ErrAbandoned) }
+	go c.run(runCtx, func(ctx context.Context) error { return c.runNet(ctx, tc) })
+	return c, nil
+}
+
+// dial opens a transport connection to addr, from opt.From if it is set.
+func (c *Client) dial(ctx context.Context, addr string, cfg transport.Config) (*transport.Client, error) {
+	if c.opt.From.IsValid() {
+		return transport.DialFrom(ctx, c.opt.From, addr, cfg)
+	}
+	return transport.Dial(ctx, addr, cfg)
+}
+
+// HostFingerprint returns the fingerprint of the host key the host proved
+// when this client connected (see transport.Fingerprint), for players to
+// compare; "" for a client attached to its own host in-process.
+func (c *Client) HostFingerprint() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hostFP
+}
+
+// Attach starts a session over an in-process pipe whose other end the host
+// holds (see host.Host.Attach).
+func Attach(p *transport.Pipe, opt Options) *Client {
+	c := newClient(opt)
+	runCtx, cancel := context.WithCancelCause(context.Background())
+	c.stop = func() { cancel(nil) }
+	c.abandon = func() { cancel(transport.ErrAbandoned) }
+	go c.run(runCtx, func(ctx context.Context) error { return c.runPipe(ctx, p) })
+	return c
+}
+
+// run drives the session over one transport after another: the first,
+// then, if the host goes away while a game runs, a successor's (host
+// migration), until the player closes the client or no successor is left.
+func (c *Client) run(ctx context.Context, r func(context.Context) error) {
+	for {
+		err := r(ctx)
+		if ctx.Err() != nil || !c.wantsHandover() {
+			c.closeStandby(ctx)
+			c.finish(err)
+			return
+		}
+		next, herr := c.handover(ctx)
+		if herr != nil {
+			c.closeStandby(ctx)
+			c.finish(err)
+			return
+		}
+		r = next
+	}
+}
+
+// runNet runs the session over a network connection until it ends: the
+// player closes the client, the connection is lost, or the host hands the
+// game over.
+func (c *Client) runNet(ctx context.Context, tc *transport.Client) error {
+	inner, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
+	c.mu.Lock()
 	c.hostFP = tc.HostFingerprint()
 	c.send = func(f []byte) error {
 		if wire.Unreliable(f) && tc.SendDatagram(f) == nil {
@@ -157,61 +241,48 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 		return tc.Send(f)
 	}
 	c.queued = tc.Queued
-	runCtx, cancel := context.WithCancelCause(context.Background())
-	c.stop = func() { cancel(nil) }
-	c.abandon = func() { cancel(transport.ErrAbandoned) }
-	go func() {
-		err := tc.Run(runCtx, (*netHandler)(c))
-		c.finish(err)
-	}()
-	return c, nil
+	c.cut = cut
+	c.mu.Unlock()
+	return tc.Run(inner, (*netHandler)(c))
 }
 
-// HostFingerprint returns the fingerprint of the host key the host proved
-// when this client connected (see transport.Fingerprint), for players to
-// compare; "" for a client attached to its own host in-process.
-func (c *Client) HostFingerprint() string { return c.hostFP }
-
-// Attach starts a session over an in-process pipe whose other end the host
-// holds (see host.Host.Attach).
-func Attach(p *transport.Pipe, opt Options) *Client {
-	c := newClient(opt)
+// runPipe runs the session over an in-process pipe to a host until the
+// player closes the client.
+func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
+	c.mu.Lock()
 	c.send = p.SendToHost
-	runCtx, cancel := context.WithCancelCause(context.Background())
-	c.stop = func() { cancel(nil) }
-	c.abandon = func() { cancel(transport.ErrAbandoned) }
-	go func() {
-		t := time.NewTicker(updateEvery)
-		defer t.Stop()
-		defer p.Close()
-		wake := time.NewTimer(time.Hour)
-		defer wake.Stop()
-		for {
-			c.mu.Lock()
-			next := c.start.Add(c.s.NextTick())
-			c.mu.Unlock()
-			if d := time.Until(next); d > 0 && d < updateEvery {
-				wake.Reset(d) // the next tick, sent as it completes
-			}
-			select {
-			case <-wake.C:
-			case <-runCtx.Done():
-				if !errors.Is(context.Cause(runCtx), transport.ErrAbandoned) {
-					c.leave()
-				}
-				c.finish(nil)
-				return
-			case <-p.ClientWake():
-			case <-t.C:
-			}
-			c.mu.Lock()
-			now := c.now()
-			p.DrainClient(func(f []byte) { c.receive(now, f) })
-			c.step(now)
-			c.mu.Unlock()
+	c.queued = nil
+	c.hostFP = ""
+	c.cut = nil
+	c.mu.Unlock()
+	t := time.NewTicker(updateEvery)
+	defer t.Stop()
+	defer p.Close()
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	for {
+		c.mu.Lock()
+		next := c.start.Add(c.s.NextTick())
+		c.mu.Unlock()
+		if d := time.Until(next); d > 0 && d < updateEvery {
+			wake.Reset(d) // the next tick, sent as it completes
 		}
-	}()
-	return c
+		select {
+		case <-wake.C:
+		case <-ctx.Done():
+			if !errors.Is(context.Cause(ctx), transport.ErrAbandoned) {
+				c.leave()
+			}
+			return nil
+		case <-p.ClientWake():
+		case <-t.C:
+		}
+		c.mu.Lock()
+		now := c.now()
+		p.DrainClient(func(f []byte) { c.receive(now, f) })
+		c.step(now)
+		c.mu.Unlock()
+	}
 }
 
 // step updates the session and sends what it queued; c.mu is held and
@@ -226,6 +297,7 @@ func (c *Client) step(now time.Duration) {
 	if c.s.Phase() == lockstep.Left {
 		c.leftSent = true
 	}
+	c.stepHandover()
 	if c.closing && c.leftSent && (c.delivered() || time.Now().After(c.leaveBy)) {
 		c.stop() // the Leave is with the host (or the grace is over): hang up
 	}

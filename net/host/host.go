@@ -42,6 +42,10 @@ type Config struct {
 	Record     bool
 	RecordFile string
 	RecordDir  string
+	// Handover, when the host stops while a game runs, hands the game to
+	// its players (host migration) instead of ending it: the Host button,
+	// and `-server -handover`.
+	Handover bool
 }
 
 // Defaults returns a host's settings for a LAN.
@@ -159,12 +163,22 @@ func New(cfg Config) *Host {
 		h.rec = &recorders{dir: cfg.RecordDir, file: cfg.RecordFile, log: log.Info}
 		h.cfg.Room.NewRecorder = h.rec.newRecorder
 	}
+	h.cfg.Room.AddrOf = h.addrOf
 	h.openRoom(cfg.Name, cfg.Room.Setup, 0)
 	h.publishStats()
 	return h
 }
 
 func (h *Host) now() time.Duration { return time.Since(h.start) }
+
+// addrOf returns the IP address connection id comes from (none for an
+// in-process pipe); rooms ask it on the loop goroutine.
+func (h *Host) addrOf(id room.ConnID) netip.Addr {
+	if cn := h.conns[id]; cn != nil && cn.addr.IsValid() {
+		return cn.addr.Addr()
+	}
+	return netip.Addr{}
+}
 
 // openRoom creates a room and returns its id.
 func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
@@ -449,7 +463,11 @@ func (h *Host) shutdown(now time.Duration) {
 		h.log.Info("shutting down", "rooms", len(h.rooms))
 		for _, id := range h.order {
 			hr := h.rooms[id]
-			hr.r.Shutdown(now, "the server is shutting down")
+			if h.cfg.Handover && hr.r.HandOver(now, "the host left; the game goes on") {
+				h.log.Info("game handed over", "room", id)
+			} else {
+				hr.r.Shutdown(now, "the server is shutting down")
+			}
 			h.flush(hr)
 		}
 		return

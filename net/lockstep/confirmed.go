@@ -220,6 +220,9 @@ func (s *Session) startTurn(mt *wire.MasterTurn) {
 			s.emit(Event{Kind: EvResumed, Turn: mt.Turn})
 		}
 	}
+	if s.cfg.KeepHistory {
+		s.hand.keep(mt)
+	}
 	if s.cfg.OnTurn != nil {
 		s.cfg.OnTurn(mt)
 	}

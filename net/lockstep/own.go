@@ -89,7 +89,7 @@ func (s *Session) queueOwnTurn(c uint32, samples []game.Input) {
 // turns after the change never wait for the ones before it to be
 // acknowledged.
 func (s *Session) sendClientPacket(resend bool) {
-	if s.phase != Playing {
+	if s.phase != Playing || s.hand.migrating {
 		return
 	}
 	o, g := &s.own, &s.game

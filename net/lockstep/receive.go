@@ -40,8 +40,9 @@ const (
 	EvTiming                        // K and delay change at Turn
 	EvPaused
 	EvResumed
-	EvQuit  // Slot quit the game (Text is its name)
-	EvEnded // the game ended at the end of Turn; the results are read
+	EvQuit     // Slot quit the game (Text is its name)
+	EvEnded    // the game ended at the end of Turn; the results are read
+	EvHandover // the host is going away; the game goes on with a successor (Text: the host's words)
 )
 
 // Event is something the UI may want to show.
@@ -125,8 +126,18 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.Pong:
 		s.meter.pong(s.now, m)
 	case wire.Leave:
+		if m.Reason == wire.LeaveHandover && s.phase == Playing && !s.game.ended && len(s.hand.list.List) > 0 {
+			// The host is going and the game goes on with a successor.
+			s.hand.asked = true
+			s.emit(Event{Kind: EvHandover, Text: m.Text})
+			return
+		}
 		s.phase, s.room.leave = Left, m
 		s.emit(Event{Kind: EvLeft, Text: m.Text})
+	case wire.Successors:
+		if m.Game == s.room.setup.Game {
+			s.hand.list = m
+		}
 	default:
 		s.stats.MalformedIn++
 	}
@@ -138,10 +149,20 @@ func (s *Session) sendJoin() {
 		return
 	}
 	s.room.lastJoin = s.now
-	s.send(wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate})
+	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate}
+	if s.hand.migrating {
+		j.RoomID = 0 // the successor's room is the default one of its host
+		j.Resuming, j.Resume = true, s.hand.resume
+	}
+	s.send(j)
 }
 
 func (s *Session) onWelcome(w wire.Welcome) {
+	if s.hand.migrating {
+		s.onResumed(w)
+		s.sendStandby()
+		return
+	}
 	if s.phase != Joining {
 		return // a repeated Welcome for a repeated Join
 	}
@@ -202,6 +223,7 @@ func (s *Session) begin() {
 	s.sync.count = 0      // nothing of the last game is re-simulated
 	s.lobby = lobbyWish{} // wishes never outlive the game they were made for
 	s.snap.want = false
+	s.hand.history, s.hand.cut, s.hand.asked = s.hand.history[:0], false, false
 	// The last game's finished status must not end this one: until the
 	// room says otherwise, the game runs.
 	s.room.status = wire.RoomStatus{State: wire.StateRunning, Turn: st.FirstTurn}
@@ -215,6 +237,7 @@ func (s *Session) begin() {
 		}
 	}
 	s.sendClientPacket(false)
+	s.sendStandby()
 }
 
 func (s *Session) onStatus(m wire.RoomStatus) {

@@ -69,6 +69,10 @@ type Config struct {
 	// a desync the room can be sent the world at the turn that diverged
 	// (about 6.6 KB each). 0 means the default (8); -1 keeps none.
 	KeepWorlds int
+	// KeepHistory keeps every master turn executed, so that this player
+	// can host the game if the host goes away (its replay goes on from
+	// turn 0). About 100 bytes a turn, bounded.
+	KeepHistory bool
 	// Shared, if set, is shared with the other sessions of this process
 	// that play the same game, which then simulate it once (bots in a load
 	// test; see SharedSim). Not with SyncTest.
@@ -156,13 +160,16 @@ type Session struct {
 	lobby  lobbyWish   // requests repeated until the setup shows them
 	chat   []wire.Chat // the last lines
 
-	game  confirmed   // the game every player agrees on
-	own   ownTurns    // the local player's turns
-	clock schedule    // when ticks are due, stalls, lateness
-	meter meter       // round trips and frame rate
-	snap  snapshotIO  // snapshots in (catch-up) and out (requests)
-	pred  predictor   // the displayed world, when predicting
-	sync  syncChecker // the -synctest mode
+	game        confirmed    // the game every player agrees on
+	own         ownTurns     // the local player's turns
+	clock       schedule     // when ticks are due, stalls, lateness
+	meter       meter        // round trips and frame rate
+	snap        snapshotIO   // snapshots in (catch-up) and out (requests)
+	pred        predictor    // the displayed world, when predicting
+	sync        syncChecker  // the -synctest mode
+	hand        handoverView // who hosts next, and the move there
+	standby     wire.Standby // where this player would host (SetStandby)
+	haveStandby bool
 
 	out   [][]byte // frames queued for Flush
 	pool  [][]byte
@@ -284,6 +291,9 @@ func (s *Session) Update(now time.Duration, input InputSource) {
 		return
 	case Refused, Left:
 		return
+	}
+	if s.hand.migrating {
+		s.sendJoin()
 	}
 	s.ping()
 	s.retryLobby()

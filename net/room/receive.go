@@ -83,6 +83,8 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 		r.onPause(m, msg)
 	case wire.Kick:
 		r.onKick(m, msg)
+	case wire.Standby:
+		r.onStandby(m, msg)
 	default:
 		r.drop(DropUnexpected)
 	}

@@ -14,6 +14,7 @@ package room
 
 import (
 	"io"
+	"net/netip"
 	"time"
 
 	"rockstep/game"
@@ -47,6 +48,11 @@ type Config struct {
 	MaxFramesPerS  int           // frames per second one connection may send before drops
 	ChatPerS       float64       // chat lines a second one connection may send, in bursts of ChatBurst; the rest are dropped
 	ChatBurst      int
+	// AddrOf, if set, returns the IP address a connection comes from (the
+	// host's transport knows it): a player's standby port there is where
+	// it would host the game (handover.go). In-process connections have
+	// none and are never successors.
+	AddrOf func(ConnID) netip.Addr
 	// NewRecorder, if set, is asked for a recorder at the start of every
 	// game (a nil recorder records nothing).
 	NewRecorder func(setup game.Setup, roomName string) Recorder
@@ -174,6 +180,15 @@ type Room struct {
 	shrinkVotes  int           // decisions in a row that called for less delay
 	lastPing     time.Duration // when members were last pinged
 
+	// host migration (handover.go)
+	standby     [game.MaxPlayers]standby
+	lastSucc    wire.Successors
+	lastSuccAt  time.Duration
+	handed      bool          // made by Resume: tokens are known by their hashes
+	resumed     bool          // waiting for the expected players (HandoverWait)
+	awaitUntil  time.Duration // 0: not yet set
+	historyFrom uint32        // the oldest master turn a resuming player can be sent
+
 	snap snapshotRelay
 	rec  Recorder
 	// desync snapshots being assembled, one per slot
@@ -212,6 +227,7 @@ type member struct {
 	lastMaster time.Duration // when a master frame was last sent
 	sentTo     uint32        // master turns below this were sent at least once
 
+	inPlace    bool // came back to a resumed game where its own world stood (no snapshot)
 	needSnap   bool // waiting for a snapshot before the master stream
 	snapTurn   uint32
 	lastChunks time.Duration
@@ -231,6 +247,8 @@ type slot struct {
 	id        [16]byte
 	name      string
 	token     [16]byte
+	hashOnly  bool     // a resumed game's slot not yet reclaimed: only its token's hash is known
+	tokenHash [16]byte // TokenHash of the token, while hashOnly
 	ready     bool
 	colour    uint8
 	rtt       uint16 // ms

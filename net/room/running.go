@@ -293,6 +293,9 @@ func (r *Room) sendMasters(resend bool) {
 
 func (r *Room) tickRunning() {
 	now := r.now
+	if r.resumed && r.awaitUntil == 0 {
+		r.tickResumed() // the resumed room's clock starts: drop times are set
+	}
 	for i := range r.slots {
 		s := &r.slots[i]
 		if s.inGame && s.vacant && !s.drop && !s.rejoining && now >= s.dropAt {
@@ -308,6 +311,8 @@ func (r *Room) tickRunning() {
 	if r.state != wire.StateRunning {
 		return
 	}
+	r.tickResumed()
+	r.updateSuccessors(false)
 	r.sendStarts()
 	r.relaySnapshots()
 	if r.child == wire.ChildIterating || r.child == wire.ChildVacancy || r.child == wire.ChildLagging {

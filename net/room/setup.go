@@ -21,6 +21,10 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		return
 	}
 	if m != nil {
+		if m.inPlace {
+			r.welcomeResumed(m)
+			return
+		}
 		r.welcome(m)
 		return
 	}
@@ -32,6 +36,13 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		r.reset()
 	}
 	var zero [16]byte
+	if j.Token != zero && r.handed {
+		if !r.resumeJoin(conn, j) {
+			r.drop(DropSpoof)
+			r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken, Text: "unknown session token"})
+		}
+		return
+	}
 	if j.Token != zero {
 		r.rejoin(conn, j)
 		return

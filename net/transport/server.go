@@ -73,6 +73,7 @@ type Server struct {
 	stats     serverCounters
 	dlog      dropLog
 	running   atomic.Bool
+	abandoned atomic.Bool
 	stop      chan struct{}
 	closeOnce sync.Once
 }
@@ -200,6 +201,9 @@ func (s *Server) serve(ctx context.Context) error {
 			s.shutdown()
 			return nil
 		case <-s.stop:
+			if s.abandoned.Load() {
+				return nil // a crash: nobody is told
+			}
 			s.shutdown()
 			return nil
 		case err := <-r.fatal:
@@ -248,6 +252,14 @@ func (s *Server) Close() error {
 		return s.conn.Close()
 	}
 	return nil
+}
+
+// Abandon stops a running Run as a crash would: no session is told, the
+// peers just hear nothing more (tests of what a host's crash does). It is
+// safe from any goroutine.
+func (s *Server) Abandon() {
+	s.abandoned.Store(true)
+	s.Close()
 }
 
 // Stats returns the server's counters. It is safe from any goroutine.

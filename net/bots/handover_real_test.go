@@ -1,0 +1,225 @@
+package bots_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/bots"
+	"rockstep/net/client"
+	"rockstep/net/host"
+	"rockstep/net/lockstep"
+	"rockstep/net/replay"
+	"rockstep/net/transport"
+)
+
+// Host migration over real sockets on loopback, with prediction on: the
+// host's player plays on the host's machine (in-process, as the Host
+// button does) with three guests. The host's machine crashes (its socket
+// falls silent), or the host leaves by choice: the guests carry the game
+// on with the first successor and end it on one hash and one results
+// table, and the successor's replay verifies from turn 0.
+func TestHandoverRealTransport(t *testing.T) {
+	for _, mode := range []string{"crash", "leave"} {
+		t.Run(mode, func(t *testing.T) { handoverReal(t, mode) })
+	}
+}
+
+func handoverReal(t *testing.T, mode string) {
+	dir := t.TempDir()
+	hcfg := host.Defaults()
+	hcfg.Handover = true
+	hcfg.Room.Setup = bots.DefaultBotSetup()
+	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(hcfg)
+	ctx, stopHost := context.WithCancel(context.Background())
+	defer stopHost()
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		_ = h.Serve(ctx, srv)
+	}()
+	pipe := transport.NewPipe()
+	h.Attach(pipe)
+
+	type player struct {
+		c     *client.Client
+		pilot *bots.Pilot
+		mu    sync.Mutex
+	}
+	input := func(p *player) func(uint32) game.Input {
+		return func(uint32) game.Input {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			return p.pilot.Next()
+		}
+	}
+	sess := func(i int) lockstep.Config {
+		sc := lockstep.LAN()
+		sc.Name, sc.PlayerID, sc.Predict = fmt.Sprintf("bot%d", i), [16]byte{byte(i + 1)}, true
+		return sc
+	}
+	players := make([]*player, 4)
+	players[0] = &player{pilot: bots.NewPilot(200)}
+	players[0].c = client.Attach(pipe, client.Options{Session: sess(0), Input: input(players[0])})
+	for i := 1; i < 4; i++ {
+		p := &player{pilot: bots.NewPilot(uint64(200 + i))}
+		hc := host.Defaults()
+		hc.Record, hc.RecordDir = true, filepath.Join(dir, fmt.Sprint(i))
+		dctx, cancel := context.WithTimeout(context.Background(), realPatience)
+		c, err := client.Dial(dctx, srv.Addr().String(), client.Options{Session: sess(i), Input: input(p),
+			Standby: true, StandbyAddr: "127.0.0.1:0", HostConfig: hc})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.c = c
+		players[i] = p
+	}
+	defer func() {
+		for _, p := range players[1:] {
+			p.c.Close()
+		}
+	}()
+	wait := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(realPatience)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("waited %v for %s", realPatience, what)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	all := func(from int, f func(s *lockstep.Session) bool) bool {
+		for _, p := range players[from:] {
+			ok := false
+			p.c.Do(func(s *lockstep.Session) { ok = f(s) })
+			if !ok {
+				return false
+			}
+		}
+		return true
+	}
+	wait("everyone in the lobby", func() bool {
+		return all(0, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Lobby && len(s.SetupState().Players) == 4 })
+	})
+	for _, p := range players {
+		p.c.Do(func(s *lockstep.Session) { s.SetReady(true) })
+	}
+	wait("everyone ready", func() bool {
+		return all(0, func(s *lockstep.Session) bool {
+			for _, pl := range s.SetupState().Players {
+				if !pl.Ready {
+					return false
+				}
+			}
+			return len(s.SetupState().Players) == 4
+		})
+	})
+	players[0].c.Do(func(s *lockstep.Session) { s.RequestStart() })
+	wait("a few seconds of game, and every successor known", func() bool {
+		return all(0, func(s *lockstep.Session) bool {
+			turn, _ := s.ExecutedTurns()
+			return s.Phase() == lockstep.Playing && turn > 120 && len(s.Successors().List) == 3 && s.Successors().List[2].Confirmed
+		})
+	})
+	var before uint32
+	players[1].c.Do(func(s *lockstep.Session) { before, _ = s.ExecutedTurns() })
+	t0 := time.Now()
+	switch mode {
+	case "crash":
+		srv.Abandon()
+		players[0].c.Abandon()
+	case "leave":
+		players[0].c.Close()
+		stopHost() // the Host button's window closes: the host hands the game over
+	}
+	wait("the game to go on with a successor", func() bool {
+		return all(1, func(s *lockstep.Session) bool {
+			turn, _ := s.ExecutedTurns()
+			return s.Phase() == lockstep.Playing && turn > before+60
+		})
+	})
+	t.Logf("%s: the guests played 60 turns past the handover %v after it", mode, time.Since(t0).Round(time.Millisecond))
+	newHost := -1
+	for i, p := range players[1:] {
+		n, slot := p.c.Handovers()
+		if n != 1 {
+			t.Fatalf("guest %d: %d handovers, want 1", i+1, n)
+		}
+		if newHost >= 0 && slot != newHost {
+			t.Fatalf("guest %d says slot %d hosts, another says %d: two rooms", i+1, slot, newHost)
+		}
+		newHost = slot
+	}
+	hosting := 0
+	for _, p := range players[1:] {
+		if p.c.Hosting() {
+			hosting++
+		}
+	}
+	if hosting != 1 {
+		t.Fatalf("%d guests host the game, want 1", hosting)
+	}
+	// The new host ends the game; everyone ends on one hash and table.
+	for _, p := range players[1:] {
+		p.c.Do(func(s *lockstep.Session) {
+			if s.IsHost() {
+				s.EndGame()
+			}
+		})
+	}
+	wait("the game's end everywhere", func() bool {
+		return all(1, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
+	})
+	var hash, results uint64
+	for i, p := range players[1:] {
+		var hh, rr uint64
+		p.c.Do(func(s *lockstep.Session) {
+			r, _ := s.Results()
+			hh, rr = s.World().Hash(), r.Digest()
+		})
+		if i == 0 {
+			hash, results = hh, rr
+		} else if hh != hash || rr != results {
+			t.Errorf("guest %d ended on %x/%x, guest 1 on %x/%x", i+1, hh, rr, hash, results)
+		}
+	}
+	// The successor's replay: from turn 0, through the handover, to the end.
+	paths, _ := filepath.Glob(filepath.Join(dir, fmt.Sprint(newHost), "*.rsrp"))
+	deadline := time.Now().Add(realPatience)
+	for len(paths) != 1 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		paths, _ = filepath.Glob(filepath.Join(dir, fmt.Sprint(newHost), "*.rsrp"))
+	}
+	if len(paths) != 1 {
+		t.Fatalf("the new host (slot %d) recorded %d replays", newHost, len(paths))
+	}
+	var rp *replay.Replay
+	for time.Now().Before(deadline) {
+		if rp, err = replay.ReadFile(paths[0]); err == nil && rp.EndReason != 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := replay.Verify(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() || !res.Ended || rp.Turns[0].Turn != 0 || res.Results.Digest() != results {
+		t.Fatalf("the successor's replay: ok=%v ended=%v first=%d results %x, players' %x", res.OK(), res.Ended, rp.Turns[0].Turn, res.Results.Digest(), results)
+	}
+	stopHost()
+	<-served
+}

@@ -1,0 +1,152 @@
+package bots_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"rockstep/net/bots"
+	"rockstep/net/lockstep"
+	"rockstep/net/replay"
+	"rockstep/net/transport"
+)
+
+// Host migration on the simulated network, with prediction on: 4 players,
+// the host's machine dies (or the host leaves by choice, or the host and
+// the first successor die together) at a random turn. The others must be
+// playing the new room's turns within 2 s of the silence being noticed
+// (300 ms of a host's word), end on one hash and one results table, and
+// the successor's replay must verify from turn 0 to the end.
+func TestHandoverSimulated(t *testing.T) {
+	nets := []struct {
+		name string
+		imp  transport.Impairment
+	}{
+		{"clean", transport.Impairment{}},
+		{"50ms", transport.Impairment{Latency: 50 * time.Millisecond}},
+		{"loss10", transport.Impairment{Loss: 0.10}},
+	}
+	modes := []string{"crash", "leave", "crash-successor"}
+	for ni, n := range nets {
+		for mi, mode := range modes {
+			t.Run(n.name+"/"+mode, func(t *testing.T) {
+				t.Parallel()
+				seed := uint64(100 + ni*10 + mi)
+				handoverGame(t, n.imp, mode, seed)
+			})
+		}
+	}
+}
+
+func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint64) {
+	rec := filepath.Join(t.TempDir(), "game.rsrp")
+	l, err := bots.NewLocal(bots.Config{Bots: 4, Ticks: 1500, Seed: seed, Net: imp, Fast: true, Predict: true, Handover: true, Record: rec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	killTurn := uint32(150 + rand.New(rand.NewPCG(seed, 7)).IntN(300))
+	host := l.HostBot()
+	err = l.RunUntil(func() bool {
+		turn, _ := l.Bots[host].Session.ExecutedTurns()
+		return l.Bots[host].Session.Phase() == lockstep.Playing && turn >= killTurn
+	}, 2*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(l.Room.Successors().List); got != 3 {
+		t.Fatalf("successors before the handover: %d, want the 3 other players: %+v", got, l.Room.Successors())
+	}
+	var detect time.Duration
+	switch mode {
+	case "crash":
+		l.KillHost()
+		detect = l.Now() + 3*time.Second
+	case "crash-successor":
+		first := l.Room.Successors().List[0].Slot
+		l.KillHost()
+		for _, b := range l.Bots {
+			if b.Session.Slot() == int(first) {
+				l.KillBot(b.Index)
+			}
+		}
+		detect = l.Now() + 3*time.Second
+	case "leave":
+		l.HostLeaves()
+		detect = l.Now()
+	}
+	if _, err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	hs := l.Handovers()
+	if len(hs) != 1 {
+		t.Fatalf("handovers: %d, want 1", len(hs))
+	}
+	ho := hs[0]
+	if ho.Resumed == 0 {
+		t.Fatalf("the survivors never played the new room's turns: %+v", ho)
+	}
+	limit := 2 * time.Second
+	if mode == "leave" {
+		limit = 300 * time.Millisecond
+	}
+	if took := ho.Resumed - detect; took > limit {
+		t.Errorf("%s: survivors resumed %v after the host's silence was noticed (or its word), want ≤ %v", mode, took, limit)
+	}
+	t.Logf("%s: handed over to bot %d at turn %d, resumed %v after detection", mode, ho.Host, ho.Turn, ho.Resumed-detect)
+	var hash, results uint64
+	survivors := 0
+	for _, b := range l.Bots {
+		if b.Gone {
+			continue
+		}
+		survivors++
+		if !b.Final.OK {
+			t.Fatalf("bot %d never reached the end (%s)", b.Index, b.Session.Phase())
+		}
+		if survivors == 1 {
+			hash, results = b.Final.Hash, b.Final.Results
+			continue
+		}
+		if b.Final.Hash != hash || b.Final.Results != results {
+			t.Errorf("bot %d ended on hash %x results %x; bot before: %x %x", b.Index, b.Final.Hash, b.Final.Results, hash, results)
+		}
+	}
+	want := 3
+	if mode == "crash-successor" {
+		want = 2
+	}
+	if survivors != want {
+		t.Fatalf("survivors %d, want %d", survivors, want)
+	}
+	rp, err := replay.ReadFile(l.ReplayPath(2))
+	if err != nil {
+		t.Fatalf("the successor's replay: %v", err)
+	}
+	res, err := replay.Verify(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() || !res.Ended || res.Checked == 0 {
+		t.Fatalf("the successor's replay does not verify: ok=%v ended=%v checked=%d mismatches=%v", res.OK(), res.Ended, res.Checked, res.Mismatches)
+	}
+	if got := res.Results.Digest(); got != results {
+		t.Errorf("the replay's results %x, the players' %x", got, results)
+	}
+	after := 0
+	for turn, hs := range rp.Hashes {
+		if turn >= ho.Turn {
+			after += len(hs)
+		}
+	}
+	if after == 0 {
+		t.Errorf("the replay holds no hash reported after the handover")
+	}
+	if len(rp.Turns) == 0 || rp.Turns[0].Turn != 0 {
+		t.Errorf("the successor's replay does not start at turn 0")
+	}
+	if fmt.Sprint(rp.Notes) == "[]" {
+		t.Errorf("the replay does not note the handover")
+	}
+}

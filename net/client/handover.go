@@ -1,0 +1,249 @@
+package client
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"time"
+
+	"rockstep/net/host"
+	"rockstep/net/lockstep"
+	"rockstep/net/room"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// Host migration, the client's side. A player with Options.Standby
+// listens on a port of its own while it plays, probes the other players'
+// ports now and then (the room learns who can reach whom and orders the
+// successors), and, when the host goes away while the game runs (the
+// connection times out or closes, or the room says it is going), walks the
+// successor list in order: the first successor it reaches is where the
+// game goes on; if that is itself, it hosts the game on its standby port
+// from its own world. Every player walks the same list in the same order,
+// so they meet at the same successor; one that reaches an earlier
+// successor than another could (a partial network) joins that one.
+
+// Timings of the migration.
+const (
+	probeEvery    = time.Second            // how often the other players' standby ports are probed
+	probeTimeout  = 400 * time.Millisecond // a successor that does not answer in this time is passed over
+	handoverLimit = 10 * time.Second       // the successors are tried this long before the game ends
+)
+
+// errNoSuccessor ends a client whose host went away and whose successors
+// could not be reached.
+var errNoSuccessor = errors.New("the host went away and no other player could carry the game on")
+
+// errHandover cuts the connection to a host that said it is going.
+var errHandover = errors.New("the host handed the game over")
+
+// openStandby opens the standby socket and starts probing.
+func (c *Client) openStandby() error {
+	cfg := c.opt.Transport
+	cfg.HostKey = c.opt.HostKey
+	cfg.HostFingerprint = ""
+	addr := c.opt.StandbyAddr
+	if addr == "" {
+		addr = ":0"
+	}
+	c.newHost.Store(-1)
+	sb, err := host.ListenStandby(addr, cfg, c.requestHandover)
+	if err != nil {
+		return err
+	}
+	c.standby = sb
+	go c.probeLoop()
+	return nil
+}
+
+// closeStandby closes the standby socket; a game this player hosts is
+// handed over to the others (or ends) first. Abandoned clients fall silent.
+func (c *Client) closeStandby(ctx context.Context) {
+	if c.standby == nil {
+		return
+	}
+	if errors.Is(context.Cause(ctx), transport.ErrAbandoned) {
+		c.standby.Abandon()
+		return
+	}
+	c.standby.Close()
+}
+
+// requestHandover ends the current connection to the host so that the
+// game moves to a successor; called when the room says it is going, and by
+// the standby when another player comes to resume here.
+func (c *Client) requestHandover() {
+	c.mu.Lock()
+	cut := c.cut
+	c.mu.Unlock()
+	if cut != nil {
+		cut(errHandover)
+	}
+}
+
+// stepHandover tells the room where this player would host, and moves on
+// at once when the room says it is going; c.mu is held.
+func (c *Client) stepHandover() {
+	if c.standby == nil {
+		return
+	}
+	if c.s.Phase() == lockstep.Playing {
+		c.s.SetStandby(wire.Standby{Port: c.standby.Port(), Key: c.standby.Key(), Reach: uint8(c.reach.Load())})
+	}
+	if c.s.HandoverAsked() && c.cut != nil {
+		c.cut(errHandover)
+	}
+}
+
+// wantsHandover reports whether the game should go on with a successor
+// now that the connection to the host has ended.
+func (c *Client) wantsHandover() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.standby == nil || c.closing || c.s.Phase() != lockstep.Playing {
+		return false
+	}
+	if _, ended := c.s.Ended(); ended {
+		return false
+	}
+	return len(c.s.Successors().List) > 0
+}
+
+// handover walks the successor list and returns how the session runs
+// next: over a connection to the first successor reached, or over a pipe
+// to the game this player now hosts.
+func (c *Client) handover(ctx context.Context) (func(context.Context) error, error) {
+	c.mu.Lock()
+	list := c.s.Successors()
+	slot := c.s.Slot()
+	c.mu.Unlock()
+	deadline := time.Now().Add(handoverLimit)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		for i, cand := range list.List {
+			if int(cand.Slot) == slot {
+				return c.takeOver(list, i)
+			}
+			tc, err := c.dialSuccessor(ctx, cand)
+			if err != nil {
+				continue
+			}
+			c.mu.Lock()
+			ok := c.s.Migrate()
+			c.mu.Unlock()
+			if !ok {
+				tc.Close()
+				return nil, errNoSuccessor
+			}
+			c.handovers.Add(1)
+			c.newHost.Store(int32(cand.Slot))
+			return func(ctx context.Context) error { return c.runNet(ctx, tc) }, nil
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return nil, errNoSuccessor
+}
+
+// dialSuccessor connects to a successor's standby port, which must prove
+// the host key the room announced for it.
+func (c *Client) dialSuccessor(ctx context.Context, cand wire.Successor) (*transport.Client, error) {
+	cfg := c.opt.Transport
+	cfg.HostKey = nil
+	cfg.HostFingerprint = hex.EncodeToString(cand.Key[:])
+	dctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	return c.dial(dctx, cand.Addr.String(), cfg)
+}
+
+// takeOver hosts the game from this player's world on its standby port:
+// the players after it in the list are expected (those before it did not
+// answer), and the session joins its own room over a pipe.
+func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) error, error) {
+	c.mu.Lock()
+	st, ok := c.s.State()
+	c.mu.Unlock()
+	if !ok {
+		return nil, errNoSuccessor
+	}
+	var present, expected uint8
+	for i, t := range list.Tokens {
+		if t != ([16]byte{}) {
+			present |= 1 << i
+		}
+	}
+	for _, cand := range list.List[at:] {
+		expected |= 1 << cand.Slot
+	}
+	hcfg := c.opt.HostConfig
+	if hcfg.Room.MaxPlayers == 0 {
+		hcfg = host.Defaults()
+	}
+	hcfg.Handover = true
+	h := host.NewResumed(hcfg, room.Handover{
+		Game: st.Game, Revision: st.Revision, Setup: st.Setup, Names: st.Names, Roster: st.Roster,
+		Tokens: list.Tokens, Present: present, Expected: expected,
+		Next: st.Next, K: st.K, Delay: st.Delay, PendingAt: st.PendingAt, PendingK: st.PendingK, PendingDelay: st.PendingDelay,
+		History: st.History, NewHost: st.Names[st.Slot],
+	})
+	c.standby.Adopt(h)
+	p := transport.NewPipe()
+	h.Attach(p)
+	c.mu.Lock()
+	c.s.Migrate()
+	c.hosting = h
+	c.mu.Unlock()
+	c.handovers.Add(1)
+	c.newHost.Store(int32(st.Slot))
+	return func(ctx context.Context) error { return c.runPipe(ctx, p) }, nil
+}
+
+// probeLoop probes the other candidates' standby ports while the client
+// runs, so that the room can tell which successors everyone can reach.
+func (c *Client) probeLoop() {
+	t := time.NewTicker(probeEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+		c.mu.Lock()
+		list, slot, playing := c.s.Successors(), c.s.Slot(), c.s.Phase() == lockstep.Playing
+		c.mu.Unlock()
+		if !playing {
+			continue
+		}
+		var reach uint32
+		for _, cand := range list.List {
+			if int(cand.Slot) == slot {
+				continue
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+			tc, err := c.dialSuccessor(ctx, cand)
+			cancel()
+			if err == nil {
+				reach |= 1 << cand.Slot
+				tc.Close()
+			}
+		}
+		c.reach.Store(reach)
+	}
+}
+
+// Handovers returns how many times the game moved to a successor under
+// this client, and the slot of the player hosting it since the last move
+// (-1 if it never moved).
+func (c *Client) Handovers() (n int, hostSlot int) {
+	return int(c.handovers.Load()), int(c.newHost.Load())
+}
+
+// Hosting reports whether this player hosts the game since a handover.
+func (c *Client) Hosting() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.hosting != nil
+}

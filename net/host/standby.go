@@ -1,0 +1,184 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"rockstep/net/room"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// Standby is a player's listening socket while it plays a game it might
+// inherit (host migration): the others probe it to show they can reach it,
+// and if the host goes away and this player is the first live successor,
+// a Host with the resumed game serves on it (Adopt). Until then it answers
+// handshakes and tells whoever joins too early to try again; a resuming
+// Join is the sign that the others have lost the host, and Called fires.
+type Standby struct {
+	srv    *transport.Server
+	cancel context.CancelFunc
+	done   chan struct{}
+	called func() // set before Run; may be nil
+
+	host    atomic.Pointer[Host]
+	adopted bool                                // on the loop goroutine
+	conns   map[transport.ConnID]netip.AddrPort // connections before Adopt (loop goroutine)
+	mu      sync.Mutex
+}
+
+// ListenStandby opens a standby socket on addr ("127.0.0.1:0", ":0") with
+// the transport settings cfg (its HostKey is the player's identity as a
+// host) and serves it. called, if not nil, is called (on the transport's
+// goroutine; it must not block) when a player asks to resume the game
+// here before this player has taken over.
+func ListenStandby(addr string, cfg transport.Config, called func()) (*Standby, error) {
+	srv, err := transport.Listen(addr, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Standby{srv: srv, cancel: cancel, done: make(chan struct{}), called: called, conns: map[transport.ConnID]netip.AddrPort{}}
+	go func() {
+		defer close(s.done)
+		_ = srv.Run(ctx, s)
+	}()
+	return s, nil
+}
+
+// Port returns the UDP port the standby listens on.
+func (s *Standby) Port() uint16 { return s.srv.Addr().Port() }
+
+// Key returns the standby's host key fingerprint as bytes (wire.Standby.Key).
+func (s *Standby) Key() [16]byte { return FingerprintBytes(s.srv.HostKey().Fingerprint()) }
+
+// FingerprintBytes converts a fingerprint (transport.Fingerprint) to the
+// 16 bytes the wire carries; zero if it is not one.
+func FingerprintBytes(fp string) [16]byte {
+	var b [16]byte
+	if _, err := hex.Decode(b[:], []byte(fp)); err != nil || len(fp) != 32 {
+		return [16]byte{}
+	}
+	return b
+}
+
+// Adopt makes h serve on the standby's socket from now on: the host of
+// the resumed game. h must be new (not served elsewhere). Connections made
+// before are handed to h as they are.
+func (s *Standby) Adopt(h *Host) {
+	h.srv = s.srv
+	h.cancel = s.cancel
+	s.host.Store(h)
+}
+
+// Host returns the adopted host, or nil.
+func (s *Standby) Host() *Host { return s.host.Load() }
+
+// Close stops the standby: an adopted host first tells its players the
+// game is going (handing it over if it can) and is given a moment for it.
+// Close waits for the socket's loop, a second at most.
+func (s *Standby) Close() {
+	if h := s.host.Load(); h != nil {
+		h.closing.Store(true) // the host's Tick shuts down, then cancels
+		select {
+		case <-s.done:
+			return
+		case <-time.After(time.Second):
+		}
+	}
+	s.cancel()
+	select {
+	case <-s.done:
+	case <-time.After(time.Second):
+	}
+}
+
+// Abandon stops the standby as a crash would: nobody is told.
+func (s *Standby) Abandon() {
+	s.srv.Abandon()
+	select {
+	case <-s.done:
+	case <-time.After(time.Second):
+	}
+}
+
+// current returns the adopted host, handing it the connections made before
+// it, on the loop goroutine.
+func (s *Standby) current() *Host {
+	h := s.host.Load()
+	if h == nil {
+		return nil
+	}
+	if !s.adopted {
+		s.adopted = true
+		for c, addr := range s.conns {
+			h.Connected(c, addr)
+		}
+		s.conns = nil
+	}
+	return h
+}
+
+// Connected implements transport.ServerHandler.
+func (s *Standby) Connected(c transport.ConnID, addr netip.AddrPort) {
+	if h := s.current(); h != nil {
+		h.Connected(c, addr)
+		return
+	}
+	if len(s.conns) < maxStandbyConns {
+		s.conns[c] = addr
+		return
+	}
+	s.srv.CloseConn(c, 0)
+}
+
+// maxStandbyConns bounds the connections a standby keeps before it hosts:
+// the players of one game, and probes.
+const maxStandbyConns = 32
+
+// Message implements transport.ServerHandler.
+func (s *Standby) Message(c transport.ConnID, frame []byte) {
+	if h := s.current(); h != nil {
+		h.Message(c, frame)
+		return
+	}
+	if msg, err := wire.Decode(frame); err == nil {
+		if j, ok := msg.(wire.Join); ok && j.Resuming && s.called != nil {
+			s.called() // they lost the host: so will we; the Join is repeated until answered
+		}
+	}
+}
+
+// Disconnected implements transport.ServerHandler.
+func (s *Standby) Disconnected(c transport.ConnID, reason error) {
+	if h := s.current(); h != nil {
+		h.Disconnected(c, reason)
+		return
+	}
+	delete(s.conns, c)
+}
+
+// Tick implements transport.ServerHandler.
+func (s *Standby) Tick(now time.Time) {
+	if h := s.current(); h != nil {
+		h.Tick(now)
+	}
+}
+
+// NewResumed returns a host whose default room carries on a game handed
+// over by a host that went away (room.Resume).
+func NewResumed(cfg Config, hd room.Handover) *Host {
+	h := New(cfg)
+	hr := h.rooms[DefaultRoom]
+	rc := h.cfg.Room
+	rc.RoomID = DefaultRoom
+	rc.Name = hr.r.Name()
+	rc.Random = rand.Reader
+	hr.r = room.Resume(rc, hd)
+	return h
+}

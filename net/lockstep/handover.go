@@ -1,0 +1,168 @@
+package lockstep
+
+import (
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// Host migration, the session's side. The room names the successors
+// (Successors); when it falls silent or says it is going (HandoverAsked),
+// the client picks the first live successor, and this session either
+// hosts the game from its own world (State) or joins the successor's room
+// where its game stands (Migrate): the turns it already holds are kept,
+// the room sends the ones it lacks, and only a player whose game ran past
+// the successor's restarts from a snapshot.
+
+// maxHistory bounds the master turns a session keeps for a handover's
+// replay: two and a half hours at 30 turns a second.
+const maxHistory = 1 << 18
+
+// handoverView is what the session knows about the game's succession.
+type handoverView struct {
+	list      wire.Successors
+	asked     bool // the room said it is going: go to the first successor
+	migrating bool // sending a resuming Join to a successor's room
+	resume    uint32
+	history   []wire.MasterTurn // every master turn executed, if Config.KeepHistory
+	cut       bool              // history passed maxHistory and stopped
+}
+
+// keep records mt in the history, if the session keeps one.
+func (h *handoverView) keep(mt *wire.MasterTurn) {
+	if len(h.history) >= maxHistory {
+		h.cut = true
+		return
+	}
+	c := *mt
+	c.Events = append([]wire.RoomEvent(nil), mt.Events...)
+	h.history = append(h.history, c)
+}
+
+// Successors returns the room's latest list of successors.
+func (s *Session) Successors() wire.Successors { return s.hand.list }
+
+// HandoverAsked reports whether the room said it is going away while the
+// game runs, for the game to go on with the first successor.
+func (s *Session) HandoverAsked() bool { return s.hand.asked }
+
+// Migrating reports whether the session is joining a successor's room.
+func (s *Session) Migrating() bool { return s.hand.migrating }
+
+// State is what a successor's room needs from this session to carry the
+// game on: the game, its setup and cast, the turn it resumes at with the
+// timing then, and the master turns before it.
+type State struct {
+	Game     uint32
+	Revision uint32
+	Setup    game.Setup
+	Names    [game.MaxPlayers]string
+	Roster   []wire.Player
+	Slot     int
+	Token    [16]byte
+	// Next is the first turn this session has not begun to execute.
+	Next                   uint32
+	K, Delay               uint8
+	PendingAt              uint32
+	PendingK, PendingDelay uint8
+	History                []wire.MasterTurn // oldest first; empty without Config.KeepHistory
+	HistoryCut             bool              // the history is not the whole game
+	Successors             wire.Successors
+}
+
+// State returns what a successor's room needs; ok is false unless a game
+// is being played here.
+func (s *Session) State() (st State, ok bool) {
+	g := &s.game
+	if s.phase != Playing || g.world == nil || g.ended || s.room.slot < 0 {
+		return State{}, false
+	}
+	next := s.resumePoint()
+	cur := g.timing.at(next)
+	st = State{
+		Game: s.room.setup.Game, Revision: s.room.setup.Revision,
+		Setup: g.start.Setup, Names: g.names, Roster: s.room.setup.Players,
+		Slot: s.room.slot, Token: s.room.token,
+		Next: next, K: cur.k, Delay: cur.delay,
+		History: s.hand.history, HistoryCut: s.hand.cut || g.start.FirstTurn > 0,
+		Successors: s.hand.list,
+	}
+	if g.timing.hasPending && g.timing.pending.at > next {
+		st.PendingAt, st.PendingK, st.PendingDelay = g.timing.pending.at, g.timing.pending.k, g.timing.pending.delay
+	}
+	return st, true
+}
+
+// resumePoint is the first turn this session has not begun to execute.
+func (s *Session) resumePoint() uint32 {
+	g := &s.game
+	if g.tickIn > 0 {
+		return g.turn + 1
+	}
+	return g.turn
+}
+
+// Migrate makes the session join a successor's room (the caller has moved
+// the transport there): it sends a resuming Join with its token until the
+// room answers, forgets the master turns it holds but has not begun (the
+// new room compiles its own from its first turn on, and sends again the
+// ones before it), and will send the room every own turn it has not seen
+// executed. It reports false, doing nothing, if there is no game to carry
+// on here.
+func (s *Session) Migrate() bool {
+	g := &s.game
+	if s.phase != Playing || g.world == nil || g.ended || s.room.slot < 0 {
+		return false
+	}
+	resume := s.resumePoint()
+	for t := resume; t < g.masters.ack; t++ {
+		g.masters.release(t)
+	}
+	g.masters.ack = resume
+	if g.tickIn > 0 {
+		g.masters.ack = g.turn + 1 // the turn being executed stays
+	}
+	// Own turns the old room acknowledged but the new one has never seen.
+	o := &s.own
+	o.ack = min(o.ack, resume)
+	if o.next > o.ack && o.next-o.ack > sentRing {
+		o.ack = o.next - sentRing
+	}
+	s.hand.asked, s.hand.migrating, s.hand.resume = false, true, resume
+	s.room.lastJoin = -1 << 62 // at once
+	s.room.desync = nil
+	s.sendJoin()
+	return true
+}
+
+// onResumed handles the successor room's Welcome while migrating: in
+// place, the game goes on; otherwise it restarts from the snapshot the
+// room will send.
+func (s *Session) onResumed(w wire.Welcome) {
+	s.hand.migrating = false
+	s.room.roomID = w.RoomID
+	if w.Resumed {
+		s.emit(Event{Kind: EvWelcome, Slot: s.room.slot})
+		s.sendClientPacket(false)
+		return
+	}
+	s.game.haveStart = false
+	s.game.masters.reset(s.resumePoint())
+	s.phase = Starting
+	s.emit(Event{Kind: EvWelcome, Slot: s.room.slot})
+}
+
+// SetStandby tells the room where this player would host the game if the
+// host went away (sent now if a game runs, and again to every new room).
+func (s *Session) SetStandby(sb wire.Standby) {
+	if s.haveStandby && s.standby == sb {
+		return
+	}
+	s.standby, s.haveStandby = sb, true
+	s.sendStandby()
+}
+
+func (s *Session) sendStandby() {
+	if s.haveStandby && s.phase == Playing && s.room.slot >= 0 && !s.hand.migrating {
+		s.send(s.standby)
+	}
+}

@@ -1,0 +1,400 @@
+package room
+
+import (
+	"crypto/sha256"
+	"net/netip"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/wire"
+)
+
+// Host migration, the room's side (docs/ARCHITECTURE.md §2, "When the
+// host goes away").
+//
+// While a game runs, every player that could host it says where (Standby:
+// a UDP port, its host key, and which other players' ports answered its
+// probes). The room orders them (Successors: those every other candidate
+// reached first, lowest slot first) and tells everyone, with a hash of
+// every slot's token so that a successor can recognise the players without
+// knowing their tokens. When the room falls silent, or says it is going
+// (LeaveHandover), the first live successor opens a room of its own from
+// its confirmed world (Resume) and the others join it with their tokens.
+
+// standby is what a slot's player said about hosting.
+type standby struct {
+	m     *member // the connection that said it; stale once the slot's member changes
+	port  uint16
+	key   [16]byte
+	reach uint8
+	addr  netip.Addr
+}
+
+// successorsEvery is how often the successor list is repeated when it has
+// not changed (it is sent at once when it does).
+const successorsEvery = 5 * time.Second
+
+// HandoverWait is how long a resumed room waits for the players it
+// expects before it plays on without them (they may still come back, as
+// after any disconnect, while their slot is held).
+const HandoverWait = time.Second
+
+// TokenHash is how a successor's room knows a player's token without
+// holding it: the first 16 bytes of its SHA-256.
+func TokenHash(token [16]byte) [16]byte {
+	sum := sha256.Sum256(token[:])
+	return [16]byte(sum[:16])
+}
+
+func (r *Room) onStandby(m *member, sb wire.Standby) {
+	if m.slot < 0 {
+		r.drop(DropSpoof) // spectators never host
+		return
+	}
+	var addr netip.Addr
+	if r.cfg.AddrOf != nil {
+		addr = r.cfg.AddrOf(m.conn)
+	}
+	r.standby[m.slot] = standby{m: m, port: sb.Port, key: sb.Key, reach: sb.Reach, addr: addr}
+	r.updateSuccessors(false)
+}
+
+// successors returns the current successor list.
+func (r *Room) successors() wire.Successors {
+	out := wire.Successors{Game: r.game, Turn: r.nextTurn}
+	if r.state != wire.StateRunning {
+		return out
+	}
+	var cand uint8
+	for i := range r.slots {
+		s, sb := &r.slots[i], &r.standby[i]
+		if s.inGame && !s.drop && s.m != nil && s.m.connected && sb.m == s.m && sb.port != 0 && sb.addr.IsValid() {
+			cand |= 1 << i
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := range r.slots {
+			if cand&(1<<i) == 0 {
+				continue
+			}
+			// Confirmed: every other candidate's probe reached it.
+			var reachedBy uint8
+			for j := range r.slots {
+				if j != i && cand&(1<<j) != 0 && r.standby[j].reach&(1<<i) != 0 {
+					reachedBy |= 1 << j
+				}
+			}
+			confirmed := reachedBy == cand&^(1<<i)
+			if confirmed != (pass == 0) {
+				continue
+			}
+			sb := &r.standby[i]
+			out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(sb.addr.Unmap().WithZone(""), sb.port), Key: sb.key, Confirmed: confirmed})
+		}
+	}
+	for i := range r.slots {
+		if s := &r.slots[i]; s.used && s.inGame && !s.drop {
+			out.Tokens[i] = r.tokenHash(i)
+		}
+	}
+	return out
+}
+
+// tokenHash returns the hash of slot i's token, as a successor's room
+// checks it.
+func (r *Room) tokenHash(i int) [16]byte {
+	s := &r.slots[i]
+	if s.hashOnly {
+		return s.tokenHash
+	}
+	return TokenHash(s.token)
+}
+
+// updateSuccessors sends the successor list when it changed, or when
+// force is set, or now and then.
+func (r *Room) updateSuccessors(force bool) {
+	if r.state != wire.StateRunning {
+		return
+	}
+	sc := r.successors()
+	changed := !sameSuccessors(sc, r.lastSucc)
+	if !changed && !force && r.now-r.lastSuccAt < successorsEvery {
+		return
+	}
+	r.lastSucc, r.lastSuccAt = sc, r.now
+	for _, m := range r.members {
+		if m.slot >= 0 && m.connected {
+			r.send(m.conn, sc)
+		}
+	}
+}
+
+func sameSuccessors(a, b wire.Successors) bool {
+	if a.Game != b.Game || len(a.List) != len(b.List) || a.Tokens != b.Tokens {
+		return false
+	}
+	for i := range a.List {
+		if a.List[i] != b.List[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Successors returns the successor list the room would send now.
+func (r *Room) Successors() wire.Successors { return r.successors() }
+
+// HandOver ends the room's part in a running game whose players can carry
+// it on: every member is told to go to the first successor (LeaveHandover)
+// instead of that the game is over. It reports whether it did; with no
+// successor it does nothing (the caller shuts the room down as usual).
+func (r *Room) HandOver(now time.Duration, text string) bool {
+	r.advance(now)
+	if r.state != wire.StateRunning || len(r.successors().List) == 0 {
+		return false
+	}
+	r.updateSuccessors(true) // the newest list goes first
+	for _, m := range r.members {
+		r.send(m.conn, wire.Leave{Reason: wire.LeaveHandover, Text: text})
+	}
+	if r.rec != nil {
+		if n, ok := r.rec.(Noter); ok {
+			n.Note("the host left at turn " + itoa(r.nextTurn) + " and handed the game over")
+		}
+	}
+	r.stopRecording(EndClosed, r.lastCompiled())
+	r.state = wire.StateFinished
+	return true
+}
+
+// Noter is a Recorder that can note what happened to the game besides its
+// turns (a handover).
+type Noter interface {
+	Note(text string)
+}
+
+func itoa(v uint32) string {
+	var b [10]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + v%10)
+		v /= 10
+		if v == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// Handover is what a successor's room needs to carry a game on.
+type Handover struct {
+	Game     uint32
+	Revision uint32 // the old room's last setup revision: the new room's come after it
+	Setup    game.Setup
+	Names    [game.MaxPlayers]string // the cast, by slot
+	Roster   []wire.Player           // the old room's roster (ids, colours, names)
+	// Tokens are the hashes of the slots' tokens (wire.Successors.Tokens).
+	Tokens [game.MaxPlayers][16]byte
+	// Present are the slots still in the game; Expected those of them the
+	// room waits for (HandoverWait at most) before it plays on: the
+	// successors, who know where the game went. The rest are held vacant.
+	Present, Expected uint8
+	// Next is the first master turn the new room compiles: the successor
+	// has executed every turn before it. Timing is in force for Next; a
+	// change announced for later is Pending (zero At: none).
+	Next         uint32
+	K, Delay     uint8
+	PendingAt    uint32
+	PendingK     uint8
+	PendingDelay uint8
+	History      []wire.MasterTurn // the game's master turns before Next, oldest first (as many as the successor kept)
+	NewHost      string            // the successor's name, for the replay's note
+}
+
+// Resume returns a room that carries on a running game handed over by a
+// room that went away: the same game, setup, slots, names and tokens, at
+// turn h.Next. Players join it with their tokens (Join.Resuming); those
+// whose game reaches h.Next go on from their own world with the master
+// turns they lack, the others catch up from a snapshot.
+func Resume(cfg Config, h Handover) *Room {
+	r := New(cfg)
+	r.game = h.Game
+	r.revision = h.Revision + 1
+	r.setup = h.Setup
+	r.cast = h.Names
+	for _, p := range h.Roster {
+		if int(p.Slot) < game.MaxPlayers {
+			s := &r.slots[p.Slot]
+			s.id, s.name, s.colour = p.ID, p.Name, p.Colour
+		}
+	}
+	for i := range r.slots {
+		s := &r.slots[i]
+		if h.Present&(1<<i) == 0 {
+			*s = slot{}
+			continue
+		}
+		s.used, s.inGame, s.ready = true, true, true
+		s.hashOnly, s.tokenHash = true, h.Tokens[i]
+		if s.name == "" {
+			s.name = h.Names[i]
+		}
+		s.ack = h.Next
+		if h.Expected&(1<<i) != 0 {
+			s.live = true
+		} else {
+			s.vacant = true // its drop time is set at the room's first tick (tickResumed)
+		}
+	}
+	r.state, r.child = wire.StateRunning, wire.ChildIterating
+	r.nextTurn = h.Next
+	r.cur = timing{at: h.Next, k: max(h.K, 1), delay: max(h.Delay, 1)}
+	if h.PendingAt > h.Next {
+		r.pending, r.hasPending = timing{at: h.PendingAt, k: h.PendingK, delay: h.PendingDelay}, true
+	}
+	r.horizon = h.Next + uint32(r.cur.delay)
+	r.handed, r.resumed = true, true
+	for _, mt := range h.History {
+		if mt.Turn >= h.Next || h.Next-mt.Turn > masterRing {
+			continue
+		}
+		dst := &r.master[mt.Turn%masterRing]
+		events := dst.Events[:0]
+		*dst = mt
+		dst.Events = append(events, mt.Events...)
+	}
+	r.historyFrom = h.Next
+	for _, mt := range h.History {
+		if mt.Turn < h.Next && h.Next-mt.Turn <= masterRing {
+			r.historyFrom = min(r.historyFrom, mt.Turn)
+		}
+	}
+	r.startRecording()
+	if r.rec != nil {
+		for i := range h.History {
+			r.rec.Turn(&h.History[i], TurnLog{})
+		}
+		if n, ok := r.rec.(Noter); ok {
+			n.Note("handed over to " + h.NewHost + " at turn " + itoa(h.Next))
+		}
+	}
+	r.settleChild()
+	return r
+}
+
+// resumeJoin admits a player coming back to a resumed game with its token:
+// in place if its game reaches the room's turns (it gets the master turns
+// from its own next one), otherwise from a snapshot. ok is false if the
+// token is not one of the game's.
+func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
+	slotIdx := -1
+	for i := range r.slots {
+		if s := &r.slots[i]; s.used && s.matches(j.Token) {
+			slotIdx = i
+			break
+		}
+	}
+	if slotIdx < 0 {
+		return false
+	}
+	s := &r.slots[slotIdx]
+	s.token, s.hashOnly = j.Token, false
+	if old := s.m; old != nil {
+		old.connected = false
+		r.removeMember(old)
+	}
+	m := r.addMember(conn, slotIdx)
+	s.m = m
+	inPlace := s.inGame && j.Resuming && j.Resume <= r.nextTurn && j.Resume >= r.historyFrom
+	if !inPlace {
+		r.welcome(m)
+		if r.state == wire.StateRunning && s.inGame {
+			if !s.vacant {
+				r.holdSlot(s.index(r))
+			}
+			s.rejoining, s.live = true, false
+			r.startSnapshot(m)
+			r.statusDirty = true
+		}
+		r.broadcastSetup()
+		return true
+	}
+	m.started, m.inPlace = true, true // it plays on from its own world: no Start
+	m.masterAck, m.sentTo = j.Resume, j.Resume
+	r.welcomeResumed(m)
+	if s.vacant || s.rejoining {
+		s.vacant, s.rejoining, s.live = false, false, true
+		r.queueEvent(wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(slotIdx)})
+	}
+	r.statusDirty = true
+	r.broadcastSetup()
+	r.updateSuccessors(true)
+	r.sendMasters(false)
+	r.compile()
+	return true
+}
+
+// index returns the slot's index in r.slots.
+func (s *slot) index(r *Room) int {
+	for i := range r.slots {
+		if &r.slots[i] == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// matches reports whether token is the slot's.
+func (s *slot) matches(token [16]byte) bool {
+	if s.hashOnly {
+		return token != [16]byte{} && TokenHash(token) == s.tokenHash
+	}
+	return s.token == token
+}
+
+// tickResumed stops waiting, once HandoverWait is over, for the expected
+// players who have not come: they are held vacant like any lost player.
+func (r *Room) tickResumed() {
+	if !r.resumed {
+		return
+	}
+	if r.awaitUntil == 0 {
+		// The room's first tick: its clock starts here.
+		r.awaitUntil = r.now + HandoverWait
+		for i := range r.slots {
+			if s := &r.slots[i]; s.inGame && s.vacant {
+				s.dropAt = r.now + r.cfg.VacancyTimeout
+			}
+		}
+	}
+	if r.now < r.awaitUntil && !r.allExpectedHere() {
+		return
+	}
+	r.resumed = false
+	for i := range r.slots {
+		s := &r.slots[i]
+		if s.inGame && s.live && !s.drop && s.m == nil {
+			r.holdSlot(i)
+		}
+	}
+	r.compile()
+}
+
+// allExpectedHere reports whether every slot the room waits for has its
+// player back.
+func (r *Room) allExpectedHere() bool {
+	for i := range r.slots {
+		if s := &r.slots[i]; s.inGame && s.live && !s.drop && s.m == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// welcomeResumed answers a player that resumes in place (again, if its
+// Join was repeated).
+func (r *Room) welcomeResumed(m *member) {
+	s := &r.slots[m.slot]
+	r.send(m.conn, wire.Welcome{RoomID: r.cfg.RoomID, Slot: uint8(m.slot), Token: s.token, State: r.state, Resumed: true})
+	r.send(m.conn, r.setupState())
+}
