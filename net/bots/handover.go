@@ -34,7 +34,10 @@ type handoverState struct {
 	// Handovers records each migration: when it happened, the turn the new
 	// room resumed at and who hosts it.
 	Handovers []Handover
-	roomCfg   room.Config
+	// Splits counts survivors that elected another successor than the
+	// first survivor did (two rooms: must stay 0).
+	Splits  int
+	roomCfg room.Config
 }
 
 // Handover is one migration in a local game.
@@ -48,6 +51,10 @@ type Handover struct {
 
 // HostBot returns the bot that plays on the host's machine.
 func (l *Local) HostBot() int { return l.hand.hostBot }
+
+// Splits returns how many survivors elected another successor than the
+// others (see handoverState.Splits).
+func (l *Local) Splits() int { return l.hand.Splits }
 
 // Handovers returns the migrations so far.
 func (l *Local) Handovers() []Handover { return l.hand.Handovers }
@@ -82,8 +89,15 @@ func (l *Local) KillHost() {
 	l.Vanish(l.hand.hostBot)
 }
 
-// KillBot cuts bot i off as a crash would (a successor dying too).
-func (l *Local) KillBot(i int) { l.Vanish(i) }
+// KillBot cuts bot i off as a crash would: the host's machine if it is
+// the host's bot (KillHost), otherwise a player (a successor dying too).
+func (l *Local) KillBot(i int) {
+	if i == l.hand.hostBot && !l.roomDead() {
+		l.KillHost()
+		return
+	}
+	l.Vanish(i)
+}
 
 // HostLeaves makes the host quit by choice: the room hands the game over
 // (LeaveHandover) and its own player leaves.
@@ -127,11 +141,26 @@ func (l *Local) migrate() {
 			list = b.Session.Successors()
 		}
 	}
+	// Every survivor elects on its own, with what it can reach (here:
+	// every bot that is not gone); they must all pick the same.
+	alive := func(c wire.Successor) bool {
+		b := l.botInSlot(int(c.Slot))
+		return b != nil && !b.Gone
+	}
 	var host *Bot
-	for _, c := range list.List {
-		if b := l.botInSlot(int(c.Slot)); b != nil && !b.Gone {
-			host = b
-			break
+	for _, b := range l.Bots {
+		if b.Gone || b.Spectator {
+			continue
+		}
+		i := lockstep.Elect(b.Session.Successors().List, b.Session.Slot(), alive)
+		if i < 0 {
+			continue
+		}
+		pick := l.botInSlot(int(b.Session.Successors().List[i].Slot))
+		if host == nil {
+			host = pick
+		} else if pick != host {
+			l.hand.Splits++
 		}
 	}
 	if host == nil {

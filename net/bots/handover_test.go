@@ -150,3 +150,89 @@ func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint
 		t.Errorf("the replay does not note the handover")
 	}
 }
+
+// TestSuccessionEveryOrderOfFailure: 4 players, the host's machine among
+// them, crash one after another in every one of the 24 orders, a few
+// seconds apart, until one is left. After every crash of whoever hosts,
+// the survivors elect one successor (never two rooms), and the last player
+// standing finishes the game, its replay verifying from turn 0.
+func TestSuccessionEveryOrderOfFailure(t *testing.T) {
+	perms := permutations([]int{0, 1, 2, 3})
+	for pi, order := range perms {
+		t.Run(fmt.Sprint(order), func(t *testing.T) {
+			t.Parallel()
+			rec := filepath.Join(t.TempDir(), "game.rsrp")
+			l, err := bots.NewLocal(bots.Config{Bots: 4, Ticks: 2400, Seed: uint64(500 + pi), Fast: true, Predict: true, Handover: true, Record: rec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			playing := func() bool {
+				for _, b := range l.Bots {
+					if !b.Gone && b.Session.Phase() != lockstep.Playing {
+						return false
+					}
+				}
+				return true
+			}
+			if err := l.RunUntil(func() bool { turn, _ := l.Bots[0].Session.ExecutedTurns(); return playing() && turn > 100 }, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			hostKills := 0
+			for _, victim := range order[:3] {
+				if victim == l.HostBot() {
+					hostKills++
+				}
+				l.KillBot(victim)
+				until := l.Now() + 5*time.Second
+				if err := l.RunUntil(func() bool { return l.Now() >= until }, time.Hour); err != nil {
+					t.Fatal(err)
+				}
+				if got := len(l.Handovers()); got != hostKills {
+					t.Fatalf("after %v died: %d handovers, want %d", victim, got, hostKills)
+				}
+				if !playing() {
+					t.Fatalf("after %v died the survivors are not all playing", victim)
+				}
+			}
+			if _, err := l.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if l.Splits() != 0 {
+				t.Fatalf("%d survivors elected another successor", l.Splits())
+			}
+			last := l.Bots[order[3]]
+			if !last.Final.OK {
+				t.Fatalf("the last player never finished")
+			}
+			path := rec
+			if n := len(l.Handovers()); n > 0 {
+				path = l.ReplayPath(n + 1)
+			}
+			rp, err := replay.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := replay.Verify(rp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.OK() || !res.Ended || rp.Turns[0].Turn != 0 || res.Results.Digest() != last.Final.Results {
+				t.Fatalf("the last room's replay: ok=%v ended=%v first turn %d", res.OK(), res.Ended, rp.Turns[0].Turn)
+			}
+		})
+	}
+}
+
+func permutations(xs []int) [][]int {
+	if len(xs) <= 1 {
+		return [][]int{append([]int(nil), xs...)}
+	}
+	var out [][]int
+	for i := range xs {
+		rest := append(append([]int(nil), xs[:i]...), xs[i+1:]...)
+		for _, p := range permutations(rest) {
+			out = append(out, append([]int{xs[i]}, p...))
+		}
+	}
+	return out
+}

@@ -120,14 +120,17 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 	c.mu.Unlock()
 	deadline := time.Now().Add(handoverLimit)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
-		for i, cand := range list.List {
-			if int(cand.Slot) == slot {
-				return c.takeOver(list, i)
-			}
-			tc, err := c.dialSuccessor(ctx, cand)
-			if err != nil {
-				continue
-			}
+		var tc *transport.Client
+		i := lockstep.Elect(list.List, slot, func(cand wire.Successor) bool {
+			var err error
+			tc, err = c.dialSuccessor(ctx, cand)
+			return err == nil
+		})
+		switch {
+		case i >= 0 && int(list.List[i].Slot) == slot:
+			return c.takeOver(list, i)
+		case i >= 0:
+			cand := list.List[i]
 			c.mu.Lock()
 			ok := c.s.Migrate()
 			c.mu.Unlock()

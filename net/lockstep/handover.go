@@ -166,3 +166,17 @@ func (s *Session) sendStandby() {
 		s.send(s.standby)
 	}
 }
+
+// Elect returns the index in list of the successor the player in slot
+// self goes to when the host is gone: the first that is itself or that
+// it reaches (reaches is asked in list order, and only as far as needed);
+// -1 if none. Every player walks the same list in the same order, so
+// players that reach the same successors meet at the same one.
+func Elect(list []wire.Successor, self int, reaches func(wire.Successor) bool) int {
+	for i, c := range list {
+		if int(c.Slot) == self || reaches(c) {
+			return i
+		}
+	}
+	return -1
+}
