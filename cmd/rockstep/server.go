@@ -28,6 +28,7 @@ type serverOptions struct {
 	lan       bool
 	maxRooms  int
 	record    string // replay file ("off": none; "": the replays folder)
+	handover  bool   // hand running games to their players when stopped
 }
 
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
@@ -69,6 +70,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	if o.maxRooms > 0 {
 		cfg.MaxRooms = o.maxRooms
 	}
+	cfg.Handover = o.handover
 	h := host.New(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

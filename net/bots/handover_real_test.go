@@ -22,9 +22,10 @@ import (
 // button does) with three guests. The host's machine crashes (its socket
 // falls silent), or the host leaves by choice: the guests carry the game
 // on with the first successor and end it on one hash and one results
-// table, and the successor's replay verifies from turn 0.
+// table, and the successor's replay verifies from turn 0. And a dedicated
+// server stopped with -handover hands its game to its four players.
 func TestHandoverRealTransport(t *testing.T) {
-	for _, mode := range []string{"crash", "leave"} {
+	for _, mode := range []string{"crash", "leave", "server"} {
 		t.Run(mode, func(t *testing.T) { handoverReal(t, mode) })
 	}
 }
@@ -67,9 +68,14 @@ func handoverReal(t *testing.T, mode string) {
 		return sc
 	}
 	players := make([]*player, 4)
-	players[0] = &player{pilot: bots.NewPilot(200)}
-	players[0].c = client.Attach(pipe, client.Options{Session: sess(0), Input: input(players[0])})
-	for i := 1; i < 4; i++ {
+	guests := 1 // players[guests:] dial in; players[0] is the host's own, unless a server hosts
+	if mode == "server" {
+		guests = 0
+	} else {
+		players[0] = &player{pilot: bots.NewPilot(200)}
+		players[0].c = client.Attach(pipe, client.Options{Session: sess(0), Input: input(players[0])})
+	}
+	for i := guests; i < 4; i++ {
 		p := &player{pilot: bots.NewPilot(uint64(200 + i))}
 		hc := host.Defaults()
 		hc.Record, hc.RecordDir = true, filepath.Join(dir, fmt.Sprint(i))
@@ -84,7 +90,7 @@ func handoverReal(t *testing.T, mode string) {
 		players[i] = p
 	}
 	defer func() {
-		for _, p := range players[1:] {
+		for _, p := range players[guests:] {
 			p.c.Close()
 		}
 	}()
@@ -128,7 +134,8 @@ func handoverReal(t *testing.T, mode string) {
 	wait("a few seconds of game, and every successor known", func() bool {
 		return all(0, func(s *lockstep.Session) bool {
 			turn, _ := s.ExecutedTurns()
-			return s.Phase() == lockstep.Playing && turn > 120 && len(s.Successors().List) == 3 && s.Successors().List[2].Confirmed
+			n := len(s.Successors().List)
+			return s.Phase() == lockstep.Playing && turn > 120 && n == 4-guests && s.Successors().List[n-1].Confirmed
 		})
 	})
 	var before uint32
@@ -141,27 +148,29 @@ func handoverReal(t *testing.T, mode string) {
 	case "leave":
 		players[0].c.Close()
 		stopHost() // the Host button's window closes: the host hands the game over
+	case "server":
+		stopHost() // SIGTERM to `rockstep -server -handover`
 	}
 	wait("the game to go on with a successor", func() bool {
-		return all(1, func(s *lockstep.Session) bool {
+		return all(guests, func(s *lockstep.Session) bool {
 			turn, _ := s.ExecutedTurns()
 			return s.Phase() == lockstep.Playing && turn > before+60
 		})
 	})
 	t.Logf("%s: the guests played 60 turns past the handover %v after it", mode, time.Since(t0).Round(time.Millisecond))
 	newHost := -1
-	for i, p := range players[1:] {
+	for i, p := range players[guests:] {
 		n, slot := p.c.Handovers()
 		if n != 1 {
-			t.Fatalf("guest %d: %d handovers, want 1", i+1, n)
+			t.Fatalf("guest %d: %d handovers, want 1", i+guests, n)
 		}
 		if newHost >= 0 && slot != newHost {
-			t.Fatalf("guest %d says slot %d hosts, another says %d: two rooms", i+1, slot, newHost)
+			t.Fatalf("guest %d says slot %d hosts, another says %d: two rooms", i+guests, slot, newHost)
 		}
 		newHost = slot
 	}
 	hosting := 0
-	for _, p := range players[1:] {
+	for _, p := range players[guests:] {
 		if p.c.Hosting() {
 			hosting++
 		}
@@ -170,7 +179,7 @@ func handoverReal(t *testing.T, mode string) {
 		t.Fatalf("%d guests host the game, want 1", hosting)
 	}
 	// The new host ends the game; everyone ends on one hash and table.
-	for _, p := range players[1:] {
+	for _, p := range players[guests:] {
 		p.c.Do(func(s *lockstep.Session) {
 			if s.IsHost() {
 				s.EndGame()
@@ -178,10 +187,10 @@ func handoverReal(t *testing.T, mode string) {
 		})
 	}
 	wait("the game's end everywhere", func() bool {
-		return all(1, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
+		return all(guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
 	})
 	var hash, results uint64
-	for i, p := range players[1:] {
+	for i, p := range players[guests:] {
 		var hh, rr uint64
 		p.c.Do(func(s *lockstep.Session) {
 			r, _ := s.Results()
@@ -190,7 +199,7 @@ func handoverReal(t *testing.T, mode string) {
 		if i == 0 {
 			hash, results = hh, rr
 		} else if hh != hash || rr != results {
-			t.Errorf("guest %d ended on %x/%x, guest 1 on %x/%x", i+1, hh, rr, hash, results)
+			t.Errorf("guest %d ended on %x/%x, the first on %x/%x", i+guests, hh, rr, hash, results)
 		}
 	}
 	// The successor's replay: from turn 0, through the handover, to the end.
