@@ -1,6 +1,7 @@
 // Package ui is the Ebiten front end of Rockstep: the window, its screens
-// (ebitenui menus, the lobby, the network game), the keyboard mapping, the
-// renderer, the HUD and the sound.
+// (ebitenui menus, the lobby, the network game), the keyboard mapping and
+// the sound. The field, the HUD and the network graph are drawn by
+// ui/draw, which knows nothing of the App.
 //
 // Widgets and keys only emit intents; a pure screen flow (flow.go) turns
 // intents and what the network session reports into the screen to show
@@ -29,6 +30,7 @@ import (
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // Options configure the game window.
@@ -86,7 +88,7 @@ type Scene interface {
 	Update(in Intents) (Scene, error)
 	// Draw draws the scene on screen under view v, a fraction t ∈ [0, 1]
 	// of a tick after its last Update.
-	Draw(screen *ebiten.Image, v view, t float64)
+	Draw(screen *ebiten.Image, v draw.View, t float64)
 }
 
 // screen is one screen of the game: its widgets, its per-tick logic and
@@ -95,15 +97,15 @@ type screen interface {
 	id() screenID
 	root() *widget.Container
 	update(in Intents) error
-	draw(dst *ebiten.Image, v view, t float64)
+	draw(dst *ebiten.Image, v draw.View, t float64)
 }
 
 // env is what every scene shares: the loaded assets and the drawing state
 // that lives as long as the window.
 type env struct {
 	assets *assets.Assets
-	draw   *renderer
-	hud    *hud
+	draw   *draw.Renderer
+	hud    *draw.HUD
 }
 
 // App is the ebiten.Game of Rockstep: it reads intents, runs the flow and
@@ -179,7 +181,7 @@ func NewApp(opt Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ui: %w", err)
 	}
-	app := &App{opt: opt, env: &env{assets: a, draw: newRenderer(), hud: newHUD(a.Fonts)}}
+	app := &App{opt: opt, env: &env{assets: a, draw: draw.NewRenderer(), hud: draw.NewHUD(a.Fonts)}}
 	app.ui = &ebitenui.UI{}
 	app.backdrop = newBackdrop(opt.Seed)
 	app.loadSettings()
@@ -679,7 +681,7 @@ func (a *App) retitle() {
 // Draw implements ebiten.Game.
 func (a *App) Draw(screen *ebiten.Image) {
 	b := screen.Bounds()
-	v := fitView(float64(b.Dx()), float64(b.Dy()))
+	v := draw.FitView(float64(b.Dx()), float64(b.Dy()))
 	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
 	if a.hasWidgets() {
 		a.ui.Draw(screen)
@@ -712,7 +714,7 @@ func (a *App) Layout(outsideW, outsideH int) (int, int) { return outsideW, outsi
 
 // LayoutF implements ebiten.LayoutFer: the screen has the window's size in
 // device pixels, so outlines and text stay sharp at any size and on HiDPI
-// displays; the field is fitted into it by fitView.
+// displays; the field is fitted into it by draw.FitView.
 func (a *App) LayoutF(outsideW, outsideH float64) (float64, float64) {
 	s := deviceScale
 	if s <= 0 {

@@ -8,6 +8,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/highscore"
+	"rockstep/ui/draw"
 )
 
 // menuScreen is the main menu: Host, Join, Practice, Settings, Quit, over
@@ -68,7 +69,7 @@ func (s *menuScreen) update(Intents) error {
 	s.a.backdrop.step()
 	return nil
 }
-func (s *menuScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *menuScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }
 
@@ -104,14 +105,14 @@ func (b *backdrop) step() {
 
 // draw draws the backdrop on dst, its field filling as much of it as fits
 // (v, the game's view with its HUD bands, is not used).
-func (b *backdrop) draw(e *env, dst *ebiten.Image, _ view, t float64) {
+func (b *backdrop) draw(e *env, dst *ebiten.Image, _ draw.View, t float64) {
 	db := dst.Bounds()
-	v := menuView(float64(db.Dx()), float64(db.Dy()))
+	v := draw.MenuView(float64(db.Dx()), float64(db.Dy()))
 	r := e.draw
-	field := r.begin(dst, v)
-	r.drawBackdrop(dst, field, b.ticks)
-	r.drawWorld(field, &b.prev, &b.world, t)
-	e.hud.dim(field, r)
+	field := r.Begin(dst, v)
+	r.DrawBackdrop(dst, field, b.ticks)
+	r.DrawWorld(field, &b.prev, &b.world, t)
+	e.hud.Dim(field, r)
 }
 
 // practiceScreen is a single-player game on the local engine; Esc opens
@@ -203,7 +204,7 @@ func (s *practiceScreen) gameOver(p *playScene) {
 		a.emit(Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Practice, rank: p.best}})
 	}
 }
-func (s *practiceScreen) draw(dst *ebiten.Image, v view, t float64) { s.scene.Draw(dst, v, t) }
+func (s *practiceScreen) draw(dst *ebiten.Image, v draw.View, t float64) { s.scene.Draw(dst, v, t) }
 
 // practice returns the practice game on screen, if one is.
 func (a *App) practice() (*playScene, bool) {

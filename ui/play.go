@@ -6,6 +6,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/ui/draw"
 )
 
 // playScene is a single-player game on the local engine.
@@ -15,7 +16,7 @@ type playScene struct {
 	wave  uint8      // the games' starting wave
 	world game.World // the state after the last tick
 	prev  game.World // the state one tick before, drawn from for interpolation
-	fx    *particles
+	fx    *draw.Particles
 	sound *sound // nil: silent
 
 	hint       bool // show the controls for a while: the first game only
@@ -42,7 +43,7 @@ func newPlayScene(e *env, seed uint64, wave uint8) (*playScene, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new game, seed %d: %w", seed, err)
 	}
-	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: newParticles(seed), hint: true, best: -1}
+	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: draw.NewParticles(seed), hint: true, best: -1}
 	s.bannerWave, s.bannerLeft = w.Wave, bannerTicks
 	return s, nil
 }
@@ -75,10 +76,10 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 			s.bannerWave, s.bannerLeft = uint8(e.Value), bannerTicks
 		}
 	}
-	s.fx.react(events)
-	s.env.hud.react(events, me)
+	s.fx.React(events)
+	s.env.hud.React(events, me)
 	s.sound.react(events, &s.prev, &s.world, me)
-	s.fx.step()
+	s.fx.Step()
 	if s.bannerLeft > 0 {
 		s.bannerLeft--
 	}
@@ -86,44 +87,44 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 }
 
 // Draw implements Scene.
-func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
+func (s *playScene) Draw(screen *ebiten.Image, v draw.View, t float64) {
 	if s.paused || s.menu {
 		t = 1
 	}
 	r := s.env.draw
-	field := r.begin(screen, v)
-	r.drawBackdrop(screen, field, s.ticks)
-	r.drawWorld(field, &s.prev, &s.world, t)
-	s.fx.draw(field, r, t)
+	field := r.Begin(screen, v)
+	r.DrawBackdrop(screen, field, s.ticks)
+	r.DrawWorld(field, &s.prev, &s.world, t)
+	s.fx.Draw(field, r, t)
 
 	h := s.env.hud
 	if s.world.Over || s.paused || s.menu {
-		h.dim(field, r)
+		h.Dim(field, r)
 	}
-	h.draw(screen, r, v, &s.world, me)
+	h.Draw(screen, r, v, &s.world, me)
 	switch {
 	case s.world.Over:
 		sub := "press Enter to play again"
 		if s.best >= 0 {
-			sub = h.newBest(s.best)
+			sub = h.NewBest(s.best)
 		}
-		h.bannerText(field, v, "GAME OVER", sub, colDanger, 1)
-		h.hint(field, r, v, h.finalScore(s.world.Ships[me].Score), 1)
+		h.Banner(field, v, "GAME OVER", sub, colDanger, 1)
+		h.Hint(field, r, v, h.FinalScore(s.world.Ships[me].Score), 1)
 	case s.menu:
 	case s.paused:
-		h.bannerText(field, v, "PAUSED", "press P to resume", colText, 1)
+		h.Banner(field, v, "PAUSED", "press P to resume", colText, 1)
 	case s.bannerLeft > 0:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
 		if a > 1 {
 			a = 1
 		}
-		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, a)
+		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", colText, a)
 	}
 	if s.hint && !s.world.Over && s.ticks < hintTicks {
 		a := float32(hintTicks-s.ticks) / game.TicksPerSecond
 		if a > 1 {
 			a = 1
 		}
-		h.hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    Shift hyperspace    P pause    Esc menu", a)
+		h.Hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    Shift hyperspace    P pause    Esc menu", a)
 	}
 }
