@@ -27,7 +27,6 @@ import (
 	"rockstep/internal/highscore"
 	"rockstep/internal/userdir"
 	"rockstep/net/lan"
-	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
@@ -49,7 +48,7 @@ type Options struct {
 	// the settings say (-predict); nil: the settings decide.
 	Predict *bool
 	// SyncTest, if above zero, makes network sessions sync-test this many
-	// ticks (lockstep.Config.SyncTest, the -synctest debug mode).
+	// ticks (the session's SyncTest, the -synctest debug mode).
 	SyncTest int
 
 	Netsim transport.Impairment // makes this player's own links bad (-netsim)
@@ -433,11 +432,7 @@ func (a *App) process() error {
 			return err
 		}
 	}
-	if a.net != nil {
-		if c := a.net.client(); c != nil {
-			a.nv.read(c)
-		}
-	}
+	a.net.read(&a.nv)
 	a.keepSession()
 	if err := a.carry(a.flow.observe(a.net.netStatus(&a.nv))); err != nil {
 		return err
@@ -490,37 +485,10 @@ func (a *App) carry(effs []effect) error {
 				}
 			}
 		default:
-			a.session(e)
+			a.net.act(e) // a lobby or game command
 		}
 	}
 	return nil
-}
-
-// session passes a lobby or game command to the session.
-func (a *App) session(e effect) {
-	if a.net == nil {
-		return
-	}
-	c := a.net.client()
-	if c == nil {
-		return
-	}
-	switch e.kind {
-	case effReady:
-		c.Do(func(s *lockstep.Session) { s.SetReady(e.ready) })
-	case effStart:
-		c.Do(func(s *lockstep.Session) { s.RequestStart() })
-	case effSetup:
-		c.Do(func(s *lockstep.Session) { s.ChangeSetup(e.setup) })
-	case effSay:
-		c.Do(func(s *lockstep.Session) { s.Say(e.text) })
-	case effEndGame:
-		c.Do(func(s *lockstep.Session) { s.EndGame() })
-	case effPause:
-		c.Do(func(s *lockstep.Session) { s.Pause(e.ready) })
-	case effKick:
-		c.Do(func(s *lockstep.Session) { s.Kick(e.slot) })
-	}
 }
 
 func (a *App) netConfig() netConfig {
@@ -570,18 +538,18 @@ func (a *App) keepSession() {
 		return
 	}
 	switch {
-	case nv.phase == lockstep.Playing && nv.slot >= 0 && nv.token != ([16]byte{}) && nv.token != a.kept && !nv.ended:
+	case nv.phase == phasePlaying && nv.slot >= 0 && nv.token != ([16]byte{}) && nv.token != a.kept && !nv.ended:
 		sv := savedSession{Addr: a.net.addr, GameID: a.joinedID, Room: nv.setup.Name, Slot: nv.slot,
 			Token: hex.EncodeToString(nv.token[:]), Saved: time.Now()}
 		if err := saveSession(a.settingsDir, sv); err != nil {
 			log.Printf("rockstep: %v", err)
 		}
 		a.kept, a.saved, a.inGame = nv.token, &sv, true
-	case nv.phase == lockstep.Playing && nv.token == a.kept && a.kept != ([16]byte{}):
+	case nv.phase == phasePlaying && nv.token == a.kept && a.kept != ([16]byte{}):
 		a.inGame = true // back in the game we rejoined
-	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == lockstep.Finished || nv.phase == lockstep.Lobby || nv.phase == lockstep.Left):
+	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == phaseFinished || nv.phase == phaseLobby || nv.phase == phaseLeft):
 		a.forgetSession()
-	case nv.phase == lockstep.Refused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:
+	case nv.phase == phaseRefused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:
 		a.forgetSession() // the game it was for is gone
 	}
 }

@@ -188,15 +188,15 @@ func (s *lobbyScreen) update(Intents) error {
 	}
 	s.title.Label = nv.setup.Name
 	switch {
-	case a.flow.hosting && a.net != nil:
+	case a.flow.hosting && nv.active():
 		if s.hostWhere == "" {
-			s.hostWhere = hostWhere(a.net.addr, interfaceAddrs())
+			s.hostWhere = hostWhere(nv.addr(), interfaceAddrs())
 		}
 		s.where.Label = s.hostWhere
-	case a.net != nil:
-		s.where.Label = "at " + a.net.addr
+	case nv.active():
+		s.where.Label = "at " + nv.addr()
 	}
-	if fp := a.net.hostFingerprint(); fp != "" {
+	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
 		// host's screen shows: joined from the LAN list, no other key
 		// is accepted.

@@ -14,7 +14,6 @@ import (
 
 	"rockstep/game"
 	"rockstep/game/fixed"
-	"rockstep/net/lockstep"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -161,7 +160,7 @@ func (s *netPlayScreen) update(in Intents) error {
 		// With prediction, draw each ship where the smoother says: a
 		// corrected prediction glides into place instead of jumping.
 		// Without it the world shown is confirmed and never corrected.
-		if a.net != nil && a.net.cfg.predict {
+		if nv.predicting() {
 			off := s.smooth.Update(&nv.world)
 			for i := range s.cur.Ships {
 				sh := &s.cur.Ships[i]
@@ -198,15 +197,11 @@ func (s *netPlayScreen) update(in Intents) error {
 	s.graph.Sample(time.Since(s.start), nv.stats)
 
 	// The local ship's controls, every frame; none while the menu is open.
-	if a.net != nil {
-		if c := a.net.client(); c != nil {
-			ship := in.Ship
-			if a.flow.gameMenu || nv.slot < 0 {
-				ship = 0
-			}
-			c.SetInput(ship)
-		}
+	ship := in.Ship
+	if a.flow.gameMenu || nv.slot < 0 {
+		ship = 0
 	}
+	nv.setInput(ship)
 	return nil
 }
 
@@ -268,15 +263,15 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	s.graph.Draw(field, r, h, v)
 }
 
-// newsLine is what the player is told of a session event, or "".
-func newsLine(e lockstep.Event, nv *netView) string {
-	switch e.Kind {
-	case lockstep.EvQuit:
-		return nv.playerName(e.Slot) + " left the game"
-	case lockstep.EvDropped:
-		return nv.playerName(e.Slot) + " was dropped: no reconnect in time"
-	case lockstep.EvRejoined:
-		return nv.playerName(e.Slot) + " is back"
+// newsLine is what the player is told of news of a player, or "".
+func newsLine(e news, nv *netView) string {
+	switch e.kind {
+	case newsQuit:
+		return nv.playerName(e.slot) + " left the game"
+	case newsDropped:
+		return nv.playerName(e.slot) + " was dropped: no reconnect in time"
+	case newsRejoined:
+		return nv.playerName(e.slot) + " is back"
 	}
 	return ""
 }
@@ -331,19 +326,18 @@ func (s *netPlayScreen) reconnecting() string {
 // written (net/host publishes its path), else the folder it goes to.
 func (s *netPlayScreen) reportLine() string {
 	a := s.a
-	if !a.flow.hosting || a.net == nil || a.net.cfg.recordDir == "" {
+	dir := a.nv.recordDir()
+	if !a.flow.hosting || dir == "" {
 		return "The host's machine keeps a report beside the game's replay."
 	}
-	if a.net.h != nil {
-		if p := a.net.h.Stats().LastReport; p != "" {
-			if s.reportOf != p {
-				s.reportOf = p
-				s.reportS = "Report: " + filepath.Base(p) + " in " + filepath.Dir(p) + "  ·  main menu → Replays shows it"
-			}
-			return s.reportS
+	if p := a.nv.lastReport(); p != "" {
+		if s.reportOf != p {
+			s.reportOf = p
+			s.reportS = "Report: " + filepath.Base(p) + " in " + filepath.Dir(p) + "  ·  main menu → Replays shows it"
 		}
+		return s.reportS
 	}
-	return "Writing the report beside the replay in " + a.net.cfg.recordDir + "…"
+	return "Writing the report beside the replay in " + dir + "…"
 }
 
 // names lists the players of the slots set in mask.

@@ -218,7 +218,7 @@ func walkScreens(t *testing.T) {
 					return false
 				}
 				w.guestDo(func(s *lockstep.Session) {
-					if s.Phase() == lockstep.Lobby && !w.said {
+					if s.Phase() == phaseLobby && !w.said {
 						w.said = true
 						s.SetReady(true)
 						s.Say("hi all, ready when you are")
@@ -304,7 +304,7 @@ func walkScreens(t *testing.T) {
 		{name: "results", act: func(w *walker) {
 			w.unblock()
 			// What the host's client does when its world is over.
-			w.net.client().Do(func(s *lockstep.Session) { s.EndGame() })
+			w.net.act(effect{kind: effEndGame})
 		}, done: func(w *walker) bool { return w.cur2() == screenResults }, wait: 10, check: func(w *walker) string {
 			s := w.App.cur.(*resultsScreen)
 			if !strings.HasPrefix(s.shown[0], "GAME ENDED") || len(s.shown) != 4 || !strings.Contains(strings.Join(s.shown, "\n"), ". "+guestName+" ") {
