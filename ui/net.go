@@ -421,22 +421,14 @@ func (v *netView) hostFingerprint() string { return v.g.hostFingerprint() }
 // may be corrected.
 func (v *netView) predicting() bool { return v.g != nil && v.g.cfg.predict }
 
-// recordDir returns where the game we host writes its replays and
-// desync reports: "" when we do not host, or do not record.
-func (v *netView) recordDir() string {
-	if v.g == nil || v.g.h == nil {
-		return ""
+// reports returns where the game we host writes its replays and desync
+// reports, and the path of the last report our room wrote (or ""); both
+// "" when we do not host, or do not record.
+func (v *netView) reports() (dir, last string) {
+	if v.g == nil || v.g.h == nil || v.g.cfg.recordDir == "" {
+		return "", ""
 	}
-	return v.g.cfg.recordDir
-}
-
-// lastReport returns the path of the last desync report our room wrote,
-// or "".
-func (v *netView) lastReport() string {
-	if v.g == nil || v.g.h == nil {
-		return ""
-	}
-	return v.g.h.Stats().LastReport
+	return v.g.cfg.recordDir, v.g.h.Stats().LastReport
 }
 
 // playerName returns the name of slot: as the game started, else in the

@@ -326,11 +326,11 @@ func (s *netPlayScreen) reconnecting() string {
 // written (net/host publishes its path), else the folder it goes to.
 func (s *netPlayScreen) reportLine() string {
 	a := s.a
-	dir := a.nv.recordDir()
+	dir, p := a.nv.reports()
 	if !a.flow.hosting || dir == "" {
 		return "The host's machine keeps a report beside the game's replay."
 	}
-	if p := a.nv.lastReport(); p != "" {
+	if p != "" {
 		if s.reportOf != p {
 			s.reportOf = p
 			s.reportS = "Report: " + filepath.Base(p) + " in " + filepath.Dir(p) + "  ·  main menu → Replays shows it"
