@@ -1,6 +1,7 @@
 // Package ui is the Ebiten front end of Rockstep: the window, its screens
-// (ebitenui menus, the lobby, the network game), the keyboard mapping, the
-// renderer, the HUD and the sound.
+// (ebitenui menus, the lobby, the network game), the keyboard mapping and
+// the sound. The field, the HUD and the network graph are drawn by
+// ui/draw, which knows nothing of the App.
 //
 // Widgets and keys only emit intents; a pure screen flow (flow.go) turns
 // intents and what the network session reports into the screen to show
@@ -26,9 +27,9 @@ import (
 	"rockstep/internal/highscore"
 	"rockstep/internal/userdir"
 	"rockstep/net/lan"
-	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // Options configure the game window.
@@ -47,7 +48,7 @@ type Options struct {
 	// the settings say (-predict); nil: the settings decide.
 	Predict *bool
 	// SyncTest, if above zero, makes network sessions sync-test this many
-	// ticks (lockstep.Config.SyncTest, the -synctest debug mode).
+	// ticks (the session's SyncTest, the -synctest debug mode).
 	SyncTest int
 
 	Netsim transport.Impairment // makes this player's own links bad (-netsim)
@@ -86,7 +87,7 @@ type Scene interface {
 	Update(in Intents) (Scene, error)
 	// Draw draws the scene on screen under view v, a fraction t ∈ [0, 1]
 	// of a tick after its last Update.
-	Draw(screen *ebiten.Image, v view, t float64)
+	Draw(screen *ebiten.Image, v draw.View, t float64)
 }
 
 // screen is one screen of the game: its widgets, its per-tick logic and
@@ -95,15 +96,15 @@ type screen interface {
 	id() screenID
 	root() *widget.Container
 	update(in Intents) error
-	draw(dst *ebiten.Image, v view, t float64)
+	draw(dst *ebiten.Image, v draw.View, t float64)
 }
 
 // env is what every scene shares: the loaded assets and the drawing state
 // that lives as long as the window.
 type env struct {
 	assets *assets.Assets
-	draw   *renderer
-	hud    *hud
+	draw   *draw.Renderer
+	hud    *draw.HUD
 }
 
 // App is the ebiten.Game of Rockstep: it reads intents, runs the flow and
@@ -179,7 +180,7 @@ func NewApp(opt Options) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ui: %w", err)
 	}
-	app := &App{opt: opt, env: &env{assets: a, draw: newRenderer(), hud: newHUD(a.Fonts)}}
+	app := &App{opt: opt, env: &env{assets: a, draw: draw.NewRenderer(), hud: draw.NewHUD(a.Fonts)}}
 	app.ui = &ebitenui.UI{}
 	app.backdrop = newBackdrop(opt.Seed)
 	app.loadSettings()
@@ -431,11 +432,7 @@ func (a *App) process() error {
 			return err
 		}
 	}
-	if a.net != nil {
-		if c := a.net.client(); c != nil {
-			a.nv.read(c)
-		}
-	}
+	a.net.read(&a.nv)
 	a.keepSession()
 	if err := a.carry(a.flow.observe(a.net.netStatus(&a.nv))); err != nil {
 		return err
@@ -488,37 +485,10 @@ func (a *App) carry(effs []effect) error {
 				}
 			}
 		default:
-			a.session(e)
+			a.net.act(e) // a lobby or game command
 		}
 	}
 	return nil
-}
-
-// session passes a lobby or game command to the session.
-func (a *App) session(e effect) {
-	if a.net == nil {
-		return
-	}
-	c := a.net.client()
-	if c == nil {
-		return
-	}
-	switch e.kind {
-	case effReady:
-		c.Do(func(s *lockstep.Session) { s.SetReady(e.ready) })
-	case effStart:
-		c.Do(func(s *lockstep.Session) { s.RequestStart() })
-	case effSetup:
-		c.Do(func(s *lockstep.Session) { s.ChangeSetup(e.setup) })
-	case effSay:
-		c.Do(func(s *lockstep.Session) { s.Say(e.text) })
-	case effEndGame:
-		c.Do(func(s *lockstep.Session) { s.EndGame() })
-	case effPause:
-		c.Do(func(s *lockstep.Session) { s.Pause(e.ready) })
-	case effKick:
-		c.Do(func(s *lockstep.Session) { s.Kick(e.slot) })
-	}
 }
 
 func (a *App) netConfig() netConfig {
@@ -568,18 +538,18 @@ func (a *App) keepSession() {
 		return
 	}
 	switch {
-	case nv.phase == lockstep.Playing && nv.slot >= 0 && nv.token != ([16]byte{}) && nv.token != a.kept && !nv.ended:
+	case nv.phase == phasePlaying && nv.slot >= 0 && nv.token != ([16]byte{}) && nv.token != a.kept && !nv.ended:
 		sv := savedSession{Addr: a.net.addr, GameID: a.joinedID, Room: nv.setup.Name, Slot: nv.slot,
 			Token: hex.EncodeToString(nv.token[:]), Saved: time.Now()}
 		if err := saveSession(a.settingsDir, sv); err != nil {
 			log.Printf("rockstep: %v", err)
 		}
 		a.kept, a.saved, a.inGame = nv.token, &sv, true
-	case nv.phase == lockstep.Playing && nv.token == a.kept && a.kept != ([16]byte{}):
+	case nv.phase == phasePlaying && nv.token == a.kept && a.kept != ([16]byte{}):
 		a.inGame = true // back in the game we rejoined
-	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == lockstep.Finished || nv.phase == lockstep.Lobby || nv.phase == lockstep.Left):
+	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == phaseFinished || nv.phase == phaseLobby || nv.phase == phaseLeft):
 		a.forgetSession()
-	case nv.phase == lockstep.Refused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:
+	case nv.phase == phaseRefused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:
 		a.forgetSession() // the game it was for is gone
 	}
 }
@@ -679,7 +649,7 @@ func (a *App) retitle() {
 // Draw implements ebiten.Game.
 func (a *App) Draw(screen *ebiten.Image) {
 	b := screen.Bounds()
-	v := fitView(float64(b.Dx()), float64(b.Dy()))
+	v := draw.FitView(float64(b.Dx()), float64(b.Dy()))
 	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
 	if a.hasWidgets() {
 		a.ui.Draw(screen)
@@ -712,7 +682,7 @@ func (a *App) Layout(outsideW, outsideH int) (int, int) { return outsideW, outsi
 
 // LayoutF implements ebiten.LayoutFer: the screen has the window's size in
 // device pixels, so outlines and text stay sharp at any size and on HiDPI
-// displays; the field is fitted into it by fitView.
+// displays; the field is fitted into it by draw.FitView.
 func (a *App) LayoutF(outsideW, outsideH float64) (float64, float64) {
 	s := deviceScale
 	if s <= 0 {

@@ -6,8 +6,10 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"math"
 	"rockstep/game"
 	"rockstep/game/fixed"
+	"time"
 )
 
 // newTestApp returns an app driven by script; it needs no window until it
@@ -179,31 +181,21 @@ func TestEnterPlaysAgainOnlyAfterGameOver(t *testing.T) {
 	}
 }
 
-func TestParticlesComeFromEventsAndDieOut(t *testing.T) {
-	ps := newParticles(1)
-	ps.react([]game.Event{
-		{Kind: game.RockDestroyed, Size: game.Big},
-		{Kind: game.ShipDestroyed, Slot: 0},
-	})
-	if ps.n == 0 {
-		t.Fatal("explosions made no particles")
+func TestTickFraction(t *testing.T) {
+	tick := time.Second / game.TicksPerSecond
+	tests := []struct {
+		elapsed time.Duration
+		want    float64
+	}{
+		{-time.Millisecond, 0},
+		{0, 0},
+		{tick / 4, 0.25},
+		{tick, 1},
+		{3 * tick, 1},
 	}
-	for tick := 0; tick < 10*game.TicksPerSecond && ps.n > 0; tick++ {
-		ps.step()
-		for i := 0; i < ps.n; i++ {
-			q := &ps.p[i]
-			if q.x < 0 || q.x >= fieldW || q.y < 0 || q.y >= fieldH {
-				t.Fatalf("tick %d: particle at (%v, %v), off the field", tick, q.x, q.y)
-			}
+	for _, tc := range tests {
+		if got := tickFraction(tc.elapsed); math.Abs(got-tc.want) > 1e-3 {
+			t.Errorf("tickFraction(%v) = %v, want %v", tc.elapsed, got, tc.want)
 		}
-	}
-	if ps.n != 0 {
-		t.Errorf("%d particles still alive after 10 s", ps.n)
-	}
-	for range maxParticles {
-		ps.react([]game.Event{{Kind: game.ShipDestroyed}})
-	}
-	if ps.n != maxParticles {
-		t.Errorf("%d particles after a flood of explosions, want the pool full (%d)", ps.n, maxParticles)
 	}
 }

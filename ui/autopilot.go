@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"rockstep/game"
-	"rockstep/net/lockstep"
 )
 
 // An Autopilot plays the game through the UI's own paths, for the
@@ -232,7 +231,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			ap.lastTry = now
 			ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
 			a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
-		case a.flow.screen == screenPlay && nv.ok && nv.phase == lockstep.Playing && nv.slot >= 0:
+		case a.flow.screen == screenPlay && nv.ok && nv.phase == phasePlaying && nv.slot >= 0:
 			done = true
 		}
 	case "ready":

@@ -7,6 +7,8 @@ import (
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"rockstep/ui/draw"
 )
 
 // controlsScreen rebinds the ship's controls: the player selects a slot
@@ -294,7 +296,7 @@ func (s *controlsScreen) owners(name string, pad bool) []string {
 	return o
 }
 
-func (s *controlsScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *controlsScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }
 

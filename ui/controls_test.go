@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/ui/draw"
 )
 
 // inputDriver feeds an App input snapshots through its own input layer
@@ -461,11 +462,11 @@ type namedFocusScreen struct {
 	box          *widget.TextInput
 }
 
-func (s *namedFocusScreen) id() screenID                      { return screenLobby }
-func (s *namedFocusScreen) root() *widget.Container           { return s.top }
-func (s *namedFocusScreen) update(Intents) error              { return nil }
-func (s *namedFocusScreen) draw(*ebiten.Image, view, float64) {}
-func (s *namedFocusScreen) initialFocus() widget.Focuser      { return s.ready }
+func (s *namedFocusScreen) id() screenID                           { return screenLobby }
+func (s *namedFocusScreen) root() *widget.Container                { return s.top }
+func (s *namedFocusScreen) update(Intents) error                   { return nil }
+func (s *namedFocusScreen) draw(*ebiten.Image, draw.View, float64) {}
+func (s *namedFocusScreen) initialFocus() widget.Focuser           { return s.ready }
 
 func TestNamedFirstFocusWaitsForItsButtonButNotOverTheMouse(t *testing.T) {
 	d := newInputDriver(t, Options{})

@@ -11,7 +11,6 @@ import (
 
 	"rockstep/game"
 	"rockstep/net/lan"
-	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -138,7 +137,7 @@ type netStatus struct {
 	dialing bool               // the connection is being made
 	dialErr error              // the connection could not be made
 	closed  bool               // the session's loop has stopped
-	phase   lockstep.Phase     //
+	phase   phase              //
 	host    bool               // the local player is the room's host
 	room    wire.RoomState     //
 	refusal wire.Refuse        // when phase is Refused
@@ -371,13 +370,13 @@ func (f *flow) observe(n netStatus) []effect {
 			return []effect{{kind: effDisconnect}}
 		}
 		switch n.phase {
-		case lockstep.Lobby:
+		case phaseLobby:
 			f.screen = screenLobby
-		case lockstep.Starting, lockstep.Playing:
+		case phaseStarting, phasePlaying:
 			// A game in progress: watching, or back in our own slot,
 			// once the snapshot has caught us up.
 			f.screen, f.gameMenu = screenPlay, false
-		case lockstep.Finished:
+		case phaseFinished:
 			f.screen = screenResults
 		}
 		return nil
@@ -390,22 +389,22 @@ func (f *flow) observe(n netStatus) []effect {
 		return f.leave(err)
 	}
 	switch {
-	case n.phase == lockstep.Left || n.closed:
+	case n.phase == phaseLeft || n.closed:
 		return f.leave(leaveText(n.leave))
 	}
 	switch f.screen {
 	case screenLobby:
-		if (n.phase == lockstep.Playing || n.phase == lockstep.Starting) && n.room == wire.StateRunning {
+		if (n.phase == phasePlaying || n.phase == phaseStarting) && n.room == wire.StateRunning {
 			f.screen, f.gameMenu = screenPlay, false
 		}
 	case screenPlay:
 		// The results come once our confirmed world has ended and the
 		// room has confirmed it: the same table on every machine.
-		if n.phase == lockstep.Finished || (n.ended && n.phase == lockstep.Lobby) {
+		if n.phase == phaseFinished || (n.ended && n.phase == phaseLobby) {
 			f.screen, f.gameMenu = screenResults, false
 		}
 	case screenResults:
-		if n.phase == lockstep.Playing && n.room == wire.StateRunning {
+		if n.phase == phasePlaying && n.room == wire.StateRunning {
 			// The rematch started: we pressed Back to lobby on another
 			// path (a rematch starts only with everyone ready).
 			f.screen = screenPlay
@@ -419,9 +418,9 @@ func (f *flow) failure(n netStatus) string {
 	switch {
 	case n.dialErr != nil:
 		return dialErrorText(f.target, n.dialErr)
-	case n.phase == lockstep.Refused:
+	case n.phase == phaseRefused:
 		return refusalText(n.refusal)
-	case n.closed && n.phase == lockstep.Joining:
+	case n.closed && n.phase == phaseJoining:
 		return "the connection to " + f.target + " was lost while joining"
 	}
 	return ""

@@ -12,7 +12,6 @@ import (
 
 	"rockstep/game"
 	"rockstep/net/lan"
-	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -81,18 +80,18 @@ func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
 	wantEffects(t, "second click while joining", f.apply(Intent{Kind: IntentJoinLAN, Game: g}))
 	wantEffects(t, "dialling", f.observe(netStatus{active: true, dialing: true}))
 	wantScreen(t, "dialling", f, screenJoin)
-	f.observe(netStatus{active: true, phase: lockstep.Joining})
+	f.observe(netStatus{active: true, phase: phaseJoining})
 	wantScreen(t, "joining", f, screenJoin)
-	f.observe(netStatus{active: true, phase: lockstep.Lobby})
+	f.observe(netStatus{active: true, phase: phaseLobby})
 	wantScreen(t, "welcomed", f, screenLobby)
 
 	wantEffects(t, "ready", f.apply(Intent{Kind: IntentReady, Ready: true}), effReady)
 	wantEffects(t, "blank chat", f.apply(Intent{Kind: IntentSay, Text: "   "}))
 	wantEffects(t, "chat", f.apply(Intent{Kind: IntentSay, Text: "hi"}), effSay)
 
-	f.observe(netStatus{active: true, phase: lockstep.Starting, room: wire.StateRunning})
+	f.observe(netStatus{active: true, phase: phaseStarting, room: wire.StateRunning})
 	wantScreen(t, "starting", f, screenPlay)
-	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning})
+	f.observe(netStatus{active: true, phase: phasePlaying, room: wire.StateRunning})
 	wantScreen(t, "playing", f, screenPlay)
 
 	f.apply(Intent{Kind: IntentGameMenu})
@@ -108,18 +107,18 @@ func TestJoinFromTheLANListToPlayAndResults(t *testing.T) {
 	}
 
 	// Our world has ended: the results wait for the room to confirm.
-	wantEffects(t, "ended here", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, ended: true}))
+	wantEffects(t, "ended here", f.observe(netStatus{active: true, phase: phasePlaying, room: wire.StateRunning, ended: true}))
 	wantScreen(t, "ended here", f, screenPlay)
-	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateFinished})
+	f.observe(netStatus{active: true, phase: phasePlaying, room: wire.StateFinished})
 	wantScreen(t, "room finished, our world behind", f, screenPlay)
-	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished, ended: true})
+	f.observe(netStatus{active: true, phase: phaseFinished, room: wire.StateFinished, ended: true})
 	wantScreen(t, "finished", f, screenResults)
 
 	wantEffects(t, "rematch", f.apply(Intent{Kind: IntentRematch}), effReady)
 	wantScreen(t, "rematch", f, screenLobby)
-	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning})
+	f.observe(netStatus{active: true, phase: phasePlaying, room: wire.StateRunning})
 	wantScreen(t, "second game", f, screenPlay)
-	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished})
+	f.observe(netStatus{active: true, phase: phaseFinished, room: wire.StateFinished})
 	wantEffects(t, "main menu", f.apply(Intent{Kind: IntentMainMenu}), effDisconnect)
 	wantScreen(t, "main menu", f, screenMenu)
 }
@@ -134,17 +133,17 @@ func TestNoOneEndsTheGameFromTheDrawnWorld(t *testing.T) {
 	if !f.hosting {
 		t.Fatal("not hosting")
 	}
-	f.observe(netStatus{active: true, phase: lockstep.Lobby, host: true})
+	f.observe(netStatus{active: true, phase: phaseLobby, host: true})
 	wantEffects(t, "start", f.apply(Intent{Kind: IntentStart}), effStart)
 	wantEffects(t, "setup", f.apply(Intent{Kind: IntentSetup, Setup: game.Setup{Lives: 5}}), effSetup)
-	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true})
+	f.observe(netStatus{active: true, phase: phasePlaying, room: wire.StateRunning, host: true})
 	wantScreen(t, "playing", f, screenPlay)
-	wantEffects(t, "ended", f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true, ended: true}))
-	f.observe(netStatus{active: true, phase: lockstep.Finished, room: wire.StateFinished, host: true, ended: true})
+	wantEffects(t, "ended", f.observe(netStatus{active: true, phase: phasePlaying, room: wire.StateRunning, host: true, ended: true}))
+	f.observe(netStatus{active: true, phase: phaseFinished, room: wire.StateFinished, host: true, ended: true})
 	wantScreen(t, "finished", f, screenResults)
 	f.apply(Intent{Kind: IntentRematch})
 	wantScreen(t, "rematch", f, screenLobby)
-	f.observe(netStatus{active: true, phase: lockstep.Playing, room: wire.StateRunning, host: true})
+	f.observe(netStatus{active: true, phase: phasePlaying, room: wire.StateRunning, host: true})
 	f.apply(Intent{Kind: IntentGameMenu})
 	wantEffects(t, "the host ends the game", f.apply(Intent{Kind: IntentEndGame}), effEndGame)
 	if f.gameMenu {
@@ -162,7 +161,7 @@ func TestRejoinFromTheMenu(t *testing.T) {
 		t.Fatalf("rejoin effect %+v", effs[0])
 	}
 	wantScreen(t, "rejoining", f, screenJoin)
-	f.observe(netStatus{active: true, phase: lockstep.Starting, room: wire.StateRunning})
+	f.observe(netStatus{active: true, phase: phaseStarting, room: wire.StateRunning})
 	wantScreen(t, "catching up", f, screenPlay)
 }
 
@@ -179,11 +178,11 @@ func TestJoinFailuresStayOnTheJoinScreen(t *testing.T) {
 		{"transport full", netStatus{active: true, dialErr: fmt.Errorf("dial: %w", &transport.RefusedError{Reason: transport.RefuseFull})}, "as many players as it can take"},
 		{"transport version", netStatus{active: true, dialErr: fmt.Errorf("dial: %w", &transport.RefusedError{Reason: transport.RefuseVersion})}, "another version of Rockstep"},
 		{"other", netStatus{active: true, dialErr: fmt.Errorf("dial 10.0.0.9:7777: %w", &net.OpError{Op: "write", Net: "udp", Err: errors.New("network is unreachable")})}, "Cannot reach 10.0.0.9:7777: network is unreachable."},
-		{"full", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseFull}}, "full"},
-		{"running", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseRunning}}, "already started"},
-		{"bad token", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseBadToken}}, "has ended"},
-		{"version", netStatus{active: true, phase: lockstep.Refused, refusal: wire.Refuse{Reason: wire.RefuseVersion, Text: "v3"}}, "another version of Rockstep (v3)"},
-		{"lost while joining", netStatus{active: true, phase: lockstep.Joining, closed: true}, "lost"},
+		{"full", netStatus{active: true, phase: phaseRefused, refusal: wire.Refuse{Reason: wire.RefuseFull}}, "full"},
+		{"running", netStatus{active: true, phase: phaseRefused, refusal: wire.Refuse{Reason: wire.RefuseRunning}}, "already started"},
+		{"bad token", netStatus{active: true, phase: phaseRefused, refusal: wire.Refuse{Reason: wire.RefuseBadToken}}, "has ended"},
+		{"version", netStatus{active: true, phase: phaseRefused, refusal: wire.Refuse{Reason: wire.RefuseVersion, Text: "v3"}}, "another version of Rockstep (v3)"},
+		{"lost while joining", netStatus{active: true, phase: phaseJoining, closed: true}, "lost"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -228,14 +227,14 @@ func TestBackWhileJoiningCancels(t *testing.T) {
 func TestBeingSentAwayShowsWhyOnTheMenu(t *testing.T) {
 	for _, s := range []screenID{screenLobby, screenPlay, screenResults} {
 		f := &flow{screen: s}
-		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: lockstep.Left, leave: wire.Leave{Reason: wire.LeaveShutdown}}), effDisconnect)
+		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: phaseLeft, leave: wire.Leave{Reason: wire.LeaveShutdown}}), effDisconnect)
 		wantScreen(t, s.String(), f, screenMenu)
 		if !strings.Contains(f.notice, "host stopped") {
 			t.Errorf("%v: notice %q", s, f.notice)
 		}
 	}
 	f := &flow{screen: screenPlay}
-	f.observe(netStatus{active: true, phase: lockstep.Playing, closed: true})
+	f.observe(netStatus{active: true, phase: phasePlaying, closed: true})
 	wantScreen(t, "loop stopped", f, screenMenu)
 }
 

@@ -90,7 +90,7 @@ func measureFrames(t *testing.T) {
 	}
 	app.flow.screen = screenPlay
 	s := newNetPlayScreen(app)
-	s.graph.shown = true
+	s.graph.Shown = true
 	app.cur = s
 	app.ui.Container = s.root()
 	m := &frameMeter{app: app, world: w}

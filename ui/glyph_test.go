@@ -19,16 +19,20 @@ import (
 // TestFontsHaveEveryCharacterTheUIWrites: every character of every string
 // the UI's code holds is in the regular and the bold font, so that none is
 // drawn as an empty box (the versus winner's "★" was). Strings are read
-// from the source, test files aside.
+// from the source of ui and ui/draw, test files aside.
 func TestFontsHaveEveryCharacterTheUIWrites(t *testing.T) {
 	a, err := assets.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
 	faces := map[string]*text.GoTextFaceSource{"regular": a.Fonts.Regular, "bold": a.Fonts.Bold}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
+	var files []string
+	for _, pattern := range []string{"*.go", "draw/*.go"} { // ui, and what it draws with
+		f, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f...)
 	}
 	fset := token.NewFileSet()
 	checked := 0

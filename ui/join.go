@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // joinScreen lists the games on the LAN, refreshing by itself, and joins
@@ -126,7 +127,7 @@ func (s *joinScreen) refresh() {
 		if name == "" {
 			name = r.Game.Addr.String()
 		}
-		fit := func(s, h string) string { return ellipsis(s, t.bodyFace, float64(t.px(colWidth(h)-8))) }
+		fit := func(s, h string) string { return draw.Ellipsis(s, t.bodyFace, float64(t.px(colWidth(h)-8))) }
 		line.AddChild(cell(fit("  "+name, "GAME"), "GAME"), cell(fit(r.Game.Host, "HOST"), "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
 		g := r.Game
 		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g, Rejoin: r.Rejoin}, t.size(colWidth(""), 0))
@@ -151,6 +152,6 @@ func colWidth(head string) int {
 	return 120
 }
 
-func (s *joinScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *joinScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }

@@ -14,6 +14,7 @@ import (
 	"rockstep/game"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // lobbyScreen is the room during setup: the roster, the setup (changed by
@@ -187,15 +188,15 @@ func (s *lobbyScreen) update(Intents) error {
 	}
 	s.title.Label = nv.setup.Name
 	switch {
-	case a.flow.hosting && a.net != nil:
+	case a.flow.hosting && nv.active():
 		if s.hostWhere == "" {
-			s.hostWhere = hostWhere(a.net.addr, interfaceAddrs())
+			s.hostWhere = hostWhere(nv.addr(), interfaceAddrs())
 		}
 		s.where.Label = s.hostWhere
-	case a.net != nil:
-		s.where.Label = "at " + a.net.addr
+	case nv.active():
+		s.where.Label = "at " + nv.addr()
 	}
-	if fp := a.net.hostFingerprint(); fp != "" {
+	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
 		// host's screen shows: joined from the LAN list, no other key
 		// is accepted.
@@ -342,7 +343,7 @@ func (s *lobbyScreen) updateRoster() {
 		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 8, 8)))), widget.ContainerOpts.WidgetOpts(mid))
 		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(playerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20))))
 		line.AddChild(pad)
-		name := ellipsis(p.Name, t.bodyFace, float64(t.px(lobbyNameWidth)))
+		name := draw.Ellipsis(p.Name, t.bodyFace, float64(t.px(lobbyNameWidth)))
 		if int(p.Slot) == nv.slot {
 			name += "  (you)"
 		}
@@ -458,7 +459,7 @@ func (s *lobbyScreen) updateChat() {
 		s.chat.AddChild(t.dim("No messages yet."))
 	}
 	for _, c := range lines {
-		from := ellipsis(nv.playerName(int(c.From))+":", t.bodyFace, float64(t.px(chatNameWidth)))
+		from := draw.Ellipsis(nv.playerName(int(c.From))+":", t.bodyFace, float64(t.px(chatNameWidth)))
 		fromW, _ := text.Measure(from, t.bodyFace, 0)
 		line := t.hbox(8)
 		line.AddChild(t.text(from, &t.bodyFace, playerColour(s.colourOf(int(c.From))), t.size(0, 0)))
@@ -479,7 +480,7 @@ func (s *lobbyScreen) colourOf(slot int) int {
 	return slot
 }
 
-func (s *lobbyScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *lobbyScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }
 

@@ -6,8 +6,9 @@ import (
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
+
+	"rockstep/ui/draw"
 )
 
 // Menus are driven by the game's own input layer, so that the arrows, Enter
@@ -175,7 +176,7 @@ const padHintTicks = 3 * 60
 type padHint struct {
 	text string
 	left int // ticks
-	line label
+	line draw.Label
 }
 
 func (h *padHint) connected(pads []PadInfo) {
@@ -197,22 +198,13 @@ func (h *padHint) step() {
 }
 
 // draw draws the hint at the top of the field.
-func (h *padHint) draw(e *env, dst *ebiten.Image, v view) {
+func (h *padHint) draw(e *env, dst *ebiten.Image, v draw.View) {
 	if h.left == 0 {
 		return
 	}
 	a := min(float32(h.left)/60, 1)
-	r := e.draw
-	field := r.begin(dst, v)
-	e.hud.rescale(v)
-	// On a dark band, as the HUD's hints, to stay readable over rocks.
-	w := float32(h.line.prepare(h.text, &e.hud.label))
-	x, y := v.pt(fieldW/2, 12)
-	pad := v.px(10)
-	r.hud.reset()
-	r.hud.rect(x-w/2-pad, y-v.px(5), w+2*pad, float32(e.hud.label.Size*1.35)+v.px(10), tint(colBars, 0.6*a))
-	r.hud.flush(field, r.white, ebiten.BlendSourceOver)
-	e.hud.text(field, v, &h.line, h.text, &e.hud.label, fieldW/2, 12, text.AlignCenter, colAccent, a)
+	field := e.draw.Begin(dst, v)
+	e.hud.Band(field, e.draw, v, &h.line, h.text, 12, colAccent, a, 0.6*a)
 }
 
 // takingInput reports whether the screen wants every key for itself.

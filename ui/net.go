@@ -239,11 +239,50 @@ func (g *netGame) close() <-chan struct{} {
 	return done
 }
 
-// netView is what the UI shows of a session, copied from it once a frame
-// under its lock: the session runs on its own goroutine.
+// The screens' view of the network. App owns the session (a netGame:
+// dialled, hosted, closed) and, once a frame, reads it into its netView;
+// the screens and the flow know the network only through that netView:
+// its fields, copied from the session, and its methods, which act on the
+// session. No other file of ui speaks to net/client or net/lockstep: the
+// session's phases and news are named here.
+
+// phase is where the session stands.
+type phase = lockstep.Phase
+
+// The session's phases.
+const (
+	phaseJoining  = lockstep.Joining  // sending Join until the room answers
+	phaseLobby    = lockstep.Lobby    // in the room, during setup (or waiting for a rematch)
+	phaseStarting = lockstep.Starting // waiting for a snapshot before the first turn
+	phasePlaying  = lockstep.Playing  // the game runs (or has ended here and waits for the room to confirm it)
+	phaseFinished = lockstep.Finished // the game is over or stopped, confirmed by the room
+	phaseRefused  = lockstep.Refused  // the room turned the Join away
+	phaseLeft     = lockstep.Left     // the session left or was told to go
+)
+
+// newsKind is what the room told of a player.
+type newsKind uint8
+
+// The news of the players.
+const (
+	newsQuit     newsKind = iota + 1 // left the game
+	newsDropped                      // was dropped: no reconnect in time
+	newsRejoined                     // is back
+)
+
+// news is one thing the room told of a player.
+type news struct {
+	kind newsKind
+	slot int
+}
+
+// netView is what the screens see of the network session, copied from it
+// once a frame under its lock (the session runs on its own goroutine),
+// and what they do to it (its methods). Its zero value is no session.
 type netView struct {
-	ok       bool // a client exists and this was filled from it
-	phase    lockstep.Phase
+	g        *netGame // the session read, or nil
+	ok       bool     // a client exists and this was filled from it
+	phase    phase
 	slot     int // -1: spectator
 	host     bool
 	setup    wire.SetupState
@@ -256,7 +295,7 @@ type netView struct {
 	hasWorld bool
 	world    game.World // the displayed world, copied (~6 KB)
 	events   []game.Event
-	news     []lockstep.Event        // the session's events since the last read (who left, was dropped, came back)
+	news     []news                  // since the last read: who left, was dropped, came back
 	names    [game.MaxPlayers]string // the players' names as the game started
 	ended    bool                    // the game ended in our confirmed world (the room may not have confirmed it yet)
 	results  game.Results            // valid when ended: read from the confirmed world at the end
@@ -264,8 +303,17 @@ type netView struct {
 	closed   bool // the session's loop has stopped
 }
 
-// read fills v from the client's session. It reuses v's slices.
-func (v *netView) read(c *client.Client) {
+// read fills v from g's session, if it has a client yet. It reuses v's
+// slices. g may be nil.
+func (g *netGame) read(v *netView) {
+	v.g = g
+	if g == nil {
+		return
+	}
+	c := g.client()
+	if c == nil {
+		return
+	}
 	select {
 	case <-c.Done():
 		v.closed = true
@@ -297,11 +345,90 @@ func (v *netView) read(c *client.Client) {
 			v.hasWorld = false
 		}
 		v.events = append(v.events[:0], s.GameEvents()...)
-		v.news = append(v.news[:0], s.Events()...)
+		v.news = v.news[:0]
+		for _, e := range s.Events() {
+			switch e.Kind {
+			case lockstep.EvQuit:
+				v.news = append(v.news, news{newsQuit, e.Slot})
+			case lockstep.EvDropped:
+				v.news = append(v.news, news{newsDropped, e.Slot})
+			case lockstep.EvRejoined:
+				v.news = append(v.news, news{newsRejoined, e.Slot})
+			}
+		}
 		v.names = s.Names()
 		v.results, v.ended = s.Results()
 		v.token = s.Token()
 	})
+}
+
+// act passes a lobby or game command of the flow's to the session: ready,
+// start, a setup change, a chat line, the host's end, pause or kick.
+func (g *netGame) act(e effect) {
+	if g == nil {
+		return
+	}
+	c := g.client()
+	if c == nil {
+		return
+	}
+	switch e.kind {
+	case effReady:
+		c.Do(func(s *lockstep.Session) { s.SetReady(e.ready) })
+	case effStart:
+		c.Do(func(s *lockstep.Session) { s.RequestStart() })
+	case effSetup:
+		c.Do(func(s *lockstep.Session) { s.ChangeSetup(e.setup) })
+	case effSay:
+		c.Do(func(s *lockstep.Session) { s.Say(e.text) })
+	case effEndGame:
+		c.Do(func(s *lockstep.Session) { s.EndGame() })
+	case effPause:
+		c.Do(func(s *lockstep.Session) { s.Pause(e.ready) })
+	case effKick:
+		c.Do(func(s *lockstep.Session) { s.Kick(e.slot) })
+	}
+}
+
+// active reports whether there is a session, connected or not.
+func (v *netView) active() bool { return v.g != nil }
+
+// setInput sets the local ship's controls, sampled by the session on its
+// own clock; none without a session.
+func (v *netView) setInput(ship game.Input) {
+	if v.g == nil {
+		return
+	}
+	if c := v.g.client(); c != nil {
+		c.SetInput(ship)
+	}
+}
+
+// addr returns the address dialled, or where our room listens; "" with no
+// session.
+func (v *netView) addr() string {
+	if v.g == nil {
+		return ""
+	}
+	return v.g.addr
+}
+
+// hostFingerprint returns the fingerprint of the host key of the game
+// (see netGame.hostFingerprint); "" with no session.
+func (v *netView) hostFingerprint() string { return v.g.hostFingerprint() }
+
+// predicting reports whether the session predicts: the displayed world
+// may be corrected.
+func (v *netView) predicting() bool { return v.g != nil && v.g.cfg.predict }
+
+// reports returns where the game we host writes its replays and desync
+// reports, and the path of the last report our room wrote (or ""); both
+// "" when we do not host, or do not record.
+func (v *netView) reports() (dir, last string) {
+	if v.g == nil || v.g.h == nil || v.g.cfg.recordDir == "" {
+		return "", ""
+	}
+	return v.g.cfg.recordDir, v.g.h.Stats().LastReport
 }
 
 // playerName returns the name of slot: as the game started, else in the

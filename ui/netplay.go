@@ -12,11 +12,10 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
-	"rockstep/assets/outline"
 	"rockstep/game"
 	"rockstep/game/fixed"
-	"rockstep/net/lockstep"
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // netPlayScreen is a network game: the session's displayed world drawn
@@ -32,11 +31,11 @@ type netPlayScreen struct {
 	have       bool
 	changedAt  time.Time     // when cur arrived
 	span       time.Duration // the time cur's ticks take to play
-	fx         *particles
-	smooth     smoother // glides ships over prediction corrections
+	fx         *draw.Particles
+	smooth     draw.Smoother // glides ships over prediction corrections
 	pause      *widget.Button
 	detail     string // a line under the overlay's banner, at the bottom
-	graph      netGraph
+	graph      draw.NetGraph
 	reportOf   string // the desync report reportS names
 	reportS    string
 	start      time.Time
@@ -47,13 +46,13 @@ type netPlayScreen struct {
 	// The vacancy countdown runs on from the last status the room sent.
 	vacancyMs uint32
 	vacancyAt time.Time
-	strip     label  // the reconnecting strip
-	stripS    string // its line, formatted when stripKey changes
-	stripKey  [2]int // vacant slots and seconds left of stripS
+	strip     draw.Label // the reconnecting strip
+	stripS    string     // its line, formatted when stripKey changes
+	stripKey  [2]int     // vacant slots and seconds left of stripS
 
-	board   scoreboard
-	specOf  label
-	netLine label
+	board   draw.Scoreboard
+	specOf  draw.Label
+	netLine draw.Label
 	netS    string
 	netOf   [2]int
 
@@ -61,7 +60,7 @@ type netPlayScreen struct {
 	// dropped or came back), shown for a few seconds.
 	news     string
 	newsLeft int
-	newsOf   label
+	newsOf   draw.Label
 	end      *widget.Button
 }
 
@@ -74,43 +73,8 @@ const (
 // newsTicks is how long a line of news stays on screen: 4 s.
 const newsTicks = 4 * game.TicksPerSecond
 
-// boardLine is one player's line of the scoreboard, with its formatted
-// score kept between frames.
-type boardLine struct {
-	name, score label
-	of          uint32
-	s           string
-	// The name as drawn, ellipsised to leave room for the score: fitted
-	// from nameOf at scale fitScale.
-	nameOf, fit string
-	fitScale    float64
-}
-
-// Places in a scoreboard's entry, from its left end, in world units;
-// entries are boardEntryW apart, two to a column, in the top band.
-const (
-	boardNameX  = 14  // left end of the name
-	boardScoreX = 200 // right end of the score
-	boardGap    = 12  // the least space between name and score
-	boardLivesX = 214 // a ship, and the lives left beside it
-	boardEntryW = 270
-	boardRowH   = 28
-)
-
-// fitName returns name ellipsised to end boardGap short of the score,
-// measured in h's label face, kept until the name, score or scale change.
-func (l *boardLine) fitName(h *hud, name string) string {
-	if l.fit != "" && l.nameOf == name && l.fitScale == h.scale {
-		return l.fit
-	}
-	sw, _ := text.Measure(l.s, &h.label, 0)
-	room := (boardScoreX-boardNameX-boardGap)*h.scale - sw
-	l.nameOf, l.fitScale, l.fit = name, h.scale, ellipsis(name, &h.label, room)
-	return l.fit
-}
-
 func newNetPlayScreen(a *App) *netPlayScreen {
-	s := &netPlayScreen{a: a, fx: newParticles(a.opt.Seed ^ 0xf00d), start: time.Now()}
+	s := &netPlayScreen{a: a, fx: draw.NewParticles(a.opt.Seed ^ 0xf00d), start: time.Now()}
 	if a.nv.hasWorld {
 		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
 		s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
@@ -151,7 +115,7 @@ func (s *netPlayScreen) update(in Intents) error {
 	nv := &a.nv
 	s.ticks++
 	if in.Graph {
-		s.graph.shown = !s.graph.shown
+		s.graph.Shown = !s.graph.Shown
 	}
 	if nv.host {
 		s.pause.GetWidget().SetVisibility(widget.Visibility_Show)
@@ -196,8 +160,8 @@ func (s *netPlayScreen) update(in Intents) error {
 		// With prediction, draw each ship where the smoother says: a
 		// corrected prediction glides into place instead of jumping.
 		// Without it the world shown is confirmed and never corrected.
-		if a.net != nil && a.net.cfg.predict {
-			off := s.smooth.update(&nv.world)
+		if nv.predicting() {
+			off := s.smooth.Update(&nv.world)
 			for i := range s.cur.Ships {
 				sh := &s.cur.Ships[i]
 				if off[i] != [2]float64{} {
@@ -212,8 +176,8 @@ func (s *netPlayScreen) update(in Intents) error {
 			s.bannerWave, s.bannerLeft = uint8(e.Value), bannerTicks
 		}
 	}
-	s.fx.react(nv.events)
-	s.fx.step()
+	s.fx.React(nv.events)
+	s.fx.Step()
 	for _, e := range nv.events {
 		if e.Kind == game.ExtraLife && int(e.Slot) == nv.slot && nv.slot >= 0 {
 			s.news, s.newsLeft = "EXTRA LIFE", newsTicks
@@ -229,19 +193,15 @@ func (s *netPlayScreen) update(in Intents) error {
 	if st := nv.status; st.Child == wire.ChildVacancy && st.VacancyMs != s.vacancyMs {
 		s.vacancyMs, s.vacancyAt = st.VacancyMs, time.Now()
 	}
-	s.graph.paused = nv.status.Child == wire.ChildPaused
-	s.graph.sample(time.Since(s.start), nv.stats)
+	s.graph.Paused = nv.status.Child == wire.ChildPaused
+	s.graph.Sample(time.Since(s.start), nv.stats)
 
 	// The local ship's controls, every frame; none while the menu is open.
-	if a.net != nil {
-		if c := a.net.client(); c != nil {
-			ship := in.Ship
-			if a.flow.gameMenu || nv.slot < 0 {
-				ship = 0
-			}
-			c.SetInput(ship)
-		}
+	ship := in.Ship
+	if a.flow.gameMenu || nv.slot < 0 {
+		ship = 0
 	}
+	nv.setInput(ship)
 	return nil
 }
 
@@ -254,66 +214,64 @@ func (s *netPlayScreen) fraction() float64 {
 	return math.Min(math.Max(f, 0), 1)
 }
 
-func (s *netPlayScreen) draw(dst *ebiten.Image, v view, _ float64) {
+func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	e := s.a.env
 	r := e.draw
-	field := r.begin(dst, v)
-	r.drawBackdrop(dst, field, s.ticks)
+	field := r.Begin(dst, v)
+	r.DrawBackdrop(dst, field, s.ticks)
 	if !s.have {
-		e.hud.bannerText(field, v, "STARTING", "waiting for the first turn…", colText, 1)
+		e.hud.Banner(field, v, "STARTING", "waiting for the first turn…", colText, 1)
 		return
 	}
 	t := s.fraction()
-	r.drawWorld(field, &s.prev, &s.cur, t)
-	s.fx.draw(field, r, 1)
+	r.DrawWorld(field, &s.prev, &s.cur, t)
+	s.fx.Draw(field, r, 1)
 
 	nv := &s.a.nv
 	h := e.hud
 	me := nv.slot
 	title, sub, col := s.overlay()
 	if title != "" {
-		h.dim(field, r)
+		h.Dim(field, r)
 	}
 	s.drawHUD(dst, r, h, v, me)
 	newsY := 48.0
 	if line := s.reconnecting(); line != "" {
 		// The game goes on meanwhile: a strip at the top, not a banner.
-		h.strip(field, r, v, &s.strip, line, 22, colWarn)
+		h.Band(field, r, v, &s.strip, line, 22, colWarn, 1, 0.7)
 		newsY = 56
 	}
 	switch {
 	case title != "" && s.a.flow.gameMenu:
 		// The menu says it (and would be written over).
 	case title != "":
-		h.bannerText(field, v, title, sub, col, 1)
+		h.Banner(field, v, title, sub, col, 1)
 		if s.detail != "" {
-			h.hint(field, r, v, s.detail, 1)
+			h.Hint(field, r, v, s.detail, 1)
 		}
 	case s.bannerLeft > 0 && !s.a.flow.gameMenu:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
-		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, min(a, 1))
+		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", colText, min(a, 1))
 	}
 	if me < 0 {
-		h.rescale(v)
-		h.text(dst, v, &s.specOf, "SPECTATING", &h.label, fieldW/2, fieldH+9, text.AlignCenter, colAccent, 1)
+		h.Text(dst, v, &s.specOf, "SPECTATING", draw.FaceLabel, draw.FieldW/2, draw.FieldH+9, text.AlignCenter, colAccent, 1)
 	}
 	if s.newsLeft > 0 && title == "" {
-		h.rescale(v)
 		a := min(float32(s.newsLeft)/(game.TicksPerSecond/2), 1)
-		h.text(field, v, &s.newsOf, s.news, &h.sub, fieldW/2, newsY, text.AlignCenter, colText, a)
+		h.Text(field, v, &s.newsOf, s.news, draw.FaceSub, draw.FieldW/2, newsY, text.AlignCenter, colText, a)
 	}
-	s.graph.draw(field, r, h, v)
+	s.graph.Draw(field, r, h, v)
 }
 
-// newsLine is what the player is told of a session event, or "".
-func newsLine(e lockstep.Event, nv *netView) string {
-	switch e.Kind {
-	case lockstep.EvQuit:
-		return nv.playerName(e.Slot) + " left the game"
-	case lockstep.EvDropped:
-		return nv.playerName(e.Slot) + " was dropped: no reconnect in time"
-	case lockstep.EvRejoined:
-		return nv.playerName(e.Slot) + " is back"
+// newsLine is what the player is told of news of a player, or "".
+func newsLine(e news, nv *netView) string {
+	switch e.kind {
+	case newsQuit:
+		return nv.playerName(e.slot) + " left the game"
+	case newsDropped:
+		return nv.playerName(e.slot) + " was dropped: no reconnect in time"
+	case newsRejoined:
+		return nv.playerName(e.slot) + " is back"
 	}
 	return ""
 }
@@ -368,19 +326,18 @@ func (s *netPlayScreen) reconnecting() string {
 // written (net/host publishes its path), else the folder it goes to.
 func (s *netPlayScreen) reportLine() string {
 	a := s.a
-	if !a.flow.hosting || a.net == nil || a.net.cfg.recordDir == "" {
+	dir, p := a.nv.reports()
+	if !a.flow.hosting || dir == "" {
 		return "The host's machine keeps a report beside the game's replay."
 	}
-	if a.net.h != nil {
-		if p := a.net.h.Stats().LastReport; p != "" {
-			if s.reportOf != p {
-				s.reportOf = p
-				s.reportS = "Report: " + filepath.Base(p) + " in " + filepath.Dir(p) + "  ·  main menu → Replays shows it"
-			}
-			return s.reportS
+	if p != "" {
+		if s.reportOf != p {
+			s.reportOf = p
+			s.reportS = "Report: " + filepath.Base(p) + " in " + filepath.Dir(p) + "  ·  main menu → Replays shows it"
 		}
+		return s.reportS
 	}
-	return "Writing the report beside the replay in " + a.net.cfg.recordDir + "…"
+	return "Writing the report beside the replay in " + dir + "…"
 }
 
 // names lists the players of the slots set in mask.
@@ -399,14 +356,11 @@ func (s *netPlayScreen) names(mask uint8) string {
 
 // drawHUD draws the scoreboard, the wave, the local ship's thrust and the
 // connection line.
-func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, me int) {
+func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD, v draw.View, me int) {
 	nv := &s.a.nv
-	s.board.draw(dst, r, h, v, &s.cur, me, nv.playerName, s.colourOf)
-	if me >= 0 {
-		r.hud.reset()
-		s.drawThrust(r, v, me)
-		r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
-		h.text(dst, v, &h.thrustTitle, "THRUST", &h.label, 28, fieldH+9, text.AlignStart, colDim, 1)
+	s.board.Draw(dst, r, h, v, &s.cur, me, nv.playerName, s.colourOf)
+	if me >= 0 && me < game.MaxPlayers {
+		h.Thrust(dst, r, v, s.cur.Ships[me].Thrust, playerColour(s.colourOf(me)))
 	}
 	// Ping and input delay: what the network costs this player.
 	st := &nv.stats
@@ -419,7 +373,7 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *renderer, h *hud, v view, 
 		s.netOf = [2]int{rtt, delay}
 		s.netS = netLine(rtt, delay)
 	}
-	h.text(dst, v, &s.netLine, s.netS, &h.label, fieldW-28, fieldH+9, text.AlignEnd, colDim, 1)
+	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, colDim, 1)
 }
 
 // netLine is the connection line at the bottom right: ping and input
@@ -429,82 +383,6 @@ func netLine(rtt, delay int) string {
 		return "ping " + strconv.Itoa(rtt) + " ms   ·   F3 network"
 	}
 	return "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
-}
-
-// scoreboard is every player's entry in the top band of a network game
-// or a replay (colour, name, score, lives), two to a column from the
-// left, and the wave at the top right, with its formatted scores kept
-// between frames.
-type scoreboard struct {
-	lines   [game.MaxPlayers]boardLine
-	lives   [game.MaxPlayers]label
-	livesS  [game.MaxPlayers]string
-	livesOf [game.MaxPlayers]uint8
-	// columns is how many columns the last draw used.
-	columns int
-}
-
-// draw draws the scoreboard of world w; me (or -1) is the local player,
-// name and colour give a slot's name and palette index.
-func (b *scoreboard) draw(dst *ebiten.Image, r *renderer, h *hud, v view, w *game.World, me int, name func(int) string, colour func(int) int) {
-	h.rescale(v)
-	r.hud.reset()
-	type pending struct {
-		i    int
-		x, y float64
-	}
-	var rows [game.MaxPlayers]pending
-	n := 0
-	for i := range w.Ships {
-		sh := &w.Ships[i]
-		if w.Setup.Players&(1<<i) == 0 {
-			continue
-		}
-		col := playerColour(colour(i))
-		a := float32(1)
-		if !sh.Present {
-			a = 0.4
-		}
-		x, y := 24+float64(n/2)*boardEntryW, -hudTop+6+float64(n%2)*boardRowH
-		x0, y0 := v.pt(x, y+3)
-		r.hud.rect(x0, y0, v.px(6), v.px(20), tint(col, a))
-		r.outline(nil, &r.hud, outline.Ship[:], x+boardLivesX, y+13, -math.Pi/2, 0.5, -1, col, a, 0.14)
-		rows[n] = pending{i, x, y}
-		n++
-	}
-	b.columns = (n + 1) / 2
-	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
-	for _, p := range rows[:n] {
-		sh := &w.Ships[p.i]
-		l := &b.lines[p.i]
-		if l.s == "" || l.of != sh.Score {
-			l.of, l.s = sh.Score, strconv.FormatUint(uint64(sh.Score), 10)
-			l.fit = "" // the score's width changed
-		}
-		c := colText
-		if p.i == me {
-			c = playerColour(colour(p.i))
-		}
-		h.text(dst, v, &l.name, l.fitName(h, name(p.i)), &h.label, p.x+boardNameX, p.y+3, text.AlignStart, c, 1)
-		h.text(dst, v, &l.score, l.s, &h.label, p.x+boardScoreX, p.y+3, text.AlignEnd, colText, 1)
-		if b.livesS[p.i] == "" || b.livesOf[p.i] != sh.Lives {
-			b.livesOf[p.i], b.livesS[p.i] = sh.Lives, "×"+strconv.Itoa(int(sh.Lives))
-		}
-		h.text(dst, v, &b.lives[p.i], b.livesS[p.i], &h.label, p.x+boardLivesX+10, p.y+3, text.AlignStart, colDim, 1)
-	}
-	if w.Wave != h.waveOf {
-		h.waveOf, h.waveS = w.Wave, strconv.Itoa(int(w.Wave))
-	}
-	h.text(dst, v, &h.waveTitle, "WAVE", &h.label, fieldW-28, -hudTop+4, text.AlignEnd, colDim, 1)
-	h.text(dst, v, &h.waveValue, h.waveS, &h.score, fieldW-28, -hudTop+20, text.AlignEnd, colText, 1)
-}
-
-// drawThrust adds the local ship's thrust level bars to r.hud.
-func (s *netPlayScreen) drawThrust(r *renderer, v view, me int) {
-	if me < 0 || me >= game.MaxPlayers {
-		return
-	}
-	thrustGauge(r, v, s.a.env.hud.thrustX(), s.cur.Ships[me].Thrust, playerColour(s.colourOf(me)))
 }
 
 // colourOf returns the palette index of slot.

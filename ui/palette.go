@@ -1,9 +1,8 @@
 package ui
 
 import (
-	"image/color"
-
 	"rockstep/assets/palette"
+	"rockstep/ui/draw"
 )
 
 // The game's colours, from assets/palette (shared with the icon).
@@ -20,14 +19,5 @@ var (
 	colDanger = palette.Danger
 )
 
-// playerColours gives each player slot its colour, slot 0 first.
-var playerColours = palette.Players
-
 // playerColour returns the colour of slot i.
-func playerColour(i int) color.RGBA { return playerColours[i&7] }
-
-// The backdrop colours as color.Color, boxed once rather than every frame.
-var (
-	fillBars  color.Color = colBars
-	fillField color.Color = colField
-)
+var playerColour = draw.PlayerColour

@@ -2,10 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 
+	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/internal/highscore"
+	"rockstep/ui/draw"
 )
 
 // playScene is a single-player game on the local engine.
@@ -15,7 +19,7 @@ type playScene struct {
 	wave  uint8      // the games' starting wave
 	world game.World // the state after the last tick
 	prev  game.World // the state one tick before, drawn from for interpolation
-	fx    *particles
+	fx    *draw.Particles
 	sound *sound // nil: silent
 
 	hint       bool // show the controls for a while: the first game only
@@ -42,7 +46,7 @@ func newPlayScene(e *env, seed uint64, wave uint8) (*playScene, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new game, seed %d: %w", seed, err)
 	}
-	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: newParticles(seed), hint: true, best: -1}
+	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: draw.NewParticles(seed), hint: true, best: -1}
 	s.bannerWave, s.bannerLeft = w.Wave, bannerTicks
 	return s, nil
 }
@@ -75,10 +79,10 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 			s.bannerWave, s.bannerLeft = uint8(e.Value), bannerTicks
 		}
 	}
-	s.fx.react(events)
-	s.env.hud.react(events, me)
+	s.fx.React(events)
+	s.env.hud.React(events, me)
 	s.sound.react(events, &s.prev, &s.world, me)
-	s.fx.step()
+	s.fx.Step()
 	if s.bannerLeft > 0 {
 		s.bannerLeft--
 	}
@@ -86,44 +90,145 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 }
 
 // Draw implements Scene.
-func (s *playScene) Draw(screen *ebiten.Image, v view, t float64) {
+func (s *playScene) Draw(screen *ebiten.Image, v draw.View, t float64) {
 	if s.paused || s.menu {
 		t = 1
 	}
 	r := s.env.draw
-	field := r.begin(screen, v)
-	r.drawBackdrop(screen, field, s.ticks)
-	r.drawWorld(field, &s.prev, &s.world, t)
-	s.fx.draw(field, r, t)
+	field := r.Begin(screen, v)
+	r.DrawBackdrop(screen, field, s.ticks)
+	r.DrawWorld(field, &s.prev, &s.world, t)
+	s.fx.Draw(field, r, t)
 
 	h := s.env.hud
 	if s.world.Over || s.paused || s.menu {
-		h.dim(field, r)
+		h.Dim(field, r)
 	}
-	h.draw(screen, r, v, &s.world, me)
+	h.Draw(screen, r, v, &s.world, me)
 	switch {
 	case s.world.Over:
 		sub := "press Enter to play again"
 		if s.best >= 0 {
-			sub = h.newBest(s.best)
+			sub = h.NewBest(s.best)
 		}
-		h.bannerText(field, v, "GAME OVER", sub, colDanger, 1)
-		h.hint(field, r, v, h.finalScore(s.world.Ships[me].Score), 1)
+		h.Banner(field, v, "GAME OVER", sub, colDanger, 1)
+		h.Hint(field, r, v, h.FinalScore(s.world.Ships[me].Score), 1)
 	case s.menu:
 	case s.paused:
-		h.bannerText(field, v, "PAUSED", "press P to resume", colText, 1)
+		h.Banner(field, v, "PAUSED", "press P to resume", colText, 1)
 	case s.bannerLeft > 0:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
 		if a > 1 {
 			a = 1
 		}
-		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, a)
+		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", colText, a)
 	}
 	if s.hint && !s.world.Over && s.ticks < hintTicks {
 		a := float32(hintTicks-s.ticks) / game.TicksPerSecond
 		if a > 1 {
 			a = 1
 		}
-		h.hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    Shift hyperspace    P pause    Esc menu", a)
+		h.Hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    Shift hyperspace    P pause    Esc menu", a)
 	}
+}
+
+// practiceScreen is a single-player game on the local engine; Esc opens
+// its menu (resume, restart, main menu), which pauses it.
+type practiceScreen struct {
+	a     *App
+	scene Scene
+	top   *widget.Container // holds the menu while it is open, else nothing
+	menu  *widget.Container
+}
+
+func newPracticeScreen(a *App) (*practiceScreen, error) {
+	p, err := newPlayScene(a.env, a.opt.Seed, a.opt.StartWave)
+	if err != nil {
+		return nil, err
+	}
+	p.sound = a.sound
+	a.opt.Seed++
+	s := &practiceScreen{a: a, scene: p}
+	s.retheme()
+	return s, nil
+}
+
+// retheme implements rethemer: it builds the menu with the App's theme.
+func (s *practiceScreen) retheme() {
+	a := s.a
+	t := a.theme()
+	menu := t.panelColumn(12, widget.ContainerOpts.WidgetOpts(t.size(320, 0)))
+	menu.AddChild(t.heading("Paused", centred()))
+	menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
+	menu.AddChild(t.button("Restart", a.emit, Intent{Kind: IntentRestart}, stretchRow()))
+	menu.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, stretchRow()))
+	top := t.screenRoot(menu, false)
+	top.RemoveChild(menu) // until Esc
+	s.top, s.menu = top, menu
+}
+
+// restart replaces the game with a new one from the next seed, as the
+// practice menu's Restart asks.
+func (s *practiceScreen) restart() error {
+	p, err := newPlayScene(s.a.env, s.a.opt.Seed, s.a.opt.StartWave)
+	if err != nil {
+		return err
+	}
+	p.sound, p.hint = s.a.sound, false
+	s.a.opt.Seed++
+	s.scene = p
+	return nil
+}
+
+func (s *practiceScreen) id() screenID            { return screenPractice }
+func (s *practiceScreen) root() *widget.Container { return s.top }
+func (s *practiceScreen) update(in Intents) error {
+	open := s.a.flow.gameMenu
+	if open != (len(s.top.Children()) > 0) {
+		if open {
+			s.top.AddChild(s.menu)
+		} else {
+			s.top.RemoveChild(s.menu)
+		}
+	}
+	if p, ok := s.scene.(*playScene); ok {
+		p.menu = open
+	}
+	next, err := s.scene.Update(in)
+	if err != nil {
+		return err
+	}
+	s.scene = next
+	if p, ok := s.scene.(*playScene); ok && p.world.Over {
+		s.gameOver(p)
+	}
+	return nil
+}
+
+// scoresAfter is how long a practice game that made the high scores shows
+// GAME OVER before the table comes: 3 s.
+const scoresAfter = 3 * game.TicksPerSecond
+
+// gameOver enters a finished practice game's score in the high scores
+// once, and shows the table a while later if the game made it.
+func (s *practiceScreen) gameOver(p *playScene) {
+	a := s.a
+	if p.overAt == 0 {
+		p.overAt = max(p.ticks, 1)
+		p.best = a.recordScore(highscore.Practice, &p.world, me, "practice "+strconv.Itoa(a.frames))
+	}
+	if p.best >= 0 && p.ticks == p.overAt+scoresAfter && !a.flow.gameMenu {
+		a.emit(Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Practice, rank: p.best}})
+	}
+}
+func (s *practiceScreen) draw(dst *ebiten.Image, v draw.View, t float64) { s.scene.Draw(dst, v, t) }
+
+// practice returns the practice game on screen, if one is.
+func (a *App) practice() (*playScene, bool) {
+	p, ok := a.cur.(*practiceScreen)
+	if !ok {
+		return nil, false
+	}
+	s, ok := p.scene.(*playScene)
+	return s, ok
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // replaysScreen lists the recent replays, newest first, with a marker on
@@ -186,6 +187,6 @@ func (s *replaysScreen) update(Intents) error {
 	s.a.backdrop.step()
 	return nil
 }
-func (s *replaysScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *replaysScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }

@@ -89,7 +89,7 @@ func walkReplays(t *testing.T) {
 					s.seek(s.p.length() * 2 / 5)
 					s.p.setSpeed(2)
 				}
-				return s.p.pos > s.p.length()/2 && s.fx.n > 10
+				return s.p.pos > s.p.length()/2 && s.fx.Len() > 10
 			}},
 		{name: "replay-seek", act: func(w *walker) {
 			s := viewer()

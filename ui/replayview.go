@@ -13,6 +13,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/net/replay"
+	"rockstep/ui/draw"
 )
 
 // replayScreen watches a replay: the world drawn as in a network game,
@@ -29,8 +30,8 @@ type replayScreen struct {
 	title  string // the room and the file
 	sub    string // players, date, length
 
-	fx         *particles
-	board      scoreboard
+	fx         *draw.Particles
+	board      draw.Scoreboard
 	ticks      uint32
 	bannerWave uint8
 	bannerLeft int
@@ -52,16 +53,16 @@ type replayScreen struct {
 	// just pressed); tests replace it.
 	mouse func() (x, y int, held, just bool)
 
-	titleL, subL, noticeL label
+	titleL, subL, noticeL draw.Label
 	endOf                 string
-	endL                  label
+	endL                  draw.Label
 }
 
 // replayJump is how far ← and → move, in ticks.
 const replayJump = 10 * game.TicksPerSecond
 
 func newReplayScreen(a *App, path string) *replayScreen {
-	s := &replayScreen{a: a, fx: newParticles(a.opt.Seed ^ 0xbeef), mouse: readMouse}
+	s := &replayScreen{a: a, fx: draw.NewParticles(a.opt.Seed ^ 0xbeef), mouse: readMouse}
 	s.title = "REPLAY  ·  " + filepath.Base(path)
 	rp, err := replay.ReadFile(path)
 	switch {
@@ -213,9 +214,9 @@ func (s *replayScreen) update(in Intents) error {
 			s.bannerWave, s.bannerLeft = uint8(e.Value), bannerTicks
 		}
 	}
-	s.fx.react(p.events)
+	s.fx.React(p.events)
 	if !p.paused {
-		s.fx.step()
+		s.fx.Step()
 		if s.bannerLeft > 0 {
 			s.bannerLeft--
 		}
@@ -230,7 +231,7 @@ func (s *replayScreen) update(in Intents) error {
 // seek moves playback to tick, dropping the explosions of another time.
 func (s *replayScreen) seek(tick int) {
 	s.p.seek(tick)
-	s.fx.n = 0
+	s.fx.Clear()
 	s.bannerLeft = 0
 }
 
@@ -276,51 +277,51 @@ func (s *replayScreen) showControls() {
 	}
 }
 
-func (s *replayScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *replayScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	if s.p != nil {
 		// The control bar has the bottom: the field goes above it.
 		b := dst.Bounds()
-		v = fitViewAbove(float64(b.Dx()), float64(b.Dy()), float64(s.bar.GetWidget().Rect.Dy()))
+		v = draw.FitViewAbove(float64(b.Dx()), float64(b.Dy()), float64(s.bar.GetWidget().Rect.Dy()))
 	}
 	e := s.a.env
 	r := e.draw
 	h := e.hud
-	field := r.begin(dst, v)
-	r.drawBackdrop(dst, field, s.ticks)
+	field := r.Begin(dst, v)
+	r.DrawBackdrop(dst, field, s.ticks)
 	p := s.p
 	if p == nil {
-		h.dim(field, r)
-		h.bannerText(field, v, "CANNOT PLAY", s.err, colDanger, 1)
-		h.hint(field, r, v, "Esc to go back", 1)
+		h.Dim(field, r)
+		h.Banner(field, v, "CANNOT PLAY", s.err, colDanger, 1)
+		h.Hint(field, r, v, "Esc to go back", 1)
 		return
 	}
-	r.drawWorld(field, &p.prev, &p.world, p.fraction(t))
-	s.fx.draw(field, r, 1)
+	r.DrawWorld(field, &p.prev, &p.world, p.fraction(t))
+	s.fx.Draw(field, r, 1)
 	end := s.endText()
 	if end != "" || p.paused {
-		h.dim(field, r)
+		h.Dim(field, r)
 	}
-	s.board.draw(dst, r, h, v, &p.world, -1, func(slot int) string { return replayPlayerName(p.rp, slot) }, func(i int) int { return i })
+	s.board.Draw(dst, r, h, v, &p.world, -1, func(slot int) string { return replayPlayerName(p.rp, slot) }, func(i int) int { return i })
 	// What is being watched: in the top band, left of the wave, while the
 	// scoreboard leaves room (up to four players); else at the field's top.
-	if s.board.columns <= 2 {
-		h.text(dst, v, &s.titleL, s.title, &h.label, fieldW-130, -hudTop+8, text.AlignEnd, colAccent, 1)
-		h.text(dst, v, &s.subL, s.sub, &h.label, fieldW-130, -hudTop+34, text.AlignEnd, colDim, 1)
+	if s.board.Columns() <= 2 {
+		h.Text(dst, v, &s.titleL, s.title, draw.FaceLabel, draw.FieldW-130, -draw.HUDTop+8, text.AlignEnd, colAccent, 1)
+		h.Text(dst, v, &s.subL, s.sub, draw.FaceLabel, draw.FieldW-130, -draw.HUDTop+34, text.AlignEnd, colDim, 1)
 	} else {
-		h.text(field, v, &s.titleL, s.title, &h.label, fieldW/2, 12, text.AlignCenter, colAccent, 1)
-		h.text(field, v, &s.subL, s.sub, &h.label, fieldW/2, 34, text.AlignCenter, colDim, 1)
+		h.Text(field, v, &s.titleL, s.title, draw.FaceLabel, draw.FieldW/2, 12, text.AlignCenter, colAccent, 1)
+		h.Text(field, v, &s.subL, s.sub, draw.FaceLabel, draw.FieldW/2, 34, text.AlignCenter, colDim, 1)
 	}
 	if s.notice != "" {
-		h.text(field, v, &s.noticeL, s.notice, &h.label, fieldW/2, 58, text.AlignCenter, colWarn, 1)
+		h.Text(field, v, &s.noticeL, s.notice, draw.FaceLabel, draw.FieldW/2, 58, text.AlignCenter, colWarn, 1)
 	}
 	switch {
 	case end != "":
-		h.bannerText(field, v, "END", end, colText, 1)
+		h.Banner(field, v, "END", end, colText, 1)
 	case p.paused:
-		h.bannerText(field, v, "PAUSED", "Space to play", colText, 1)
+		h.Banner(field, v, "PAUSED", "Space to play", colText, 1)
 	case s.bannerLeft > 0:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
-		h.bannerText(field, v, h.waveBanner(s.bannerWave), "", colText, min(a, 1))
+		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", colText, min(a, 1))
 	}
 	s.drawBar(dst, r, v)
 }
@@ -360,38 +361,38 @@ func replayPlayerName(rp *replay.Replay, slot int) string {
 // drawBar draws the control bar's band and the timeline under its
 // widgets: the indexed part, the played part, the desync marker and the
 // handle.
-func (s *replayScreen) drawBar(dst *ebiten.Image, r *renderer, v view) {
+func (s *replayScreen) drawBar(dst *ebiten.Image, r *draw.Renderer, v draw.View) {
 	tr := s.timelineRect()
 	br := s.bar.GetWidget().Rect
 	if tr.Empty() || br.Empty() {
 		return
 	}
 	p := s.p
-	r.hud.reset()
-	r.hud.rect(float32(br.Min.X), float32(br.Min.Y), float32(br.Dx()), float32(br.Dy()), tint(colBars, 0.82))
-	r.hud.rect(float32(br.Min.X), float32(br.Min.Y), float32(br.Dx()), 1, tint(colPanelRim, 1))
+	o := r.Overlay()
+	o.Rect(float32(br.Min.X), float32(br.Min.Y), float32(br.Dx()), float32(br.Dy()), draw.Tint(colBars, 0.82))
+	o.Rect(float32(br.Min.X), float32(br.Min.Y), float32(br.Dx()), 1, draw.Tint(colPanelRim, 1))
 	x0, w := float32(tr.Min.X), float32(tr.Dx())
 	cy := float32(tr.Min.Y+tr.Max.Y) / 2
 	n := float32(max(p.length(), 1))
-	r.hud.rect(x0, cy-3, w, 6, tint(colBorder, 1))
-	r.hud.rect(x0, cy-3, w*float32(p.indexed())/n, 6, tint(colPanelRim, 1))
+	o.Rect(x0, cy-3, w, 6, draw.Tint(colBorder, 1))
+	o.Rect(x0, cy-3, w*float32(p.indexed())/n, 6, draw.Tint(colPanelRim, 1))
 	played := w * float32(p.pos) / n
-	r.hud.rect(x0, cy-3, played, 6, tint(colAccent, 0.9))
+	o.Rect(x0, cy-3, played, 6, draw.Tint(colAccent, 0.9))
 	if p.rp.Desync != nil {
 		if at := p.tickAtTurn(p.rp.Desync.Turn); at >= 0 {
 			dx := x0 + w*float32(at)/n
-			r.hud.rect(dx-1.5, float32(tr.Min.Y), 3, float32(tr.Dy()), tint(colDanger, 1))
+			o.Rect(dx-1.5, float32(tr.Min.Y), 3, float32(tr.Dy()), draw.Tint(colDanger, 1))
 		}
 	}
 	// A mark every minute along the track.
 	for k := replayJump * 6; k < p.length(); k += replayJump * 6 {
 		kx := x0 + w*float32(k)/n
-		r.hud.rect(kx, cy+5, 1, 5, tint(colDim, 0.6))
+		o.Rect(kx, cy+5, 1, 5, draw.Tint(colDim, 0.6))
 	}
 	hc := colText
 	if s.dragging {
 		hc = colAccent
 	}
-	r.hud.disc(x0+played, cy, 9, tint(hc, 1), false)
-	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+	o.Disc(x0+played, cy, 9, draw.Tint(hc, 1), false)
+	r.DrawOverlay(dst)
 }

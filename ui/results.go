@@ -8,6 +8,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/highscore"
+	"rockstep/ui/draw"
 )
 
 // resultsScreen shows the results of the game that just ended, read from
@@ -100,7 +101,7 @@ func newResultsScreen(a *App) *resultsScreen {
 	s.shown = append(s.shown, title, sub)
 
 	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
-	col.AddChild(t.text(ellipsis(title, t.titleFace, float64(t.px(resultsTitleWidth))), &t.titleFace, colText, centred()))
+	col.AddChild(t.text(draw.Ellipsis(title, t.titleFace, float64(t.px(resultsTitleWidth))), &t.titleFace, colText, centred()))
 	col.AddChild(t.dim(sub, centred()))
 
 	heads := []string{"", "", "PLAYER", "SCORE", "LIVES"}
@@ -138,7 +139,7 @@ func newResultsScreen(a *App) *resultsScreen {
 		}
 		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(playerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: t.px(20), MaxHeight: t.px(20), VerticalPosition: widget.GridLayoutPositionCenter})))
-		name := ellipsis(l.name, *face, float64(t.px(resultsNameWidth)))
+		name := draw.Ellipsis(l.name, *face, float64(t.px(resultsNameWidth)))
 		if l.left {
 			name += "  (left)"
 		}
@@ -193,11 +194,11 @@ func (s *resultsScreen) update(Intents) error {
 	return nil
 }
 
-func (s *resultsScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *resultsScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	e := s.a.env
 	r := e.draw
-	field := r.begin(dst, v)
-	r.drawBackdrop(dst, field, s.ticks)
-	r.drawWorld(field, &s.world, &s.world, 1)
-	e.hud.dim(field, r)
+	field := r.Begin(dst, v)
+	r.DrawBackdrop(dst, field, s.ticks)
+	r.DrawWorld(field, &s.world, &s.world, 1)
+	e.hud.Dim(field, r)
 }

@@ -5,9 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-
-	"rockstep/assets"
+	"rockstep/game"
 )
 
 func TestResultRanksShowTiesAsTies(t *testing.T) {
@@ -30,33 +28,6 @@ func TestResultRanksShowTiesAsTies(t *testing.T) {
 	}
 }
 
-func TestEllipsisFitsNamesInTheirPlace(t *testing.T) {
-	a, err := assets.Load()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &text.GoTextFace{Source: a.Fonts.Regular, Size: 20}
-	width := func(s string) float64 { w, _ := text.Measure(s, f, 0); return w }
-	if got := ellipsis("Ada", f, 200); got != "Ada" {
-		t.Errorf("a short name became %q", got)
-	}
-	long := "Bartholomew Featherstone"
-	for _, room := range []float64{40, 120, 200} {
-		got := ellipsis(long, f, room)
-		if width(got) > room {
-			t.Errorf("ellipsis(%q, %v) = %q, %.0f px wide", long, room, got, width(got))
-		}
-		if !strings.HasSuffix(got, "…") || !strings.HasPrefix(long, strings.TrimSuffix(got, "…")) {
-			t.Errorf("ellipsis(%q, %v) = %q, want a prefix and …", long, room, got)
-		}
-		// As long as fits: one more character would not.
-		n := len([]rune(strings.TrimSuffix(got, "…")))
-		if more := string([]rune(long)[:n+1]) + "…"; width(more) <= room && !strings.HasSuffix(string([]rune(long)[:n+1]), " ") {
-			t.Errorf("ellipsis(%q, %v) = %q, but %q fits too", long, room, got, more)
-		}
-	}
-}
-
 func TestTheWinnersStarIsDrawn(t *testing.T) {
 	img := starPicture(starSize, colWarn)
 	centre := img.RGBAAt(starSize/2, starSize/2+1)
@@ -73,5 +44,36 @@ func TestTheWinnersStarIsDrawn(t *testing.T) {
 	}
 	if gap := img.RGBAAt(starSize/2, starSize-2); gap.A != 0 {
 		t.Errorf("the gap between the lower points is %v, want transparent", gap)
+	}
+}
+
+// TestResultsLinesAndTitle: the results screen shows the confirmed table
+// as the engine orders it (winner first in versus), names the winner in
+// the title, marks those who left, and falls back to the roster's names
+// for a table without them.
+func TestResultsLinesAndTitle(t *testing.T) {
+	w, err := game.New(game.Setup{Players: 0b111, Mode: game.Versus, Lives: 1, StartWave: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Ships[0].Score, w.Ships[1].Score, w.Ships[2].Score = 500, 900, 100
+	w.Ships[1].Present = false
+	w.Over, w.Winner = true, 2
+	r := w.Results([game.MaxPlayers]string{"Ada", "", "Cy"})
+	lines := results(&r, func(i int) string { return "roster " + string(rune('A'+i)) })
+	var got []string
+	for _, l := range lines {
+		got = append(got, l.name)
+	}
+	if strings.Join(got, ",") != "Cy,roster B,Ada" || !lines[0].winner || lines[1].winner || !lines[1].left {
+		t.Errorf("lines %v (winner first, then by score), winner %v %v, left %v", got, lines[0].winner, lines[1].winner, lines[1].left)
+	}
+	if title, sub := resultsTitle(&r, lines); title != "Cy wins" || !strings.Contains(sub, "Versus") {
+		t.Errorf("title %q / %q", title, sub)
+	}
+	w.Over = false
+	r = w.Results([game.MaxPlayers]string{"Ada", "Bo", "Cy"})
+	if title, _ := resultsTitle(&r, results(&r, nil)); title != "GAME ENDED" {
+		t.Errorf("a game the host ended: title %q", title)
 	}
 }

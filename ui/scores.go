@@ -10,6 +10,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/highscore"
+	"rockstep/ui/draw"
 )
 
 // scoresMark is the entry a game just made in the high scores, to be
@@ -126,6 +127,6 @@ func (s *scoresScreen) update(Intents) error {
 	s.a.backdrop.step()
 	return nil
 }
-func (s *scoresScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *scoresScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }

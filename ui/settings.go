@@ -76,7 +76,7 @@ func DefaultSettings() Settings {
 	}
 }
 
-// ID returns the player id as bytes (lockstep.Config.PlayerID).
+// ID returns the player id as bytes (the session's PlayerID).
 func (s Settings) ID() [16]byte {
 	var id [16]byte
 	b, err := hex.DecodeString(s.PlayerID)

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // settingsScreen edits the player's name, the volume and full screen, and
@@ -117,6 +118,6 @@ func (s *settingsScreen) update(Intents) error {
 	s.a.backdrop.step()
 	return nil
 }
-func (s *settingsScreen) draw(dst *ebiten.Image, v view, t float64) {
+func (s *settingsScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
 }

@@ -319,3 +319,94 @@ func findCue(rec, cue []int16, from int) (int, float64) {
 	}
 	return bestAt, best
 }
+
+func TestSoundCues(t *testing.T) {
+	a, err := assets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := a.Sounds
+	var prev, cur game.World
+	cur.Ships[1].Alive, cur.Ships[1].Thrust = true, 2
+	prev.Ships[1].Thrust = 1
+	cs := cues(fx, []game.Event{
+		{Kind: game.ShotFired, Slot: 1},
+		{Kind: game.ShotFired, Slot: 2},
+		{Kind: game.RockDestroyed, Size: game.Big},
+		{Kind: game.ShipDestroyed, Slot: 3},
+		{Kind: game.ShipRespawned, Slot: 1},
+		{Kind: game.WaveStarted, Value: 2},
+	}, &prev, &cur, 1)
+	if len(cs) != 6 {
+		t.Fatalf("%d cues, want 6 (five events with a sound, and thrust)", len(cs))
+	}
+	if &cs[0].pcm[0] != &fx.Shot[0] || &cs[3].pcm[0] != &fx.Boom[0] || &cs[5].pcm[0] != &fx.Thrust[0] {
+		t.Error("wrong sounds")
+	}
+	if cs[0].gain <= cs[1].gain {
+		t.Errorf("own shot gain %v not above another's %v", cs[0].gain, cs[1].gain)
+	}
+	if got := cues(fx, nil, &cur, &prev, 1); len(got) != 0 {
+		t.Errorf("thrust lowered: %d cues, want none", len(got))
+	}
+	if got := cues(fx, nil, &prev, &cur, -1); len(got) != 0 {
+		t.Errorf("a spectator hears thrust: %d cues", len(got))
+	}
+}
+
+// TestSoundCuesOfTheNewRules: an extra life chimes (louder for one's own),
+// hyperspace whooshes both ways, a saucer sounds as it comes, fires and
+// breaks.
+func TestSoundCuesOfTheNewRules(t *testing.T) {
+	a, err := assets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := a.Sounds
+	var w game.World
+	tests := []struct {
+		name string
+		e    game.Event
+		pcm  []byte
+	}{
+		{"my extra life", game.Event{Kind: game.ExtraLife, Slot: 1}, fx.ExtraLife},
+		{"into hyperspace", game.Event{Kind: game.HyperspaceOut, Slot: 1}, fx.Warp},
+		{"out of hyperspace", game.Event{Kind: game.HyperspaceIn, Slot: 2}, fx.Warp},
+		{"a saucer comes", game.Event{Kind: game.SaucerAppeared, Slot: -1}, fx.Saucer},
+		{"a saucer fires", game.Event{Kind: game.SaucerFired, Slot: -1}, fx.Shot},
+		{"a saucer breaks", game.Event{Kind: game.SaucerDestroyed, Slot: 1}, fx.Explosion},
+	}
+	for _, tt := range tests {
+		cs := cues(fx, []game.Event{tt.e}, &w, &w, 1)
+		if len(cs) != 1 || &cs[0].pcm[0] != &tt.pcm[0] || cs[0].gain <= 0 {
+			t.Errorf("%s: cues %d, want the one sound", tt.name, len(cs))
+		}
+	}
+	mine := cues(fx, []game.Event{{Kind: game.ExtraLife, Slot: 1}}, &w, &w, 1)
+	theirs := cues(fx, []game.Event{{Kind: game.ExtraLife, Slot: 3}}, &w, &w, 1)
+	if mine[0].gain <= theirs[0].gain {
+		t.Errorf("own extra life gain %v not above another's %v", mine[0].gain, theirs[0].gain)
+	}
+}
+
+// With no audio device the game is silent and goes on: nothing plays,
+// nothing fails, nothing ends the program.
+func TestNoAudioDeviceIsSilent(t *testing.T) {
+	a, err := assets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvAudio, "off")
+	s := newSound(a.Sounds, 80)
+	if s.ctx != nil {
+		t.Fatal("an audio context was opened with ROCKSTEP_AUDIO=off")
+	}
+	w := game.StandardScene(1)
+	s.react([]game.Event{{Kind: game.ShipDestroyed}}, w, w, 0)
+	var none *sound
+	none.react([]game.Event{{Kind: game.ShotFired}}, w, w, 0)
+	none.setVolume(50)
+	if ok, why := audioDevice(); !ok && why == "" {
+		t.Error("no device, and no reason given")
+	}
+}

@@ -64,7 +64,7 @@ func (c *capture) ready() bool {
 		return true
 	}
 	sh := &s.world.Ships[me]
-	if c.boom == 0 && s.fx.n > 30 && sh.Alive && sh.Invuln == 0 && sh.Charge >= 12 {
+	if c.boom == 0 && s.fx.Len() > 30 && sh.Alive && sh.Invuln == 0 && sh.Charge >= 12 {
 		c.boom = c.App.frames
 	}
 	// Let the explosion spread for a few ticks.
@@ -212,7 +212,7 @@ func TestWindowScreenshot(t *testing.T) {
 	}
 
 	s, _ := app.practice()
-	t.Logf("screenshot at update %d (engine tick %d, score %d), %d particles, %.0f FPS, %.0f TPS, written to %s", app.frames, s.world.Tick, s.world.Ships[me].Score, s.fx.n, c.fps, c.tps, path)
+	t.Logf("screenshot at update %d (engine tick %d, score %d), %d particles, %.0f FPS, %.0f TPS, written to %s", app.frames, s.world.Tick, s.world.Ships[me].Score, s.fx.Len(), c.fps, c.tps, path)
 	if s.world.Tick < uint32(c.frames) {
 		t.Errorf("engine at tick %d after %d updates", s.world.Tick, c.frames)
 	}

@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"rockstep/game"
 )
 
-// smoother hides the corrections of a predicted world. When a newer
+// Smoother hides the corrections of a predicted world. When a newer
 // confirmed state arrives and the prediction is rebuilt, a ship may stand a
 // little away from where the last frame drew it (another player's input
 // was guessed wrong). Rather than teleport it (the jump the seeds' TankWarz
@@ -14,7 +14,7 @@ import (
 // lets the difference fade over a few frames; the ship glides into place.
 // Large jumps (a respawn, or crossing the edge of the field) are real and
 // shown at once.
-type smoother struct {
+type Smoother struct {
 	off   [game.MaxPlayers][2]float64 // drawn minus simulated, units
 	last  [game.MaxPlayers][2]float64 // simulated position last frame
 	vel   [game.MaxPlayers][2]float64 // units per tick last frame
@@ -29,9 +29,9 @@ const (
 	smoothFloor = 0.05 // units: a smaller offset is dropped
 )
 
-// update takes the world about to be drawn and returns, per slot, the
+// Update takes the world about to be drawn and returns, per slot, the
 // offset to add to the ship's simulated position.
-func (s *smoother) update(w *game.World) *[game.MaxPlayers][2]float64 {
+func (s *Smoother) Update(w *game.World) *[game.MaxPlayers][2]float64 {
 	ticks := float64(w.Tick) - float64(s.tick)
 	for i := range w.Ships {
 		sh := &w.Ships[i]

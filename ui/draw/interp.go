@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"rockstep/game"

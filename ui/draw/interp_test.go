@@ -1,9 +1,8 @@
-package ui
+package draw
 
 import (
 	"math"
 	"testing"
-	"time"
 
 	"rockstep/game"
 	"rockstep/game/fixed"
@@ -39,8 +38,8 @@ func TestLerpCoord(t *testing.T) {
 			if !near(got, tc.want) {
 				t.Errorf("lerpCoord(%v, %v, t=%v) = %v, want %v", tc.a, tc.b, tc.t, got, tc.want)
 			}
-			if got < 0 || got >= fieldW {
-				t.Errorf("lerpCoord(%v, %v, t=%v) = %v, outside the field [0, %v)", tc.a, tc.b, tc.t, got, fieldW)
+			if got < 0 || got >= FieldW {
+				t.Errorf("lerpCoord(%v, %v, t=%v) = %v, outside the field [0, %v)", tc.a, tc.b, tc.t, got, FieldW)
 			}
 		})
 	}
@@ -135,25 +134,6 @@ func TestEngineKeepsIDsAscending(t *testing.T) {
 			if bullets[k].ID <= bullets[k-1].ID {
 				t.Fatalf("tick %d: bullet IDs %d then %d", w.Tick, bullets[k-1].ID, bullets[k].ID)
 			}
-		}
-	}
-}
-
-func TestTickFraction(t *testing.T) {
-	tick := time.Second / game.TicksPerSecond
-	tests := []struct {
-		elapsed time.Duration
-		want    float64
-	}{
-		{-time.Millisecond, 0},
-		{0, 0},
-		{tick / 4, 0.25},
-		{tick, 1},
-		{3 * tick, 1},
-	}
-	for _, tc := range tests {
-		if got := tickFraction(tc.elapsed); !near(got, tc.want) {
-			t.Errorf("tickFraction(%v) = %v, want %v", tc.elapsed, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"image"
@@ -9,20 +9,21 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/assets/outline"
+	"rockstep/assets/palette"
 	"rockstep/game"
 )
 
-// renderer draws a world as glowing vector outlines. A frame is a handful
+// Renderer draws a world as glowing vector outlines. A frame is a handful
 // of draw calls: the stars and every glow in one additive batch, every
 // outline and fill in one batch over it, then the explosions and the HUD.
-type renderer struct {
-	glow  beams         // additive: stars, glows
-	core  beams         // over: fills, outlines, shots
-	fx    beams         // additive: explosions
-	hud   beams         // over: HUD shapes
+type Renderer struct {
+	glow  Beams         // additive: stars, glows
+	core  Beams         // over: fills, outlines, shots
+	fx    Beams         // additive: explosions
+	hud   Beams         // over: HUD shapes
 	white *ebiten.Image // a white pixel, the source of every triangle
 
-	v         view
+	v         View
 	lineWidth float32       // pixels, of the current frame
 	glowWidth float32       // pixels
 	field     *ebiten.Image // the screen clipped to the field
@@ -43,15 +44,16 @@ type star struct {
 // Opacity of the glow around outlines.
 const glowAlpha = 0.22
 
-func newRenderer() *renderer {
-	r := &renderer{}
+// NewRenderer returns a renderer with its backdrop of stars.
+func NewRenderer() *Renderer {
+	r := &Renderer{}
 	// A cosmetic RNG of the UI's own: the engine's RNG is state of the game
 	// and must never be drawn from outside it.
 	rnd := rand.New(rand.NewPCG(0x5eed, 0x57a75))
 	for i := range r.stars {
 		r.stars[i] = star{
-			x:     rnd.Float64() * fieldW,
-			y:     rnd.Float64() * fieldH,
+			x:     rnd.Float64() * FieldW,
+			y:     rnd.Float64() * FieldH,
 			size:  0.8 + rnd.Float64()*1.2,
 			light: 0.10 + 0.45*float32(rnd.Float64()*rnd.Float64()),
 		}
@@ -59,10 +61,10 @@ func newRenderer() *renderer {
 	return r
 }
 
-// begin prepares a frame on screen under view v and returns the image to
+// Begin prepares a frame on screen under view v and returns the image to
 // draw the field on: the screen clipped to the field's rectangle, so that
 // wrapped copies of objects do not spill into the bars.
-func (r *renderer) begin(screen *ebiten.Image, v view) *ebiten.Image {
+func (r *Renderer) Begin(screen *ebiten.Image, v View) *ebiten.Image {
 	if r.white == nil {
 		img := ebiten.NewImage(3, 3)
 		img.Fill(color.White)
@@ -89,13 +91,13 @@ func (r *renderer) begin(screen *ebiten.Image, v view) *ebiten.Image {
 // HUD's outside the field): its glow, a fill of opacity
 // fillA if above zero, and its line, in colour c at opacity a. glow nil
 // draws no glow; core receives the fill and the line.
-func (r *renderer) outline(glow, core *beams, pts [][2]float64, x, y, angle, size, reach float64, c color.RGBA, a, fillA float32) {
+func (r *Renderer) outline(glow, core *Beams, pts [][2]float64, x, y, angle, size, reach float64, c color.RGBA, a, fillA float32) {
 	sin, cos := math.Sincos(angle)
 	n := len(pts)
 	if n > len(r.pts) {
 		n = len(r.pts)
 	}
-	lc, gc, fc := tint(c, a), tint(c, a*glowAlpha), tint(c, fillA)
+	lc, gc, fc := Tint(c, a), Tint(c, a*glowAlpha), Tint(c, fillA)
 	copies := 1
 	if reach >= 0 {
 		copies = wrapCopies(x, y, reach, &r.copies)
@@ -123,10 +125,10 @@ func (r *renderer) outline(glow, core *beams, pts [][2]float64, x, y, angle, siz
 
 // arc adds an arc of radius rad (units) around world point (x, y) from
 // angle a0 sweeping clockwise by sweep (radians), with its glow.
-func (r *renderer) arc(x, y, rad, a0, sweep float64, c color.RGBA, a float32) {
+func (r *Renderer) arc(x, y, rad, a0, sweep float64, c color.RGBA, a float32) {
 	segs := int(math.Ceil(32 * math.Abs(sweep) / (2 * math.Pi)))
 	segs = max(segs, 2)
-	lc, gc := tint(c, a), tint(c, a*glowAlpha)
+	lc, gc := Tint(c, a), Tint(c, a*glowAlpha)
 	px, py := r.v.pt(x+rad*math.Cos(a0), y+rad*math.Sin(a0))
 	for k := 1; k <= segs; k++ {
 		ang := a0 + sweep*float64(k)/float64(segs)
@@ -137,8 +139,8 @@ func (r *renderer) arc(x, y, rad, a0, sweep float64, c color.RGBA, a float32) {
 	}
 }
 
-// drawBackdrop paints the bars, the field and its stars.
-func (r *renderer) drawBackdrop(screen, field *ebiten.Image, tick uint32) {
+// DrawBackdrop paints the bars, the field and its stars.
+func (r *Renderer) DrawBackdrop(screen, field *ebiten.Image, tick uint32) {
 	screen.Fill(fillBars)
 	field.Fill(fillField)
 	for i := range r.stars {
@@ -147,21 +149,21 @@ func (r *renderer) drawBackdrop(screen, field *ebiten.Image, tick uint32) {
 		tw := 0.8 + 0.2*float32(math.Sin(float64(tick)*0.03+float64(i)*1.7))
 		x, y := r.v.pt(s.x, s.y)
 		d := max(r.v.px(s.size), 1)
-		r.glow.rect(x-d/2, y-d/2, d, d, tint(colStar, s.light*tw))
+		r.glow.Rect(x-d/2, y-d/2, d, d, Tint(palette.Star, s.light*tw))
 	}
 	// The field's edge, where things wrap round.
 	b := r.fieldRect
 	x0, y0, x1, y1 := float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y)
-	edge := tint(colBorder, 1)
-	r.glow.rect(x0, y0, x1-x0, 1, edge)
-	r.glow.rect(x0, y1-1, x1-x0, 1, edge)
-	r.glow.rect(x0, y0+1, 1, y1-y0-2, edge)
-	r.glow.rect(x1-1, y0+1, 1, y1-y0-2, edge)
+	edge := Tint(palette.Border, 1)
+	r.glow.Rect(x0, y0, x1-x0, 1, edge)
+	r.glow.Rect(x0, y1-1, x1-x0, 1, edge)
+	r.glow.Rect(x0, y0+1, 1, y1-y0-2, edge)
+	r.glow.Rect(x1-1, y0+1, 1, y1-y0-2, edge)
 }
 
-// drawWorld draws the world as it was a fraction t ∈ [0, 1] of a tick after
+// DrawWorld draws the world as it was a fraction t ∈ [0, 1] of a tick after
 // prev, on its way to cur, onto field, together with the backdrop's stars.
-func (r *renderer) drawWorld(field *ebiten.Image, prev, cur *game.World, t float64) {
+func (r *Renderer) DrawWorld(field *ebiten.Image, prev, cur *game.World, t float64) {
 	r.drawRocks(prev, cur, t)
 	r.drawSaucers(prev, cur, t)
 	r.drawBullets(prev, cur, t)
@@ -172,7 +174,7 @@ func (r *renderer) drawWorld(field *ebiten.Image, prev, cur *game.World, t float
 	r.core.flush(field, r.white, ebiten.BlendSourceOver)
 }
 
-func (r *renderer) drawRocks(prev, cur *game.World, t float64) {
+func (r *Renderer) drawRocks(prev, cur *game.World, t float64) {
 	before := prev.LiveRocks()
 	j := 0
 	for _, rk := range cur.LiveRocks() {
@@ -184,11 +186,11 @@ func (r *renderer) drawRocks(prev, cur *game.World, t float64) {
 		}
 		rad := toUnits(game.RockRadius(rk.Size))
 		// A faint fill gives the rocks body without hiding what is behind.
-		r.outline(&r.glow, &r.core, outline.Rocks[rk.Shape&3], x, y, toRadians(a), rad, rad*1.1, colRock, 1, 0.06)
+		r.outline(&r.glow, &r.core, outline.Rocks[rk.Shape&3], x, y, toRadians(a), rad, rad*1.1, palette.Rock, 1, 0.06)
 	}
 }
 
-func (r *renderer) drawBullets(prev, cur *game.World, t float64) {
+func (r *Renderer) drawBullets(prev, cur *game.World, t float64) {
 	before := prev.LiveBullets()
 	j := 0
 	for _, b := range cur.LiveBullets() {
@@ -197,9 +199,9 @@ func (r *renderer) drawBullets(prev, cur *game.World, t float64) {
 		if j, ok = prevIndex(before, bulletID, j, b.ID); ok {
 			x, y = lerpPos(before[j].Pos, b.Pos, t)
 		}
-		col := playerColour(int(b.Owner))
+		col := PlayerColour(int(b.Owner))
 		if b.Owner == game.SaucerOwner {
-			col = colDanger
+			col = palette.Danger
 		}
 		// A short streak behind the shot along its velocity, and a bright
 		// head; full-power shots are longer and bigger.
@@ -213,17 +215,17 @@ func (r *renderer) drawBullets(prev, cur *game.World, t float64) {
 			cx, cy := x+r.copies[c][0], y+r.copies[c][1]
 			sx, sy := r.v.pt(cx, cy)
 			ex, ey := r.v.pt(cx-vx*tail, cy-vy*tail)
-			r.glow.glow(ex, ey, sx, sy, r.glowWidth, tint(col, glowAlpha*1.5))
-			r.glow.disc(sx, sy, r.v.px(rad*3), tint(col, 0.5), true)
-			r.core.line(ex, ey, sx, sy, r.lineWidth, tint(col, 0.9))
-			r.core.disc(sx, sy, max(r.v.px(rad), 1), tint(colCore, 1), false)
+			r.glow.glow(ex, ey, sx, sy, r.glowWidth, Tint(col, glowAlpha*1.5))
+			r.glow.Disc(sx, sy, r.v.px(rad*3), Tint(col, 0.5), true)
+			r.core.line(ex, ey, sx, sy, r.lineWidth, Tint(col, 0.9))
+			r.core.Disc(sx, sy, max(r.v.px(rad), 1), Tint(palette.Core, 1), false)
 		}
 	}
 }
 
 // drawSaucers draws the saucers between prev and cur: the classic hull
 // and dome, with a light that blinks along the hull as it flies.
-func (r *renderer) drawSaucers(prev, cur *game.World, t float64) {
+func (r *Renderer) drawSaucers(prev, cur *game.World, t float64) {
 	before := prev.LiveSaucers()
 	j := 0
 	for _, s := range cur.LiveSaucers() {
@@ -233,15 +235,15 @@ func (r *renderer) drawSaucers(prev, cur *game.World, t float64) {
 			x, y = lerpPos(before[j].Pos, s.Pos, t)
 		}
 		rad := toUnits(game.SaucerRadius(s.Size))
-		r.outline(&r.glow, &r.core, outline.Saucer[:], x, y, 0, rad, rad*1.1, colDanger, 1, 0.12)
-		r.outline(&r.glow, &r.core, outline.SaucerRim[:], x, y, 0, rad, rad*1.1, colDanger, 0.8, 0)
+		r.outline(&r.glow, &r.core, outline.Saucer[:], x, y, 0, rad, rad*1.1, palette.Danger, 1, 0.12)
+		r.outline(&r.glow, &r.core, outline.SaucerRim[:], x, y, 0, rad, rad*1.1, palette.Danger, 0.8, 0)
 		// The light runs along the rim, one step every four ticks.
 		k := float64((cur.Tick/4)%5) - 2
 		n := wrapCopies(x, y, rad*1.1, &r.copies)
 		for c := 0; c < n; c++ {
 			sx, sy := r.v.pt(x+r.copies[c][0]+k*0.3*rad, y+r.copies[c][1]+0.12*rad)
-			r.glow.disc(sx, sy, r.v.px(rad*0.25), tint(colCore, 0.4), true)
-			r.core.disc(sx, sy, max(r.v.px(rad*0.07), 1), tint(colCore, 1), false)
+			r.glow.Disc(sx, sy, r.v.px(rad*0.25), Tint(palette.Core, 0.4), true)
+			r.core.Disc(sx, sy, max(r.v.px(rad*0.07), 1), Tint(palette.Core, 1), false)
 		}
 	}
 }
@@ -251,12 +253,12 @@ func (r *renderer) drawSaucers(prev, cur *game.World, t float64) {
 const hyperFold = 12
 
 // drawShip draws slot i's ship between its states in prev and cur.
-func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32) {
+func (r *Renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32) {
 	if cur.Present && !cur.Alive && cur.Jump > game.HyperspaceDelay-hyperFold {
 		// Into hyperspace: the ship folds into its point where it was.
 		f := (float64(cur.Jump-(game.HyperspaceDelay-hyperFold)) - t) / hyperFold
 		x, y := toUnits(cur.Pos.X), toUnits(cur.Pos.Y)
-		r.outline(&r.glow, &r.core, outline.Ship[:], x, y, toRadians(float64(cur.Angle)), max(f, 0.05), 30, colCore, float32(0.4+0.6*f), 0.3)
+		r.outline(&r.glow, &r.core, outline.Ship[:], x, y, toRadians(float64(cur.Angle)), max(f, 0.05), 30, palette.Core, float32(0.4+0.6*f), 0.3)
 		return
 	}
 	if !cur.Present || !cur.Alive {
@@ -272,7 +274,7 @@ func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 	if cur.Invuln > 0 && (cur.Invuln/6)%2 == 1 {
 		alpha = 0.25 // blinking: not yet vulnerable
 	}
-	col := playerColour(i)
+	col := PlayerColour(i)
 	size := 1.0
 	if since := game.HyperspaceCooldown - game.HyperspaceDelay - int(cur.JumpCool); cur.JumpCool > 0 && since < hyperFold {
 		// Out of hyperspace: the ship unfolds where it lands.
@@ -284,7 +286,7 @@ func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 		flick := 0.85 + 0.15*math.Sin(float64(tick)*1.9+float64(i))
 		length := (5 + 5*float64(cur.Thrust)) * flick // units behind the notch
 		flame := [3][2]float64{{-7.5, -3.5}, {-5 - length, 0}, {-7.5, 3.5}}
-		r.outline(&r.glow, &r.core, flame[:], x, y, ang, 1, 60, colFlame, alpha, 0.25*alpha)
+		r.outline(&r.glow, &r.core, flame[:], x, y, ang, 1, 60, palette.Flame, alpha, 0.25*alpha)
 	}
 	r.outline(&r.glow, &r.core, outline.Ship[:], x, y, ang, size, 30, col, alpha, 0.14*alpha)
 
@@ -293,11 +295,24 @@ func (r *renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 		f := float64(cur.Charge) / game.MaxCharge
 		ca, cc := float32(0.5+0.5*f), col
 		if cur.Charge >= game.MaxCharge {
-			ca, cc = float32(0.75+0.25*math.Sin(float64(tick)*0.5)), colCore
+			ca, cc = float32(0.75+0.25*math.Sin(float64(tick)*0.5)), palette.Core
 		}
 		n := wrapCopies(x, y, 30, &r.copies)
 		for c := 0; c < n; c++ {
 			r.arc(x+r.copies[c][0], y+r.copies[c][1], 22, -math.Pi/2, 2*math.Pi*f, cc, ca*alpha)
 		}
 	}
+}
+
+// Overlay returns the renderer's overlay batch, emptied: shapes added to it
+// are drawn over the field and the bands by DrawOverlay (a replay's control
+// bar).
+func (r *Renderer) Overlay() *Beams {
+	r.hud.reset()
+	return &r.hud
+}
+
+// DrawOverlay draws the overlay batch onto dst and empties it.
+func (r *Renderer) DrawOverlay(dst *ebiten.Image) {
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }

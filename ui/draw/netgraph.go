@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"image/color"
@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/net/lockstep"
 )
 
@@ -40,10 +41,10 @@ const (
 var seriesNames = [numSeries]string{"ping", "sent", "received", "loss ≈", "upload", "download", "turns buffered", "stall", "clock drift", "predicted", "rollbacks", "corrections"}
 var seriesUnits = [numSeries]string{" ms", " pkt/s", " pkt/s", " %", " kbit/s", " kbit/s", "", " ms/s", " ms", " ticks", " /s", " /s"}
 
-// netGraph keeps the history of the graph. Sampling is pure: stats and
+// NetGraph keeps the history of the graph. Sampling is pure: stats and
 // time in, values out.
-type netGraph struct {
-	shown bool
+type NetGraph struct {
+	Shown bool          // drawn: F3 toggles it
 	next  time.Duration // when the next sample is due
 	prev  lockstep.Stats
 	prevT time.Duration
@@ -52,20 +53,20 @@ type netGraph struct {
 	n     int // samples held, up to graphLen
 	head  int // index of the next sample to write
 
-	labels [numSeries]label
-	values [numSeries]label
+	labels [numSeries]Label
+	values [numSeries]Label
 	texts  [numSeries]string
-	title  label
+	title  Label
 
-	// paused says the game is paused: the session waits on purpose, so
+	// Paused says the game is paused: the session waits on purpose, so
 	// its samples count no loss and no stall (the few frames it sends
 	// then are mostly resends of the last one, which would read as loss).
-	paused bool
+	Paused bool
 }
 
-// sample records st at time now if a sample is due, and reports whether
+// Sample records st at time now if a sample is due, and reports whether
 // it did. The first call only sets the baseline for rates.
-func (g *netGraph) sample(now time.Duration, st lockstep.Stats) bool {
+func (g *NetGraph) Sample(now time.Duration, st lockstep.Stats) bool {
 	if g.have && now < g.next {
 		return false
 	}
@@ -83,13 +84,13 @@ func (g *netGraph) sample(now time.Duration, st lockstep.Stats) bool {
 	v[gPing] = ms(st.RTT)
 	v[gPktOut] = float64(st.PacketsOut-p.PacketsOut) / dt
 	v[gPktIn] = float64(st.PacketsIn-p.PacketsIn) / dt
-	if sent := st.PacketsOut - p.PacketsOut; sent > 0 && !g.paused {
+	if sent := st.PacketsOut - p.PacketsOut; sent > 0 && !g.Paused {
 		v[gLoss] = 100 * float64(st.Resends-p.Resends) / float64(sent)
 	}
 	v[gKbpsOut] = float64(st.BytesOut-p.BytesOut) * 8 / 1000 / dt
 	v[gKbpsIn] = float64(st.BytesIn-p.BytesIn) * 8 / 1000 / dt
 	v[gBuffered] = float64(st.TurnsBuffered)
-	if !g.paused {
+	if !g.Paused {
 		v[gStall] = ms(st.Stall-p.Stall) / dt
 	}
 	v[gDrift] = ms(st.Drift)
@@ -106,21 +107,21 @@ func (g *netGraph) sample(now time.Duration, st lockstep.Stats) bool {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // at returns sample i, oldest first, of the ones held.
-func (g *netGraph) at(i int) *[numSeries]float64 {
+func (g *NetGraph) at(i int) *[numSeries]float64 {
 	return &g.ring[(g.head-g.n+i+graphLen)%graphLen]
 }
 
 // latest returns the newest sample, or zeros.
-func (g *netGraph) latest() [numSeries]float64 {
+func (g *NetGraph) latest() [numSeries]float64 {
 	if g.n == 0 {
 		return [numSeries]float64{}
 	}
 	return *g.at(g.n - 1)
 }
 
-// draw draws the graph as a panel at the right of the field.
-func (g *netGraph) draw(dst *ebiten.Image, r *renderer, h *hud, v view) {
-	if !g.shown {
+// Draw draws the graph as a panel at the right of the field.
+func (g *NetGraph) Draw(dst *ebiten.Image, r *Renderer, h *HUD, v View) {
+	if !g.Shown {
 		return
 	}
 	h.rescale(v)
@@ -130,11 +131,11 @@ func (g *netGraph) draw(dst *ebiten.Image, r *renderer, h *hud, v view) {
 		top    = 70.0
 		spark  = 140.0 // width of a sparkline, units
 	)
-	x0 := fieldW - panelW - 16
+	x0 := FieldW - panelW - 16
 	r.hud.reset()
 	px, py := v.pt(x0, top)
-	r.hud.rect(px, py, v.px(panelW), v.px(rowH*numSeries+40), tint(colBars, 0.78))
-	r.hud.rect(px, py, v.px(panelW), 1, tint(colBorder, 1))
+	r.hud.Rect(px, py, v.px(panelW), v.px(rowH*numSeries+40), Tint(palette.Bars, 0.78))
+	r.hud.Rect(px, py, v.px(panelW), 1, Tint(palette.Border, 1))
 	latest := g.latest()
 	for s := 0; s < numSeries; s++ {
 		y := top + 36 + float64(s)*rowH
@@ -146,14 +147,14 @@ func (g *netGraph) draw(dst *ebiten.Image, r *renderer, h *hud, v view) {
 		}
 		sx := x0 + panelW - spark - 12
 		bx, by := v.pt(sx, y+rowH-14)
-		r.hud.rect(bx, by, v.px(spark), 1, tint(colBorder, 1))
+		r.hud.Rect(bx, by, v.px(spark), 1, Tint(palette.Border, 1))
 		col := seriesColour(s)
 		var lx, ly float32
 		for i := 0; i < g.n; i++ {
 			val := g.at(i)[s]
 			qx, qy := v.pt(sx+spark*float64(graphLen-g.n+i)/float64(graphLen-1), y+rowH-14-(rowH-22)*math.Max(0, val)/peak)
 			if i > 0 {
-				r.hud.line(lx, ly, qx, qy, max(1.2, v.px(1.5)), tint(col, 0.9))
+				r.hud.line(lx, ly, qx, qy, max(1.2, v.px(1.5)), Tint(col, 0.9))
 			}
 			lx, ly = qx, qy
 		}
@@ -162,13 +163,13 @@ func (g *netGraph) draw(dst *ebiten.Image, r *renderer, h *hud, v view) {
 	}
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 	title := "NETWORK  (F3 hides)"
-	if g.paused {
+	if g.Paused {
 		title = "NETWORK  ·  PAUSED  (F3 hides)"
 	}
-	h.text(dst, v, &g.title, title, &h.label, x0+12, top+10, text.AlignStart, colDim, 1)
+	h.text(dst, v, &g.title, title, &h.label, x0+12, top+10, text.AlignStart, palette.Dim, 1)
 	for s := 0; s < numSeries; s++ {
 		y := top + 36 + float64(s)*rowH
-		h.text(dst, v, &g.labels[s], seriesNames[s], &h.label, x0+12, y+2, text.AlignStart, colDim, 1)
+		h.text(dst, v, &g.labels[s], seriesNames[s], &h.label, x0+12, y+2, text.AlignStart, palette.Dim, 1)
 		h.text(dst, v, &g.values[s], g.texts[s], &h.label, x0+12, y+20, text.AlignStart, seriesColour(s), 1)
 	}
 }
@@ -191,17 +192,17 @@ func seriesFloor(s int) float64 {
 func seriesColour(s int) color.RGBA {
 	switch s {
 	case gPing, gDrift:
-		return colAccent
+		return palette.Players[0]
 	case gPktOut, gKbpsOut:
-		return playerColours[2]
+		return palette.Players[2]
 	case gPktIn, gKbpsIn:
-		return playerColours[3]
+		return palette.Players[3]
 	case gLoss, gStall, gCorrections:
-		return colDanger
+		return palette.Danger
 	case gPredicted, gRollbacks:
-		return playerColours[4]
+		return palette.Players[4]
 	}
-	return colText
+	return palette.Text
 }
 
 // formatSeries formats a value of series s with its unit.

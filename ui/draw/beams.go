@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"image/color"
@@ -7,14 +7,14 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// beams is a batch of coloured triangles drawn in one DrawTriangles32 call:
+// Beams is a batch of coloured triangles drawn in one DrawTriangles32 call:
 // anti-aliased lines, soft glows, filled polygons and discs, in screen
 // pixels. Lines are anti-aliased by a one-pixel alpha ramp along each edge
 // rather than by Ebiten's stencil-buffer path filling, which costs a frame
 // rate of 2 to 17 FPS on a software renderer (Mesa llvmpipe under Xvfb)
 // where these strips keep 60. Its buffers are kept between frames, so a
 // frame allocates nothing once they have grown.
-type beams struct {
+type Beams struct {
 	verts []ebiten.Vertex
 	idx   []uint32
 	op    ebiten.DrawTrianglesOptions
@@ -23,17 +23,17 @@ type beams struct {
 // feather is the width of the alpha ramp at the edge of a line, in pixels.
 const feather = 1.0
 
-// rgba is a straight-alpha colour for vertices.
-type rgba struct{ r, g, b, a float32 }
+// VertexColour is a straight-alpha colour for vertices (see Tint).
+type VertexColour struct{ r, g, b, a float32 }
 
-// tint returns c at opacity a as a vertex colour.
-func tint(c color.RGBA, a float32) rgba {
-	return rgba{float32(c.R) / 255, float32(c.G) / 255, float32(c.B) / 255, float32(c.A) / 255 * a}
+// Tint returns c at opacity a as a vertex colour.
+func Tint(c color.RGBA, a float32) VertexColour {
+	return VertexColour{float32(c.R) / 255, float32(c.G) / 255, float32(c.B) / 255, float32(c.A) / 255 * a}
 }
 
-func (b *beams) reset() { b.verts, b.idx = b.verts[:0], b.idx[:0] }
+func (b *Beams) reset() { b.verts, b.idx = b.verts[:0], b.idx[:0] }
 
-func (b *beams) vertex(x, y float32, c rgba, a float32) {
+func (b *Beams) vertex(x, y float32, c VertexColour, a float32) {
 	b.verts = append(b.verts, ebiten.Vertex{
 		DstX: x, DstY: y, SrcX: 1.5, SrcY: 1.5, // the middle of the white pixel
 		ColorR: c.r, ColorG: c.g, ColorB: c.b, ColorA: c.a * a,
@@ -43,7 +43,7 @@ func (b *beams) vertex(x, y float32, c rgba, a float32) {
 // line adds an anti-aliased line from (x0, y0) to (x1, y1) of width w
 // pixels. Its ends are extended by half its opaque core, so that the lines
 // of a polygon meet without notches at its corners.
-func (b *beams) line(x0, y0, x1, y1, w float32, c rgba) {
+func (b *Beams) line(x0, y0, x1, y1, w float32, c VertexColour) {
 	h := (w - feather) / 2 // half the fully opaque core
 	if h < 0.25 {
 		c.a *= (w + 0.5) / (2*0.25 + feather + 0.5)
@@ -54,7 +54,7 @@ func (b *beams) line(x0, y0, x1, y1, w float32, c rgba) {
 
 // glow adds a soft band of light along a line, w pixels wide, brightest in
 // its middle.
-func (b *beams) glow(x0, y0, x1, y1, w float32, c rgba) {
+func (b *Beams) glow(x0, y0, x1, y1, w float32, c VertexColour) {
 	h := w / 2
 	b.strip(x0, y0, x1, y1, 0, [4]float32{-h, -h / 3, h / 3, h}, [4]float32{0, 0.8, 0.8, 0}, c)
 }
@@ -62,7 +62,7 @@ func (b *beams) glow(x0, y0, x1, y1, w float32, c rgba) {
 // strip adds a band along a line, extended by ext at both ends: its cross
 // section has points at the given offsets (pixels, across the line) with
 // the given opacities.
-func (b *beams) strip(x0, y0, x1, y1, ext float32, off, alpha [4]float32, c rgba) {
+func (b *Beams) strip(x0, y0, x1, y1, ext float32, off, alpha [4]float32, c VertexColour) {
 	dx, dy := x1-x0, y1-y0
 	l := float32(math.Sqrt(float64(dx*dx + dy*dy)))
 	if l < 1e-3 {
@@ -87,7 +87,7 @@ func (b *beams) strip(x0, y0, x1, y1, ext float32, off, alpha [4]float32, c rgba
 // fan fills the polygon pts (screen pixels) as a fan of triangles from
 // (cx, cy), which must see every edge: the polygon must be star-shaped
 // around it, as rocks and the ship are around their centres.
-func (b *beams) fan(cx, cy float32, pts [][2]float32, c rgba) {
+func (b *Beams) fan(cx, cy float32, pts [][2]float32, c VertexColour) {
 	base := uint32(len(b.verts))
 	b.vertex(cx, cy, c, 1)
 	for _, p := range pts {
@@ -102,9 +102,9 @@ func (b *beams) fan(cx, cy float32, pts [][2]float32, c rgba) {
 // discSides is the number of sides of the polygon that draws a disc.
 const discSides = 12
 
-// disc adds a filled disc of radius r pixels at (x, y) with an
+// Disc adds a filled disc of radius r pixels at (x, y) with an
 // anti-aliased rim; soft makes it a glow that fades from the centre.
-func (b *beams) disc(x, y, r float32, c rgba, soft bool) {
+func (b *Beams) Disc(x, y, r float32, c VertexColour, soft bool) {
 	base := uint32(len(b.verts))
 	b.vertex(x, y, c, 1)
 	inner, outer, edge := r-feather/2, r+feather/2, float32(1)
@@ -124,8 +124,8 @@ func (b *beams) disc(x, y, r float32, c rgba, soft bool) {
 	}
 }
 
-// rect adds an axis-aligned filled rectangle.
-func (b *beams) rect(x, y, w, h float32, c rgba) {
+// Rect adds an axis-aligned filled rectangle.
+func (b *Beams) Rect(x, y, w, h float32, c VertexColour) {
 	base := uint32(len(b.verts))
 	b.vertex(x, y, c, 1)
 	b.vertex(x+w, y, c, 1)
@@ -135,7 +135,7 @@ func (b *beams) rect(x, y, w, h float32, c rgba) {
 }
 
 // flush draws the batch onto dst with the given blend and empties it.
-func (b *beams) flush(dst, white *ebiten.Image, blend ebiten.Blend) {
+func (b *Beams) flush(dst, white *ebiten.Image, blend ebiten.Blend) {
 	if len(b.idx) > 0 {
 		b.op.Blend = blend
 		dst.DrawTriangles32(b.verts, b.idx, white, &b.op)

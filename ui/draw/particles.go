@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"image/color"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 )
 
@@ -26,19 +27,21 @@ type particle struct {
 	col          color.RGBA
 }
 
-// particles is a fixed pool of live particles.
-type particles struct {
+// Particles is a fixed pool of live particles.
+type Particles struct {
 	p   [maxParticles]particle
 	n   int
 	rnd *rand.Rand // cosmetic, separate from the engine's RNG
 }
 
-func newParticles(seed uint64) *particles {
-	return &particles{rnd: rand.New(rand.NewPCG(seed, 0xb00))}
+// NewParticles returns an empty pool whose explosions are shaped by a
+// cosmetic RNG seeded with seed.
+func NewParticles(seed uint64) *Particles {
+	return &Particles{rnd: rand.New(rand.NewPCG(seed, 0xb00))}
 }
 
 // add adds q unless the pool is full.
-func (ps *particles) add(q particle) {
+func (ps *Particles) add(q particle) {
 	if ps.n < len(ps.p) {
 		ps.p[ps.n] = q
 		ps.n++
@@ -47,7 +50,7 @@ func (ps *particles) add(q particle) {
 
 // burst throws n sparks of colour c from world point (x, y) at up to speed
 // units per tick, living up to life ticks.
-func (ps *particles) burst(x, y float64, n int, speed, life float64, c color.RGBA) {
+func (ps *Particles) burst(x, y float64, n int, speed, life float64, c color.RGBA) {
 	for range n {
 		a := ps.rnd.Float64() * 2 * math.Pi
 		s := speed * (0.25 + 0.75*ps.rnd.Float64())
@@ -57,7 +60,7 @@ func (ps *particles) burst(x, y float64, n int, speed, life float64, c color.RGB
 }
 
 // shards throws n spinning lines of the given length from (x, y).
-func (ps *particles) shards(x, y float64, n int, length, speed, life float64, c color.RGBA) {
+func (ps *Particles) shards(x, y float64, n int, length, speed, life float64, c color.RGBA) {
 	for range n {
 		a := ps.rnd.Float64() * 2 * math.Pi
 		s := speed * (0.3 + 0.7*ps.rnd.Float64())
@@ -73,69 +76,69 @@ func (ps *particles) shards(x, y float64, n int, length, speed, life float64, c 
 
 // implode adds n sparks on a circle of the given radius around (x, y),
 // falling in to it over life ticks.
-func (ps *particles) implode(x, y float64, n int, radius, life float64, c color.RGBA) {
+func (ps *Particles) implode(x, y float64, n int, radius, life float64, c color.RGBA) {
 	for range n {
 		a := ps.rnd.Float64() * 2 * math.Pi
 		r := radius * (0.6 + 0.4*ps.rnd.Float64())
 		// Particles slow by 1.5% a tick: this speed arrives near the centre.
 		s := r * 0.015 / (1 - math.Pow(0.985, life))
-		ps.add(particle{x: wrapFloat(x+r*math.Cos(a), fieldW), y: wrapFloat(y+r*math.Sin(a), fieldH),
+		ps.add(particle{x: wrapFloat(x+r*math.Cos(a), FieldW), y: wrapFloat(y+r*math.Sin(a), FieldH),
 			vx: -s * math.Cos(a), vy: -s * math.Sin(a), life: life, span: life, col: c})
 	}
 }
 
 // ring adds a shock ring at (x, y) growing to radius in life ticks.
-func (ps *particles) ring(x, y, radius, life float64, c color.RGBA) {
+func (ps *Particles) ring(x, y, radius, life float64, c color.RGBA) {
 	ps.add(particle{x: x, y: y, length: radius, ring: true, life: life, span: life, col: c})
 }
 
-// react makes the explosions of one tick's events.
-func (ps *particles) react(events []game.Event) {
+// React makes the explosions of one tick's events.
+func (ps *Particles) React(events []game.Event) {
 	for _, e := range events {
 		x, y := toUnits(e.Pos.X), toUnits(e.Pos.Y)
 		switch e.Kind {
 		case game.RockDestroyed:
 			r := toUnits(game.RockRadius(e.Size))
-			ps.ring(x, y, r*1.6, 18, colRock)
-			ps.burst(x, y, 8+int(r/2), 1.0+r/20, 36+r, colRock)
-			ps.burst(x, y, 4+int(r/6), 1.6+r/20, 24, colFlame)
-			ps.shards(x, y, 2+int(e.Size)*2, r*0.5, 0.5+r/60, 45+r, colRock)
+			ps.ring(x, y, r*1.6, 18, palette.Rock)
+			ps.burst(x, y, 8+int(r/2), 1.0+r/20, 36+r, palette.Rock)
+			ps.burst(x, y, 4+int(r/6), 1.6+r/20, 24, palette.Flame)
+			ps.shards(x, y, 2+int(e.Size)*2, r*0.5, 0.5+r/60, 45+r, palette.Rock)
 		case game.ShipDestroyed:
-			c := playerColour(int(e.Slot))
-			ps.ring(x, y, 70, 26, colFlame)
-			ps.burst(x, y, 60, 3.2, 70, colFlame)
+			c := PlayerColour(int(e.Slot))
+			ps.ring(x, y, 70, 26, palette.Flame)
+			ps.burst(x, y, 60, 3.2, 70, palette.Flame)
 			ps.burst(x, y, 30, 1.8, 90, c)
 			ps.shards(x, y, 5, 14, 1.0, 110, c)
 		case game.ShotFired:
 			if e.Value >= game.MaxCharge {
-				ps.burst(x, y, 10, 1.6, 14, colCore)
+				ps.burst(x, y, 10, 1.6, 14, palette.Core)
 			}
 		case game.ShipRespawned:
-			ps.burst(x, y, 24, 2.4, 24, playerColour(int(e.Slot)))
+			ps.burst(x, y, 24, 2.4, 24, PlayerColour(int(e.Slot)))
 		case game.SaucerDestroyed:
 			r := toUnits(game.SaucerRadius(e.Size))
-			ps.ring(x, y, r*3, 22, colDanger)
-			ps.burst(x, y, 30, 2.6, 60, colDanger)
-			ps.burst(x, y, 16, 1.6, 40, colFlame)
-			ps.shards(x, y, 6, r*0.8, 0.9, 70, colDanger)
+			ps.ring(x, y, r*3, 22, palette.Danger)
+			ps.burst(x, y, 30, 2.6, 60, palette.Danger)
+			ps.burst(x, y, 16, 1.6, 40, palette.Flame)
+			ps.shards(x, y, 6, r*0.8, 0.9, 70, palette.Danger)
 		case game.HyperspaceOut:
 			// The ship folds into a point: sparks drawn in, a ring closing.
-			c := playerColour(int(e.Slot))
+			c := PlayerColour(int(e.Slot))
 			ps.implode(x, y, 40, 70, 24, c)
-			ps.implode(x, y, 12, 40, 16, colCore)
-			ps.ring(x, y, 40, 14, colCore)
+			ps.implode(x, y, 12, 40, 16, palette.Core)
+			ps.ring(x, y, 40, 14, palette.Core)
 		case game.HyperspaceIn:
 			// And unfolds where it lands.
-			c := playerColour(int(e.Slot))
+			c := PlayerColour(int(e.Slot))
 			ps.ring(x, y, 56, 24, c)
 			ps.burst(x, y, 28, 2.8, 26, c)
-			ps.burst(x, y, 10, 1.4, 18, colCore)
+			ps.burst(x, y, 10, 1.4, 18, palette.Core)
 		}
 	}
 }
 
-// step advances every particle by one tick and drops the dead ones.
-func (ps *particles) step() {
+// Step advances every particle by one tick and drops the dead ones.
+func (ps *Particles) Step() {
 	n := 0
 	for i := 0; i < ps.n; i++ {
 		q := ps.p[i]
@@ -143,8 +146,8 @@ func (ps *particles) step() {
 		if q.life <= 0 {
 			continue
 		}
-		q.x = wrapFloat(q.x+q.vx, fieldW)
-		q.y = wrapFloat(q.y+q.vy, fieldH)
+		q.x = wrapFloat(q.x+q.vx, FieldW)
+		q.y = wrapFloat(q.y+q.vy, FieldH)
 		q.vx *= 0.985
 		q.vy *= 0.985
 		q.angle += q.spin
@@ -153,6 +156,9 @@ func (ps *particles) step() {
 	}
 	ps.n = n
 }
+
+// Clear drops every particle: playback jumped to another time.
+func (ps *Particles) Clear() { ps.n = 0 }
 
 // wrapFloat brings x back into [0, size).
 func wrapFloat(x, size float64) float64 {
@@ -165,9 +171,9 @@ func wrapFloat(x, size float64) float64 {
 	return x
 }
 
-// draw draws the particles t ∈ [0, 1] of a tick after their last step minus
+// Draw draws the particles t ∈ [0, 1] of a tick after their last step minus
 // one, as the world is drawn one tick behind, onto dst through r.
-func (ps *particles) draw(dst *ebiten.Image, r *renderer, t float64) {
+func (ps *Particles) Draw(dst *ebiten.Image, r *Renderer, t float64) {
 	if ps.n == 0 {
 		return
 	}
@@ -178,7 +184,7 @@ func (ps *particles) draw(dst *ebiten.Image, r *renderer, t float64) {
 		x, y := q.x-q.vx*back, q.y-q.vy*back
 		f := (q.life + back) / q.span // of its life left, 0..1
 		a := float32(f * f)
-		c := tint(q.col, a)
+		c := Tint(q.col, a)
 		switch {
 		case q.ring:
 			grow := 1 - f
@@ -188,8 +194,8 @@ func (ps *particles) draw(dst *ebiten.Image, r *renderer, t float64) {
 			for k := 1; k <= segs; k++ {
 				s, co := math.Sincos(float64(k) * 2 * math.Pi / segs)
 				qx, qy := v.pt(x+rad*co, y+rad*s)
-				b.glow(px, py, qx, qy, r.glowWidth, tint(q.col, a*glowAlpha))
-				b.line(px, py, qx, qy, r.lineWidth*0.75, tint(q.col, a*0.6))
+				b.glow(px, py, qx, qy, r.glowWidth, Tint(q.col, a*glowAlpha))
+				b.line(px, py, qx, qy, r.lineWidth*0.75, Tint(q.col, a*0.6))
 				px, py = qx, qy
 			}
 		case q.length == 0:
@@ -206,3 +212,6 @@ func (ps *particles) draw(dst *ebiten.Image, r *renderer, t float64) {
 	}
 	b.flush(dst, r.white, ebiten.BlendLighter)
 }
+
+// Len returns how many particles are alive.
+func (ps *Particles) Len() int { return ps.n }

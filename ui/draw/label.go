@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"image/color"
@@ -9,11 +9,11 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 )
 
-// label is one line of text on the screen, rendered into an image of its
+// Label is one line of text on the screen, rendered into an image of its
 // own when its text or size changes and drawn from that image otherwise:
 // text.Draw lays the line out and allocates on every call, a label only
 // when the text changes.
-type label struct {
+type Label struct {
 	s    string
 	size float64 // of the face it was rendered with, pixels
 	w    float64 // advance of the text, pixels
@@ -28,7 +28,7 @@ const labelPad = 2
 // draw draws s with face f at screen point (x, y): the top of the line,
 // and its left end, middle or right end as align says; in colour c at
 // opacity a.
-func (l *label) draw(dst *ebiten.Image, s string, f *text.GoTextFace, x, y float32, align text.Align, c color.RGBA, a float32) {
+func (l *Label) draw(dst *ebiten.Image, s string, f *text.GoTextFace, x, y float32, align text.Align, c color.RGBA, a float32) {
 	if s == "" {
 		return
 	}
@@ -50,14 +50,14 @@ func (l *label) draw(dst *ebiten.Image, s string, f *text.GoTextFace, x, y float
 
 // prepare renders s with face f unless the label holds it already, and
 // returns the width of the text in pixels.
-func (l *label) prepare(s string, f *text.GoTextFace) float64 {
+func (l *Label) prepare(s string, f *text.GoTextFace) float64 {
 	if l.img == nil || l.s != s || l.size != f.Size {
 		l.render(s, f)
 	}
 	return l.w
 }
 
-func (l *label) render(s string, f *text.GoTextFace) {
+func (l *Label) render(s string, f *text.GoTextFace) {
 	if l.img != nil {
 		l.img.Deallocate()
 	}
@@ -69,9 +69,9 @@ func (l *label) render(s string, f *text.GoTextFace) {
 	l.s, l.size, l.w = s, f.Size, w
 }
 
-// ellipsis returns s shortened with "…" to at most width pixels in face
+// Ellipsis returns s shortened with "…" to at most width pixels in face
 // f, or s itself if it fits: a name never runs into what is beside it.
-func ellipsis(s string, f text.Face, width float64) string {
+func Ellipsis(s string, f text.Face, width float64) string {
 	if w, _ := text.Measure(s, f, 0); w <= width {
 		return s
 	}

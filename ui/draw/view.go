@@ -1,4 +1,4 @@
-package ui
+package draw
 
 import (
 	"image"
@@ -10,8 +10,8 @@ import (
 
 // Field size in world units, as floats for drawing.
 var (
-	fieldW = toUnits(game.FieldW)
-	fieldH = toUnits(game.FieldH)
+	FieldW = toUnits(game.FieldW)
+	FieldH = toUnits(game.FieldH)
 )
 
 // toUnits converts a Q16.16 number to world units.
@@ -21,10 +21,10 @@ func toUnits(n fixed.Num) float64 { return float64(n) / float64(fixed.One) }
 // radians in the same direction.
 func toRadians(a float64) float64 { return a * (2 * math.Pi / fixed.Turn) }
 
-// view maps world units onto the screen: the whole field, scaled uniformly
+// View maps world units onto the screen: the whole field, scaled uniformly
 // to fit the screen with the HUD's bands above and below it, centred,
 // with bars on the sides that do not match its aspect.
-type view struct {
+type View struct {
 	Scale  float64 // screen pixels per world unit
 	X0, Y0 float64 // screen position of the field's top-left corner, pixels
 }
@@ -35,60 +35,60 @@ type view struct {
 // the numbers a player reads; they are part of the letterboxed picture,
 // so they scale with the field and keep their place beside it.
 const (
-	hudTop    = 64
+	HUDTop    = 64
 	hudBottom = 36
 )
 
-// fitView returns the view of the field on a screen of w×h pixels: the
+// FitView returns the view of the field on a screen of w×h pixels: the
 // field and the HUD's bands, as large as fits, centred.
-func fitView(w, h float64) view {
-	all := fieldH + hudTop + hudBottom
-	s := math.Min(w/fieldW, h/all)
+func FitView(w, h float64) View {
+	all := FieldH + HUDTop + hudBottom
+	s := math.Min(w/FieldW, h/all)
 	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		s = 1
 	}
-	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h-all*s)/2 + hudTop*s}
+	return View{Scale: s, X0: (w - FieldW*s) / 2, Y0: (h-all*s)/2 + HUDTop*s}
 }
 
-// fitViewAbove returns the view of the field on a screen of w×h pixels
+// FitViewAbove returns the view of the field on a screen of w×h pixels
 // whose bottom below pixels are taken (by the replay's control bar): the
 // field and the top band fitted above them, centred; the bar stands for
 // the bottom band.
-func fitViewAbove(w, h, below float64) view {
-	all := fieldH + hudTop
+func FitViewAbove(w, h, below float64) View {
+	all := FieldH + HUDTop
 	room := h - below
-	s := math.Min(w/fieldW, room/all)
+	s := math.Min(w/FieldW, room/all)
 	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
-		return fitView(w, h)
+		return FitView(w, h)
 	}
-	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (room-all*s)/2 + hudTop*s}
+	return View{Scale: s, X0: (w - FieldW*s) / 2, Y0: (room-all*s)/2 + HUDTop*s}
 }
 
-// menuView returns the view of the field behind the menus on a screen of
+// MenuView returns the view of the field behind the menus on a screen of
 // w×h pixels: the field alone, as large as fits, centred (the menus have
 // no HUD).
-func menuView(w, h float64) view {
-	s := math.Min(w/fieldW, h/fieldH)
+func MenuView(w, h float64) View {
+	s := math.Min(w/FieldW, h/FieldH)
 	if s <= 0 || math.IsNaN(s) || math.IsInf(s, 0) {
 		s = 1
 	}
-	return view{Scale: s, X0: (w - fieldW*s) / 2, Y0: (h - fieldH*s) / 2}
+	return View{Scale: s, X0: (w - FieldW*s) / 2, Y0: (h - FieldH*s) / 2}
 }
 
 // pt returns the screen position of world point (x, y), in pixels.
-func (v view) pt(x, y float64) (float32, float32) {
+func (v View) pt(x, y float64) (float32, float32) {
 	return float32(v.X0 + x*v.Scale), float32(v.Y0 + y*v.Scale)
 }
 
 // px returns a world length in screen pixels.
-func (v view) px(units float64) float32 { return float32(units * v.Scale) }
+func (v View) px(units float64) float32 { return float32(units * v.Scale) }
 
 // rect returns the screen rectangle of the field, rounded inward to whole
 // pixels.
-func (v view) rect() image.Rectangle {
+func (v View) rect() image.Rectangle {
 	return image.Rect(
 		int(math.Ceil(v.X0)), int(math.Ceil(v.Y0)),
-		int(math.Floor(v.X0+fieldW*v.Scale)), int(math.Floor(v.Y0+fieldH*v.Scale)),
+		int(math.Floor(v.X0+FieldW*v.Scale)), int(math.Floor(v.Y0+FieldH*v.Scale)),
 	)
 }
 
@@ -100,15 +100,15 @@ func wrapCopies(x, y, radius float64, dst *[4][2]float64) int {
 	var dx, dy float64
 	switch {
 	case x < radius:
-		dx = fieldW
-	case x > fieldW-radius:
-		dx = -fieldW
+		dx = FieldW
+	case x > FieldW-radius:
+		dx = -FieldW
 	}
 	switch {
 	case y < radius:
-		dy = fieldH
-	case y > fieldH-radius:
-		dy = -fieldH
+		dy = FieldH
+	case y > FieldH-radius:
+		dy = -FieldH
 	}
 	dst[0] = [2]float64{0, 0}
 	n := 1
