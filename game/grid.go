@@ -57,21 +57,41 @@ const (
 	_ = uint(8 - MaxSaucers)
 )
 
-// rockSet is a set of rock indices, 0..127, as bits.
-type rockSet [2]uint64
+// rockSet is a set of rock indices, 0..127, as bits. It is a struct, not
+// an array: Go passes and returns a struct of two words in registers, an
+// array of two through memory.
+type rockSet struct{ lo, hi uint64 }
 
-func (s *rockSet) add(k int) { s[k>>6] |= 1 << (k & 63) }
+// add puts k in s. (A shift by 64 or more gives 0 in Go, so each word takes
+// only its own indices, with no branch.)
+func (s *rockSet) add(k int) {
+	s.lo |= 1 << uint(k)
+	s.hi |= 1 << uint(k-64)
+}
+
+// has reports whether k is in s.
+func (s rockSet) has(k int) bool {
+	return (s.lo>>uint(k)|s.hi>>uint(k-64))&1 != 0
+}
+
+// without returns s less the indices in t.
+func (s rockSet) without(t rockSet) rockSet {
+	return rockSet{s.lo &^ t.lo, s.hi &^ t.hi}
+}
+
+// empty reports whether s holds no index.
+func (s rockSet) empty() bool { return s.lo|s.hi == 0 }
 
 // next removes and returns the lowest index in s, or -1 if s is empty.
 func (s *rockSet) next() int {
-	if s[0] != 0 {
-		k := bits.TrailingZeros64(s[0])
-		s[0] &= s[0] - 1
+	if s.lo != 0 {
+		k := bits.TrailingZeros64(s.lo)
+		s.lo &= s.lo - 1
 		return k
 	}
-	if s[1] != 0 {
-		k := bits.TrailingZeros64(s[1])
-		s[1] &= s[1] - 1
+	if s.hi != 0 {
+		k := bits.TrailingZeros64(s.hi)
+		s.hi &= s.hi - 1
 		return 64 + k
 	}
 	return -1
@@ -103,13 +123,15 @@ func offField(x, size fixed.Num) fixed.Num {
 // halves returns which half cell p is in, across and down.
 func halves(p fixed.Vec) (hx, hy int) {
 	x, y := p.X, p.Y
-	if x < 0 || x >= FieldW {
+	// One unsigned compare tests both ends; on the field, an unsigned
+	// division by a power of two is a shift.
+	if uint32(x) >= uint32(FieldW) {
 		x = offField(x, FieldW)
 	}
-	if y < 0 || y >= FieldH {
+	if uint32(y) >= uint32(FieldH) {
 		y = offField(y, FieldH)
 	}
-	return int(x / (cellW / 2)), int(y / (cellH / 2))
+	return int(uint32(x) / uint32(cellW/2)), int(uint32(y) / uint32(cellH/2))
 }
 
 // addRocks bins rocks.
@@ -155,7 +177,7 @@ func (g *rockGrid) near(p fixed.Vec) nearby {
 	c00, c01, c10, c11 := y0*gridW+x0, y0*gridW+x1, y1*gridW+x0, y1*gridW+x1
 	a, b, c, d := &g.rocks[c00], &g.rocks[c01], &g.rocks[c10], &g.rocks[c11]
 	return nearby{
-		rocks:   rockSet{a[0] | b[0] | c[0] | d[0], a[1] | b[1] | c[1] | d[1]},
+		rocks:   rockSet{a.lo | b.lo | c.lo | d.lo, a.hi | b.hi | c.hi | d.hi},
 		ships:   g.ships[c00] | g.ships[c01] | g.ships[c10] | g.ships[c11],
 		saucers: g.saucers[c00] | g.saucers[c01] | g.saucers[c10] | g.saucers[c11],
 	}

@@ -91,7 +91,13 @@ func (w *World) collidePairwise() {
 			w.destroySaucer(k, -1)
 		}
 	}
-	w.finishCollide(&hit, &by, gone)
+	var hitSet rockSet
+	for k := range hit {
+		if hit[k] {
+			hitSet.add(k)
+		}
+	}
+	w.finishCollide(hitSet, &by, gone, true)
 }
 
 // TestGridCollidesAsPairwise: on crowded random worlds, with things packed
@@ -159,7 +165,7 @@ func TestGridOffTheField(t *testing.T) {
 		g.addRocks([]Rock{{Pos: p}})
 		g.addSaucers([]Saucer{{Pos: p}})
 		g.addShip(0, p)
-		if n := g.near(p); n.rocks[0]&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
+		if n := g.near(p); n.rocks.lo&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
 			t.Errorf("near(%v) misses what is binned at %v", p, p)
 		}
 	}

@@ -368,9 +368,10 @@ func torusDistSq(a, b fixed.Vec) int64 {
 // bullet in turn (rocks, then saucers, then ships, each in index order),
 // then each ship (rocks, then saucers), then each saucer (rocks).
 func (w *World) collide() {
-	var hit [MaxRocks]bool // rocks destroyed this tick
-	var by [MaxRocks]int8  // slot credited with each destroyed rock
-	var gone uint8         // saucers destroyed this tick, bit k: saucer k
+	var hit rockSet       // rocks destroyed this tick
+	var by [MaxRocks]int8 // slot credited with each destroyed rock
+	var gone uint8        // saucers destroyed this tick, bit k: saucer k
+	spent := false        // a bullet has no power left
 	shipsHit := w.Setup.Mode == Versus || w.Setup.FriendlyFire
 	var grid rockGrid
 	grid.addRocks(w.Rocks[:w.NumRocks])
@@ -390,12 +391,19 @@ func (w *World) collide() {
 		if b.Owner >= MaxPlayers {
 			shooter = -1 // a saucer's
 		}
-		for k := near.rocks.next(); k >= 0 && b.Power > 0; k = near.rocks.next() {
+		// The rocks hit already are passed over, as the pairwise loops
+		// passed them; this bullet hits each of the others at most once.
+		for rocks := near.rocks.without(hit); b.Power > 0; {
+			k := rocks.next()
+			if k < 0 {
+				break
+			}
 			r := &w.Rocks[k]
-			if hit[k] || !isNear(b.Pos, r.Pos, RockRadius(r.Size)) {
+			if !isNear(b.Pos, r.Pos, RockRadius(r.Size)) {
 				continue
 			}
-			hit[k], by[k] = true, shooter
+			hit.add(k)
+			by[k] = shooter
 			b.Power--
 		}
 		can := targets // the ships this bullet may hit
@@ -424,6 +432,9 @@ func (w *World) collide() {
 			targets &^= 1 << i
 			b.Power--
 		}
+		if b.Power == 0 {
+			spent = true
+		}
 	}
 	for i := range w.Ships {
 		sh := &w.Ships[i]
@@ -431,12 +442,17 @@ func (w *World) collide() {
 			continue
 		}
 		near := grid.near(sh.Pos)
-		for k := near.rocks.next(); k >= 0; k = near.rocks.next() {
+		for rocks := near.rocks.without(hit); ; {
+			k := rocks.next()
+			if k < 0 {
+				break
+			}
 			r := &w.Rocks[k]
-			if hit[k] || !isNear(sh.Pos, r.Pos, RockRadius(r.Size)+ShipRadius) {
+			if !isNear(sh.Pos, r.Pos, RockRadius(r.Size)+ShipRadius) {
 				continue
 			}
-			hit[k], by[k] = true, int8(i)
+			hit.add(k)
+			by[k] = int8(i)
 			w.killShip(i, -1)
 			break
 		}
@@ -461,36 +477,44 @@ func (w *World) collide() {
 		}
 		s := &w.Saucers[k]
 		near := grid.near(s.Pos)
-		for r := near.rocks.next(); r >= 0; r = near.rocks.next() {
+		for rocks := near.rocks.without(hit); ; {
+			r := rocks.next()
+			if r < 0 {
+				break
+			}
 			rk := &w.Rocks[r]
-			if hit[r] || !isNear(s.Pos, rk.Pos, RockRadius(rk.Size)+SaucerRadius(s.Size)) {
+			if !isNear(s.Pos, rk.Pos, RockRadius(rk.Size)+SaucerRadius(s.Size)) {
 				continue
 			}
-			hit[r], by[r] = true, -1
+			hit.add(r)
+			by[r] = -1
 			gone |= 1 << k
 			w.destroySaucer(k, -1)
 			break
 		}
 	}
-	w.finishCollide(&hit, &by, gone)
+	w.finishCollide(hit, &by, gone, spent)
 }
 
-// finishCollide drops spent bullets and destroyed saucers (bit k of gone:
-// saucer k) and breaks the rocks hit, crediting each to the slot in by.
-func (w *World) finishCollide(hit *[MaxRocks]bool, by *[MaxRocks]int8, gone uint8) {
-	// Drop spent bullets, keeping order.
-	n := 0
-	for j := 0; j < int(w.NumBullet); j++ {
-		if w.Bullets[j].Power > 0 {
-			if n != j {
-				w.Bullets[n] = w.Bullets[j]
+// finishCollide drops spent bullets (when spent says a bullet may have no
+// power left) and destroyed saucers (bit k of gone: saucer k), and breaks
+// the rocks hit, crediting each to the slot in by.
+func (w *World) finishCollide(hit rockSet, by *[MaxRocks]int8, gone uint8, spent bool) {
+	if spent {
+		// Drop spent bullets, keeping order.
+		n := 0
+		for j := 0; j < int(w.NumBullet); j++ {
+			if w.Bullets[j].Power > 0 {
+				if n != j {
+					w.Bullets[n] = w.Bullets[j]
+				}
+				n++
 			}
-			n++
 		}
+		w.NumBullet = uint8(n)
 	}
-	w.NumBullet = uint8(n)
 	if gone != 0 {
-		n = 0
+		n := 0
 		for k := 0; k < int(w.NumSaucer); k++ {
 			if gone&(1<<k) == 0 {
 				w.Saucers[n] = w.Saucers[k]
@@ -499,23 +523,23 @@ func (w *World) finishCollide(hit *[MaxRocks]bool, by *[MaxRocks]int8, gone uint
 		}
 		w.NumSaucer = uint8(n)
 	}
-	for k := 0; k < int(w.NumRocks); k++ {
-		if hit[k] {
-			w.breakRocks(hit, by)
-			return
-		}
+	if !hit.empty() {
+		w.breakRocks(hit, by)
 	}
 }
 
 // breakRocks removes the rocks hit, keeping order, then appends their
 // fragments in the order of their parents. (Apart from collide, whose
 // common tick breaks nothing, so that it does not clear the copies' room.)
-func (w *World) breakRocks(hit *[MaxRocks]bool, by *[MaxRocks]int8) {
+// The rocks below the first one hit stay where they are.
+func (w *World) breakRocks(hit rockSet, by *[MaxRocks]int8) {
 	var broken [MaxRocks]Rock
 	var credit [MaxRocks]int8
-	nb, n := 0, 0
-	for k := 0; k < int(w.NumRocks); k++ {
-		if hit[k] {
+	rest := hit
+	first := rest.next()
+	nb, n := 0, first
+	for k := first; k < int(w.NumRocks); k++ {
+		if hit.has(k) {
 			broken[nb], credit[nb] = w.Rocks[k], by[k]
 			nb++
 			continue
