@@ -62,11 +62,13 @@ const (
 // array of two through memory.
 type rockSet struct{ lo, hi uint64 }
 
-// add puts k in s. (A shift by 64 or more gives 0 in Go, so each word takes
-// only its own indices, with no branch.)
+// add puts k in s.
 func (s *rockSet) add(k int) {
-	s.lo |= 1 << uint(k)
-	s.hi |= 1 << uint(k-64)
+	if k < 64 {
+		s.lo |= 1 << k
+	} else {
+		s.hi |= 1 << (k - 64)
+	}
 }
 
 // has reports whether k is in s.
@@ -112,26 +114,12 @@ type nearby struct {
 	saucers uint8
 }
 
-// offField wraps a coordinate that is off the field onto it: only a
-// damaged snapshot has one. It is not inlined, to keep the callers small.
-//
-//go:noinline
-func offField(x, size fixed.Num) fixed.Num {
-	return fixed.Num((int64(x)%int64(size) + int64(size)) % int64(size))
-}
-
-// halves returns which half cell p is in, across and down.
+// halves returns which half cell p is in, across and down. Only a damaged
+// snapshot has a position off the field; wrapVec brings it onto it. (On
+// the field, an unsigned division by a power of two is a shift.)
 func halves(p fixed.Vec) (hx, hy int) {
-	x, y := p.X, p.Y
-	// One unsigned compare tests both ends; on the field, an unsigned
-	// division by a power of two is a shift.
-	if uint32(x) >= uint32(FieldW) {
-		x = offField(x, FieldW)
-	}
-	if uint32(y) >= uint32(FieldH) {
-		y = offField(y, FieldH)
-	}
-	return int(uint32(x) / uint32(cellW/2)), int(uint32(y) / uint32(cellH/2))
+	p = wrapVec(p)
+	return int(uint32(p.X) / uint32(cellW/2)), int(uint32(p.Y) / uint32(cellH/2))
 }
 
 // addRocks bins rocks.

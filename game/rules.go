@@ -325,7 +325,7 @@ func wrapVec(p fixed.Vec) fixed.Vec {
 }
 
 func wrap(x, size fixed.Num) fixed.Num {
-	if x >= 0 && x < size {
+	if uint32(x) < uint32(size) { // 0 ≤ x < size, in one compare
 		return x
 	}
 	return x.Wrap(size)
@@ -333,16 +333,26 @@ func wrap(x, size fixed.Num) fixed.Num {
 
 // isNear reports whether a and b, both on the field, are closer than r
 // (r ≥ 0), measuring across the wrapped edges.
+func isNear(a, b fixed.Vec, r fixed.Num) bool { return closer(a, b, sq(r)) }
+
+// sq returns r², for closer.
+func sq(r fixed.Num) uint64 { return uint64(r) * uint64(r) }
+
+// closer reports whether the squared distance between a and b, both on
+// the field, measured across the wrapped edges, is below r2. It is isNear
+// with the radius squared by the caller, small enough to be inlined in
+// collide's loops, which spend most of a tick in it.
 //
 // It has no branch to mispredict: testing |dx| and |dy| against r first,
-// as it once did, gave the same answer (a square sum below r² needs both
-// below r) but mispredicted about once a call, the largest cost of a
-// collision test. The squares are added as uint64: each is at most 2⁶²,
-// so even off the field the sum cannot overflow.
-func isNear(a, b fixed.Vec, r fixed.Num) bool {
-	dx := int64(torus(a.X-b.X, FieldW))
-	dy := int64(torus(a.Y-b.Y, FieldH))
-	return uint64(dx*dx)+uint64(dy*dy) < uint64(r)*uint64(r)
+// as isNear once did, gave the same answer (a square sum below r² needs
+// both squares below it) but mispredicted about once a call, the largest
+// cost of a collision test. In uint64, each square (of a difference that
+// torus has made an int32 again) is exact and at most 2⁶², so their sum
+// cannot overflow, even off the field.
+func closer(a, b fixed.Vec, r2 uint64) bool {
+	dx := uint64(torus(a.X-b.X, FieldW))
+	dy := uint64(torus(a.Y-b.Y, FieldH))
+	return dx*dx+dy*dy < r2
 }
 
 // torus maps the difference of two field coordinates, in (-size, size), to
@@ -401,7 +411,7 @@ func (w *World) collide() {
 				break
 			}
 			r := &w.Rocks[k]
-			if !isNear(b.Pos, r.Pos, RockRadius(r.Size)) {
+			if !closer(b.Pos, r.Pos, sq(RockRadius(r.Size))) {
 				continue
 			}
 			hit.add(k)
@@ -412,7 +422,7 @@ func (w *World) collide() {
 		if shooter >= 0 {
 			for ss := near.saucers &^ gone; ss != 0 && b.Power > 0; ss &= ss - 1 {
 				k := bits.TrailingZeros8(ss)
-				if !isNear(b.Pos, w.Saucers[k].Pos, SaucerRadius(w.Saucers[k].Size)) {
+				if !closer(b.Pos, w.Saucers[k].Pos, sq(SaucerRadius(w.Saucers[k].Size))) {
 					continue
 				}
 				gone |= 1 << k
@@ -427,7 +437,7 @@ func (w *World) collide() {
 		// Ships in slot order, as a pairwise loop would visit them.
 		for ships := near.ships & can; ships != 0 && b.Power > 0; ships &= ships - 1 {
 			i := bits.TrailingZeros8(ships)
-			if !isNear(b.Pos, w.Ships[i].Pos, ShipRadius) {
+			if !closer(b.Pos, w.Ships[i].Pos, sq(ShipRadius)) {
 				continue
 			}
 			w.killShip(i, int(shooter))
@@ -450,7 +460,7 @@ func (w *World) collide() {
 				break
 			}
 			r := &w.Rocks[k]
-			if !isNear(sh.Pos, r.Pos, RockRadius(r.Size)+ShipRadius) {
+			if !closer(sh.Pos, r.Pos, sq(RockRadius(r.Size)+ShipRadius)) {
 				continue
 			}
 			hit.add(k)
@@ -464,7 +474,7 @@ func (w *World) collide() {
 		// Ramming a saucer destroys both; the player scores it first.
 		for ss := near.saucers &^ gone; ss != 0; ss &= ss - 1 {
 			k := bits.TrailingZeros8(ss)
-			if !isNear(sh.Pos, w.Saucers[k].Pos, SaucerRadius(w.Saucers[k].Size)+ShipRadius) {
+			if !closer(sh.Pos, w.Saucers[k].Pos, sq(SaucerRadius(w.Saucers[k].Size)+ShipRadius)) {
 				continue
 			}
 			gone |= 1 << k
@@ -485,7 +495,7 @@ func (w *World) collide() {
 				break
 			}
 			rk := &w.Rocks[r]
-			if !isNear(s.Pos, rk.Pos, RockRadius(rk.Size)+SaucerRadius(s.Size)) {
+			if !closer(s.Pos, rk.Pos, sq(RockRadius(rk.Size)+SaucerRadius(s.Size))) {
 				continue
 			}
 			hit.add(r)
