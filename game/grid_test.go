@@ -168,23 +168,31 @@ func TestGridOffTheField(t *testing.T) {
 		if n := g.near(p); n.rocks.lo&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
 			t.Errorf("near(%v) misses what is binned at %v", p, p)
 		}
+		if n := g.around(p); n.rocks.lo&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
+			t.Errorf("around(%v) misses what is binned at %v", p, p)
+		}
 	}
 }
 
 // TestGridReach: reach covers the longest distance at which two things
-// collide, and half a cell covers reach.
+// collide, and bulletReach the longest at which a bullet hits anything.
+// (The compiler checks that the cells are large enough for both.)
 func TestGridReach(t *testing.T) {
 	for _, d := range []struct {
-		what string
-		r    fixed.Num
+		what  string
+		r     fixed.Num
+		reach fixed.Num
 	}{
-		{"big rock and ship", RockRadius(Big) + ShipRadius},
-		{"big rock and large saucer", RockRadius(Big) + SaucerRadius(LargeSaucer)},
-		{"big rock and small saucer", RockRadius(Big) + SaucerRadius(SmallSaucer)},
-		{"ship and large saucer", ShipRadius + SaucerRadius(LargeSaucer)},
+		{"big rock and ship", RockRadius(Big) + ShipRadius, reach},
+		{"big rock and large saucer", RockRadius(Big) + SaucerRadius(LargeSaucer), reach},
+		{"big rock and small saucer", RockRadius(Big) + SaucerRadius(SmallSaucer), reach},
+		{"ship and large saucer", ShipRadius + SaucerRadius(LargeSaucer), reach},
+		{"bullet and big rock", RockRadius(Big), bulletReach},
+		{"bullet and large saucer", SaucerRadius(LargeSaucer), bulletReach},
+		{"bullet and ship", ShipRadius, bulletReach},
 	} {
-		if d.r > reach {
-			t.Errorf("%s collide at %d units, beyond the grid's reach %d", d.what, d.r.Floor(), reach.Floor())
+		if d.r > d.reach {
+			t.Errorf("%s collide at %d units, beyond the grid's reach %d", d.what, d.r.Floor(), d.reach.Floor())
 		}
 	}
 }

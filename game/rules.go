@@ -453,7 +453,7 @@ func (w *World) collide() {
 		if !sh.Alive || sh.Invuln > 0 {
 			continue
 		}
-		near := grid.near(sh.Pos)
+		near := grid.around(sh.Pos)
 		for rocks := near.rocks.without(hit); ; {
 			k := rocks.next()
 			if k < 0 {
@@ -488,7 +488,7 @@ func (w *World) collide() {
 			continue
 		}
 		s := &w.Saucers[k]
-		near := grid.near(s.Pos)
+		near := grid.around(s.Pos)
 		for rocks := near.rocks.without(hit); ; {
 			r := rocks.next()
 			if r < 0 {
