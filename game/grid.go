@@ -130,7 +130,8 @@ type nearby struct {
 
 // halves returns which half cell p is in, across and down. Only a damaged
 // snapshot has a position off the field; wrapVec brings it onto it. (On
-// the field, an unsigned division by a power of two is a shift.)
+// the field the coordinates are not negative: unsigned, the divisions need
+// no sign correction.)
 func halves(p fixed.Vec) (hx, hy int) {
 	p = wrapVec(p)
 	return int(uint32(p.X) / uint32(cellW/2)), int(uint32(p.Y) / uint32(cellH/2))
