@@ -8,12 +8,17 @@ import (
 
 // The collision broad phase: a uniform grid over the wrapping field. Each
 // tick, collide bins every rock, every saucer and every ship that can be
-// hit, by the cell its centre is in. A cell is at least twice as wide and
-// as high as the longest distance at which anything collides with
-// anything, so what can touch a point is binned in the point's own cell or
-// in the three cells that meet at the corner of the quarter the point is
-// in (across the field's edges, which wrap): a bullet, a ship or a saucer
-// tests only those.
+// hit, by the cell its centre is in.
+//
+// A cell is at least twice as wide and as high as the longest distance at
+// which a bullet hits anything, so what a bullet can hit is binned in the
+// bullet's own cell or in the three cells that meet at the corner of the
+// quarter the bullet is in (across the field's edges, which wrap): near
+// returns those. A cell is also at least as wide and as high as the longest
+// distance at which a ship or a saucer touches anything, so what they can
+// touch is in their own cell or the eight around it: around returns those.
+// Bullets are most of what is tested, and small cells give them fewer
+// candidates.
 //
 // The grid changes nothing a player could see: candidates come out in
 // index order, as the pairwise loops visited them, and each is tested
@@ -23,8 +28,8 @@ import (
 
 // A grid cell's width and height, in units.
 const (
-	cellW fixed.Num = 128 << fixed.Shift
-	cellH fixed.Num = 120 << fixed.Shift
+	cellW fixed.Num = 80 << fixed.Shift
+	cellH fixed.Num = 80 << fixed.Shift
 )
 
 // Grid dimensions, in cells.
@@ -32,6 +37,11 @@ const (
 	gridW = int(FieldW / cellW)
 	gridH = int(FieldH / cellH)
 )
+
+// bulletReach is the longest distance at which a bullet hits anything: a
+// big rock's radius (above a saucer's and a ship's), in units.
+// TestGridReach checks it against RockRadius, SaucerRadius and ShipRadius.
+const bulletReach fixed.Num = 40 << fixed.Shift
 
 // reach is the longest distance at which two things collide: a big rock's
 // radius plus a large saucer's (which is above a ship's), in units.
@@ -45,33 +55,59 @@ const (
 	// the field does;
 	_ = uint(-(FieldW % cellW))
 	_ = uint(-(FieldH % cellH))
-	// half a cell is at least the reach, so colliding pairs are in the
-	// same quarter's four cells;
-	_ = uint(cellW/2 - reach)
-	_ = uint(cellH/2 - reach)
-	// those four cells are four different cells;
-	_ = uint(gridW - 2)
-	_ = uint(gridH - 2)
+	// half a cell is at least a bullet's reach, so a bullet and what it
+	// hits are in the same quarter's four cells;
+	_ = uint(cellW/2 - bulletReach)
+	_ = uint(cellH/2 - bulletReach)
+	// a cell is at least the reach, so anything and what it touches are in
+	// the same three by three cells;
+	_ = uint(cellW - reach)
+	_ = uint(cellH - reach)
+	// those cells are different cells;
+	_ = uint(gridW - 3)
+	_ = uint(gridH - 3)
 	// a rock set holds every rock, and a byte every saucer.
 	_ = uint(2*64 - MaxRocks)
 	_ = uint(8 - MaxSaucers)
 )
 
-// rockSet is a set of rock indices, 0..127, as bits.
-type rockSet [2]uint64
+// rockSet is a set of rock indices, 0..127, as bits. It is a struct, not
+// an array: Go passes and returns a struct of two words in registers, an
+// array of two through memory.
+type rockSet struct{ lo, hi uint64 }
 
-func (s *rockSet) add(k int) { s[k>>6] |= 1 << (k & 63) }
+// add puts k in s.
+func (s *rockSet) add(k int) {
+	if k < 64 {
+		s.lo |= 1 << k
+	} else {
+		s.hi |= 1 << (k - 64)
+	}
+}
+
+// has reports whether k is in s.
+func (s rockSet) has(k int) bool {
+	return (s.lo>>uint(k)|s.hi>>uint(k-64))&1 != 0
+}
+
+// without returns s less the indices in t.
+func (s rockSet) without(t rockSet) rockSet {
+	return rockSet{s.lo &^ t.lo, s.hi &^ t.hi}
+}
+
+// empty reports whether s holds no index.
+func (s rockSet) empty() bool { return s.lo|s.hi == 0 }
 
 // next removes and returns the lowest index in s, or -1 if s is empty.
 func (s *rockSet) next() int {
-	if s[0] != 0 {
-		k := bits.TrailingZeros64(s[0])
-		s[0] &= s[0] - 1
+	if s.lo != 0 {
+		k := bits.TrailingZeros64(s.lo)
+		s.lo &= s.lo - 1
 		return k
 	}
-	if s[1] != 0 {
-		k := bits.TrailingZeros64(s[1])
-		s[1] &= s[1] - 1
+	if s.hi != 0 {
+		k := bits.TrailingZeros64(s.hi)
+		s.hi &= s.hi - 1
 		return 64 + k
 	}
 	return -1
@@ -92,24 +128,13 @@ type nearby struct {
 	saucers uint8
 }
 
-// offField wraps a coordinate that is off the field onto it: only a
-// damaged snapshot has one. It is not inlined, to keep the callers small.
-//
-//go:noinline
-func offField(x, size fixed.Num) fixed.Num {
-	return fixed.Num((int64(x)%int64(size) + int64(size)) % int64(size))
-}
-
-// halves returns which half cell p is in, across and down.
+// halves returns which half cell p is in, across and down. Only a damaged
+// snapshot has a position off the field; wrapVec brings it onto it. (On
+// the field the coordinates are not negative: unsigned, the divisions need
+// no sign correction.)
 func halves(p fixed.Vec) (hx, hy int) {
-	x, y := p.X, p.Y
-	if x < 0 || x >= FieldW {
-		x = offField(x, FieldW)
-	}
-	if y < 0 || y >= FieldH {
-		y = offField(y, FieldH)
-	}
-	return int(x / (cellW / 2)), int(y / (cellH / 2))
+	p = wrapVec(p)
+	return int(uint32(p.X) / uint32(cellW/2)), int(uint32(p.Y) / uint32(cellH/2))
 }
 
 // addRocks bins rocks.
@@ -134,8 +159,8 @@ func (g *rockGrid) addShip(i int, p fixed.Vec) {
 	g.ships[hy>>1*gridW+hx>>1] |= 1 << i
 }
 
-// near returns what is binned where it could touch p: in p's cell and the
-// three that meet at the corner of p's quarter.
+// near returns what is binned where a bullet at p could hit it: in p's
+// cell and the three that meet at the corner of p's quarter.
 func (g *rockGrid) near(p fixed.Vec) nearby {
 	hx, hy := halves(p)
 	x0, y0 := hx>>1, hy>>1
@@ -155,8 +180,40 @@ func (g *rockGrid) near(p fixed.Vec) nearby {
 	c00, c01, c10, c11 := y0*gridW+x0, y0*gridW+x1, y1*gridW+x0, y1*gridW+x1
 	a, b, c, d := &g.rocks[c00], &g.rocks[c01], &g.rocks[c10], &g.rocks[c11]
 	return nearby{
-		rocks:   rockSet{a[0] | b[0] | c[0] | d[0], a[1] | b[1] | c[1] | d[1]},
+		rocks:   rockSet{a.lo | b.lo | c.lo | d.lo, a.hi | b.hi | c.hi | d.hi},
 		ships:   g.ships[c00] | g.ships[c01] | g.ships[c10] | g.ships[c11],
 		saucers: g.saucers[c00] | g.saucers[c01] | g.saucers[c10] | g.saucers[c11],
 	}
+}
+
+// around returns what is binned where a ship or a saucer at p could touch
+// it: in p's cell and the eight around it.
+func (g *rockGrid) around(p fixed.Vec) nearby {
+	hx, hy := halves(p)
+	x, y := hx>>1, hy>>1
+	xs := [3]int{x - 1, x, x + 1}
+	if x == 0 {
+		xs[0] = gridW - 1
+	}
+	if x == gridW-1 {
+		xs[2] = 0
+	}
+	rows := [3]int{(y - 1) * gridW, y * gridW, (y + 1) * gridW}
+	if y == 0 {
+		rows[0] = (gridH - 1) * gridW
+	}
+	if y == gridH-1 {
+		rows[2] = 0
+	}
+	var n nearby
+	for _, row := range rows {
+		for _, x := range xs {
+			c := row + x
+			n.rocks.lo |= g.rocks[c].lo
+			n.rocks.hi |= g.rocks[c].hi
+			n.ships |= g.ships[c]
+			n.saucers |= g.saucers[c]
+		}
+	}
+	return n
 }

@@ -91,7 +91,13 @@ func (w *World) collidePairwise() {
 			w.destroySaucer(k, -1)
 		}
 	}
-	w.finishCollide(&hit, &by, gone)
+	var hitSet rockSet
+	for k := range hit {
+		if hit[k] {
+			hitSet.add(k)
+		}
+	}
+	w.finishCollide(hitSet, &by, gone, true)
 }
 
 // TestGridCollidesAsPairwise: on crowded random worlds, with things packed
@@ -159,26 +165,34 @@ func TestGridOffTheField(t *testing.T) {
 		g.addRocks([]Rock{{Pos: p}})
 		g.addSaucers([]Saucer{{Pos: p}})
 		g.addShip(0, p)
-		if n := g.near(p); n.rocks[0]&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
+		if n := g.near(p); n.rocks.lo&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
 			t.Errorf("near(%v) misses what is binned at %v", p, p)
+		}
+		if n := g.around(p); n.rocks.lo&1 == 0 || n.ships&1 == 0 || n.saucers&1 == 0 {
+			t.Errorf("around(%v) misses what is binned at %v", p, p)
 		}
 	}
 }
 
 // TestGridReach: reach covers the longest distance at which two things
-// collide, and half a cell covers reach.
+// collide, and bulletReach the longest at which a bullet hits anything.
+// (The compiler checks that the cells are large enough for both.)
 func TestGridReach(t *testing.T) {
 	for _, d := range []struct {
-		what string
-		r    fixed.Num
+		what  string
+		r     fixed.Num
+		reach fixed.Num
 	}{
-		{"big rock and ship", RockRadius(Big) + ShipRadius},
-		{"big rock and large saucer", RockRadius(Big) + SaucerRadius(LargeSaucer)},
-		{"big rock and small saucer", RockRadius(Big) + SaucerRadius(SmallSaucer)},
-		{"ship and large saucer", ShipRadius + SaucerRadius(LargeSaucer)},
+		{"big rock and ship", RockRadius(Big) + ShipRadius, reach},
+		{"big rock and large saucer", RockRadius(Big) + SaucerRadius(LargeSaucer), reach},
+		{"big rock and small saucer", RockRadius(Big) + SaucerRadius(SmallSaucer), reach},
+		{"ship and large saucer", ShipRadius + SaucerRadius(LargeSaucer), reach},
+		{"bullet and big rock", RockRadius(Big), bulletReach},
+		{"bullet and large saucer", SaucerRadius(LargeSaucer), bulletReach},
+		{"bullet and ship", ShipRadius, bulletReach},
 	} {
-		if d.r > reach {
-			t.Errorf("%s collide at %d units, beyond the grid's reach %d", d.what, d.r.Floor(), reach.Floor())
+		if d.r > d.reach {
+			t.Errorf("%s collide at %d units, beyond the grid's reach %d", d.what, d.r.Floor(), d.reach.Floor())
 		}
 	}
 }
@@ -202,5 +216,66 @@ func BenchmarkCollide(b *testing.B) {
 				w.collidePairwise()
 			}
 		})
+	}
+}
+
+// isNearBefore is isNear as it was before it lost its branches: it tested
+// |dx| and |dy| against r before the squares.
+func isNearBefore(a, b fixed.Vec, r fixed.Num) bool {
+	torus := func(d, size fixed.Num) fixed.Num {
+		if d >= size/2 {
+			return d - size
+		}
+		if d < -size/2 {
+			return d + size
+		}
+		return d
+	}
+	dx := torus(a.X-b.X, FieldW)
+	if dx > r || dx < -r {
+		return false
+	}
+	dy := torus(a.Y-b.Y, FieldH)
+	if dy > r || dy < -r {
+		return false
+	}
+	return int64(dx)*int64(dx)+int64(dy)*int64(dy) < int64(r)*int64(r)
+}
+
+// TestIsNearAsBefore: isNear (and closer, which it calls) answers as it
+// did with its branches, on the field, across its edges and far off it.
+func TestIsNearAsBefore(t *testing.T) {
+	r := rng.New(16)
+	coords := func(size fixed.Num) []fixed.Num {
+		return []fixed.Num{0, 1, -1, size/2 - 1, size / 2, size/2 + 1, -size / 2, size - 1, size, fixed.Max, fixed.Min, fixed.Min + 1}
+	}
+	radii := []fixed.Num{0, 1, RockRadius(Small), RockRadius(Big), RockRadius(Big) + ShipRadius, SaucerRadius(LargeSaucer) + ShipRadius, 220 << fixed.Shift, fixed.Max}
+	check := func(a, b fixed.Vec) {
+		for _, rad := range radii {
+			if got, want := isNear(a, b, rad), isNearBefore(a, b, rad); got != want {
+				t.Fatalf("isNear(%v, %v, %d) = %v, was %v", a, b, rad, got, want)
+			}
+		}
+	}
+	for _, ax := range coords(FieldW) {
+		for _, ay := range coords(FieldH) {
+			for _, bx := range coords(FieldW) {
+				for _, by := range coords(FieldH) {
+					check(fixed.Vec{X: ax, Y: ay}, fixed.Vec{X: bx, Y: by})
+				}
+			}
+		}
+	}
+	for n := 0; n < 200000; n++ {
+		a := fixed.Vec{X: fixed.Num(r.Intn(int(FieldW))), Y: fixed.Num(r.Intn(int(FieldH)))}
+		// b near a half the time, so that both answers come up.
+		b := fixed.Vec{X: fixed.Num(r.Intn(int(FieldW))), Y: fixed.Num(r.Intn(int(FieldH)))}
+		if n%2 == 0 {
+			b = wrapVec(a.Add(fixed.Vec{X: fixed.Num(r.Range(-60<<fixed.Shift, 60<<fixed.Shift)), Y: fixed.Num(r.Range(-60<<fixed.Shift, 60<<fixed.Shift))}))
+		}
+		if n%5 == 0 {
+			b.X = fixed.Num(r.Uint32()) // off the field
+		}
+		check(a, b)
 	}
 }
