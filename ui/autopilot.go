@@ -37,6 +37,7 @@ import (
 //	hold-lobby S   stay S seconds in the lobby; fail if a game starts (a
 //	               rematch must wait for the host's Start)
 //	wait-alone     stay in the lobby until every other player has left
+//	wait-host      play on until the game says who hosts it now (the host went away)
 //	linger S       keep playing S seconds (so the others reach the same tick)
 //	quit           leave the game and end the program
 //
@@ -107,7 +108,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host":
 		case "join":
 			want = 1
 		case "setup":
@@ -294,6 +295,17 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			a.emit(Intent{Kind: IntentRematch})
 		}
 		if a.flow.screen == screenLobby {
+			done = true
+		}
+	case "wait-host":
+		// Play on until the game says who hosts it now (the host went away).
+		if a.flow.screen == screenPlay {
+			in.Ship = apKeys(a.frames)
+			ap.playing(nv, now)
+		}
+		// What the play screen shows, as the player reads it.
+		if ps, ok := a.cur.(*netPlayScreen); ok && ps.newsLeft > 0 && strings.HasPrefix(ps.news, "The host left:") {
+			ap.logf("news: %s", ps.news)
 			done = true
 		}
 	case "wait-alone":

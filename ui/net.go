@@ -62,6 +62,8 @@ type netGame struct {
 	hostStop context.CancelFunc
 	hostDone chan struct{}
 	cancel   context.CancelFunc // of the dial
+
+	handovers int // the host migrations seen (read)
 }
 
 func (cfg netConfig) options() client.Options {
@@ -76,6 +78,26 @@ func (cfg netConfig) options() client.Options {
 		Seed:    cfg.seed,
 		FPS:     cfg.fps,
 	}
+}
+
+// guestOptions are a joining player's: ready to carry the game on if the
+// host goes away (host migration), with this install's host key, and
+// recording the game as a host does if it comes to host it.
+func (cfg netConfig) guestOptions() client.Options {
+	o := cfg.options()
+	o.Standby = true
+	if cfg.settingsDir != "" {
+		key, err := host.LoadHostKey(cfg.settingsDir)
+		if err != nil {
+			log.Printf("rockstep: cannot keep a host key; using one for this game: %v", err)
+		}
+		o.HostKey = key
+	}
+	o.HostConfig = host.Defaults()
+	if cfg.recordDir != "" {
+		o.HostConfig.Record, o.HostConfig.RecordDir = true, cfg.recordDir
+	}
+	return o
 }
 
 // hostFingerprint returns the fingerprint of the host key of the game:
@@ -103,7 +125,7 @@ func dial(cfg netConfig, addr string) *netGame {
 	g.cancel = cancel
 	go func() {
 		defer cancel()
-		c, err := client.Dial(ctx, addr, cfg.options())
+		c, err := client.Dial(ctx, addr, cfg.guestOptions())
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.dialing = false
@@ -145,6 +167,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	}
 	hc := host.Defaults()
 	hc.Name = roomName
+	hc.Handover = true // a host who closes the window hands a running game to the others
 	if cfg.recordDir != "" {
 		hc.Record, hc.RecordDir = true, cfg.recordDir
 	}
@@ -268,6 +291,7 @@ const (
 	newsQuit     newsKind = iota + 1 // left the game
 	newsDropped                      // was dropped: no reconnect in time
 	newsRejoined                     // is back
+	newsHosts                        // hosts the game now: the host went away (host migration)
 )
 
 // news is one thing the room told of a player.
@@ -360,6 +384,11 @@ func (g *netGame) read(v *netView) {
 		v.results, v.ended = s.Results()
 		v.token = s.Token()
 	})
+	if n, slot := c.Handovers(); n > g.handovers {
+		g.handovers = n
+		log.Printf("rockstep: the host went away; the player in slot %d hosts the game now", slot)
+		v.news = append(v.news, news{newsHosts, slot})
+	}
 }
 
 // act passes a lobby or game command of the flow's to the session: ready,

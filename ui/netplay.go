@@ -272,6 +272,11 @@ func newsLine(e news, nv *netView) string {
 		return nv.playerName(e.slot) + " was dropped: no reconnect in time"
 	case newsRejoined:
 		return nv.playerName(e.slot) + " is back"
+	case newsHosts:
+		if e.slot == nv.slot {
+			return "The host left: you host the game now"
+		}
+		return "The host left: " + nv.playerName(e.slot) + " hosts the game now"
 	}
 	return ""
 }

@@ -137,3 +137,80 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 	}
 	t.Logf("whole run: %v", time.Since(began).Round(time.Second))
 }
+
+// TestHostWindowClosesGameGoesOn: the host closes its window mid-game
+// (a co-op game, two windows found over the LAN as above). The guest's
+// window keeps playing: it hosts the game now and says so.
+//
+//	xvfb-run -a -s "-screen 0 1280x720x24" go test -run HostWindowCloses ./cmd/rockstep/
+func TestHostWindowClosesGameGoesOn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end game; not in -short")
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	}
+	if !netns.Isolate(t, envE2ENetns, 5*time.Minute) {
+		return
+	}
+	if err := netns.SetupLoopback("192.0.2.62"); err != nil {
+		t.Skipf("private network namespace has no multicast: %v", err)
+	}
+	type player struct {
+		name   string
+		cmd    *exec.Cmd
+		stderr bytes.Buffer
+		err    error
+	}
+	play := func() (host, guest *player, crashed string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		start := func(name string, args ...string) *player {
+			p := &player{name: name}
+			p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
+			config := filepath.Join(t.TempDir(), name)
+			p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+config, "XDG_CONFIG_HOME="+config)
+			p.cmd.Stdout, p.cmd.Stderr = &p.stderr, &p.stderr
+			if err := p.cmd.Start(); err != nil {
+				t.Fatalf("start %s: %v", name, err)
+			}
+			return p
+		}
+		host = start("host", "-host", "-name", "Hostess", "-seed", "7",
+			"-autopilot", "setup coop 5 1; ready; start 2; linger 6; quit")
+		guest = start("guest", "-name", "Guest",
+			"-autopilot", "join-lan; ready; wait-host; linger 4; quit")
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for _, p := range []*player{host, guest} {
+			wg.Go(func() {
+				err := p.cmd.Wait()
+				mu.Lock()
+				defer mu.Unlock()
+				p.err = err
+				if sig, ok := crash.InNativeCode(err, p.stderr.Bytes()); ok && crashed == "" {
+					crashed = fmt.Sprintf("the %s's window died of %s inside the GL driver:\n%s", p.name, sig, p.stderr.String())
+					cancel()
+				}
+			})
+		}
+		wg.Wait()
+		return host, guest, crashed
+	}
+	host, guest, crashed := play()
+	if crashed != "" {
+		t.Logf("%s\nplaying once more", crashed)
+		host, guest, _ = play()
+	}
+	for _, p := range []*player{host, guest} {
+		if p.err != nil {
+			t.Errorf("%s: %v\n%s", p.name, p.err, p.stderr.String())
+		}
+	}
+	out := guest.stderr.String()
+	for _, want := range []string{"autopilot: news: The host left: you host the game now", "autopilot: linger 4 done"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the guest's window never said %q:\n%s\nthe host's:\n%s", want, out, host.stderr.String())
+		}
+	}
+}
