@@ -169,10 +169,10 @@ func handoverReal(t *testing.T, mode string) {
 		}
 		newHost = slot
 	}
-	hosting := 0
-	for _, p := range players[guests:] {
+	hosting, hostIdx := 0, -1
+	for i, p := range players[guests:] {
 		if p.c.Hosting() {
-			hosting++
+			hosting, hostIdx = hosting+1, i+guests
 		}
 	}
 	if hosting != 1 {
@@ -203,11 +203,11 @@ func handoverReal(t *testing.T, mode string) {
 		}
 	}
 	// The successor's replay: from turn 0, through the handover, to the end.
-	paths, _ := filepath.Glob(filepath.Join(dir, fmt.Sprint(newHost), "*.rsrp"))
+	paths, _ := filepath.Glob(filepath.Join(dir, fmt.Sprint(hostIdx), "*.rsrp"))
 	deadline := time.Now().Add(realPatience)
 	for len(paths) != 1 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
-		paths, _ = filepath.Glob(filepath.Join(dir, fmt.Sprint(newHost), "*.rsrp"))
+		paths, _ = filepath.Glob(filepath.Join(dir, fmt.Sprint(hostIdx), "*.rsrp"))
 	}
 	if len(paths) != 1 {
 		t.Fatalf("the new host (slot %d) recorded %d replays", newHost, len(paths))

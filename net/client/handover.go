@@ -27,7 +27,9 @@ import (
 // Timings of the migration.
 const (
 	probeEvery    = time.Second            // how often the other players' standby ports are probed
-	probeTimeout  = 400 * time.Millisecond // a successor that does not answer in this time is passed over
+	probeTimeout  = time.Second            // a probe not answered in this time fails
+	probeMemory   = 5 * time.Second        // a port that answered this recently counts as reached
+	electTimeout  = 700 * time.Millisecond // a successor that does not answer in this time is passed over
 	handoverLimit = 10 * time.Second       // the successors are tried this long before the game ends
 )
 
@@ -156,7 +158,7 @@ func (c *Client) dialSuccessor(ctx context.Context, cand wire.Successor) (*trans
 	cfg := c.opt.Transport
 	cfg.HostKey = nil
 	cfg.HostFingerprint = hex.EncodeToString(cand.Key[:])
-	dctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	dctx, cancel := context.WithTimeout(ctx, electTimeout)
 	defer cancel()
 	return c.dial(dctx, cand.Addr.String(), cfg)
 }
@@ -208,6 +210,7 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 func (c *Client) probeLoop() {
 	t := time.NewTicker(probeEvery)
 	defer t.Stop()
+	var answered [8]time.Time // when each slot's standby last answered
 	for {
 		select {
 		case <-c.done:
@@ -220,17 +223,19 @@ func (c *Client) probeLoop() {
 		if !playing {
 			continue
 		}
+		// A port counts as reached if it answered in the last few
+		// rounds: one probe lost on a busy machine does not reorder the
+		// successors.
 		var reach uint32
 		for _, cand := range list.List {
-			if int(cand.Slot) == slot {
+			if int(cand.Slot) == slot || int(cand.Slot) >= len(answered) {
 				continue
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-			tc, err := c.dialSuccessor(ctx, cand)
-			cancel()
-			if err == nil {
+			if c.probe(cand) {
+				answered[cand.Slot] = time.Now()
+			}
+			if time.Since(answered[cand.Slot]) < probeMemory {
 				reach |= 1 << cand.Slot
-				tc.Close()
 			}
 		}
 		c.reach.Store(reach)
@@ -249,4 +254,20 @@ func (c *Client) Hosting() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.hosting != nil
+}
+
+// probe reports whether a successor's standby port answers a handshake
+// with the host key announced for it.
+func (c *Client) probe(cand wire.Successor) bool {
+	cfg := c.opt.Transport
+	cfg.HostKey = nil
+	cfg.HostFingerprint = hex.EncodeToString(cand.Key[:])
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	tc, err := c.dial(ctx, cand.Addr.String(), cfg)
+	if err != nil {
+		return false
+	}
+	tc.Close()
+	return true
 }
