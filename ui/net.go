@@ -348,8 +348,9 @@ func (g *netGame) read(v *netView) {
 		v.ok = true
 		v.phase, v.slot, v.host = s.Phase(), s.Slot(), s.IsHost()
 		st := s.SetupState()
+		players := v.setup.Players // ours, never the session's
 		v.setup = st
-		v.setup.Players = append(v.setup.Players[:0], st.Players...)
+		v.setup.Players = append(players[:0], st.Players...)
 		v.status, v.refusal, v.leave = s.RoomStatus(), s.Refusal(), s.LeaveMessage()
 		if d := s.Desync(); d != nil {
 			cp := *d

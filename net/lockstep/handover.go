@@ -80,7 +80,7 @@ func (s *Session) State() (st State, ok bool) {
 	cur := g.timing.at(next)
 	st = State{
 		Game: s.room.setup.Game, Revision: s.room.setup.Revision,
-		Setup: g.start.Setup, Names: g.names, Roster: s.room.setup.Players,
+		Setup: g.start.Setup, Names: g.names, Roster: append([]wire.Player(nil), s.room.setup.Players...),
 		Slot: s.room.slot, Token: s.room.token,
 		Next: next, K: cur.k, Delay: cur.delay,
 		History: s.hand.history, HistoryCut: s.hand.cut || g.start.FirstTurn > 0,
