@@ -4,6 +4,7 @@ import (
 	"net/netip"
 	"time"
 
+	"rockstep/net/host"
 	"rockstep/net/lockstep"
 	"rockstep/net/room"
 	"rockstep/net/transport"
@@ -147,7 +148,7 @@ func (l *Local) migrate() {
 		b := l.botInSlot(int(c.Slot))
 		return b != nil && !b.Gone
 	}
-	var host *Bot
+	var next *Bot
 	for _, b := range l.Bots {
 		if b.Gone || b.Spectator {
 			continue
@@ -157,44 +158,33 @@ func (l *Local) migrate() {
 			continue
 		}
 		pick := l.botInSlot(int(b.Session.Successors().List[i].Slot))
-		if host == nil {
-			host = pick
-		} else if pick != host {
+		if next == nil {
+			next = pick
+		} else if pick != next {
 			l.hand.Splits++
 		}
 	}
-	if host == nil {
+	if next == nil {
 		l.hand.deadAt = 0 // no successor: the game ends as it did before migration existed
 		l.hand.on = false
 		return
 	}
-	st, ok := host.Session.State()
+	st, ok := next.Session.State()
 	if !ok {
 		l.hand.on = false
 		return
 	}
-	var present, expected uint8
-	for i, t := range st.Successors.Tokens {
-		if t != ([16]byte{}) {
-			present |= 1 << i
-		}
-	}
+	var expected uint8
 	for _, c := range list.List {
 		if b := l.botInSlot(int(c.Slot)); b != nil && !b.Gone {
 			expected |= 1 << c.Slot
 		}
 	}
-	h := room.Handover{
-		Game: st.Game, Revision: st.Revision, Setup: st.Setup, Names: st.Names, Roster: st.Roster,
-		Tokens: st.Successors.Tokens, Present: present, Expected: expected,
-		Next: st.Next, K: st.K, Delay: st.Delay, PendingAt: st.PendingAt, PendingK: st.PendingK, PendingDelay: st.PendingDelay,
-		History: st.History, NewHost: st.Names[st.Slot],
-	}
-	l.Room = room.Resume(l.hand.roomCfg, h)
+	l.Room = room.Resume(l.hand.roomCfg, host.HandoverOf(st, expected))
 	l.roomTick = l.now
 	l.hand.deadAt, l.hand.detectAt = 0, 0
-	l.hand.hostBot = host.Index
-	ho := Handover{At: l.now, Turn: st.Next, Host: host.Index}
+	l.hand.hostBot = next.Index
+	ho := Handover{At: l.now, Turn: st.Next, Host: next.Index}
 	for _, b := range l.Bots {
 		if b.Gone {
 			continue

@@ -8,7 +8,6 @@ import (
 
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
-	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -173,12 +172,7 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 	if !ok {
 		return nil, errNoSuccessor
 	}
-	var present, expected uint8
-	for i, t := range list.Tokens {
-		if t != ([16]byte{}) {
-			present |= 1 << i
-		}
-	}
+	var expected uint8
 	for _, cand := range list.List[at:] {
 		expected |= 1 << cand.Slot
 	}
@@ -187,12 +181,7 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 		hcfg = host.Defaults()
 	}
 	hcfg.Handover = true
-	h := host.NewResumed(hcfg, room.Handover{
-		Game: st.Game, Revision: st.Revision, Setup: st.Setup, Names: st.Names, Roster: st.Roster,
-		Tokens: list.Tokens, Present: present, Expected: expected,
-		Next: st.Next, K: st.K, Delay: st.Delay, PendingAt: st.PendingAt, PendingK: st.PendingK, PendingDelay: st.PendingDelay,
-		History: st.History, NewHost: st.Names[st.Slot],
-	})
+	h := host.NewResumed(hcfg, host.HandoverOf(st, expected))
 	c.standby.Adopt(h)
 	p := transport.NewPipe()
 	h.Attach(p)

@@ -5,10 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"net/netip"
-	"sync"
 	"sync/atomic"
 	"time"
 
+	"rockstep/net/lockstep"
 	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -29,7 +29,6 @@ type Standby struct {
 	host    atomic.Pointer[Host]
 	adopted bool                                // on the loop goroutine
 	conns   map[transport.ConnID]netip.AddrPort // connections before Adopt (loop goroutine)
-	mu      sync.Mutex
 }
 
 // ListenStandby opens a standby socket on addr ("127.0.0.1:0", ":0") with
@@ -181,4 +180,22 @@ func NewResumed(cfg Config, hd room.Handover) *Host {
 	rc.Random = rand.Reader
 	hr.r = room.Resume(rc, hd)
 	return h
+}
+
+// HandoverOf is what a successor's room needs from its player's session
+// state st: the slots still in the game are those with a token, and the
+// room waits for the expected ones (HandoverWait at most).
+func HandoverOf(st lockstep.State, expected uint8) room.Handover {
+	var present uint8
+	for i, t := range st.Successors.Tokens {
+		if t != ([16]byte{}) {
+			present |= 1 << i
+		}
+	}
+	return room.Handover{
+		Game: st.Game, Revision: st.Revision, Setup: st.Setup, Names: st.Names, Roster: st.Roster,
+		Tokens: st.Successors.Tokens, Present: present, Expected: expected,
+		Next: st.Next, K: st.K, Delay: st.Delay, PendingAt: st.PendingAt, PendingK: st.PendingK, PendingDelay: st.PendingDelay,
+		History: st.History, NewHost: st.Names[st.Slot],
+	}
 }

@@ -3,6 +3,7 @@ package room
 import (
 	"crypto/sha256"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"rockstep/game"
@@ -173,18 +174,7 @@ type Noter interface {
 	Note(text string)
 }
 
-func itoa(v uint32) string {
-	var b [10]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-		if v == 0 {
-			return string(b[i:])
-		}
-	}
-}
+func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 
 // Handover is what a successor's room needs to carry a game on.
 type Handover struct {
@@ -254,6 +244,9 @@ func Resume(cfg Config, h Handover) *Room {
 	}
 	r.horizon = h.Next + uint32(r.cur.delay)
 	r.handed, r.resumed = true, true
+	// The last turns before Next, for players behind: as many as the
+	// master ring holds.
+	r.historyFrom = h.Next
 	for _, mt := range h.History {
 		if mt.Turn >= h.Next || h.Next-mt.Turn > masterRing {
 			continue
@@ -262,12 +255,7 @@ func Resume(cfg Config, h Handover) *Room {
 		events := dst.Events[:0]
 		*dst = mt
 		dst.Events = append(events, mt.Events...)
-	}
-	r.historyFrom = h.Next
-	for _, mt := range h.History {
-		if mt.Turn < h.Next && h.Next-mt.Turn <= masterRing {
-			r.historyFrom = min(r.historyFrom, mt.Turn)
-		}
+		r.historyFrom = min(r.historyFrom, mt.Turn)
 	}
 	r.startRecording()
 	if r.rec != nil {
@@ -310,7 +298,7 @@ func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 		r.welcome(m)
 		if r.state == wire.StateRunning && s.inGame {
 			if !s.vacant {
-				r.holdSlot(s.index(r))
+				r.holdSlot(slotIdx)
 			}
 			s.rejoining, s.live = true, false
 			r.startSnapshot(m)
@@ -332,16 +320,6 @@ func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 	r.sendMasters(false)
 	r.compile()
 	return true
-}
-
-// index returns the slot's index in r.slots.
-func (s *slot) index(r *Room) int {
-	for i := range r.slots {
-		if &r.slots[i] == s {
-			return i
-		}
-	}
-	return -1
 }
 
 // matches reports whether token is the slot's.
