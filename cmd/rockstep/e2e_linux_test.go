@@ -49,58 +49,14 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 	if err := netns.SetupLoopback("192.0.2.61"); err != nil {
 		t.Skipf("private network namespace has no multicast: %v", err)
 	}
-	type player struct {
-		name   string
-		cmd    *exec.Cmd
-		stderr bytes.Buffer
-		err    error
-	}
-	// play runs the two windows' game to its end. A window that died
-	// inside the GL driver (Mesa, under Xvfb, on a loaded machine) is not
-	// the game's failure: the caller plays once more.
-	play := func() (host, guest *player, crashed string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		defer cancel()
-		start := func(name string, args ...string) *player {
-			p := &player{name: name}
-			p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
-			config := filepath.Join(t.TempDir(), name)
-			p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+config, "XDG_CONFIG_HOME="+config)
-			p.cmd.Stdout, p.cmd.Stderr = &p.stderr, &p.stderr
-			if err := p.cmd.Start(); err != nil {
-				t.Fatalf("start %s: %v", name, err)
-			}
-			return p
-		}
-		host = start("host", "-host", "-name", "Hostess", "-seed", "42",
-			"-autopilot", "setup versus 1 10; ready; start 2; play-to-end; rematch; hold-lobby 3; wait-alone; quit")
-		guest = start("guest", "-name", "Guest",
-			"-autopilot", "join-lan; ready; play-to-end; rematch; hold-lobby 2; quit")
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		for _, p := range []*player{host, guest} {
-			wg.Go(func() {
-				err := p.cmd.Wait()
-				mu.Lock()
-				defer mu.Unlock()
-				p.err = err
-				if sig, ok := crash.InNativeCode(err, p.stderr.Bytes()); ok && crashed == "" {
-					crashed = fmt.Sprintf("the %s's window died of %s inside the GL driver:\n%s", p.name, sig, p.stderr.String())
-					cancel() // the other window has no one to play with
-				}
-			})
-		}
-		wg.Wait()
-		return host, guest, crashed
-	}
 	began := time.Now()
-	host, guest, crashed := play()
-	if crashed != "" {
-		t.Logf("%s\nplaying once more", crashed)
-		host, guest, _ = play()
-	}
+	host, guest := playTwoWindows(t, 3*time.Minute,
+		[]string{"-host", "-name", "Hostess", "-seed", "42",
+			"-autopilot", "setup versus 1 10; ready; start 2; play-to-end; rematch; hold-lobby 3; wait-alone; quit"},
+		[]string{"-name", "Guest",
+			"-autopilot", "join-lan; ready; play-to-end; rematch; hold-lobby 2; quit"})
 	var tables []string
-	for _, p := range []*player{host, guest} {
+	for _, p := range []*window{host, guest} {
 		out := p.stderr.String()
 		if p.err != nil {
 			t.Errorf("%s: %v\n%s", p.name, p.err, out)
@@ -156,17 +112,43 @@ func TestHostWindowClosesGameGoesOn(t *testing.T) {
 	if err := netns.SetupLoopback("192.0.2.62"); err != nil {
 		t.Skipf("private network namespace has no multicast: %v", err)
 	}
-	type player struct {
-		name   string
-		cmd    *exec.Cmd
-		stderr bytes.Buffer
-		err    error
+	host, guest := playTwoWindows(t, 2*time.Minute,
+		[]string{"-host", "-name", "Hostess", "-seed", "7",
+			"-autopilot", "setup coop 5 1; ready; start 2; linger 6; quit"},
+		[]string{"-name", "Guest",
+			"-autopilot", "join-lan; ready; wait-host; linger 4; quit"})
+	for _, p := range []*window{host, guest} {
+		if p.err != nil {
+			t.Errorf("%s: %v\n%s", p.name, p.err, p.stderr.String())
+		}
 	}
-	play := func() (host, guest *player, crashed string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	out := guest.stderr.String()
+	for _, want := range []string{"autopilot: news: The host left: you host the game now", "autopilot: linger 4 done"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the guest's window never said %q:\n%s\nthe host's:\n%s", want, out, host.stderr.String())
+		}
+	}
+}
+
+// window is one game window of an end-to-end test: a child process.
+type window struct {
+	name   string
+	cmd    *exec.Cmd
+	stderr bytes.Buffer
+	err    error
+}
+
+// playTwoWindows runs a host's and a guest's window with the given
+// arguments, each with its own settings folder, until both exit (or
+// limit passes). A window that died inside the GL driver (Mesa, under
+// Xvfb, on a loaded machine) is not the game's failure: both play once
+// more, and the test says so.
+func playTwoWindows(t *testing.T, limit time.Duration, hostArgs, guestArgs []string) (host, guest *window) {
+	play := func() (host, guest *window, crashed string) {
+		ctx, cancel := context.WithTimeout(context.Background(), limit)
 		defer cancel()
-		start := func(name string, args ...string) *player {
-			p := &player{name: name}
+		start := func(name string, args []string) *window {
+			p := &window{name: name}
 			p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
 			config := filepath.Join(t.TempDir(), name)
 			p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+config, "XDG_CONFIG_HOME="+config)
@@ -176,13 +158,11 @@ func TestHostWindowClosesGameGoesOn(t *testing.T) {
 			}
 			return p
 		}
-		host = start("host", "-host", "-name", "Hostess", "-seed", "7",
-			"-autopilot", "setup coop 5 1; ready; start 2; linger 6; quit")
-		guest = start("guest", "-name", "Guest",
-			"-autopilot", "join-lan; ready; wait-host; linger 4; quit")
+		host = start("host", hostArgs)
+		guest = start("guest", guestArgs)
 		var wg sync.WaitGroup
 		var mu sync.Mutex
-		for _, p := range []*player{host, guest} {
+		for _, p := range []*window{host, guest} {
 			wg.Go(func() {
 				err := p.cmd.Wait()
 				mu.Lock()
@@ -190,7 +170,7 @@ func TestHostWindowClosesGameGoesOn(t *testing.T) {
 				p.err = err
 				if sig, ok := crash.InNativeCode(err, p.stderr.Bytes()); ok && crashed == "" {
 					crashed = fmt.Sprintf("the %s's window died of %s inside the GL driver:\n%s", p.name, sig, p.stderr.String())
-					cancel()
+					cancel() // the other window has no one to play with
 				}
 			})
 		}
@@ -202,15 +182,5 @@ func TestHostWindowClosesGameGoesOn(t *testing.T) {
 		t.Logf("%s\nplaying once more", crashed)
 		host, guest, _ = play()
 	}
-	for _, p := range []*player{host, guest} {
-		if p.err != nil {
-			t.Errorf("%s: %v\n%s", p.name, p.err, p.stderr.String())
-		}
-	}
-	out := guest.stderr.String()
-	for _, want := range []string{"autopilot: news: The host left: you host the game now", "autopilot: linger 4 done"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("the guest's window never said %q:\n%s\nthe host's:\n%s", want, out, host.stderr.String())
-		}
-	}
+	return host, guest
 }
