@@ -99,6 +99,18 @@ func handoverReal(t *testing.T, mode string) {
 		deadline := time.Now().Add(realPatience)
 		for !cond() {
 			if time.Now().After(deadline) {
+				// What every player saw, for the failure's reader.
+				for i, p := range players {
+					if p == nil {
+						continue
+					}
+					p.c.Do(func(s *lockstep.Session) {
+						turn, _ := s.ExecutedTurns()
+						t.Logf("player %d: phase %v turn %d slot %d successors %+v, migrating %v, asked %v, stats %+v", i, s.Phase(), turn, s.Slot(), s.Successors().List, s.Migrating(), s.HandoverAsked(), s.Stats())
+					})
+					n, hs := p.c.Handovers()
+					t.Logf("player %d: %d handovers, hosted by slot %d, hosting %v", i, n, hs, p.c.Hosting())
+				}
 				t.Fatalf("waited %v for %s", realPatience, what)
 			}
 			time.Sleep(10 * time.Millisecond)

@@ -241,6 +241,11 @@ func (s *Session) begin() {
 }
 
 func (s *Session) onStatus(m wire.RoomStatus) {
+	if s.hand.asked {
+		// The room handed the game over and closes: its "finished" is
+		// not the game's, which goes on with a successor.
+		return
+	}
 	old := s.room.status
 	s.room.status = m
 	if m.State != old.State || m.Child != old.Child || m.Lagging != old.Lagging || m.Vacant != old.Vacant {

@@ -1,0 +1,49 @@
+package lockstep_test
+
+import (
+	"net/netip"
+	"testing"
+	"time"
+
+	"rockstep/net/lockstep"
+	"rockstep/net/wire"
+)
+
+// TestHandoverOutlivesTheOldRoomsStatus: a room that hands its game over
+// says so (LeaveHandover) and then reports itself finished. A session that
+// reads both before its client acts on the first (a busy machine delivers
+// them in one batch) must still be playing, asked to go to a successor:
+// the old room's end is not the game's.
+func TestHandoverOutlivesTheOldRoomsStatus(t *testing.T) {
+	s := lockstep.New(lockstep.LAN())
+	s.Update(0, nil)
+	succ := wire.Successors{List: []wire.Successor{{Slot: 1, Addr: netip.MustParseAddrPort("127.0.0.1:4000"), Confirmed: true}}}
+	for _, m := range []wire.Message{
+		wire.Welcome{Slot: 1, State: wire.StateSetup},
+		wire.Start{Setup: fuzzSetup, K: 2, Delay: 1},
+		succ,
+	} {
+		s.Receive(0, frame(t, m))
+	}
+	if s.Phase() != lockstep.Playing || len(s.Successors().List) != 1 {
+		t.Fatalf("phase %s with %d successors, want playing with 1", s.Phase(), len(s.Successors().List))
+	}
+	s.Receive(time.Millisecond, frame(t, wire.Leave{Reason: wire.LeaveHandover, Text: "the host left"}))
+	s.Receive(time.Millisecond, frame(t, wire.RoomStatus{State: wire.StateFinished, Turn: 3}))
+	if !s.HandoverAsked() || s.Phase() != lockstep.Playing {
+		t.Fatalf("after the handover and the old room's end: phase %s, asked %v; want playing, asked", s.Phase(), s.HandoverAsked())
+	}
+	if !s.Migrate() {
+		t.Fatal("Migrate refused a game that goes on")
+	}
+
+	// Without the handover, the room's end is the game's.
+	s = lockstep.New(lockstep.LAN())
+	s.Update(0, nil)
+	for _, m := range []wire.Message{wire.Welcome{Slot: 1, State: wire.StateSetup}, wire.Start{Setup: fuzzSetup, K: 2, Delay: 1}, succ, wire.RoomStatus{State: wire.StateFinished, Turn: 3}} {
+		s.Receive(0, frame(t, m))
+	}
+	if s.Phase() != lockstep.Finished {
+		t.Fatalf("a room's end without a handover: phase %s, want finished", s.Phase())
+	}
+}
