@@ -545,6 +545,14 @@ func (a *App) keepSession() {
 			log.Printf("rockstep: %v", err)
 		}
 		a.kept, a.saved, a.inGame = nv.token, &sv, true
+	case nv.phase == phasePlaying && nv.token == a.kept && a.kept != ([16]byte{}) && a.saved != nil && a.saved.Addr != a.net.addr:
+		// The game moved to a successor (host migration): a Rejoin goes there.
+		sv := *a.saved
+		sv.Addr, sv.Saved = a.net.addr, time.Now()
+		if err := saveSession(a.settingsDir, sv); err != nil {
+			log.Printf("rockstep: %v", err)
+		}
+		a.saved, a.inGame = &sv, true
 	case nv.phase == phasePlaying && nv.token == a.kept && a.kept != ([16]byte{}):
 		a.inGame = true // back in the game we rejoined
 	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == phaseFinished || nv.phase == phaseLobby || nv.phase == phaseLeft):

@@ -86,6 +86,7 @@ func (cfg netConfig) options() client.Options {
 func (cfg netConfig) guestOptions() client.Options {
 	o := cfg.options()
 	o.Standby = true
+	o.ListAs = listingHostName(cfg.name) // a listed game this player comes to host stays listed
 	if cfg.settingsDir != "" {
 		key, err := host.LoadHostKey(cfg.settingsDir)
 		if err != nil {
@@ -182,10 +183,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 			log.Printf("rockstep: host stopped: %v", err)
 		}
 	}()
-	hostName, _ := os.Hostname()
-	if hostName == "" {
-		hostName = cfg.name
-	}
+	hostName := listingHostName(cfg.name)
 	p := transport.NewPipe()
 	g.h.Attach(p)
 	g.c = client.Attach(p, cfg.options())
@@ -198,6 +196,15 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 		}
 	}()
 	return g
+}
+
+// listingHostName is the host name a game this player hosts is listed
+// under on the LAN: the machine's, else the player's.
+func listingHostName(player string) string {
+	if name, _ := os.Hostname(); name != "" {
+		return name
+	}
+	return player
 }
 
 // Bounds of waitForHostPlayer.
@@ -387,6 +394,9 @@ func (g *netGame) read(v *netView) {
 	})
 	if n, slot := c.Handovers(); n > g.handovers {
 		g.handovers = n
+		if a := c.HostAddr(); a != "" {
+			g.addr = a // where the game is now: a Rejoin goes there
+		}
 		log.Printf("rockstep: the host went away; the player in slot %d hosts the game now", slot)
 		v.news = append(v.news, news{newsHosts, slot})
 	}

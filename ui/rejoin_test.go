@@ -63,3 +63,33 @@ func TestDamagedSessionFileGivesNoRejoin(t *testing.T) {
 		})
 	}
 }
+
+// TestKeptSessionFollowsTheGame: a guest's kept session points at the
+// game's host; when the game moves to a successor (host migration), a
+// Rejoin must go there, under the same LAN id.
+func TestKeptSessionFollowsTheGame(t *testing.T) {
+	app := newTestApp(t, nil)
+	tok := [16]byte{1, 2, 3}
+	app.net = &netGame{addr: "192.0.2.7:7777"}
+	app.joinedID = "00aa11bb22cc33dd"
+	app.nv = netView{ok: true, phase: phasePlaying, slot: 1, token: tok}
+	app.keepSession()
+	saved, ok, err := loadSession(app.settingsDir, time.Now())
+	if !ok || err != nil || saved.Addr != "192.0.2.7:7777" {
+		t.Fatalf("kept session %+v ok %v err %v, want one for 192.0.2.7:7777", saved, ok, err)
+	}
+	app.net.addr = "192.0.2.9:40001" // the host went away: a successor hosts
+	app.keepSession()
+	moved, ok, err := loadSession(app.settingsDir, time.Now())
+	if !ok || err != nil {
+		t.Fatalf("after the handover: ok %v err %v", ok, err)
+	}
+	if moved.Addr != "192.0.2.9:40001" || moved.GameID != saved.GameID || moved.Token != saved.Token || moved.Slot != 1 {
+		t.Fatalf("after the handover the kept session is %+v, want %+v at 192.0.2.9:40001", moved, saved)
+	}
+	app.nv.phase = phaseFinished
+	app.keepSession()
+	if _, ok, _ := loadSession(app.settingsDir, time.Now()); ok {
+		t.Error("the session is still kept after the game ended")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"rockstep/internal/crash"
 	"rockstep/internal/netns"
 	"rockstep/internal/userdir"
+	"rockstep/net/lan"
 )
 
 // envE2ENetns marks the test binary re-run inside a private network
@@ -96,7 +98,8 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 
 // TestHostWindowClosesGameGoesOn: the host closes its window mid-game
 // (a co-op game, two windows found over the LAN as above). The guest's
-// window keeps playing: it hosts the game now and says so.
+// window keeps playing: it hosts the game now and says so, and a LAN list
+// shows the game move to it under the same id and name.
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run HostWindowCloses ./cmd/rockstep/
 func TestHostWindowClosesGameGoesOn(t *testing.T) {
@@ -112,21 +115,70 @@ func TestHostWindowClosesGameGoesOn(t *testing.T) {
 	if err := netns.SetupLoopback("192.0.2.62"); err != nil {
 		t.Skipf("private network namespace has no multicast: %v", err)
 	}
+	// A LAN list beside the windows: it must show the game move.
+	ctx, stopBrowsing := context.WithCancel(context.Background())
+	defer stopBrowsing()
+	br, err := lan.Browse(ctx, lan.BrowseOptions{Interval: 250 * time.Millisecond})
+	if err != nil {
+		t.Fatalf("browse the namespace's LAN: %v", err)
+	}
+	var seenMu sync.Mutex
+	var seen []lan.Game // each (id, address) once, in the order first seen
+	browsed := make(chan struct{})
+	go func() {
+		defer close(browsed)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			seenMu.Lock()
+			for _, g := range br.Games() {
+				if !slices.ContainsFunc(seen, func(o lan.Game) bool { return o.ID == g.ID && o.Addr == g.Addr }) {
+					seen = append(seen, g)
+				}
+			}
+			seenMu.Unlock()
+		}
+	}()
 	host, guest := playTwoWindows(t, 2*time.Minute,
 		[]string{"-host", "-name", "Hostess", "-seed", "7",
 			"-autopilot", "setup coop 5 1; ready; start 2; linger 6; quit"},
 		[]string{"-name", "Guest",
-			"-autopilot", "join-lan; ready; wait-host; linger 4; quit"})
+			"-autopilot", "join-lan; ready; wait-host; linger 6; quit"})
+	stopBrowsing()
+	<-browsed
 	for _, p := range []*window{host, guest} {
 		if p.err != nil {
 			t.Errorf("%s: %v\n%s", p.name, p.err, p.stderr.String())
 		}
 	}
 	out := guest.stderr.String()
-	for _, want := range []string{"autopilot: news: The host left: you host the game now", "autopilot: linger 4 done"} {
+	for _, want := range []string{"autopilot: news: The host left: you host the game now", "autopilot: linger 6 done"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the guest's window never said %q:\n%s\nthe host's:\n%s", want, out, host.stderr.String())
 		}
+	}
+	// The LAN list showed the game at the host's address, then under the
+	// same id and name at the guest's.
+	seenMu.Lock()
+	defer seenMu.Unlock()
+	for _, g := range seen {
+		t.Logf("LAN list: %s", g)
+	}
+	moved := false
+	for i, a := range seen {
+		for _, b := range seen[i+1:] {
+			if a.ID == b.ID && a.Addr != b.Addr && a.Name == b.Name && strings.Contains(b.Name, "Hostess") {
+				moved = true
+			}
+		}
+	}
+	if !moved {
+		t.Errorf("the LAN list never showed the game move to the guest under the same id and name (%d sightings, above)", len(seen))
 	}
 }
 

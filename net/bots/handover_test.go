@@ -58,6 +58,21 @@ func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint
 	if got := len(l.Room.Successors().List); got != 3 {
 		t.Fatalf("successors before the handover: %d, want the 3 other players: %+v", got, l.Room.Successors())
 	}
+	// The game is listed on the LAN: its id goes to the players, and the
+	// successor's room keeps it (host.NewResumed lists the game under it).
+	listing := [8]byte{0xab, byte(seed), 3, 4, 5, 6, 7, 8}
+	l.Room.SetListing(listing)
+	err = l.RunUntil(func() bool {
+		for _, b := range l.Bots {
+			if b.Session.Successors().Listing != listing {
+				return false
+			}
+		}
+		return true
+	}, time.Minute)
+	if err != nil {
+		t.Fatalf("the listing id never reached every player: %v", err)
+	}
 	var detect time.Duration
 	switch mode {
 	case "crash":
@@ -84,6 +99,9 @@ func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint
 		t.Fatalf("handovers: %d, want 1", len(hs))
 	}
 	ho := hs[0]
+	if got := l.Room.Listing(); got != listing {
+		t.Errorf("the successor's room lists the game as %x, want %x", got, listing)
+	}
 	if ho.Resumed == 0 {
 		t.Fatalf("the survivors never played the new room's turns: %+v", ho)
 	}

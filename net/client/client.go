@@ -48,6 +48,10 @@ type Options struct {
 	StandbyAddr string
 	HostKey     *transport.HostKey
 	HostConfig  host.Config
+	// ListAs, if set, is the host name a game this player takes over is
+	// listed under on the LAN, when its host listed it: under the same
+	// listing id, so LAN lists show the game move to this player.
+	ListAs string
 }
 
 // Client is a running session.
@@ -83,6 +87,7 @@ type Client struct {
 	hosting   *host.Host              // the game's host, since this player took it over
 	handovers atomic.Int32            // migrations so far
 	newHost   atomic.Int32            // the slot that hosts since the last migration (-1: none)
+	hostAddr  atomic.Value            // string: the host's address (HostAddr)
 }
 
 // leaveGrace bounds how long Close waits for the host to acknowledge the
@@ -164,6 +169,7 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.hostAddr.Store(addr)
 	if opt.Standby {
 		if err := c.openStandby(); err != nil {
 			tc.Close()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"log"
 	"time"
 
 	"rockstep/net/host"
@@ -141,6 +142,7 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 			}
 			c.handovers.Add(1)
 			c.newHost.Store(int32(cand.Slot))
+			c.hostAddr.Store(cand.Addr.String())
 			return func(ctx context.Context) error { return c.runNet(ctx, tc) }, nil
 		}
 		select {
@@ -183,6 +185,11 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 	hcfg.Handover = true
 	h := host.NewResumed(hcfg, host.HandoverOf(st, expected))
 	c.standby.Adopt(h)
+	if name := c.opt.ListAs; name != "" && st.Successors.Listing != ([8]byte{}) {
+		if err := c.standby.AdvertiseLAN(name); err != nil {
+			log.Printf("rockstep: the game goes on here, but cannot be listed on the LAN: %v", err)
+		}
+	}
 	p := transport.NewPipe()
 	h.Attach(p)
 	c.mu.Lock()
@@ -191,6 +198,7 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 	c.mu.Unlock()
 	c.handovers.Add(1)
 	c.newHost.Store(int32(st.Slot))
+	c.hostAddr.Store("")
 	return func(ctx context.Context) error { return c.runPipe(ctx, p) }, nil
 }
 
@@ -236,6 +244,16 @@ func (c *Client) probeLoop() {
 // (-1 if it never moved).
 func (c *Client) Handovers() (n int, hostSlot int) {
 	return int(c.handovers.Load()), int(c.newHost.Load())
+}
+
+// HostAddr returns the address of the host this client plays with: the
+// one it dialled, or since a handover the successor's ("" when this player
+// hosts, or it joined through a pipe).
+func (c *Client) HostAddr() string {
+	if a, ok := c.hostAddr.Load().(string); ok {
+		return a
+	}
+	return ""
 }
 
 // Hosting reports whether this player hosts the game since a handover.

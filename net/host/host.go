@@ -19,6 +19,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/defaults"
+	"rockstep/net/lan"
 	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -88,6 +89,14 @@ type Host struct {
 	lastStat  time.Duration
 	listed    listing // the default room as last published
 	lastFlush time.Duration
+
+	// The id the default room's game is listed under on the LAN: made
+	// with the host (or kept from the host it took over from), told to
+	// the room once AdvertiseLAN runs, so that a successor lists the game
+	// under the same id.
+	lanID      string
+	advertised atomic.Bool
+	toldRoom   bool // the default room knows lanID (loop goroutine)
 }
 
 type hosted struct {
@@ -158,6 +167,7 @@ func New(cfg Config) *Host {
 		pipes:    map[room.ConnID]*transport.Pipe{},
 		nextRoom: DefaultRoom,
 		nextConn: 1,
+		lanID:    lan.NewGameID(),
 	}
 	if cfg.Record {
 		h.rec = &recorders{dir: cfg.RecordDir, file: cfg.RecordFile, log: log.Info}
@@ -383,6 +393,10 @@ func (h *Host) Tick(wall time.Time) {
 		h.rec.tick(wall)
 	}
 	h.pollPipes()
+	if !h.toldRoom && h.advertised.Load() {
+		h.toldRoom = true
+		h.rooms[DefaultRoom].r.SetListing(listingBytes(h.lanID))
+	}
 	if h.closing.Load() {
 		h.shutdown(now)
 	}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -21,14 +22,19 @@ func lanInfo(id, hostName, fp string, st Stats) lan.Info {
 // updating the listing as players come and go and games start and end. An
 // error means the game cannot be advertised; players can still join by
 // address.
+//
+// The listing's id is the host's own, or the one of the host it took the
+// game over from (NewResumed): a LAN list shows a handed-over game move to
+// its new address.
 func (h *Host) AdvertiseLAN(ctx context.Context, srv *transport.Server, hostName string) error {
-	id := lan.NewGameID()
+	id := h.lanID
 	fp := srv.HostKey().Fingerprint()
 	info := lanInfo(id, hostName, fp, h.Stats())
 	adv, err := lan.AdvertiseOn(info, srv.Addr())
 	if err != nil {
 		return err
 	}
+	h.advertised.Store(true)
 	h.log.Info("advertising on the LAN", "service", lan.Service, "id", id, "host_key", transport.FormatFingerprint(fp))
 	go func() {
 		defer adv.Close()
@@ -47,6 +53,23 @@ func (h *Host) AdvertiseLAN(ctx context.Context, srv *transport.Server, hostName
 		}
 	}()
 	return nil
+}
+
+// ListingID returns the id the host's game is (or would be) listed under
+// on the LAN.
+func (h *Host) ListingID() string { return h.lanID }
+
+// listingBytes is a listing id as the wire carries it (wire.Successors.
+// Listing): zero unless id is 16 hex digits, as lan.NewGameID makes.
+func listingBytes(id string) [8]byte {
+	var b [8]byte
+	if len(id) != 2*len(b) {
+		return [8]byte{}
+	}
+	if _, err := hex.Decode(b[:], []byte(id)); err != nil {
+		return [8]byte{}
+	}
+	return b
 }
 
 // LoadHostKey returns the host key kept in dir, Rockstep's folder (""

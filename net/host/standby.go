@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/netip"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,7 @@ import (
 // Join is the sign that the others have lost the host, and Called fires.
 type Standby struct {
 	srv    *transport.Server
+	ctx    context.Context // ends when the standby (or the host it adopted) stops
 	cancel context.CancelFunc
 	done   chan struct{}
 	called func() // set before Run; may be nil
@@ -42,7 +44,7 @@ func ListenStandby(addr string, cfg transport.Config, called func()) (*Standby, 
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Standby{srv: srv, cancel: cancel, done: make(chan struct{}), called: called, conns: map[transport.ConnID]netip.AddrPort{}}
+	s := &Standby{srv: srv, ctx: ctx, cancel: cancel, done: make(chan struct{}), called: called, conns: map[transport.ConnID]netip.AddrPort{}}
 	go func() {
 		defer close(s.done)
 		_ = srv.Run(ctx, s)
@@ -75,6 +77,16 @@ func (s *Standby) Adopt(h *Host) {
 	s.host.Store(h)
 }
 
+// AdvertiseLAN lists the adopted host's game on the LAN, reachable on the
+// standby's port, until the standby stops (see Host.AdvertiseLAN).
+func (s *Standby) AdvertiseLAN(hostName string) error {
+	h := s.host.Load()
+	if h == nil {
+		return errors.New("standby: no game to list: nothing was adopted")
+	}
+	return h.AdvertiseLAN(s.ctx, s.srv, hostName)
+}
+
 // Host returns the adopted host, or nil.
 func (s *Standby) Host() *Host { return s.host.Load() }
 
@@ -97,13 +109,15 @@ func (s *Standby) Close() {
 	}
 }
 
-// Abandon stops the standby as a crash would: nobody is told.
+// Abandon stops the standby as a crash would: nobody is told (a LAN
+// listing of an adopted game is withdrawn, as the socket stops).
 func (s *Standby) Abandon() {
 	s.srv.Abandon()
 	select {
 	case <-s.done:
 	case <-time.After(time.Second):
 	}
+	s.cancel()
 }
 
 // current returns the adopted host, handing it the connections made before
@@ -177,8 +191,15 @@ func NewResumed(cfg Config, hd room.Handover) *Host {
 	rc := h.cfg.Room
 	rc.RoomID = DefaultRoom
 	rc.Name = hr.r.Name()
+	if hd.Name != "" {
+		rc.Name = hd.Name // the game keeps its name, in lobbies and LAN lists
+	}
 	rc.Random = rand.Reader
 	hr.r = room.Resume(rc, hd)
+	if hd.Listing != ([8]byte{}) {
+		h.lanID = hex.EncodeToString(hd.Listing[:])
+		h.toldRoom = true // the resumed room has it
+	}
 	return h
 }
 
@@ -193,9 +214,9 @@ func HandoverOf(st lockstep.State, expected uint8) room.Handover {
 		}
 	}
 	return room.Handover{
-		Game: st.Game, Revision: st.Revision, Setup: st.Setup, Names: st.Names, Roster: st.Roster,
+		Game: st.Game, Name: st.Room, Revision: st.Revision, Setup: st.Setup, Names: st.Names, Roster: st.Roster,
 		Tokens: st.Successors.Tokens, Present: present, Expected: expected,
 		Next: st.Next, K: st.K, Delay: st.Delay, PendingAt: st.PendingAt, PendingK: st.PendingK, PendingDelay: st.PendingDelay,
-		History: st.History, NewHost: st.Names[st.Slot],
+		History: st.History, NewHost: st.Names[st.Slot], Listing: st.Successors.Listing,
 	}
 }

@@ -53,6 +53,7 @@ func (s *Session) Migrating() bool { return s.hand.migrating }
 // timing then, and the master turns before it.
 type State struct {
 	Game     uint32
+	Room     string // the room's name
 	Revision uint32
 	Setup    game.Setup
 	Names    [game.MaxPlayers]string
@@ -79,7 +80,7 @@ func (s *Session) State() (st State, ok bool) {
 	next := s.resumePoint()
 	cur := g.timing.at(next)
 	st = State{
-		Game: s.room.setup.Game, Revision: s.room.setup.Revision,
+		Game: s.room.setup.Game, Room: s.room.setup.Name, Revision: s.room.setup.Revision,
 		Setup: g.start.Setup, Names: g.names, Roster: append([]wire.Player(nil), s.room.setup.Players...),
 		Slot: s.room.slot, Token: s.room.token,
 		Next: next, K: cur.k, Delay: cur.delay,

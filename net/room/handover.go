@@ -62,7 +62,7 @@ func (r *Room) onStandby(m *member, sb wire.Standby) {
 
 // successors returns the current successor list.
 func (r *Room) successors() wire.Successors {
-	out := wire.Successors{Game: r.game, Turn: r.nextTurn}
+	out := wire.Successors{Game: r.game, Turn: r.nextTurn, Listing: r.listing}
 	if r.state != wire.StateRunning {
 		return out
 	}
@@ -131,7 +131,7 @@ func (r *Room) updateSuccessors(force bool) {
 }
 
 func sameSuccessors(a, b wire.Successors) bool {
-	if a.Game != b.Game || len(a.List) != len(b.List) || a.Tokens != b.Tokens {
+	if a.Game != b.Game || len(a.List) != len(b.List) || a.Tokens != b.Tokens || a.Listing != b.Listing {
 		return false
 	}
 	for i := range a.List {
@@ -141,6 +141,20 @@ func sameSuccessors(a, b wire.Successors) bool {
 	}
 	return true
 }
+
+// SetListing tells the room the id its game is listed under on the LAN
+// (wire.Successors.Listing): a successor lists the game under it. A new
+// id is sent to the players at once.
+func (r *Room) SetListing(id [8]byte) {
+	if r.listing == id {
+		return
+	}
+	r.listing = id
+	r.updateSuccessors(false)
+}
+
+// Listing returns the id the room's game is listed under (zero: none).
+func (r *Room) Listing() [8]byte { return r.listing }
 
 // Successors returns the successor list the room would send now.
 func (r *Room) Successors() wire.Successors { return r.successors() }
@@ -179,6 +193,7 @@ func itoa(v uint32) string { return strconv.FormatUint(uint64(v), 10) }
 // Handover is what a successor's room needs to carry a game on.
 type Handover struct {
 	Game     uint32
+	Name     string // the room's name ("" keeps the successor's Config.Name)
 	Revision uint32 // the old room's last setup revision: the new room's come after it
 	Setup    game.Setup
 	Names    [game.MaxPlayers]string // the cast, by slot
@@ -199,6 +214,7 @@ type Handover struct {
 	PendingDelay uint8
 	History      []wire.MasterTurn // the game's master turns before Next, oldest first (as many as the successor kept)
 	NewHost      string            // the successor's name, for the replay's note
+	Listing      [8]byte           // the game's LAN listing id (wire.Successors.Listing)
 }
 
 // Resume returns a room that carries on a running game handed over by a
@@ -209,6 +225,7 @@ type Handover struct {
 func Resume(cfg Config, h Handover) *Room {
 	r := New(cfg)
 	r.game = h.Game
+	r.listing = h.Listing
 	r.revision = h.Revision + 1
 	r.setup = h.Setup
 	r.cast = h.Names

@@ -184,6 +184,7 @@ type Room struct {
 	standby     [game.MaxPlayers]standby
 	lastSucc    wire.Successors
 	lastSuccAt  time.Duration
+	listing     [8]byte       // the game's LAN listing id (SetListing)
 	handed      bool          // made by Resume: tokens are known by their hashes
 	resumed     bool          // waiting for the expected players (HandoverWait)
 	awaitUntil  time.Duration // 0: not yet set

@@ -960,7 +960,7 @@ func (m *Standby) decodePayload(r *reader) error {
 
 // Successors: Game uvarint, Turn uvarint, count u8, then per successor
 // Slot u8, address (16 bytes of IPv6 or IPv4-mapped address, port u16 LE),
-// Key 16, Confirmed; then 16 bytes of token hash per slot.
+// Key 16, Confirmed; then 16 bytes of token hash per slot; then Listing 8.
 
 func (m Successors) check() error {
 	if len(m.List) > game.MaxPlayers {
@@ -997,7 +997,7 @@ func (m Successors) appendPayload(b []byte) []byte {
 	for i := range m.Tokens {
 		b = append(b, m.Tokens[i][:]...)
 	}
-	return b
+	return append(b, m.Listing[:]...)
 }
 
 func (m *Successors) decodePayload(r *reader) error {
@@ -1029,6 +1029,9 @@ func (m *Successors) decodePayload(r *reader) error {
 	}
 	for i := range m.Tokens {
 		m.Tokens[i] = r.bytes16("token hash")
+	}
+	if v := r.take("listing", 8); v != nil {
+		m.Listing = [8]byte(v)
 	}
 	return r.err
 }

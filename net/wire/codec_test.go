@@ -161,7 +161,7 @@ func samples() []sample {
 		{"successors", Successors{Game: 2, Turn: 4000, List: []Successor{
 			{Slot: 1, Addr: netip.MustParseAddrPort("192.168.1.20:40123"), Key: id16(1), Confirmed: true},
 			{Slot: 3, Addr: netip.MustParseAddrPort("[fe80::1]:7777"), Key: id16(3)},
-		}, Tokens: [game.MaxPlayers][16]byte{id16(10), id16(11), {}, id16(13)}}},
+		}, Tokens: [game.MaxPlayers][16]byte{id16(10), id16(11), {}, id16(13)}, Listing: [8]byte{0x9f, 1, 2, 3, 4, 5, 6, 7}}},
 		{"successors-empty", Successors{Game: 1}},
 		{"start with a timing change", Start{Setup: game.Setup{Seed: 5, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, FirstTurn: 900, K: 2, Delay: 3, ChangeAt: 910, ChangeK: 3, ChangeDelay: 5}},
 	}

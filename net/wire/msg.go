@@ -38,7 +38,10 @@ import (
 // (Standby), the room names the successors in order (Successors), a Join
 // may resume a game at a turn (Join.Resuming, Welcome.Resumed), and a host
 // leaving by choice says so (LeaveHandover).
-const Version = 5
+//
+// Version 6: Successors carries the game's LAN listing id (Listing), so
+// that a successor lists the game under the id it had.
+const Version = 6
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
 // on, unless told otherwise; joining "host" without a port means this one.
@@ -477,6 +480,10 @@ type Successors struct {
 	Turn   uint32      // the newest master turn when the list was made
 	List   []Successor // at most game.MaxPlayers
 	Tokens [game.MaxPlayers][16]byte
+	// Listing is the id of the game's LAN listing (lan.Info.ID, 16 hex
+	// digits, as 8 bytes); zero if the game is not listed. A successor
+	// lists the game under the same id, so LAN lists show it move.
+	Listing [8]byte
 }
 
 func (Join) Type() Type            { return TypeJoin }
