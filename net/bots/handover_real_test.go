@@ -3,8 +3,11 @@ package bots_test
 import (
 	"context"
 	"fmt"
+	"net"
+	"net/netip"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,9 +26,12 @@ import (
 // falls silent), or the host leaves by choice: the guests carry the game
 // on with the first successor and end it on one hash and one results
 // table, and the successor's replay verifies from turn 0. And a dedicated
-// server stopped with -handover hands its game to its four players.
+// server stopped with -handover hands its game to its four players. And
+// when only one guest's link to the host fails ("link": the host and the
+// others still hear each other), the game does not move: that guest's game
+// ends, and the others play on with the host.
 func TestHandoverRealTransport(t *testing.T) {
-	for _, mode := range []string{"crash", "leave", "server"} {
+	for _, mode := range []string{"crash", "leave", "server", "link"} {
 		t.Run(mode, func(t *testing.T) { handoverReal(t, mode) })
 	}
 }
@@ -75,12 +81,18 @@ func handoverReal(t *testing.T, mode string) {
 		players[0] = &player{pilot: bots.NewPilot(200)}
 		players[0].c = client.Attach(pipe, client.Options{Session: sess(0), Input: input(players[0])})
 	}
+	var link *relay // the last guest's way to the host, in mode "link"
 	for i := guests; i < 4; i++ {
 		p := &player{pilot: bots.NewPilot(uint64(200 + i))}
 		hc := host.Defaults()
 		hc.Record, hc.RecordDir = true, filepath.Join(dir, fmt.Sprint(i))
+		addr := srv.Addr().String()
+		if mode == "link" && i == 3 {
+			link = newRelay(t, srv.Addr())
+			addr = link.addr()
+		}
 		dctx, cancel := context.WithTimeout(context.Background(), realPatience)
-		c, err := client.Dial(dctx, srv.Addr().String(), client.Options{Session: sess(i), Input: input(p),
+		c, err := client.Dial(dctx, addr, client.Options{Session: sess(i), Input: input(p),
 			Standby: true, StandbyAddr: "127.0.0.1:0", HostConfig: hc})
 		cancel()
 		if err != nil {
@@ -89,11 +101,11 @@ func handoverReal(t *testing.T, mode string) {
 		p.c = c
 		players[i] = p
 	}
-	defer func() {
+	defer func(players []*player) {
 		for _, p := range players[guests:] {
 			p.c.Close()
 		}
-	}()
+	}(players)
 	wait := func(what string, cond func() bool) {
 		t.Helper()
 		deadline := time.Now().Add(realPatience)
@@ -162,6 +174,49 @@ func handoverReal(t *testing.T, mode string) {
 		stopHost() // the Host button's window closes: the host hands the game over
 	case "server":
 		stopHost() // SIGTERM to `rockstep -server -handover`
+	case "link":
+		link.silence() // only guest 3 loses the host
+		lost := players[3]
+		players = players[:3]
+		wait("the guest cut off to give up", func() bool {
+			select {
+			case <-lost.c.Done():
+				return true
+			default:
+				return false
+			}
+		})
+		t.Logf("link: the guest cut off gave up %v after its link failed (%v)", time.Since(t0).Round(time.Millisecond), lost.c.Err())
+		wait("the others to play on with the host", func() bool {
+			return all(0, func(s *lockstep.Session) bool {
+				turn, _ := s.ExecutedTurns()
+				return s.Phase() == lockstep.Playing && turn > before+120
+			})
+		})
+		for i, p := range append(players, lost) {
+			// Nobody hosts but the host, and the game moved nowhere: the
+			// guest cut off tried a successor, which did not take it in.
+			if n, _ := p.c.Handovers(); n != 0 || p.c.Hosting() {
+				t.Errorf("player %d: %d handovers (hosting: %v); one player's lost link must not move the game", i, n, p.c.Hosting())
+			}
+		}
+		players[0].c.Do(func(s *lockstep.Session) { s.EndGame() })
+		wait("the game's end everywhere", func() bool {
+			return all(0, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
+		})
+		var hash uint64
+		for i, p := range players {
+			p.c.Do(func(s *lockstep.Session) {
+				if h := s.World().Hash(); i == 0 {
+					hash = h
+				} else if h != hash {
+					t.Errorf("player %d ended on %x, the host's player on %x", i, h, hash)
+				}
+			})
+		}
+		stopHost()
+		<-served
+		return
 	}
 	wait("the game to go on with a successor", func() bool {
 		return all(guests, func(s *lockstep.Session) bool {
@@ -244,3 +299,66 @@ func handoverReal(t *testing.T, mode string) {
 	stopHost()
 	<-served
 }
+
+// relay carries one client's datagrams to a server and back, on
+// loopback, until silence: then it drops everything both ways, as a
+// failed link would.
+type relay struct {
+	pc     *net.UDPConn
+	to     *net.UDPAddr
+	quiet  atomic.Bool
+	client atomic.Pointer[net.UDPAddr]
+}
+
+func newRelay(t *testing.T, server netip.AddrPort) *relay {
+	t.Helper()
+	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &relay{pc: pc, to: net.UDPAddrFromAddrPort(server)}
+	up, err := net.DialUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)}, r.to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{}, 2)
+	go func() { // client → server
+		defer func() { done <- struct{}{} }()
+		buf := make([]byte, 2048)
+		for {
+			n, from, err := pc.ReadFromUDP(buf)
+			if err != nil {
+				return
+			}
+			r.client.Store(from)
+			if !r.quiet.Load() {
+				_, _ = up.Write(buf[:n])
+			}
+		}
+	}()
+	go func() { // server → client
+		defer func() { done <- struct{}{} }()
+		buf := make([]byte, 2048)
+		for {
+			n, err := up.Read(buf)
+			if err != nil {
+				return
+			}
+			if c := r.client.Load(); c != nil && !r.quiet.Load() {
+				_, _ = pc.WriteToUDP(buf[:n], c)
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		pc.Close()
+		up.Close()
+		<-done
+		<-done
+	})
+	return r
+}
+
+func (r *relay) addr() string { return r.pc.LocalAddr().String() }
+
+// silence makes the link drop everything from now on.
+func (r *relay) silence() { r.quiet.Store(true) }

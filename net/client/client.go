@@ -81,13 +81,17 @@ type Client struct {
 	due      [][]byte
 
 	// Host migration (handover.go).
-	standby   *host.Standby
-	cut       context.CancelCauseFunc // ends the current network connection (nil over a pipe)
-	reach     atomic.Uint32           // slots whose standby answered our probe
-	hosting   *host.Host              // the game's host, since this player took it over
-	handovers atomic.Int32            // migrations so far
-	newHost   atomic.Int32            // the slot that hosts since the last migration (-1: none)
-	hostAddr  atomic.Value            // string: the host's address (HostAddr)
+	standby    *host.Standby
+	cut        context.CancelCauseFunc // ends the current network connection (nil over a pipe)
+	heard      time.Duration           // when the host's last frame came (c.now's clock)
+	migratedAt time.Duration           // when the session last went to another player's room (0: never)
+	gaveUp     bool                    // that room never took us in: the game is over here
+	joining    *wire.Successor         // the successor whose room we are joining, until it answers
+	reach      atomic.Uint32           // slots whose standby answered our probe
+	hosting    *host.Host              // the game's host, since this player took it over
+	handovers  atomic.Int32            // migrations so far
+	newHost    atomic.Int32            // the slot that hosts since the last migration (-1: none)
+	hostAddr   atomic.Value            // string: the host's address (HostAddr)
 }
 
 // leaveGrace bounds how long Close waits for the host to acknowledge the
@@ -219,13 +223,16 @@ func (c *Client) run(ctx context.Context, r func(context.Context) error) {
 		err := r(ctx)
 		if ctx.Err() != nil || !c.wantsHandover() {
 			c.closeStandby(ctx)
+			if c.gaveUp {
+				err = errNotTakenIn
+			}
 			c.finish(err)
 			return
 		}
 		next, herr := c.handover(ctx)
 		if herr != nil {
 			c.closeStandby(ctx)
-			c.finish(err)
+			c.finish(herr)
 			return
 		}
 		r = next
@@ -343,6 +350,7 @@ func (h *netHandler) Message(frame []byte) {
 	c := (*Client)(h)
 	c.mu.Lock()
 	now := c.now()
+	c.heard = now
 	c.receive(now, frame)
 	c.step(now) // a master turn may be due at once
 	c.mu.Unlock()

@@ -31,11 +31,24 @@ const (
 	probeMemory   = 5 * time.Second        // a port that answered this recently counts as reached
 	electTimeout  = 700 * time.Millisecond // a successor that does not answer in this time is passed over
 	handoverLimit = 10 * time.Second       // the successors are tried this long before the game ends
+	// hostHeardRecently: a player that heard the host this recently
+	// does not leave it for a successor because another player asks.
+	hostHeardRecently = time.Second
 )
+
+// errHostStillThere ends a client whose connection to the host was lost
+// while the host still answers: only this player's link failed, and the
+// game does not move (the player can rejoin with its token, as before host
+// migration existed).
+var errHostStillThere = errors.New("the connection to the host was lost, but the host is still there: rejoin the game")
 
 // errNoSuccessor ends a client whose host went away and whose successors
 // could not be reached.
 var errNoSuccessor = errors.New("the host went away and no other player could carry the game on")
+
+// errNotTakenIn ends a client whose link to the host failed and whose
+// successor never took it in: the others still had the host.
+var errNotTakenIn = errors.New("the connection to the host was lost, and the game went on without this player")
 
 // errHandover cuts the connection to a host that said it is going.
 var errHandover = errors.New("the host handed the game over")
@@ -75,11 +88,16 @@ func (c *Client) closeStandby(ctx context.Context) {
 // requestHandover ends the current connection to the host so that the
 // game moves to a successor; called when the room says it is going, and by
 // the standby when another player comes to resume here.
+//
+// A player that still hears the host does not follow another that lost it
+// (that player's own link failed, not the host): its standby leaves the
+// caller unanswered, and the caller finds the host still there.
 func (c *Client) requestHandover() {
 	c.mu.Lock()
 	cut := c.cut
+	alive := c.now()-c.heard < hostHeardRecently
 	c.mu.Unlock()
-	if cut != nil {
+	if cut != nil && !alive {
 		cut(errHandover)
 	}
 }
@@ -96,6 +114,19 @@ func (c *Client) stepHandover() {
 	if c.s.HandoverAsked() && c.cut != nil {
 		c.cut(errHandover)
 	}
+	if c.joining != nil && !c.s.Migrating() {
+		// The successor's room took us in: the game moved.
+		c.handovers.Add(1)
+		c.newHost.Store(int32(c.joining.Slot))
+		c.hostAddr.Store(c.joining.Addr.String())
+		c.joining = nil
+	}
+	if c.s.Migrating() && c.cut != nil && c.migratedAt != 0 && c.now()-c.migratedAt > handoverLimit {
+		// The successor never took us in (it still had the host, which we
+		// could not reach): the game cannot go on for this player.
+		c.gaveUp = true
+		c.cut(errNoSuccessor)
+	}
 }
 
 // wantsHandover reports whether the game should go on with a successor
@@ -103,7 +134,7 @@ func (c *Client) stepHandover() {
 func (c *Client) wantsHandover() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.standby == nil || c.closing || c.s.Phase() != lockstep.Playing {
+	if c.standby == nil || c.closing || c.gaveUp || c.s.Phase() != lockstep.Playing {
 		return false
 	}
 	if _, ended := c.s.Ended(); ended {
@@ -119,7 +150,15 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 	c.mu.Lock()
 	list := c.s.Successors()
 	slot := c.s.Slot()
+	asked := c.s.HandoverAsked()
+	hostFP := c.hostFP
 	c.mu.Unlock()
+	if !asked && c.hostAnswers(ctx, c.HostAddr(), hostFP) {
+		// The host did not say it is going and still answers: this
+		// player's link failed, not the host. Moving the game would split
+		// it; the player rejoins instead.
+		return nil, errHostStillThere
+	}
 	deadline := time.Now().Add(handoverLimit)
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var tc *transport.Client
@@ -135,14 +174,13 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 			cand := list.List[i]
 			c.mu.Lock()
 			ok := c.s.Migrate()
+			c.migratedAt = c.now()
+			c.joining = &cand // counted once its room takes us in (stepHandover)
 			c.mu.Unlock()
 			if !ok {
 				tc.Close()
 				return nil, errNoSuccessor
 			}
-			c.handovers.Add(1)
-			c.newHost.Store(int32(cand.Slot))
-			c.hostAddr.Store(cand.Addr.String())
 			return func(ctx context.Context) error { return c.runNet(ctx, tc) }, nil
 		}
 		select {
@@ -151,6 +189,25 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 		}
 	}
 	return nil, errNoSuccessor
+}
+
+// hostAnswers reports whether the host at addr, proving the host key
+// with fingerprint fp, still completes a handshake (in electTimeout).
+func (c *Client) hostAnswers(ctx context.Context, addr, fp string) bool {
+	if addr == "" || fp == "" {
+		return false
+	}
+	cfg := c.opt.Transport
+	cfg.HostKey = nil
+	cfg.HostFingerprint = fp
+	dctx, cancel := context.WithTimeout(ctx, electTimeout)
+	defer cancel()
+	tc, err := c.dial(dctx, addr, cfg)
+	if err != nil {
+		return false
+	}
+	tc.Close()
+	return true
 }
 
 // dialSuccessor connects to a successor's standby port, which must prove
