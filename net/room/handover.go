@@ -260,6 +260,7 @@ func Resume(cfg Config, h Handover) *Room {
 		r.pending, r.hasPending = timing{at: h.PendingAt, k: h.PendingK, delay: h.PendingDelay}, true
 	}
 	r.horizon = h.Next + uint32(r.cur.delay)
+	r.resumedAt = h.Next
 	r.handed, r.resumed = true, true
 	// The last turns before Next, for players behind: as many as the
 	// master ring holds.
@@ -310,7 +311,10 @@ func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 	}
 	m := r.addMember(conn, slotIdx)
 	s.m = m
-	inPlace := s.inGame && j.Resuming && j.Resume <= r.nextTurn && j.Resume >= r.historyFrom
+	// In place only if every turn the player executed is one this room
+	// holds as the old room made it: not past the turn the room resumed
+	// at (from there on it compiles its own), not before its history.
+	inPlace := s.inGame && j.Resuming && j.Resume <= r.resumedAt && j.Resume >= r.historyFrom
 	if !inPlace {
 		r.welcome(m)
 		if r.state == wire.StateRunning && s.inGame {

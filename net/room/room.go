@@ -189,6 +189,7 @@ type Room struct {
 	resumed     bool          // waiting for the expected players (HandoverWait)
 	awaitUntil  time.Duration // 0: not yet set
 	historyFrom uint32        // the oldest master turn a resuming player can be sent
+	resumedAt   uint32        // the first turn this room compiled itself (Resume's h.Next)
 
 	snap snapshotRelay
 	rec  Recorder

@@ -1,0 +1,64 @@
+package room_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"rockstep/game"
+	"rockstep/net/room"
+	"rockstep/net/wire"
+)
+
+// TestResumedRoomTakesInOnlyWhoseGameItCompiled: a successor's room
+// compiles its own turns from the turn it resumed at. A player coming back
+// whose game stands at or before that turn goes on in place (its turns
+// are the old room's, which the successor executed too); one whose game
+// ran past it executed the old room's versions of turns this room compiled
+// anew, and must start again from this room's snapshot, however late it
+// comes (in place it would desync).
+func TestResumedRoomTakesInOnlyWhoseGameItCompiled(t *testing.T) {
+	tokens := [3][16]byte{{1}, {2}, {3}}
+	setup := game.Setup{Seed: 5, Players: 0b111, Mode: game.Coop, Lives: 3, StartWave: 1}
+	hd := room.Handover{Game: 1, Setup: setup, Present: 0b111, Expected: 0b001, Next: 100, K: 2, Delay: 1,
+		Names: [game.MaxPlayers]string{"Ada", "Bo", "Cy"}}
+	for i, tok := range tokens {
+		hd.Tokens[i] = room.TokenHash(tok)
+	}
+	for turn := uint32(90); turn < 100; turn++ {
+		hd.History = append(hd.History, wire.MasterTurn{Turn: turn, Count: 2, Players: 0b111})
+	}
+	cfg := room.LAN()
+	cfg.Random = rand.NewChaCha8([32]byte{1})
+	cfg.FixedTiming = true
+	b := &bench{t: t, r: room.Resume(cfg, hd), peers: map[room.ConnID]*peer{}}
+	b.tick(time.Millisecond)
+
+	resume := func(conn room.ConnID, slot int, at uint32) wire.Welcome {
+		t.Helper()
+		b.send(conn, wire.Join{Token: tokens[slot], Resuming: true, Resume: at})
+		w, ok := last[wire.Welcome](b.peer(conn))
+		if !ok {
+			t.Fatalf("slot %d resuming at %d: no Welcome", slot, at)
+		}
+		return w
+	}
+	if w := resume(1, 0, 100); !w.Resumed {
+		t.Fatal("the successor's own player was not taken in place at the room's first turn")
+	}
+	// The room plays on with its host's player; the others are held.
+	b.tick(room.HandoverWait + time.Millisecond)
+	for turn := uint32(100); turn < 120; turn++ {
+		b.play(1, turn, 0)
+		b.tick(34 * time.Millisecond)
+	}
+	if b.r.Turn() < 110 {
+		t.Fatalf("the resumed room compiled only to turn %d", b.r.Turn())
+	}
+	if w := resume(2, 1, 98); !w.Resumed {
+		t.Error("a player behind the room's first turn, within its history, was not taken in place")
+	}
+	if w := resume(3, 2, 105); w.Resumed {
+		t.Error("a player whose game ran past the room's first turn was taken in place: it holds another room's turns 100-104")
+	}
+}
