@@ -196,32 +196,25 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			a.emit(Intent{Kind: IntentHost})
 			done = true
 		}
-	case "join-lan":
+	case "join-lan", "join": // the first joinable game of the LAN list, or by address
 		switch a.flow.screen {
 		case screenMenu:
 			a.emit(Intent{Kind: IntentOpenJoin})
 		case screenJoin:
-			if a.flow.target == "" && retry {
-				ap.lastTry = now
-				for _, r := range lanRows(a.lanGames(), a.saved) {
-					if r.Joinable {
-						ap.logf("joining %s at %s", r.Game.Name, r.Game.Addr)
-						a.emit(Intent{Kind: IntentJoinLAN, Game: r.Game})
-						break
-					}
-				}
+			if a.flow.target != "" || !retry {
+				break
 			}
-		case screenLobby:
-			done = true
-		}
-	case "join":
-		switch a.flow.screen {
-		case screenMenu:
-			a.emit(Intent{Kind: IntentOpenJoin})
-		case screenJoin:
-			if a.flow.target == "" && retry {
-				ap.lastTry = now
+			ap.lastTry = now
+			if st.op == "join" {
 				a.emit(Intent{Kind: IntentJoinAddr, Addr: st.arg})
+				break
+			}
+			for _, r := range lanRows(a.lanGames(), a.saved) {
+				if r.Joinable {
+					ap.logf("joining %s at %s", r.Game.Name, r.Game.Addr)
+					a.emit(Intent{Kind: IntentJoinLAN, Game: r.Game})
+					break
+				}
 			}
 		case screenLobby:
 			done = true

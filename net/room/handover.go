@@ -305,27 +305,13 @@ func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 	}
 	s := &r.slots[slotIdx]
 	s.token, s.hashOnly = j.Token, false
-	if old := s.m; old != nil {
-		old.connected = false
-		r.removeMember(old)
-	}
-	m := r.addMember(conn, slotIdx)
-	s.m = m
+	m := r.reclaimSlot(conn, slotIdx)
 	// In place only if every turn the player executed is one this room
 	// holds as the old room made it: not past the turn the room resumed
 	// at (from there on it compiles its own), not before its history.
 	inPlace := s.inGame && j.Resuming && j.Resume <= r.resumedAt && j.Resume >= r.historyFrom
 	if !inPlace {
-		r.welcome(m)
-		if r.state == wire.StateRunning && s.inGame {
-			if !s.vacant {
-				r.holdSlot(slotIdx)
-			}
-			s.rejoining, s.live = true, false
-			r.startSnapshot(m)
-			r.statusDirty = true
-		}
-		r.broadcastSetup()
+		r.catchUp(m)
 		return true
 	}
 	m.started, m.inPlace = true, true // it plays on from its own world: no Start

@@ -89,32 +89,45 @@ func (r *Room) rejoin(conn ConnID, j wire.Join) {
 		if !s.used || s.token != j.Token {
 			continue
 		}
-		if old := s.m; old != nil {
-			// The old connection is stale (the player came back on a new one).
-			old.connected = false
-			r.removeMember(old)
-		}
-		m := r.addMember(conn, i)
-		s.m = m
+		m := r.reclaimSlot(conn, i)
 		if j.Name != "" {
 			s.name = cleanName(j.Name, i)
 		}
-		r.welcome(m)
-		if r.state == wire.StateRunning && s.inGame {
-			// The old connection is gone: stop waiting for it until the
-			// returning client has caught up (see storeTurn).
-			if !s.vacant {
-				r.holdSlot(i)
-			}
-			s.rejoining, s.live = true, false
-			r.startSnapshot(m)
-			r.statusDirty = true
-		}
-		r.broadcastSetup()
+		r.catchUp(m)
 		return
 	}
 	r.drop(DropSpoof)
 	r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken, Text: "unknown session token"})
+}
+
+// reclaimSlot gives slot i to a new connection of its player: the old
+// one, if any, is stale (the player came back on a new one).
+func (r *Room) reclaimSlot(conn ConnID, i int) *member {
+	s := &r.slots[i]
+	if old := s.m; old != nil {
+		old.connected = false
+		r.removeMember(old)
+	}
+	m := r.addMember(conn, i)
+	s.m = m
+	return m
+}
+
+// catchUp welcomes a player back into its slot; in a running game it
+// catches up from a snapshot, and the room stops waiting for its turns
+// until it has (see storeTurn).
+func (r *Room) catchUp(m *member) {
+	s := &r.slots[m.slot]
+	r.welcome(m)
+	if r.state == wire.StateRunning && s.inGame {
+		if !s.vacant {
+			r.holdSlot(m.slot)
+		}
+		s.rejoining, s.live = true, false
+		r.startSnapshot(m)
+		r.statusDirty = true
+	}
+	r.broadcastSetup()
 }
 
 func (r *Room) addMember(conn ConnID, slotIdx int) *member {

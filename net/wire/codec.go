@@ -25,8 +25,7 @@ import (
 // value receivers, so both T and *T satisfy it.
 type encoder interface {
 	Message
-	check() error                  // reports the first limit the message breaks
-	appendPayload(b []byte) []byte // appends the payload; only called after check
+	payload
 }
 
 // decoder is a pointer to a message that this package can decode.
@@ -65,7 +64,20 @@ func Append(b []byte, m Message) ([]byte, error) {
 	if !ok {
 		return b, fmt.Errorf("encode: %T is not a message of package wire: %w", m, ErrUnknownType)
 	}
-	t := p.Type()
+	return appendChecked(b, p, p.Type())
+}
+
+// payload is a message that checks its limits and appends its payload.
+type payload interface {
+	check() error                  // reports the first limit the message breaks
+	appendPayload(b []byte) []byte // appends the payload; only called after check
+}
+
+// appendChecked appends p as a whole frame of type t to b, or returns b
+// unchanged and an error if p breaks a limit or makes a frame above
+// MaxFrame. It allocates nothing if b has room (p a pointer, or a value
+// the caller already boxed).
+func appendChecked(b []byte, p payload, t Type) ([]byte, error) {
 	if err := p.check(); err != nil {
 		return b, fmt.Errorf("encode %s: %w", t, err)
 	}

@@ -112,11 +112,7 @@ func (p *ClientPacket) check() error {
 // AppendFrame appends p as a whole frame to b, or returns b unchanged and
 // an error if p breaks a limit. It allocates nothing if b has room.
 func (p *ClientPacket) AppendFrame(b []byte) ([]byte, error) {
-	if err := p.check(); err != nil {
-		return b, fmt.Errorf("encode %s: %w", TypeClientPacket, err)
-	}
-	out := p.appendPayload(append(b, Version, byte(TypeClientPacket)))
-	return finishFrame(b, out, TypeClientPacket)
+	return appendChecked(b, p, TypeClientPacket)
 }
 
 // appendPayload appends p's payload to out; only called after check.
@@ -319,11 +315,7 @@ func (p *MasterPacket) check() error {
 // an error if p breaks a limit or makes a frame above MaxFrame. It
 // allocates nothing if b has room.
 func (p *MasterPacket) AppendFrame(b []byte) ([]byte, error) {
-	if err := p.check(); err != nil {
-		return b, fmt.Errorf("encode %s: %w", TypeMasterPacket, err)
-	}
-	out := p.appendPayload(append(b, Version, byte(TypeMasterPacket)))
-	return finishFrame(b, out, TypeMasterPacket)
+	return appendChecked(b, p, TypeMasterPacket)
 }
 
 // appendPayload appends p's payload to out; only called after check.
