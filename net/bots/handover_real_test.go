@@ -218,6 +218,15 @@ func handoverReal(t *testing.T, mode string) {
 		<-served
 		return
 	}
+	wait("every guest in the successor's room", func() bool {
+		for _, p := range players[guests:] {
+			if n, _ := p.c.Handovers(); n != 1 {
+				return false
+			}
+		}
+		return true
+	})
+	t.Logf("%s: every guest was in the successor's room %v after the host went", mode, time.Since(t0).Round(time.Millisecond))
 	wait("the game to go on with a successor", func() bool {
 		return all(guests, func(s *lockstep.Session) bool {
 			turn, _ := s.ExecutedTurns()
