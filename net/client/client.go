@@ -10,6 +10,7 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/netip"
 	"sync"
 	"sync/atomic"
@@ -187,8 +188,16 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 	return c, nil
 }
 
+// unreachable, set only by tests, makes this client's dials to some
+// addresses fail as a host out of reach would: after their timeout.
+var unreachable atomic.Pointer[func(c *Client, addr string) bool]
+
 // dial opens a transport connection to addr, from opt.From if it is set.
 func (c *Client) dial(ctx context.Context, addr string, cfg transport.Config) (*transport.Client, error) {
+	if f := unreachable.Load(); f != nil && (*f)(c, addr) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("dial %s: out of reach: %w", addr, ctx.Err())
+	}
 	if c.opt.From.IsValid() {
 		return transport.DialFrom(ctx, c.opt.From, addr, cfg)
 	}
@@ -294,7 +303,11 @@ func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
 		now := c.now()
 		p.DrainClient(func(f []byte) { c.receive(now, f) })
 		c.step(now)
+		asked := c.s.HandoverAsked()
 		c.mu.Unlock()
+		if asked {
+			return errHandover // our own room gave the game to another (watchEarlier)
+		}
 	}
 }
 

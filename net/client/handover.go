@@ -256,7 +256,51 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 	c.handovers.Add(1)
 	c.newHost.Store(int32(st.Slot))
 	c.hostAddr.Store("")
+	if at > 0 {
+		// The successors before this player did not answer; if one of
+		// them leads the game too, it wins.
+		go c.watchEarlier(h, append([]wire.Successor(nil), list.List[:at]...))
+	}
 	return func(ctx context.Context) error { return c.runPipe(ctx, p) }, nil
+}
+
+// watchEarlier probes, while this player hosts the game, the successors
+// it passed over when it took the game: one that answers leads the game
+// too (it was not gone, only out of reach: every live successor hosts the
+// game when it finds no earlier one), and as it comes earlier in the list,
+// this player's room gives it the game (room.Room.Yield): its players,
+// this one among them, go there and catch up from its snapshot. Every
+// player walks the list in the same order, so two rooms never both give
+// way.
+func (c *Client) watchEarlier(h *host.Host, earlier []wire.Successor) {
+	t := time.NewTicker(probeEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+		c.mu.Lock()
+		still := c.hosting == h
+		c.mu.Unlock()
+		if !still {
+			return
+		}
+		for _, cand := range earlier {
+			if !c.probe(cand) {
+				continue
+			}
+			if !h.Yield(cand) {
+				return // the game was over
+			}
+			c.standby.Release()
+			c.mu.Lock()
+			c.hosting = nil
+			c.mu.Unlock()
+			return
+		}
+	}
 }
 
 // probeLoop probes the other candidates' standby ports while the client

@@ -97,6 +97,9 @@ type Host struct {
 	lanID      string
 	advertised atomic.Bool
 	toldRoom   bool // the default room knows lanID (loop goroutine)
+
+	yieldTo atomic.Pointer[wire.Successor] // Yield's successor, until the loop acts on it
+	yielded atomic.Bool                    // the default room gave its game away
 }
 
 type hosted struct {
@@ -396,6 +399,14 @@ func (h *Host) Tick(wall time.Time) {
 	if !h.toldRoom && h.advertised.Load() {
 		h.toldRoom = true
 		h.rooms[DefaultRoom].r.SetListing(listingBytes(h.lanID))
+	}
+	if to := h.yieldTo.Swap(nil); to != nil {
+		hr := h.rooms[DefaultRoom]
+		if hr.r.Yield(now, *to, "another player leads this game too") {
+			h.log.Info("game given to another successor", "slot", to.Slot, "addr", to.Addr)
+		}
+		h.flush(hr)
+		h.yielded.Store(true)
 	}
 	if h.closing.Load() {
 		h.shutdown(now)

@@ -29,6 +29,7 @@ type Standby struct {
 	called func() // set before Run; may be nil
 
 	host    atomic.Pointer[Host]
+	advStop context.CancelFunc                  // ends the adopted game's LAN listing (client goroutine)
 	adopted bool                                // on the loop goroutine
 	conns   map[transport.ConnID]netip.AddrPort // connections before Adopt (loop goroutine)
 }
@@ -84,7 +85,31 @@ func (s *Standby) AdvertiseLAN(hostName string) error {
 	if h == nil {
 		return errors.New("standby: no game to list: nothing was adopted")
 	}
-	return h.AdvertiseLAN(s.ctx, s.srv, hostName)
+	ctx, stop := context.WithCancel(s.ctx)
+	s.advStop = stop
+	return h.AdvertiseLAN(ctx, s.srv, hostName)
+}
+
+// Yield makes the adopted host give its running game to the successor to,
+// which leads it too (room.Room.Yield), and waits (a second at most) until
+// its players have been told. It reports whether they were.
+func (h *Host) Yield(to wire.Successor) bool {
+	h.yieldTo.Store(&to)
+	deadline := time.Now().Add(time.Second)
+	for !h.yielded.Load() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return h.yielded.Load()
+}
+
+// Release drops the adopted host (after it yielded its game): the socket
+// is a plain standby again, for the game's next succession, and a LAN
+// listing of the adopted game is withdrawn.
+func (s *Standby) Release() {
+	if s.advStop != nil {
+		s.advStop()
+	}
+	s.host.Store(nil) // the loop starts afresh at its next event (current)
 }
 
 // Host returns the adopted host, or nil.
@@ -125,6 +150,9 @@ func (s *Standby) Abandon() {
 func (s *Standby) current() *Host {
 	h := s.host.Load()
 	if h == nil {
+		if s.adopted { // released: a plain standby again
+			s.adopted, s.conns = false, map[transport.ConnID]netip.AddrPort{}
+		}
 		return nil
 	}
 	if !s.adopted {

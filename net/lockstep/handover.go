@@ -21,7 +21,9 @@ const maxHistory = 1 << 18
 type handoverView struct {
 	list      wire.Successors
 	asked     bool // the room said it is going: go to the first successor
+	yield     bool // ... and the turns it compiled are not the successor's: catch up from its snapshot
 	migrating bool // sending a resuming Join to a successor's room
+	fresh     bool // ... as a plain rejoin: its world is not the room's (LeaveYield)
 	resume    uint32
 	history   []wire.MasterTurn // every master turn executed, if Config.KeepHistory
 	cut       bool              // history passed maxHistory and stopped
@@ -129,6 +131,7 @@ func (s *Session) Migrate() bool {
 		o.ack = o.next - sentRing
 	}
 	s.hand.asked, s.hand.migrating, s.hand.resume = false, true, resume
+	s.hand.fresh, s.hand.yield = s.hand.yield, false
 	s.room.lastJoin = -1 << 62 // at once
 	s.room.desync = nil
 	s.sendJoin()
@@ -139,7 +142,7 @@ func (s *Session) Migrate() bool {
 // place, the game goes on; otherwise it restarts from the snapshot the
 // room will send.
 func (s *Session) onResumed(w wire.Welcome) {
-	s.hand.migrating = false
+	s.hand.migrating, s.hand.fresh = false, false
 	s.room.roomID = w.RoomID
 	if w.Resumed {
 		s.emit(Event{Kind: EvWelcome, Slot: s.room.slot})

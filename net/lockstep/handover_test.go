@@ -47,3 +47,39 @@ func TestHandoverOutlivesTheOldRoomsStatus(t *testing.T) {
 		t.Fatalf("a room's end without a handover: phase %s, want finished", s.Phase())
 	}
 }
+
+// TestYieldedGameRejoinsFresh: a room that gives its game to an earlier
+// successor (LeaveYield) compiled turns that successor's room never did;
+// its players go there as plain rejoins (no Resuming), to catch up from a
+// snapshot, while a plain handover resumes in place.
+func TestYieldedGameRejoinsFresh(t *testing.T) {
+	for _, reason := range []wire.LeaveReason{wire.LeaveHandover, wire.LeaveYield} {
+		s := lockstep.New(lockstep.LAN())
+		s.Update(0, nil)
+		succ := wire.Successors{List: []wire.Successor{{Slot: 0, Addr: netip.MustParseAddrPort("127.0.0.1:4000")}}}
+		for _, m := range []wire.Message{wire.Welcome{Slot: 1, State: wire.StateSetup}, wire.Start{Setup: fuzzSetup, K: 2, Delay: 1}, succ, wire.Leave{Reason: reason}} {
+			s.Receive(0, frame(t, m))
+		}
+		if !s.HandoverAsked() {
+			t.Fatalf("reason %d: not asked to go to the successor", reason)
+		}
+		flush(t, s)
+		if !s.Migrate() {
+			t.Fatalf("reason %d: Migrate refused", reason)
+		}
+		var join *wire.Join
+		s.Flush(func(f []byte) {
+			if m, err := wire.Decode(f); err == nil {
+				if j, ok := m.(wire.Join); ok {
+					join = &j
+				}
+			}
+		})
+		if join == nil {
+			t.Fatalf("reason %d: no Join sent", reason)
+		}
+		if want := reason == wire.LeaveHandover; join.Resuming != want {
+			t.Errorf("reason %d: Join.Resuming %v, want %v", reason, join.Resuming, want)
+		}
+	}
+}

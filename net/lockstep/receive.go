@@ -126,9 +126,9 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.Pong:
 		s.meter.pong(s.now, m)
 	case wire.Leave:
-		if m.Reason == wire.LeaveHandover && s.phase == Playing && !s.game.ended && len(s.hand.list.List) > 0 {
+		if (m.Reason == wire.LeaveHandover || m.Reason == wire.LeaveYield) && s.phase == Playing && !s.game.ended && len(s.hand.list.List) > 0 {
 			// The host is going and the game goes on with a successor.
-			s.hand.asked = true
+			s.hand.asked, s.hand.yield = true, m.Reason == wire.LeaveYield
 			s.emit(Event{Kind: EvHandover, Text: m.Text})
 			return
 		}
@@ -151,8 +151,10 @@ func (s *Session) sendJoin() {
 	s.room.lastJoin = s.now
 	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate}
 	if s.hand.migrating {
-		j.RoomID = 0 // the successor's room is the default one of its host
-		j.Resuming, j.Resume = true, s.hand.resume
+		j.RoomID = 0       // the successor's room is the default one of its host
+		if !s.hand.fresh { // else a plain rejoin: catch up from the room's snapshot
+			j.Resuming, j.Resume = true, s.hand.resume
+		}
 	}
 	s.send(j)
 }

@@ -182,6 +182,32 @@ func (r *Room) HandOver(now time.Duration, text string) bool {
 	return true
 }
 
+// Yield gives a running game this resumed room carries on to another
+// successor that leads it too (two led at once after a partial network
+// failure; the earlier in the list wins): every member is told to go
+// there (a Successors naming it alone, then LeaveYield) and to catch up
+// from its snapshot. It reports whether it did.
+func (r *Room) Yield(now time.Duration, to wire.Successor, text string) bool {
+	r.advance(now)
+	if r.state != wire.StateRunning {
+		return false
+	}
+	sc := r.successors()
+	sc.List = []wire.Successor{to}
+	for _, m := range r.members {
+		r.send(m.conn, sc)
+		r.send(m.conn, wire.Leave{Reason: wire.LeaveYield, Text: text})
+	}
+	if r.rec != nil {
+		if n, ok := r.rec.(Noter); ok {
+			n.Note("at turn " + itoa(r.nextTurn) + " another player led the game too; it went on there")
+		}
+	}
+	r.stopRecording(EndClosed, r.lastCompiled())
+	r.state = wire.StateFinished
+	return true
+}
+
 // Noter is a Recorder that can note what happened to the game besides its
 // turns (a handover).
 type Noter interface {

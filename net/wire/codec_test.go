@@ -133,6 +133,7 @@ func samples() []sample {
 		{"leave", Leave{Reason: LeaveQuit}},
 		{"leave-kicked", Leave{Reason: LeaveKicked, Text: "kicked by the host: spamming"}},
 		{"leave-game-over", Leave{Reason: LeaveGameOver, Text: strings.Repeat("z", MaxText)}},
+		{"leave-yield", Leave{Reason: LeaveYield, Text: "another player leads this game too"}},
 		{"snapshot-request", SnapshotRequest{Turn: 123_456}},
 		{"snapshot-chunk", SnapshotChunk{Turn: 123_456, Hash: 0xfeedfacecafebeef, Total: 3, Index: 1, Data: []byte("RSW\x01 part of a world")}},
 		{"snapshot-chunk-max", SnapshotChunk{Turn: math.MaxUint32, Hash: math.MaxUint64, Total: MaxChunks, Index: MaxChunks - 1, Data: chunk}},

@@ -40,7 +40,8 @@ import (
 // leaving by choice says so (LeaveHandover).
 //
 // Version 6: Successors carries the game's LAN listing id (Listing), so
-// that a successor lists the game under the id it had.
+// that a successor lists the game under the id it had, and a successor
+// that finds an earlier one leading too gives it the game (LeaveYield).
 const Version = 6
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
@@ -363,13 +364,18 @@ type LeaveReason uint8
 
 // Leave reasons.
 const (
-	LeaveQuit      LeaveReason = 1
-	LeaveKicked    LeaveReason = 2
-	LeaveShutdown  LeaveReason = 3
-	LeaveTimeout   LeaveReason = 4
-	LeaveGameOver  LeaveReason = 5
-	LeaveHandover  LeaveReason = 6 // the host is going away: go on with the first successor (Successors)
-	leaveReasonEnd             = 7
+	LeaveQuit     LeaveReason = 1
+	LeaveKicked   LeaveReason = 2
+	LeaveShutdown LeaveReason = 3
+	LeaveTimeout  LeaveReason = 4
+	LeaveGameOver LeaveReason = 5
+	LeaveHandover LeaveReason = 6 // the host is going away: go on with the first successor (Successors)
+	// LeaveYield: two successors led the game at once (a partial network);
+	// this one gives it to the other, named alone in the Successors sent
+	// just before. Go there and catch up from its snapshot: the turns this
+	// room compiled are not that room's.
+	LeaveYield     LeaveReason = 7
+	leaveReasonEnd             = 8
 )
 
 // Leave says goodbye.
