@@ -26,12 +26,13 @@ import (
 // falls silent), or the host leaves by choice: the guests carry the game
 // on with the first successor and end it on one hash and one results
 // table, and the successor's replay verifies from turn 0. And a dedicated
-// server stopped with -handover hands its game to its four players. And
+// server stopped with -handover hands its game to its four players. When
+// the host and the first successor die together, the second takes over. And
 // when only one guest's link to the host fails ("link": the host and the
 // others still hear each other), the game does not move: that guest's game
 // ends, and the others play on with the host.
 func TestHandoverRealTransport(t *testing.T) {
-	for _, mode := range []string{"crash", "leave", "server", "link"} {
+	for _, mode := range []string{"crash", "crash-successor", "leave", "server", "link"} {
 		t.Run(mode, func(t *testing.T) { handoverReal(t, mode) })
 	}
 }
@@ -60,6 +61,7 @@ func handoverReal(t *testing.T, mode string) {
 		c     *client.Client
 		pilot *bots.Pilot
 		mu    sync.Mutex
+		dir   string // where it records a game it comes to host
 	}
 	input := func(p *player) func(uint32) game.Input {
 		return func(uint32) game.Input {
@@ -83,9 +85,9 @@ func handoverReal(t *testing.T, mode string) {
 	}
 	var link *relay // the last guest's way to the host, in mode "link"
 	for i := guests; i < 4; i++ {
-		p := &player{pilot: bots.NewPilot(uint64(200 + i))}
+		p := &player{pilot: bots.NewPilot(uint64(200 + i)), dir: filepath.Join(dir, fmt.Sprint(i))}
 		hc := host.Defaults()
-		hc.Record, hc.RecordDir = true, filepath.Join(dir, fmt.Sprint(i))
+		hc.Record, hc.RecordDir = true, p.dir
 		addr := srv.Addr().String()
 		if mode == "link" && i == 3 {
 			link = newRelay(t, srv.Addr())
@@ -169,6 +171,20 @@ func handoverReal(t *testing.T, mode string) {
 	case "crash":
 		srv.Abandon()
 		players[0].c.Abandon()
+	case "crash-successor": // the host's machine and the first successor's die together
+		var first int
+		players[1].c.Do(func(s *lockstep.Session) { first = int(s.Successors().List[0].Slot) })
+		srv.Abandon()
+		players[0].c.Abandon()
+		for i, p := range players {
+			var slot int
+			p.c.Do(func(s *lockstep.Session) { slot = s.Slot() })
+			if slot == first {
+				p.c.Abandon()
+				players = append(players[:i:i], players[i+1:]...)
+				break
+			}
+		}
 	case "leave":
 		players[0].c.Close()
 		stopHost() // the Host button's window closes: the host hands the game over
@@ -245,10 +261,10 @@ func handoverReal(t *testing.T, mode string) {
 		}
 		newHost = slot
 	}
-	hosting, hostIdx := 0, -1
-	for i, p := range players[guests:] {
+	hosting, hostDir := 0, ""
+	for _, p := range players[guests:] {
 		if p.c.Hosting() {
-			hosting, hostIdx = hosting+1, i+guests
+			hosting, hostDir = hosting+1, p.dir
 		}
 	}
 	if hosting != 1 {
@@ -279,11 +295,11 @@ func handoverReal(t *testing.T, mode string) {
 		}
 	}
 	// The successor's replay: from turn 0, through the handover, to the end.
-	paths, _ := filepath.Glob(filepath.Join(dir, fmt.Sprint(hostIdx), "*.rsrp"))
+	paths, _ := filepath.Glob(filepath.Join(hostDir, "*.rsrp"))
 	deadline := time.Now().Add(realPatience)
 	for len(paths) != 1 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
-		paths, _ = filepath.Glob(filepath.Join(dir, fmt.Sprint(hostIdx), "*.rsrp"))
+		paths, _ = filepath.Glob(filepath.Join(hostDir, "*.rsrp"))
 	}
 	if len(paths) != 1 {
 		t.Fatalf("the new host (slot %d) recorded %d replays", newHost, len(paths))
