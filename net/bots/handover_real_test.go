@@ -156,7 +156,15 @@ func handoverReal(t *testing.T, mode string) {
 			return len(s.SetupState().Players) == 4
 		})
 	})
-	players[0].c.Do(func(s *lockstep.Session) { s.RequestStart() })
+	// The room's host player starts: the lowest slot, which is the first
+	// to join, not always the first to dial.
+	for _, p := range players {
+		p.c.Do(func(s *lockstep.Session) {
+			if s.IsHost() {
+				s.RequestStart()
+			}
+		})
+	}
 	wait("a few seconds of game, and every successor known", func() bool {
 		return all(0, func(s *lockstep.Session) bool {
 			turn, _ := s.ExecutedTurns()
@@ -216,7 +224,13 @@ func handoverReal(t *testing.T, mode string) {
 				t.Errorf("player %d: %d handovers (hosting: %v); one player's lost link must not move the game", i, n, p.c.Hosting())
 			}
 		}
-		players[0].c.Do(func(s *lockstep.Session) { s.EndGame() })
+		for _, p := range players {
+			p.c.Do(func(s *lockstep.Session) {
+				if s.IsHost() {
+					s.EndGame()
+				}
+			})
+		}
 		wait("the game's end everywhere", func() bool {
 			return all(0, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
 		})

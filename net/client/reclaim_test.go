@@ -107,7 +107,13 @@ func TestEarlierSuccessorWins(t *testing.T) {
 			return true
 		})
 	})
-	players[0].Do(func(s *lockstep.Session) { s.RequestStart() })
+	for _, p := range players { // the host player (the first to join) starts
+		p.Do(func(s *lockstep.Session) {
+			if s.IsHost() {
+				s.RequestStart()
+			}
+		})
+	}
 	var list wire.Successors
 	wait("the game running and the three guests listed as successors", func() bool {
 		return all(players, func(s *lockstep.Session) bool {
