@@ -18,6 +18,7 @@ import (
 	"rockstep/net/lockstep"
 	"rockstep/net/replay"
 	"rockstep/net/transport"
+	"rockstep/net/wire"
 )
 
 // Host migration over real sockets on loopback, with prediction on: the
@@ -173,21 +174,19 @@ func handoverReal(t *testing.T, mode string) {
 		})
 	})
 	var before uint32
-	players[1].c.Do(func(s *lockstep.Session) { before, _ = s.ExecutedTurns() })
+	var list wire.Successors
+	players[1].c.Do(func(s *lockstep.Session) { before, _ = s.ExecutedTurns(); list = s.Successors() })
 	t0 := time.Now()
 	switch mode {
 	case "crash":
 		srv.Abandon()
 		players[0].c.Abandon()
 	case "crash-successor": // the host's machine and the first successor's die together
-		var first int
-		players[1].c.Do(func(s *lockstep.Session) { first = int(s.Successors().List[0].Slot) })
+		first := int(list.List[0].Slot)
 		srv.Abandon()
 		players[0].c.Abandon()
 		for i, p := range players {
-			var slot int
-			p.c.Do(func(s *lockstep.Session) { slot = s.Slot() })
-			if slot == first {
+			if slotOf(p.c) == first {
 				p.c.Abandon()
 				players = append(players[:i:i], players[i+1:]...)
 				break
@@ -248,9 +247,19 @@ func handoverReal(t *testing.T, mode string) {
 		<-served
 		return
 	}
-	wait("every guest in the successor's room", func() bool {
+	// One room: the first live successor's, every other guest in it. (On
+	// a loaded machine a successor that could not reach an earlier one in
+	// time may host for a moment, then give the game to it: two moves.)
+	want := int(list.List[0].Slot)
+	if mode == "crash-successor" {
+		want = int(list.List[1].Slot)
+	}
+	wait("every guest in the first live successor's room", func() bool {
 		for _, p := range players[guests:] {
-			if n, _ := p.c.Handovers(); n != 1 {
+			n, slot := p.c.Handovers()
+			ok := n >= 1 && slot == want && p.c.Hosting() == (slotOf(p.c) == want)
+			p.c.Do(func(s *lockstep.Session) { ok = ok && s.Phase() == lockstep.Playing && !s.Migrating() })
+			if !ok {
 				return false
 			}
 		}
@@ -264,16 +273,14 @@ func handoverReal(t *testing.T, mode string) {
 		})
 	})
 	t.Logf("%s: the guests played 60 turns past the handover %v after it", mode, time.Since(t0).Round(time.Millisecond))
-	newHost := -1
 	for i, p := range players[guests:] {
 		n, slot := p.c.Handovers()
-		if n != 1 {
-			t.Fatalf("guest %d: %d handovers, want 1", i+guests, n)
+		if n > 1 {
+			t.Logf("guest %d moved %d times (it hosted for a moment, then gave way)", i+guests, n)
 		}
-		if newHost >= 0 && slot != newHost {
-			t.Fatalf("guest %d says slot %d hosts, another says %d: two rooms", i+guests, slot, newHost)
+		if slot != want {
+			t.Fatalf("guest %d says slot %d hosts, want %d: two rooms", i+guests, slot, want)
 		}
-		newHost = slot
 	}
 	hosting, hostDir := 0, ""
 	for _, p := range players[guests:] {
@@ -316,7 +323,7 @@ func handoverReal(t *testing.T, mode string) {
 		paths, _ = filepath.Glob(filepath.Join(hostDir, "*.rsrp"))
 	}
 	if len(paths) != 1 {
-		t.Fatalf("the new host (slot %d) recorded %d replays", newHost, len(paths))
+		t.Fatalf("the new host (slot %d) recorded %d replays", want, len(paths))
 	}
 	var rp *replay.Replay
 	for time.Now().Before(deadline) {
@@ -401,3 +408,9 @@ func (r *relay) addr() string { return r.pc.LocalAddr().String() }
 
 // silence makes the link drop everything from now on.
 func (r *relay) silence() { r.quiet.Store(true) }
+
+// slotOf returns the slot of c's player.
+func slotOf(c *client.Client) (slot int) {
+	c.Do(func(s *lockstep.Session) { slot = s.Slot() })
+	return slot
+}
