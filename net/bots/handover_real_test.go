@@ -124,7 +124,13 @@ func handoverReal(t *testing.T, mode string) {
 						t.Logf("player %d: phase %v turn %d slot %d successors %+v, migrating %v, asked %v, stats %+v", i, s.Phase(), turn, s.Slot(), s.Successors().List, s.Migrating(), s.HandoverAsked(), s.Stats())
 					})
 					n, hs := p.c.Handovers()
-					t.Logf("player %d: %d handovers, hosted by slot %d, hosting %v", i, n, hs, p.c.Hosting())
+					ended := "running"
+					select {
+					case <-p.c.Done():
+						ended = fmt.Sprintf("ended: %v", p.c.Err())
+					default:
+					}
+					t.Logf("player %d: %d handovers, hosted by slot %d, hosting %v, client %s", i, n, hs, p.c.Hosting(), ended)
 				}
 				t.Fatalf("waited %v for %s", realPatience, what)
 			}
