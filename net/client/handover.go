@@ -194,31 +194,35 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 // hostAnswers reports whether the host at addr, proving the host key
 // with fingerprint fp, still completes a handshake (in electTimeout).
 func (c *Client) hostAnswers(ctx context.Context, addr, fp string) bool {
-	if addr == "" || fp == "" {
-		return false
-	}
-	cfg := c.opt.Transport
-	cfg.HostKey = nil
-	cfg.HostFingerprint = fp
-	dctx, cancel := context.WithTimeout(ctx, electTimeout)
-	defer cancel()
-	tc, err := c.dial(dctx, addr, cfg)
-	if err != nil {
-		return false
-	}
-	tc.Close()
-	return true
+	return addr != "" && fp != "" && c.answers(ctx, addr, fp, electTimeout)
 }
 
 // dialSuccessor connects to a successor's standby port, which must prove
 // the host key the room announced for it.
 func (c *Client) dialSuccessor(ctx context.Context, cand wire.Successor) (*transport.Client, error) {
+	return c.dialKeyed(ctx, cand.Addr.String(), hex.EncodeToString(cand.Key[:]), electTimeout)
+}
+
+// dialKeyed connects to addr, which must prove the host key with
+// fingerprint fp, within timeout.
+func (c *Client) dialKeyed(ctx context.Context, addr, fp string, timeout time.Duration) (*transport.Client, error) {
 	cfg := c.opt.Transport
 	cfg.HostKey = nil
-	cfg.HostFingerprint = hex.EncodeToString(cand.Key[:])
-	dctx, cancel := context.WithTimeout(ctx, electTimeout)
+	cfg.HostFingerprint = fp
+	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return c.dial(dctx, cand.Addr.String(), cfg)
+	return c.dial(dctx, addr, cfg)
+}
+
+// answers reports whether addr completes a handshake proving the host key
+// with fingerprint fp within timeout (the connection is closed at once).
+func (c *Client) answers(ctx context.Context, addr, fp string, timeout time.Duration) bool {
+	tc, err := c.dialKeyed(ctx, addr, fp, timeout)
+	if err != nil {
+		return false
+	}
+	tc.Close()
+	return true
 }
 
 // takeOver hosts the game from this player's world on its standby port:
@@ -367,15 +371,5 @@ func (c *Client) Hosting() bool {
 // probe reports whether a successor's standby port answers a handshake
 // with the host key announced for it.
 func (c *Client) probe(cand wire.Successor) bool {
-	cfg := c.opt.Transport
-	cfg.HostKey = nil
-	cfg.HostFingerprint = hex.EncodeToString(cand.Key[:])
-	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
-	defer cancel()
-	tc, err := c.dial(ctx, cand.Addr.String(), cfg)
-	if err != nil {
-		return false
-	}
-	tc.Close()
-	return true
+	return c.answers(context.Background(), cand.Addr.String(), hex.EncodeToString(cand.Key[:]), probeTimeout)
 }

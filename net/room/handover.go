@@ -168,18 +168,26 @@ func (r *Room) HandOver(now time.Duration, text string) bool {
 	if r.state != wire.StateRunning || len(r.successors().List) == 0 {
 		return false
 	}
-	r.updateSuccessors(true) // the newest list goes first
+	r.giveAway(r.successors(), wire.LeaveHandover, text, "the host left at turn "+itoa(r.nextTurn)+" and handed the game over")
+	return true
+}
+
+// giveAway ends the room's part in a game that goes on elsewhere: every
+// player gets the successor list sc first (spectators only the Leave),
+// then every member a Leave with reason; the replay notes it and ends.
+func (r *Room) giveAway(sc wire.Successors, reason wire.LeaveReason, text, note string) {
+	r.lastSucc, r.lastSuccAt = sc, r.now
 	for _, m := range r.members {
-		r.send(m.conn, wire.Leave{Reason: wire.LeaveHandover, Text: text})
-	}
-	if r.rec != nil {
-		if n, ok := r.rec.(Noter); ok {
-			n.Note("the host left at turn " + itoa(r.nextTurn) + " and handed the game over")
+		if m.slot >= 0 && m.connected {
+			r.send(m.conn, sc)
 		}
+		r.send(m.conn, wire.Leave{Reason: reason, Text: text})
+	}
+	if n, ok := r.rec.(Noter); ok {
+		n.Note(note)
 	}
 	r.stopRecording(EndClosed, r.lastCompiled())
 	r.state = wire.StateFinished
-	return true
 }
 
 // Yield gives a running game this resumed room carries on to another
@@ -194,17 +202,7 @@ func (r *Room) Yield(now time.Duration, to wire.Successor, text string) bool {
 	}
 	sc := r.successors()
 	sc.List = []wire.Successor{to}
-	for _, m := range r.members {
-		r.send(m.conn, sc)
-		r.send(m.conn, wire.Leave{Reason: wire.LeaveYield, Text: text})
-	}
-	if r.rec != nil {
-		if n, ok := r.rec.(Noter); ok {
-			n.Note("at turn " + itoa(r.nextTurn) + " another player led the game too; it went on there")
-		}
-	}
-	r.stopRecording(EndClosed, r.lastCompiled())
-	r.state = wire.StateFinished
+	r.giveAway(sc, wire.LeaveYield, text, "at turn "+itoa(r.nextTurn)+" another player led the game too; it went on there")
 	return true
 }
 
