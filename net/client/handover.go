@@ -53,6 +53,11 @@ var errNotTakenIn = errors.New("the connection to the host was lost, and the gam
 // errHandover cuts the connection to a host that said it is going.
 var errHandover = errors.New("the host handed the game over")
 
+// errTurnedAway cuts the connection to a successor that does not host the
+// game: it still plays under a host (the first successor, which this
+// player could not reach in time, or the old host).
+var errTurnedAway = errors.New("that player does not host the game")
+
 // openStandby opens the standby socket and starts probing.
 func (c *Client) openStandby() error {
 	cfg := c.opt.Transport
@@ -86,20 +91,24 @@ func (c *Client) closeStandby(ctx context.Context) {
 }
 
 // requestHandover ends the current connection to the host so that the
-// game moves to a successor; called when the room says it is going, and by
-// the standby when another player comes to resume here.
+// game moves to a successor; called by the standby when another player
+// comes to resume here. It reports whether this player goes along.
 //
-// A player that still hears the host does not follow another that lost it
-// (that player's own link failed, not the host): its standby leaves the
-// caller unanswered, and the caller finds the host still there.
-func (c *Client) requestHandover() {
+// A player that still hears its host does not follow another that lost it
+// (that player's own link failed, or it could not reach the first
+// successor in time), and neither does one already on its way to another
+// successor's room: the caller is refused, and walks the list again.
+func (c *Client) requestHandover() bool {
 	c.mu.Lock()
 	cut := c.cut
 	alive := c.now()-c.heard < hostHeardRecently
+	moving := c.s.Migrating()
 	c.mu.Unlock()
-	if cut != nil && !alive {
-		cut(errHandover)
+	if cut == nil || alive || moving {
+		return false
 	}
+	cut(errHandover)
+	return true
 }
 
 // stepHandover tells the room where this player would host, and moves on
@@ -113,6 +122,9 @@ func (c *Client) stepHandover() {
 	}
 	if c.s.HandoverAsked() && c.cut != nil {
 		c.cut(errHandover)
+	}
+	if c.s.TurnedAway() && c.cut != nil {
+		c.cut(errTurnedAway) // that successor still plays under a host: try the list again
 	}
 	if c.joining != nil && !c.s.Migrating() {
 		// The successor's room took us in: the game moved.
@@ -151,15 +163,23 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 	list := c.s.Successors()
 	slot := c.s.Slot()
 	asked := c.s.HandoverAsked()
+	moving := c.s.Migrating() // turned away by the successor it went to
+	since := c.now() - c.migratedAt
 	hostFP := c.hostFP
 	c.mu.Unlock()
-	if !asked && c.hostAnswers(ctx, c.HostAddr(), hostFP) {
+	if !asked && !moving && c.hostAnswers(ctx, c.HostAddr(), hostFP) {
 		// The host did not say it is going and still answers: this
 		// player's link failed, not the host. Moving the game would split
 		// it; the player rejoins instead.
 		return nil, errHostStillThere
 	}
 	deadline := time.Now().Add(handoverLimit)
+	if moving {
+		// The walk goes on from the first move: it ends when that one
+		// would have given up.
+		deadline = time.Now().Add(handoverLimit - since)
+		pause(ctx, retryWalk)
+	}
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var tc *transport.Client
 		i := lockstep.Elect(list.List, slot, func(cand wire.Successor) bool {
@@ -174,7 +194,9 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 			cand := list.List[i]
 			c.mu.Lock()
 			ok := c.s.Migrate()
-			c.migratedAt = c.now()
+			if !moving {
+				c.migratedAt = c.now()
+			}
 			c.joining = &cand // counted once its room takes us in (stepHandover)
 			c.mu.Unlock()
 			if !ok {
@@ -183,12 +205,28 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 			}
 			return func(ctx context.Context) error { return c.runNet(ctx, tc) }, nil
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(200 * time.Millisecond):
-		}
+		pause(ctx, retryWalk)
+	}
+	if moving {
+		c.mu.Lock()
+		c.gaveUp = true
+		c.mu.Unlock()
+		return nil, errNotTakenIn
 	}
 	return nil, errNoSuccessor
+}
+
+// retryWalk is the pause between two walks of the successor list.
+const retryWalk = 200 * time.Millisecond
+
+// pause waits for d, or until ctx ends.
+func pause(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
 // hostAnswers reports whether the host at addr, proving the host key

@@ -14,18 +14,25 @@ import (
 	"rockstep/net/wire"
 )
 
-// TestEarlierSuccessorWins: the host's machine dies at the moment the
-// network splits so that the second successor cannot reach the first.
-// Both take the game (the first is first for itself; the second passed
-// over the first), and the third joins the first. When the second can
-// reach the first again, it gives its game to it: in the end one room
-// runs, the first successor's, with all three players in it, and they end
-// on one hash.
-func TestEarlierSuccessorWins(t *testing.T) {
+// migrationGame is a four-player co-op game over real sockets on loopback:
+// the host plays in-process (players[0]), the three guests keep standby
+// ports, and the game runs with the three listed as successors.
+type migrationGame struct {
+	t       *testing.T
+	srv     *transport.Server
+	players []*Client
+	list    wire.Successors
+	guests  []*Client // in the list's order
+}
+
+// migrationPatience bounds every wait of these tests.
+const migrationPatience = time.Minute
+
+func startMigrationGame(t *testing.T) *migrationGame {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("a real-socket game of several seconds; not in -short")
 	}
-	const patience = time.Minute
 	hcfg := host.Defaults()
 	hcfg.Handover = true
 	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
@@ -35,7 +42,7 @@ func TestEarlierSuccessorWins(t *testing.T) {
 	}
 	h := host.New(hcfg)
 	ctx, stopHost := context.WithCancel(context.Background())
-	defer stopHost()
+	t.Cleanup(stopHost)
 	go func() { _ = h.Serve(ctx, srv) }()
 	pipe := transport.NewPipe()
 	h.Attach(pipe)
@@ -53,52 +60,26 @@ func TestEarlierSuccessorWins(t *testing.T) {
 			return game.Up
 		}
 	}
-	players := []*Client{Attach(pipe, Options{Session: sess(0), Input: input(0)})}
+	m := &migrationGame{t: t, srv: srv}
+	m.players = []*Client{Attach(pipe, Options{Session: sess(0), Input: input(0)})}
 	for i := 1; i < 4; i++ {
-		dctx, cancel := context.WithTimeout(context.Background(), patience)
+		dctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
 		c, err := Dial(dctx, srv.Addr().String(), Options{Session: sess(i), Input: input(i), Standby: true, StandbyAddr: "127.0.0.1:0"})
 		cancel()
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer c.Close()
-		players = append(players, c)
+		t.Cleanup(c.Close)
+		m.players = append(m.players, c)
 	}
-	wait := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(patience)
-		for !cond() {
-			if time.Now().After(deadline) {
-				for i, p := range players {
-					p.Do(func(s *lockstep.Session) {
-						turn, _ := s.ExecutedTurns()
-						n, hs := p.Handovers()
-						t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, hosting %v, migrating %v", i, s.Phase(), turn, n, hs, p.hosting != nil, s.Migrating())
-					})
-				}
-				t.Fatalf("waited %v for %s", patience, what)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	all := func(ps []*Client, f func(s *lockstep.Session) bool) bool {
-		for _, p := range ps {
-			ok := false
-			p.Do(func(s *lockstep.Session) { ok = f(s) })
-			if !ok {
-				return false
-			}
-		}
-		return true
-	}
-	wait("everyone in the lobby", func() bool {
-		return all(players, func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 4 })
+	m.wait("everyone in the lobby", func() bool {
+		return all(m.players, func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 4 })
 	})
-	for _, p := range players {
+	for _, p := range m.players {
 		p.Do(func(s *lockstep.Session) { s.SetReady(true) })
 	}
-	wait("everyone ready", func() bool {
-		return all(players, func(s *lockstep.Session) bool {
+	m.wait("everyone ready", func() bool {
+		return all(m.players, func(s *lockstep.Session) bool {
 			for _, pl := range s.SetupState().Players {
 				if !pl.Ready {
 					return false
@@ -107,97 +88,203 @@ func TestEarlierSuccessorWins(t *testing.T) {
 			return true
 		})
 	})
-	for _, p := range players { // the host player (the first to join) starts
+	for _, p := range m.players { // the host player (the first to join) starts
 		p.Do(func(s *lockstep.Session) {
 			if s.IsHost() {
 				s.RequestStart()
 			}
 		})
 	}
-	var list wire.Successors
-	wait("the game running and the three guests listed as successors", func() bool {
-		return all(players, func(s *lockstep.Session) bool {
+	m.wait("the game running and the three guests listed as successors", func() bool {
+		return all(m.players, func(s *lockstep.Session) bool {
 			turn, _ := s.ExecutedTurns()
-			list = s.Successors()
-			return s.Phase() == lockstep.Playing && turn > 60 && len(list.List) == 3
+			m.list = s.Successors()
+			return s.Phase() == lockstep.Playing && turn > 60 && len(m.list.List) == 3
 		})
 	})
-	// The guests in the list's order (slots are given as players join).
-	bySlot := map[int]*Client{}
-	for _, p := range players {
+	bySlot := map[int]*Client{} // slots are given as players join
+	for _, p := range m.players {
 		p.Do(func(s *lockstep.Session) { bySlot[s.Slot()] = p })
 	}
-	var guests []*Client
-	for _, cand := range list.List {
-		guests = append(guests, bySlot[int(cand.Slot)])
+	for _, cand := range m.list.List {
+		m.guests = append(m.guests, bySlot[int(cand.Slot)])
 	}
-	first, second := guests[0], guests[1]
-	firstSlot, firstAddr := int(list.List[0].Slot), list.List[0].Addr.String()
-	secondSlot := list.List[1].Slot
+	return m
+}
+
+// wait polls cond until it holds, and fails the test with every player's
+// state after migrationPatience.
+func (m *migrationGame) wait(what string, cond func() bool) {
+	m.t.Helper()
+	deadline := time.Now().Add(migrationPatience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			for i, p := range m.players {
+				p.Do(func(s *lockstep.Session) {
+					turn, _ := s.ExecutedTurns()
+					n, hs := p.Handovers()
+					m.t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, hosting %v, migrating %v, gave up %v", i, s.Phase(), turn, n, hs, p.hosting != nil, s.Migrating(), p.gaveUp)
+				})
+			}
+			m.t.Fatalf("waited %v for %s", migrationPatience, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// killHost makes the host's machine die: its socket and its player fall
+// silent at once.
+func (m *migrationGame) killHost() {
+	m.srv.Abandon()
+	m.players[0].Abandon()
+}
+
+// playOnInOneRoom waits until every guest plays in the first successor's
+// room, plays 30 more turns with it, ends the game there, and checks that
+// all ended on one hash with no desync.
+func (m *migrationGame) playOnInOneRoom(since time.Time) {
+	m.t.Helper()
+	first, firstSlot := m.guests[0], int(m.list.List[0].Slot)
+	m.wait("one room: the first successor's, with every guest in it", func() bool {
+		if !first.Hosting() {
+			return false
+		}
+		for _, g := range m.guests[1:] {
+			if n, slot := g.Handovers(); g.Hosting() || n == 0 || slot != firstSlot {
+				return false
+			}
+		}
+		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing && !s.Migrating() })
+	})
+	m.t.Logf("one room, the first successor's, %v after %s", time.Since(since).Round(time.Millisecond), "the start of the wait")
+	var at uint32
+	first.Do(func(s *lockstep.Session) { at, _ = s.ExecutedTurns() })
+	m.wait("the three to play on together", func() bool {
+		return all(m.guests, func(s *lockstep.Session) bool {
+			turn, _ := s.ExecutedTurns()
+			vacant := s.RoomStatus().Vacant
+			for _, cand := range m.list.List {
+				if vacant&(1<<cand.Slot) != 0 {
+					return false
+				}
+			}
+			return s.Phase() == lockstep.Playing && turn > at+30
+		})
+	})
+	first.Do(func(s *lockstep.Session) { s.EndGame() })
+	m.wait("the game's end everywhere", func() bool {
+		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
+	})
+	var hash uint64
+	for i, g := range m.guests {
+		g.Do(func(s *lockstep.Session) {
+			if hh := s.World().Hash(); i == 0 {
+				hash = hh
+			} else if hh != hash {
+				m.t.Errorf("successor %d ended on %x, the first on %x", i+1, hh, hash)
+			}
+			if d := s.Desync(); d != nil {
+				m.t.Errorf("successor %d saw a desync at turn %d", i+1, d.Turn)
+			}
+		})
+	}
+}
+
+// all reports whether f holds for every player's session.
+func all(ps []*Client, f func(s *lockstep.Session) bool) bool {
+	for _, p := range ps {
+		ok := false
+		p.Do(func(s *lockstep.Session) { ok = f(s) })
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// blockDials makes some of the test's clients' dials fail as out of reach
+// while cut reports true for them; undone at the test's end.
+func blockDials(t *testing.T, cut func(c *Client, addr string) bool) {
+	unreachable.Store(&cut)
+	t.Cleanup(func() { unreachable.Store(nil) })
+}
+
+// TestEarlierSuccessorWins: the host's machine dies at the moment the
+// network splits so that the second successor cannot reach the first.
+// Both take the game (the first is first for itself; the second passed
+// over the first), and the third joins the first. When the second can
+// reach the first again, it gives its game to it: in the end one room
+// runs, the first successor's, with all three players in it, and they end
+// on one hash.
+func TestEarlierSuccessorWins(t *testing.T) {
+	m := startMigrationGame(t)
+	first, second := m.guests[0], m.guests[1]
+	firstAddr := m.list.List[0].Addr.String()
 
 	// The split: the second successor cannot reach the first; and the
 	// host's machine dies.
 	var mu sync.Mutex
 	split := true
-	block := func(c *Client, addr string) bool {
+	blockDials(t, func(c *Client, addr string) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return split && c == second && addr == firstAddr
-	}
-	unreachable.Store(&block)
-	defer unreachable.Store(nil)
+	})
 	t0 := time.Now()
-	srv.Abandon()
-	players[0].Abandon()
+	m.killHost()
 
-	wait("two rooms: the first successor's and the second's", func() bool {
+	m.wait("two rooms: the first successor's and the second's", func() bool {
 		return first.Hosting() && second.Hosting()
 	})
 	t.Logf("both successors host the game %v after the host went", time.Since(t0).Round(time.Millisecond))
 	mu.Lock()
 	split = false // the network heals
 	mu.Unlock()
-	healed := time.Now()
-
-	wait("one room: the first successor's, with every guest in it", func() bool {
-		if second.Hosting() || !first.Hosting() {
-			return false
-		}
-		for _, g := range guests {
-			if n, slot := g.Handovers(); n == 0 || slot != firstSlot {
-				return false
-			}
-		}
-		return all(guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing && !s.Migrating() })
-	})
-	t.Logf("one room, the first successor's, %v after the network healed", time.Since(healed).Round(time.Millisecond))
-	var at uint32
-	first.Do(func(s *lockstep.Session) { at, _ = s.ExecutedTurns() })
-	wait("the three to play on together", func() bool {
-		return all(guests, func(s *lockstep.Session) bool {
-			turn, _ := s.ExecutedTurns()
-			return s.Phase() == lockstep.Playing && turn > at+30 && s.RoomStatus().Vacant&(1<<secondSlot) == 0
-		})
-	})
-	t.Logf("the three play on together %v after the network healed", time.Since(healed).Round(time.Millisecond))
-	first.Do(func(s *lockstep.Session) { s.EndGame() })
-	wait("the game's end everywhere", func() bool {
-		return all(guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
-	})
-	var hash uint64
-	for i, g := range guests {
-		g.Do(func(s *lockstep.Session) {
-			if hh := s.World().Hash(); i == 0 {
-				hash = hh
-			} else if hh != hash {
-				t.Errorf("successor %d ended on %x, the first on %x", i+1, hh, hash)
-			}
-			if d := s.Desync(); d != nil {
-				t.Errorf("successor %d saw a desync at turn %d", i+1, d.Turn)
-			}
-		})
-	}
+	m.playOnInOneRoom(time.Now())
 	if n, _ := second.Handovers(); n != 2 {
 		t.Errorf("the second successor moved %d times, want 2 (it hosted, then went to the first)", n)
+	}
+}
+
+// TestTurnedAwayPlayerTriesAgain: when the host dies, the third successor's
+// first dial to the first successor is lost (on a loaded machine it may
+// not complete in time), so it goes to the second. The second plays on
+// under the first, and turns it away; the third walks the list again and
+// joins the first: one room, nobody left behind. (Before the refusal, the
+// second left it unanswered, and it gave up after ten seconds.)
+func TestTurnedAwayPlayerTriesAgain(t *testing.T) {
+	m := startMigrationGame(t)
+	third := m.guests[2]
+	firstAddr := m.list.List[0].Addr.String()
+	// From the host's death until the third has gone to another
+	// successor, the third's dials to the first (its election's, and its
+	// probes) are lost.
+	var mu sync.Mutex
+	armed, retried := false, false
+	blockDials(t, func(c *Client, addr string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if !armed || c != third || addr != firstAddr {
+			return false
+		}
+		c.mu.Lock()
+		moving := c.s.Migrating()
+		c.mu.Unlock()
+		retried = retried || moving
+		return !moving
+	})
+	t0 := time.Now()
+	mu.Lock()
+	armed = true
+	mu.Unlock()
+	m.killHost()
+	m.playOnInOneRoom(t0)
+	mu.Lock()
+	defer mu.Unlock()
+	if !retried {
+		t.Fatalf("the third successor never dialled the first after it went elsewhere: the test tested nothing")
+	}
+	if n, _ := third.Handovers(); n != 1 {
+		t.Errorf("the third successor moved %d times, want 1 (the second turned it away before it was in)", n)
 	}
 }

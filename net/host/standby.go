@@ -26,7 +26,7 @@ type Standby struct {
 	ctx    context.Context // ends when the standby (or the host it adopted) stops
 	cancel context.CancelFunc
 	done   chan struct{}
-	called func() // set before Run; may be nil
+	called func() bool // set before Run; may be nil
 
 	host    atomic.Pointer[Host]
 	advStop context.CancelFunc                  // ends the adopted game's LAN listing (client goroutine)
@@ -38,8 +38,11 @@ type Standby struct {
 // the transport settings cfg (its HostKey is the player's identity as a
 // host) and serves it. called, if not nil, is called (on the transport's
 // goroutine; it must not block) when a player asks to resume the game
-// here before this player has taken over.
-func ListenStandby(addr string, cfg transport.Config, called func()) (*Standby, error) {
+// here before this player has taken over; it reports whether this player
+// goes along (it lost the host too, and the game may come here). If not,
+// the caller is refused (wire.RefuseNotHosting) and tries the successors
+// again; without called, every such Join waits to be answered.
+func ListenStandby(addr string, cfg transport.Config, called func() bool) (*Standby, error) {
 	srv, err := transport.Listen(addr, cfg)
 	if err != nil {
 		return nil, err
@@ -189,8 +192,15 @@ func (s *Standby) Message(c transport.ConnID, frame []byte) {
 		return
 	}
 	if msg, err := wire.Decode(frame); err == nil {
-		if j, ok := msg.(wire.Join); ok && j.Resuming && s.called != nil {
-			s.called() // they lost the host: so will we; the Join is repeated until answered
+		j, ok := msg.(wire.Join)
+		if !ok || !j.Resuming || s.called == nil {
+			return
+		}
+		if s.called() {
+			return // they lost the host: so will we; the Join is repeated until answered
+		}
+		if b, err := wire.Append(nil, wire.Refuse{Reason: wire.RefuseNotHosting, Text: "this player still plays under a host"}); err == nil {
+			_ = s.srv.Send(c, b)
 		}
 	}
 }

@@ -24,6 +24,7 @@ type handoverView struct {
 	yield     bool // ... and the turns it compiled are not the successor's: catch up from its snapshot
 	migrating bool // sending a resuming Join to a successor's room
 	fresh     bool // ... as a plain rejoin: its world is not the room's (LeaveYield)
+	away      bool // ... and that player does not host: it still plays under a host (RefuseNotHosting)
 	resume    uint32
 	history   []wire.MasterTurn // every master turn executed, if Config.KeepHistory
 	cut       bool              // history passed maxHistory and stopped
@@ -49,6 +50,11 @@ func (s *Session) HandoverAsked() bool { return s.hand.asked }
 
 // Migrating reports whether the session is joining a successor's room.
 func (s *Session) Migrating() bool { return s.hand.migrating }
+
+// TurnedAway reports whether the successor the session is joining said it
+// does not host the game (it still plays under a host): the client tries
+// the successors again, and calls Migrate once it has moved.
+func (s *Session) TurnedAway() bool { return s.hand.migrating && s.hand.away }
 
 // State is what a successor's room needs from this session to carry the
 // game on: the game, its setup and cast, the turn it resumes at with the
@@ -110,7 +116,8 @@ func (s *Session) resumePoint() uint32 {
 // new room compiles its own from its first turn on, and sends again the
 // ones before it), and will send the room every own turn it has not seen
 // executed. It reports false, doing nothing, if there is no game to carry
-// on here.
+// on here. Called again while migrating (the first successor tried turned
+// the session away), it joins the next room the same way.
 func (s *Session) Migrate() bool {
 	g := &s.game
 	if s.phase != Playing || g.world == nil || g.ended || s.room.slot < 0 {
@@ -130,8 +137,9 @@ func (s *Session) Migrate() bool {
 	if o.next > o.ack && o.next-o.ack > sentRing {
 		o.ack = o.next - sentRing
 	}
-	s.hand.asked, s.hand.migrating, s.hand.resume = false, true, resume
-	s.hand.fresh, s.hand.yield = s.hand.yield, false
+	fresh := s.hand.yield || (s.hand.migrating && s.hand.fresh)
+	s.hand.asked, s.hand.migrating, s.hand.resume, s.hand.away = false, true, resume, false
+	s.hand.fresh, s.hand.yield = fresh, false
 	s.room.lastJoin = -1 << 62 // at once
 	s.room.desync = nil
 	s.sendJoin()

@@ -51,7 +51,9 @@ func TestHandoverOutlivesTheOldRoomsStatus(t *testing.T) {
 // TestYieldedGameRejoinsFresh: a room that gives its game to an earlier
 // successor (LeaveYield) compiled turns that successor's room never did;
 // its players go there as plain rejoins (no Resuming), to catch up from a
-// snapshot, while a plain handover resumes in place.
+// snapshot, while a plain handover resumes in place. A successor that
+// turns the session away (it does not host) sends it on to the next room
+// with the same kind of Join; other refusals do not.
 func TestYieldedGameRejoinsFresh(t *testing.T) {
 	for _, reason := range []wire.LeaveReason{wire.LeaveHandover, wire.LeaveYield} {
 		s := lockstep.New(lockstep.LAN())
@@ -64,22 +66,41 @@ func TestYieldedGameRejoinsFresh(t *testing.T) {
 			t.Fatalf("reason %d: not asked to go to the successor", reason)
 		}
 		flush(t, s)
-		if !s.Migrate() {
-			t.Fatalf("reason %d: Migrate refused", reason)
-		}
-		var join *wire.Join
-		s.Flush(func(f []byte) {
-			if m, err := wire.Decode(f); err == nil {
-				if j, ok := m.(wire.Join); ok {
-					join = &j
-				}
+		for try := range 2 {
+			if !s.Migrate() {
+				t.Fatalf("reason %d, try %d: Migrate refused", reason, try)
 			}
-		})
-		if join == nil {
-			t.Fatalf("reason %d: no Join sent", reason)
-		}
-		if want := reason == wire.LeaveHandover; join.Resuming != want {
-			t.Errorf("reason %d: Join.Resuming %v, want %v", reason, join.Resuming, want)
+			if s.TurnedAway() {
+				t.Fatalf("reason %d, try %d: turned away before any refusal", reason, try)
+			}
+			join := sentJoin(s)
+			if join == nil {
+				t.Fatalf("reason %d, try %d: no Join sent", reason, try)
+			}
+			if want := reason == wire.LeaveHandover; join.Resuming != want {
+				t.Errorf("reason %d, try %d: Join.Resuming %v, want %v", reason, try, join.Resuming, want)
+			}
+			s.Receive(time.Millisecond, frame(t, wire.Refuse{Reason: wire.RefuseRateLimit}))
+			if s.TurnedAway() {
+				t.Fatalf("reason %d, try %d: a rate limit turned the session away", reason, try)
+			}
+			s.Receive(time.Millisecond, frame(t, wire.Refuse{Reason: wire.RefuseNotHosting}))
+			if !s.TurnedAway() || s.Phase() != lockstep.Playing {
+				t.Fatalf("reason %d, try %d: after RefuseNotHosting: turned away %v, phase %s; want turned away, playing", reason, try, s.TurnedAway(), s.Phase())
+			}
 		}
 	}
+}
+
+// sentJoin returns the Join among what s sends now, or nil.
+func sentJoin(s *lockstep.Session) *wire.Join {
+	var join *wire.Join
+	s.Flush(func(f []byte) {
+		if m, err := wire.Decode(f); err == nil {
+			if j, ok := m.(wire.Join); ok {
+				join = &j
+			}
+		}
+	})
+	return join
 }

@@ -93,9 +93,12 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.Welcome:
 		s.onWelcome(m)
 	case wire.Refuse:
-		if s.phase == Joining {
+		switch {
+		case s.phase == Joining:
 			s.phase, s.room.refusal = Refused, m
 			s.emit(Event{Kind: EvRefused, Text: m.Text})
+		case s.hand.migrating && m.Reason == wire.RefuseNotHosting:
+			s.hand.away = true // not where the game goes on: the client tries again
 		}
 	case wire.SetupState:
 		if m.Revision >= s.room.setup.Revision || m.RoomID != s.room.setup.RoomID {

@@ -146,7 +146,11 @@ const (
 	RefuseShutdown  RefuseReason = 7
 	RefuseRateLimit RefuseReason = 8
 	RefuseBanned    RefuseReason = 9 // the room's host removed this player
-	refuseReasonEnd              = 10
+	// RefuseNotHosting: a successor asked to carry the game on still
+	// plays under a host (the first successor, or the old host it still
+	// hears): the resuming player walks the successor list again.
+	RefuseNotHosting RefuseReason = 10
+	refuseReasonEnd               = 11
 )
 
 // Refuse turns a Join away.
