@@ -315,6 +315,32 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 // player walks the list in the same order, so two rooms never both give
 // way.
 func (c *Client) watchEarlier(h *host.Host, earlier []wire.Successor) {
+	c.everyProbe(func() bool {
+		c.mu.Lock()
+		still := c.hosting == h
+		c.mu.Unlock()
+		if !still {
+			return false
+		}
+		for _, cand := range earlier {
+			if !c.probe(cand) {
+				continue
+			}
+			if h.Yield(cand) { // else the game was over
+				c.standby.Release()
+				c.mu.Lock()
+				c.hosting = nil
+				c.mu.Unlock()
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// everyProbe calls f every probeEvery while the client runs, until f
+// reports false.
+func (c *Client) everyProbe(f func() bool) {
 	t := time.NewTicker(probeEvery)
 	defer t.Stop()
 	for {
@@ -323,23 +349,7 @@ func (c *Client) watchEarlier(h *host.Host, earlier []wire.Successor) {
 			return
 		case <-t.C:
 		}
-		c.mu.Lock()
-		still := c.hosting == h
-		c.mu.Unlock()
-		if !still {
-			return
-		}
-		for _, cand := range earlier {
-			if !c.probe(cand) {
-				continue
-			}
-			if !h.Yield(cand) {
-				return // the game was over
-			}
-			c.standby.Release()
-			c.mu.Lock()
-			c.hosting = nil
-			c.mu.Unlock()
+		if !f() {
 			return
 		}
 	}
@@ -348,20 +358,13 @@ func (c *Client) watchEarlier(h *host.Host, earlier []wire.Successor) {
 // probeLoop probes the other candidates' standby ports while the client
 // runs, so that the room can tell which successors everyone can reach.
 func (c *Client) probeLoop() {
-	t := time.NewTicker(probeEvery)
-	defer t.Stop()
 	var answered [8]time.Time // when each slot's standby last answered
-	for {
-		select {
-		case <-c.done:
-			return
-		case <-t.C:
-		}
+	c.everyProbe(func() bool {
 		c.mu.Lock()
 		list, slot, playing := c.s.Successors(), c.s.Slot(), c.s.Phase() == lockstep.Playing
 		c.mu.Unlock()
 		if !playing {
-			continue
+			return true
 		}
 		// A port counts as reached if it answered in the last few
 		// rounds: one probe lost on a busy machine does not reorder the
@@ -379,7 +382,8 @@ func (c *Client) probeLoop() {
 			}
 		}
 		c.reach.Store(reach)
-	}
+		return true
+	})
 }
 
 // Handovers returns how many times the game moved to a successor under
