@@ -499,52 +499,47 @@ func dialErrorText(target string, err error) string {
 	return "Cannot reach " + target + ": " + err.Error() + "."
 }
 
+// refusals explains each reason a room may turn us away for.
+var refusals = map[wire.RefuseReason]string{
+	wire.RefuseFull:       "the game is full",
+	wire.RefuseRunning:    "the game has already started",
+	wire.RefuseBadToken:   "the game you were in has ended, or your place in it was given up",
+	wire.RefuseVersion:    "the game runs another version of Rockstep",
+	wire.RefuseNoRoom:     "that room does not exist (any more)",
+	wire.RefuseShutdown:   "the server is shutting down",
+	wire.RefuseRateLimit:  "the server is busy: try again in a moment",
+	wire.RefuseBanned:     "the host removed you from this game",
+	wire.RefuseNotHosting: "that player does not host the game",
+}
+
 // refusalText explains why a room turned us away.
 func refusalText(r wire.Refuse) string {
-	var s string
-	switch r.Reason {
-	case wire.RefuseFull:
-		s = "the game is full"
-	case wire.RefuseRunning:
-		s = "the game has already started"
-	case wire.RefuseBadToken:
-		s = "the game you were in has ended, or your place in it was given up"
-	case wire.RefuseVersion:
-		s = "the game runs another version of Rockstep"
-	case wire.RefuseNoRoom:
-		s = "that room does not exist (any more)"
-	case wire.RefuseShutdown:
-		s = "the server is shutting down"
-	case wire.RefuseRateLimit:
-		s = "the server is busy: try again in a moment"
-	default:
-		s = "the room refused us"
-	}
-	if r.Text != "" {
-		s += " (" + r.Text + ")"
-	}
-	return "Cannot join: " + s
+	return "Cannot join: " + explain(refusals[r.Reason], "the room refused us", r.Text)
+}
+
+// leaves explains each reason a room may send us away for.
+var leaves = map[wire.LeaveReason]string{
+	0:                  "The game was closed.",
+	wire.LeaveQuit:     "The game was closed.",
+	wire.LeaveKicked:   "You were removed from the game.",
+	wire.LeaveShutdown: "The host stopped the game.",
+	wire.LeaveTimeout:  "The connection to the game was lost.",
+	wire.LeaveGameOver: "The game is over.",
 }
 
 // leaveText explains why the room sent us away.
 func leaveText(l wire.Leave) string {
-	var s string
-	switch l.Reason {
-	case wire.LeaveQuit, 0:
-		s = "The game was closed."
-	case wire.LeaveKicked:
-		s = "You were removed from the game."
-	case wire.LeaveShutdown:
-		s = "The host stopped the game."
-	case wire.LeaveTimeout:
-		s = "The connection to the game was lost."
-	case wire.LeaveGameOver:
-		s = "The game is over."
-	default:
-		s = "You left the game."
+	return explain(leaves[l.Reason], "You left the game.", l.Text)
+}
+
+// explain is known, or otherwise if it is empty, followed by the room's
+// own words in brackets if it sent any.
+func explain(known, otherwise, text string) string {
+	if known == "" {
+		known = otherwise
 	}
-	if l.Text != "" {
-		s += " (" + l.Text + ")"
+	if text != "" {
+		known += " (" + text + ")"
 	}
-	return s
+	return known
 }

@@ -400,3 +400,30 @@ func TestLobbyKick(t *testing.T) {
 	}
 	wantScreen(t, "kick", f, screenLobby)
 }
+// TestEveryRefusalAndLeaveIsExplained: each reason a room gives has words
+// of its own for the player, and the room's own words follow them.
+func TestEveryRefusalAndLeaveIsExplained(t *testing.T) {
+	const fallback = "Cannot join: the room refused us"
+	for r := wire.RefuseFull; r <= wire.RefuseNotHosting; r++ {
+		if r == 6 {
+			continue // reserved
+		}
+		if got := refusalText(wire.Refuse{Reason: r}); got == fallback {
+			t.Errorf("refusal %d has no words of its own: %q", r, got)
+		}
+	}
+	if got := refusalText(wire.Refuse{Reason: wire.RefuseFull, Text: "8 of 8"}); got != "Cannot join: the game is full (8 of 8)" {
+		t.Errorf("a full room with words: %q", got)
+	}
+	if got := refusalText(wire.Refuse{Reason: 200}); got != fallback {
+		t.Errorf("an unknown refusal: %q, want %q", got, fallback)
+	}
+	for l := wire.LeaveReason(0); l <= wire.LeaveGameOver; l++ {
+		if got := leaveText(wire.Leave{Reason: l}); got == "You left the game." {
+			t.Errorf("leave reason %d has no words of its own", l)
+		}
+	}
+	if got := leaveText(wire.Leave{Reason: wire.LeaveKicked, Text: "rude"}); !strings.HasSuffix(got, " (rude)") || !strings.HasPrefix(got, "You were removed") {
+		t.Errorf("a kick with words: %q", got)
+	}
+}
