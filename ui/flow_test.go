@@ -400,6 +400,7 @@ func TestLobbyKick(t *testing.T) {
 	}
 	wantScreen(t, "kick", f, screenLobby)
 }
+
 // TestEveryRefusalAndLeaveIsExplained: each reason a room gives has words
 // of its own for the player, and the room's own words follow them.
 func TestEveryRefusalAndLeaveIsExplained(t *testing.T) {
