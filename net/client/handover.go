@@ -208,10 +208,7 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 		pause(ctx, retryWalk)
 	}
 	if moving {
-		c.mu.Lock()
-		c.gaveUp = true
-		c.mu.Unlock()
-		return nil, errNotTakenIn
+		return nil, errNotTakenIn // the client ends with it: nothing else to mark
 	}
 	return nil, errNoSuccessor
 }

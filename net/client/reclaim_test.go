@@ -141,8 +141,9 @@ func (m *migrationGame) killHost() {
 
 // playOnInOneRoom waits until every guest plays in the first successor's
 // room, plays 30 more turns with it, ends the game there, and checks that
-// all ended on one hash with no desync.
-func (m *migrationGame) playOnInOneRoom(since time.Time) {
+// all ended on one hash with no desync. It logs how long after since (the
+// moment called what) the one room was there.
+func (m *migrationGame) playOnInOneRoom(since time.Time, what string) {
 	m.t.Helper()
 	first, firstSlot := m.guests[0], int(m.list.List[0].Slot)
 	m.wait("one room: the first successor's, with every guest in it", func() bool {
@@ -156,7 +157,7 @@ func (m *migrationGame) playOnInOneRoom(since time.Time) {
 		}
 		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing && !s.Migrating() })
 	})
-	m.t.Logf("one room, the first successor's, %v after %s", time.Since(since).Round(time.Millisecond), "the start of the wait")
+	m.t.Logf("one room, the first successor's, %v after %s", time.Since(since).Round(time.Millisecond), what)
 	var at uint32
 	first.Do(func(s *lockstep.Session) { at, _ = s.ExecutedTurns() })
 	m.wait("the three to play on together", func() bool {
@@ -240,7 +241,7 @@ func TestEarlierSuccessorWins(t *testing.T) {
 	mu.Lock()
 	split = false // the network heals
 	mu.Unlock()
-	m.playOnInOneRoom(time.Now())
+	m.playOnInOneRoom(time.Now(), "the network healed")
 	if n, _ := second.Handovers(); n != 2 {
 		t.Errorf("the second successor moved %d times, want 2 (it hosted, then went to the first)", n)
 	}
@@ -278,7 +279,7 @@ func TestTurnedAwayPlayerTriesAgain(t *testing.T) {
 	armed = true
 	mu.Unlock()
 	m.killHost()
-	m.playOnInOneRoom(t0)
+	m.playOnInOneRoom(t0, "the host died")
 	mu.Lock()
 	defer mu.Unlock()
 	if !retried {
