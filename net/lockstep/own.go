@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/ackclock"
 	"rockstep/net/wire"
 )
 
@@ -17,12 +18,30 @@ type ownTurns struct {
 	lastIn   game.Input              // the last input sampled, held over gaps
 	samples  [wire.MaxK]game.Input   // plain lockstep: sampled during the executing turn
 	lastSend time.Duration
-	packets  int // client packets sent (stats ride on every eighth)
+	packets  int            // client packets sent (stats ride on every eighth)
+	resentTo uint32         // own turns below this may have been sent more than once
+	clock    ackclock.Clock // how long the room takes to acknowledge: when to resend
 }
 
 func (o *ownTurns) begin(first uint32) {
-	o.next, o.ack = first, first
+	o.next, o.ack, o.resentTo = first, first, first
 	o.lastIn = 0
+}
+
+// onClientAck takes the room's acknowledgement of the own turns below ack:
+// they are no longer sent, and the wait for the newest of them, if it was
+// sent only once, goes into the ack clock that times resends.
+func (s *Session) onClientAck(ack uint32) {
+	o := &s.own
+	if ack <= o.ack {
+		return
+	}
+	if t := ack - 1; t >= o.resentTo && t < o.next && o.next-t <= sentRing {
+		o.clock.Sample(s.now - o.sentAt[t%sentRing])
+	}
+	// Beyond own.next when the room compiled turns without us (after a
+	// reconnect): those turns are done and must not be sent.
+	o.ack = ack
 }
 
 // queueTurn records own turn t with the given samples, fitted to the turn's
@@ -148,6 +167,11 @@ func (s *Session) queueClientPacket(resend bool) {
 	}
 	if resend {
 		s.stats.Resends++
+		if len(p.Turns) > 0 {
+			last := p.Turns[len(p.Turns)-1].Turn
+			o.resentTo = max(o.resentTo, last+1) // their waits now say nothing of the round trip
+			o.clock.Resent()
+		}
 	}
 	o.lastSend = s.now
 	b, err := p.AppendFrame(s.buf())

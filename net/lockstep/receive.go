@@ -280,11 +280,7 @@ func (s *Session) onMaster(p *wire.MasterPacket) {
 	if s.phase != Playing && s.phase != Finished {
 		return
 	}
-	if p.ClientAck > s.own.ack {
-		// Beyond own.next when the room compiled turns without us (after a
-		// reconnect): those turns are done and must not be sent.
-		s.own.ack = p.ClientAck
-	}
+	s.onClientAck(p.ClientAck)
 	g := &s.game
 	for i := range p.Turns {
 		mt := &p.Turns[i]

@@ -43,7 +43,7 @@ type Config struct {
 	Spectate    bool
 	JoinEvery   time.Duration // Join is repeated this often until answered
 	PingEvery   time.Duration // round-trip measurement
-	ResendEvery time.Duration // unacknowledged client turns are sent again this often
+	ResendEvery time.Duration // the shortest wait before unacknowledged client turns are sent again (longer where acknowledgements take longer: internal/ackclock)
 	MaxCatchUp  int           // extra ticks one Update may run to catch up
 
 	// OnTurn, if set, sees every master turn as its execution begins (for
@@ -307,7 +307,7 @@ func (s *Session) Update(now time.Duration, input InputSource) {
 			s.runLockstep(input)
 		}
 	}
-	if s.now-s.own.lastSend >= s.cfg.ResendEvery {
+	if s.now-s.own.lastSend >= s.own.clock.Timeout(s.cfg.ResendEvery) {
 		s.sendClientPacket(true)
 	}
 }

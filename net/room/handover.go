@@ -339,7 +339,7 @@ func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 		return true
 	}
 	m.started, m.inPlace = true, true // it plays on from its own world: no Start
-	m.masterAck, m.sentTo = j.Resume, j.Resume
+	m.masterAck, m.sentTo, m.resentTo = j.Resume, j.Resume, j.Resume
 	r.welcomeResumed(m)
 	if s.vacant || s.rejoining {
 		s.vacant, s.rejoining, s.live = false, false, true

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/ackclock"
 	"rockstep/internal/defaults"
 	"rockstep/net/wire"
 )
@@ -42,7 +43,7 @@ type Config struct {
 	LagAfter       time.Duration // a turn this late makes the room lagging
 	SilenceTimeout time.Duration // a connection silent this long is gone
 	VacancyTimeout time.Duration // a vacant slot is held this long for a reconnect
-	ResendEvery    time.Duration // unacknowledged master turns are sent again this often
+	ResendEvery    time.Duration // the shortest wait before unacknowledged master turns are sent again (longer where acknowledgements take longer: internal/ackclock)
 	StatusEvery    time.Duration // setup and status are repeated this often
 	AutoStart      int           // start once this many players are all ready (0: only the host starts)
 	MaxFramesPerS  int           // frames per second one connection may send before drops
@@ -164,6 +165,7 @@ type Room struct {
 	pausing      bool  // pause after the next compiled turn
 	events       []wire.RoomEvent
 	master       [masterRing]wire.MasterTurn
+	compiledAt   [masterRing]time.Duration // when each master turn was compiled and first sent
 	hashes       [hashRing]hashRecord
 	desync       *DesyncInfo
 	ending       bool           // the host ended the game: EventEnd goes in the next compiled turn
@@ -223,11 +225,13 @@ type member struct {
 	connected bool
 	heard     time.Duration // when the last frame arrived
 
-	started    bool          // has sent a client packet since Start
-	lastStart  time.Duration // when Start was last sent
-	masterAck  uint32        // every master turn below this has arrived at the client
-	lastMaster time.Duration // when a master frame was last sent
-	sentTo     uint32        // master turns below this were sent at least once
+	started    bool           // has sent a client packet since Start
+	lastStart  time.Duration  // when Start was last sent
+	masterAck  uint32         // every master turn below this has arrived at the client
+	lastMaster time.Duration  // when a master frame was last sent
+	sentTo     uint32         // master turns below this were sent at least once
+	resentTo   uint32         // master turns below this may have been sent more than once
+	ackClock   ackclock.Clock // how long its acknowledgements take: when to resend
 
 	inPlace    bool // came back to a resumed game where its own world stood (no snapshot)
 	needSnap   bool // waiting for a snapshot before the master stream

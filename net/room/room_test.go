@@ -1015,3 +1015,55 @@ func TestKick(t *testing.T) {
 		t.Errorf("%d players, want 3", n)
 	}
 }
+
+// TestResendsWaitForTheUsualAcknowledgement: a client whose
+// acknowledgements always take 120 ms (a busy machine, or turns of five
+// ticks) is not sent master turns again while it is simply slow to say it
+// has them, but still is when an acknowledgement goes missing.
+func TestResendsWaitForTheUsualAcknowledgement(t *testing.T) {
+	const lag = 120 * time.Millisecond
+	b := newBench(t, nil)
+	b.startGame(2)
+	compiled := map[uint32]time.Duration{}
+	acked := uint32(0)
+	// step advances 10 ms and delivers the acknowledgements now due, from
+	// both players, unless muted.
+	step := func(muted bool) {
+		b.tick(10 * time.Millisecond)
+		for !muted && acked < b.r.Turn() && b.now-compiled[acked] >= lag {
+			acked++
+			for c := room.ConnID(1); c <= 2; c++ {
+				b.send(c, wire.ClientPacket{MasterAck: acked})
+			}
+		}
+	}
+	turn := uint32(0)
+	play := func(ms int) { // turns every 30 ms for ms
+		for i := 0; i < ms/10; i++ {
+			if i%3 == 0 {
+				b.playIdle(turn, 2)
+				compiled[turn] = b.now
+				turn++
+			}
+			step(false)
+		}
+	}
+	play(1000) // the room learns how long acknowledgements take
+	// Player 2 stalls for 300 ms: no new turns, acknowledgements as usual.
+	resends := b.r.Stats().Resends
+	for range 30 {
+		step(false)
+	}
+	if n := b.r.Stats().Resends - resends; n != 0 {
+		t.Errorf("%d master frames sent again during a stall while every acknowledgement came in its usual %v", n, lag)
+	}
+	// Play on, then stall again with the acknowledgements lost.
+	play(300)
+	resends = b.r.Stats().Resends
+	for range 40 {
+		step(true)
+	}
+	if n := b.r.Stats().Resends - resends; n == 0 {
+		t.Error("no master frame sent again in 400 ms without an acknowledgement")
+	}
+}

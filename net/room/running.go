@@ -12,17 +12,13 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 		if r.state == wire.StateFinished {
 			// Late packets of the last turns: only their acknowledgement
 			// matters, so that resending the final turns stops.
-			if p.MasterAck > m.masterAck && p.MasterAck <= r.nextTurn {
-				m.masterAck = p.MasterAck
-			}
+			r.onMasterAck(m, p.MasterAck)
 			return
 		}
 		r.drop(DropUnexpected)
 		return
 	}
-	if p.MasterAck > m.masterAck && p.MasterAck <= r.nextTurn {
-		m.masterAck = p.MasterAck
-	}
+	r.onMasterAck(m, p.MasterAck)
 	if m.needSnap && p.MasterAck > m.snapTurn {
 		m.needSnap = false // the snapshot arrived and was restored
 	}
@@ -209,6 +205,7 @@ func (r *Room) compileTurn() {
 		r.lagging = 0
 		r.statusDirty = true
 	}
+	r.compiledAt[t%masterRing] = r.now
 	r.nextTurn++
 	r.stats.Turns++
 	r.lastCompile = r.now
@@ -248,9 +245,23 @@ func (r *Room) settleChild() {
 	}
 }
 
+// onMasterAck takes a member's acknowledgement of the master turns below
+// ack: the resends stop, and the wait for the newest of them, if it was
+// sent only once, goes into the member's ack clock.
+func (r *Room) onMasterAck(m *member, ack uint32) {
+	if ack <= m.masterAck || ack > r.nextTurn {
+		return
+	}
+	m.masterAck = ack
+	if t := ack - 1; t >= m.resentTo && r.nextTurn-t <= masterRing {
+		m.ackClock.Sample(r.now - r.compiledAt[t%masterRing])
+	}
+}
+
 // sendMasters sends each playing or watching client the master turns it
 // has not acknowledged, oldest first, at most wire.MaxBatch per frame: new
-// turns at once, and unacknowledged ones again after ResendEvery.
+// turns at once, and unacknowledged ones again when the member's
+// acknowledgement is overdue (its ack clock, ResendEvery at the least).
 func (r *Room) sendMasters(resend bool) {
 	for _, m := range r.members {
 		if m.needSnap || !m.connected {
@@ -260,11 +271,12 @@ func (r *Room) sendMasters(resend bool) {
 			continue
 		}
 		fresh := m.sentTo < r.nextTurn
-		if !fresh && !(resend && r.now-m.lastMaster >= r.cfg.ResendEvery) {
+		if !fresh && !(resend && r.now-m.lastMaster >= m.ackClock.Timeout(r.cfg.ResendEvery)) {
 			continue
 		}
 		if !fresh {
 			r.stats.Resends++
+			m.ackClock.Resent()
 		}
 		from := m.masterAck
 		if r.nextTurn-from > masterRing {
@@ -285,6 +297,9 @@ func (r *Room) sendMasters(resend bool) {
 		}
 		r.sendMaster(m.conn, p)
 		m.lastMaster = r.now
+		if !fresh {
+			m.resentTo = max(m.resentTo, to) // their waits now say nothing of the round trip
+		}
 		if to > m.sentTo {
 			m.sentTo = to
 		}

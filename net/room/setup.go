@@ -314,7 +314,7 @@ func (r *Room) start() {
 	r.pausing, r.ending, r.endSeen = false, false, false
 	r.end, r.final = 0, 0
 	for _, m := range r.members {
-		m.started, m.masterAck, m.sentTo = false, 0, 0
+		m.started, m.masterAck, m.sentTo, m.resentTo = false, 0, 0, 0
 		m.lastStart = r.now - r.cfg.ResendEvery*10
 	}
 	r.startRecording()

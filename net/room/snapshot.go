@@ -69,7 +69,7 @@ func (r *Room) relaySnapshots() {
 		}
 		m.lastChunks = r.now
 		m.snapTurn = s.turn
-		m.masterAck, m.sentTo = s.turn+1, s.turn+1
+		m.masterAck, m.sentTo, m.resentTo = s.turn+1, s.turn+1, s.turn+1
 		st := r.startMessage()
 		st.FirstTurn = s.turn + 1
 		tm := r.timingAt(s.turn + 1)
