@@ -264,7 +264,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	if c.err != nil { // closed before Run
 		return c.err
 	}
-	r := startReader(c.conn, c.cfg.MTU, clientBatch, clientBatches)
+	r := startReader(c.conn, c.cfg.MTU, clientBatch, clientBatches, pacer{})
 	defer c.closeOnce.Do(r.stop)
 	ticker := time.NewTicker(c.cfg.Interval)
 	defer ticker.Stop()

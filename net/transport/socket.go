@@ -21,6 +21,43 @@ const (
 	clientBatches = 4
 )
 
+// pacer decides when a reader that has emptied its socket waits a moment
+// before reading again. Under load (a server of hundreds of players) the
+// datagrams then gather and the next read takes many at once with no wait
+// in the kernel's poller: fewer system calls and wake-ups for the same
+// datagrams, at the cost of up to pause more latency. A quiet socket is
+// read at once, so a LAN game's round trip is not lengthened.
+type pacer struct {
+	pause time.Duration // 0: never wait
+	above int           // datagrams a second from which reads are paced
+
+	on    bool
+	count int
+	since time.Time
+}
+
+// serverPacer paces a server's reads from 4,000 datagrams a second (some
+// 70 players at K = 1), by a millisecond.
+var serverPacer = pacer{pause: time.Millisecond, above: 4000}
+
+// paceWindow is how often the pacer re-decides from the rate it counted.
+const paceWindow = 100 * time.Millisecond
+
+// read counts n datagrams read at now, into a batch of size room, and
+// reports whether the reader should pause before its next read: the rate
+// is high and this read emptied the socket.
+func (p *pacer) read(n, room int, now time.Time) bool {
+	if p.pause <= 0 {
+		return false
+	}
+	p.count += n
+	if el := now.Sub(p.since); el >= paceWindow || el < 0 {
+		p.on = el >= 0 && el < 2*paceWindow && float64(p.count) >= float64(p.above)*el.Seconds()
+		p.count, p.since = 0, now
+	}
+	return p.on && n < room
+}
+
 // batchSocket reads and writes datagrams a batch at a time: recvmmsg and
 // sendmmsg on Linux, one datagram a call elsewhere (singleSocket).
 type batchSocket interface {
@@ -82,11 +119,13 @@ type socketReader struct {
 	free  chan *datagrams
 	fatal chan error // one error, then the reader has stopped
 	done  chan struct{}
+	pace  pacer
 	wg    sync.WaitGroup
 }
 
-func startReader(conn *net.UDPConn, mtu, batch, batches int) *socketReader {
+func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer) *socketReader {
 	r := &socketReader{
+		pace:  pace,
 		conn:  conn,
 		sock:  openBatchSocket(conn, batch),
 		inbox: make(chan *datagrams, batches),
@@ -109,6 +148,11 @@ func startReader(conn *net.UDPConn, mtu, batch, batches int) *socketReader {
 func (r *socketReader) run() {
 	defer r.wg.Done()
 	failures := 0
+	var wait *time.Timer
+	if r.pace.pause > 0 {
+		wait = time.NewTimer(time.Hour)
+		defer wait.Stop()
+	}
 	for {
 		var d *datagrams
 		select {
@@ -141,6 +185,14 @@ func (r *socketReader) run() {
 		case r.inbox <- d:
 		case <-r.done:
 			return
+		}
+		if wait != nil && r.pace.read(n, len(d.bufs), time.Now()) {
+			wait.Reset(r.pace.pause)
+			select {
+			case <-wait.C:
+			case <-r.done:
+				return
+			}
 		}
 	}
 }
