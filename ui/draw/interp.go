@@ -56,21 +56,44 @@ func lerpAngle(a, b fixed.Angle, t float64) float64 {
 	return float64(a) + float64(d)*t
 }
 
-// prevIndex finds the element of prev with the given id, looking from index
-// from onward, and returns its index and true, or the index to look from
-// next and false. The engine keeps rocks and bullets in order of creation,
-// that is of ascending ID, so matching a whole list against the previous
-// tick's is one forward pass.
-func prevIndex[T any](prev []T, idOf func(*T) uint32, from int, id uint32) (int, bool) {
-	for from < len(prev) && idOf(&prev[from]) < id {
-		from++
-	}
-	if from < len(prev) && idOf(&prev[from]) == id {
-		return from, true
-	}
-	return from, false
+// tracker follows a tick's rocks, bullets or saucers back to the previous
+// tick's. The engine keeps each list in order of creation, that is of
+// ascending ID, so matching a whole list against the previous tick's is
+// one forward pass: at and find are called with ascending IDs.
+type tracker[T any] struct {
+	before []T                                 // the previous tick's list
+	key    func(*T) (id uint32, pos fixed.Vec) // an entry's ID and position
+	j      int                                 // where the search in before goes on from
 }
 
-func rockID(r *game.Rock) uint32     { return r.ID }
-func bulletID(b *game.Bullet) uint32 { return b.ID }
-func saucerID(s *game.Saucer) uint32 { return s.ID }
+// find returns the entry of before with the given id, or nil if it has none
+// (the entity is new).
+func (tr *tracker[T]) find(id uint32) *T {
+	for ; tr.j < len(tr.before); tr.j++ {
+		e := &tr.before[tr.j]
+		if prevID, _ := tr.key(e); prevID >= id {
+			if prevID == id {
+				return e
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
+// at returns where the entity with the given id, now at pos, is drawn a
+// fraction t of a tick after the previous tick: on its way from where it
+// was then, or at pos if it is new. It returns the entity as it was then,
+// or nil.
+func (tr *tracker[T]) at(id uint32, pos fixed.Vec, t float64) (x, y float64, was *T) {
+	if was = tr.find(id); was == nil {
+		return toUnits(pos.X), toUnits(pos.Y), nil
+	}
+	_, from := tr.key(was)
+	x, y = lerpPos(from, pos, t)
+	return x, y, was
+}
+
+func rockKey(r *game.Rock) (uint32, fixed.Vec)     { return r.ID, r.Pos }
+func bulletKey(b *game.Bullet) (uint32, fixed.Vec) { return b.ID, b.Pos }
+func saucerKey(s *game.Saucer) (uint32, fixed.Vec) { return s.ID, s.Pos }

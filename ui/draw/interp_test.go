@@ -87,25 +87,26 @@ func TestLerpAngleTakesTheShortWay(t *testing.T) {
 	}
 }
 
-func TestPrevIndexMatchesByID(t *testing.T) {
+func TestTrackerMatchesByID(t *testing.T) {
 	prev := []game.Rock{{ID: 2}, {ID: 3}, {ID: 5}, {ID: 8}}
 	cur := []game.Rock{{ID: 3}, {ID: 5}, {ID: 9}, {ID: 10}} // 2 and 8 broke; 9 and 10 are fragments
 	want := []int{1, 2, -1, -1}
-	j := 0
+	tr := tracker[game.Rock]{before: prev, key: rockKey}
 	for k, r := range cur {
-		var ok bool
-		var got int
-		if j, ok = prevIndex(prev, rockID, j, r.ID); ok {
-			got = j
-		} else {
-			got = -1
+		got := -1
+		was := tr.find(r.ID)
+		for i := range prev {
+			if was == &prev[i] {
+				got = i
+			}
 		}
 		if got != want[k] {
-			t.Errorf("rock %d: prevIndex = %d, want %d", r.ID, got, want[k])
+			t.Errorf("rock %d: found entry %d, want %d", r.ID, got, want[k])
 		}
 	}
-	if _, ok := prevIndex([]game.Bullet(nil), bulletID, 0, 1); ok {
-		t.Error("prevIndex found an ID in an empty list")
+	empty := tracker[game.Bullet]{key: bulletKey}
+	if empty.find(1) != nil {
+		t.Error("tracker found an ID in an empty list")
 	}
 }
 

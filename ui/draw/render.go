@@ -175,14 +175,12 @@ func (r *Renderer) DrawWorld(field *ebiten.Image, prev, cur *game.World, t float
 }
 
 func (r *Renderer) drawRocks(prev, cur *game.World, t float64) {
-	before := prev.LiveRocks()
-	j := 0
+	tr := tracker[game.Rock]{before: prev.LiveRocks(), key: rockKey}
 	for _, rk := range cur.LiveRocks() {
-		x, y, a := toUnits(rk.Pos.X), toUnits(rk.Pos.Y), float64(rk.Angle)
-		var ok bool
-		if j, ok = prevIndex(before, rockID, j, rk.ID); ok {
-			x, y = lerpPos(before[j].Pos, rk.Pos, t)
-			a = lerpAngle(before[j].Angle, rk.Angle, t)
+		x, y, was := tr.at(rk.ID, rk.Pos, t)
+		a := float64(rk.Angle)
+		if was != nil {
+			a = lerpAngle(was.Angle, rk.Angle, t)
 		}
 		rad := toUnits(game.RockRadius(rk.Size))
 		// A faint fill gives the rocks body without hiding what is behind.
@@ -191,14 +189,9 @@ func (r *Renderer) drawRocks(prev, cur *game.World, t float64) {
 }
 
 func (r *Renderer) drawBullets(prev, cur *game.World, t float64) {
-	before := prev.LiveBullets()
-	j := 0
+	tr := tracker[game.Bullet]{before: prev.LiveBullets(), key: bulletKey}
 	for _, b := range cur.LiveBullets() {
-		x, y := toUnits(b.Pos.X), toUnits(b.Pos.Y)
-		var ok bool
-		if j, ok = prevIndex(before, bulletID, j, b.ID); ok {
-			x, y = lerpPos(before[j].Pos, b.Pos, t)
-		}
+		x, y, _ := tr.at(b.ID, b.Pos, t)
 		col := PlayerColour(int(b.Owner))
 		if b.Owner == game.SaucerOwner {
 			col = palette.Danger
@@ -226,14 +219,9 @@ func (r *Renderer) drawBullets(prev, cur *game.World, t float64) {
 // drawSaucers draws the saucers between prev and cur: the classic hull
 // and dome, with a light that blinks along the hull as it flies.
 func (r *Renderer) drawSaucers(prev, cur *game.World, t float64) {
-	before := prev.LiveSaucers()
-	j := 0
+	tr := tracker[game.Saucer]{before: prev.LiveSaucers(), key: saucerKey}
 	for _, s := range cur.LiveSaucers() {
-		x, y := toUnits(s.Pos.X), toUnits(s.Pos.Y)
-		var ok bool
-		if j, ok = prevIndex(before, saucerID, j, s.ID); ok {
-			x, y = lerpPos(before[j].Pos, s.Pos, t)
-		}
+		x, y, _ := tr.at(s.ID, s.Pos, t)
 		rad := toUnits(game.SaucerRadius(s.Size))
 		r.outline(&r.glow, &r.core, outline.Saucer[:], x, y, 0, rad, rad*1.1, palette.Danger, 1, 0.12)
 		r.outline(&r.glow, &r.core, outline.SaucerRim[:], x, y, 0, rad, rad*1.1, palette.Danger, 0.8, 0)
