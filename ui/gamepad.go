@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"iter"
+
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
@@ -160,19 +162,20 @@ type PadMap []struct {
 // skipped (LoadSettings has already replaced such bindings).
 func NewPadMap(b KeyBindings) PadMap {
 	var m PadMap
-	for _, c := range shipActions(&b) {
-		var bs []ebiten.StandardGamepadButton
-		for _, n := range *c.names {
-			if p, ok := padButton(n); ok && p != padBack && p != padStart {
-				bs = append(bs, p)
-			}
-		}
+	for bit, bs := range boundControls(&b, controlButton) {
 		m = append(m, struct {
 			Bit     game.Input
 			Buttons []ebiten.StandardGamepadButton
-		}{c.bit, bs})
+		}{bit, bs})
 	}
 	return m
+}
+
+// controlButton returns the button named name if it can hold a ship
+// control: Back and Start cannot.
+func controlButton(name string) (ebiten.StandardGamepadButton, bool) {
+	p, ok := padButton(name)
+	return p, ok && p != padBack && p != padStart
 }
 
 // shipAction is one ship control and its binding in a KeyBindings.
@@ -193,6 +196,26 @@ func shipActions(b *KeyBindings) []shipAction {
 		{game.Down, "down", "Thrust down", &b.Down},
 		{game.Fire, "fire", "Charge and fire", &b.Fire},
 		{game.Hyperspace, "hyperspace", "Hyperspace", &b.Jump},
+	}
+}
+
+// boundControls yields every ship control in b, in shipActions' order,
+// with what its names stand for: the keys of a keyboard binding or the
+// buttons of a gamepad one. parse resolves a name; one it does not know is
+// skipped (LoadSettings has already replaced such bindings).
+func boundControls[K any](b *KeyBindings, parse func(name string) (K, bool)) iter.Seq2[game.Input, []K] {
+	return func(yield func(game.Input, []K) bool) {
+		for _, c := range shipActions(b) {
+			var ks []K
+			for _, n := range *c.names {
+				if k, ok := parse(n); ok {
+					ks = append(ks, k)
+				}
+			}
+			if !yield(c.bit, ks) {
+				return
+			}
+		}
 	}
 }
 

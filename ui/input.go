@@ -53,24 +53,20 @@ var defaultKeyMap = KeyMap{
 // NewKeyMap returns the key map of bindings; a key name Ebiten does not
 // know is skipped (LoadSettings has already replaced such bindings).
 func NewKeyMap(b KeyBindings) KeyMap {
-	m := make(KeyMap, 0, 6)
-	for _, c := range []struct {
-		bit   game.Input
-		names []string
-	}{{game.Up, b.Up}, {game.Down, b.Down}, {game.Left, b.Left}, {game.Right, b.Right}, {game.Fire, b.Fire}, {game.Hyperspace, b.Jump}} {
-		var keys []ebiten.Key
-		for _, n := range c.names {
-			var k ebiten.Key
-			if k.UnmarshalText([]byte(n)) == nil {
-				keys = append(keys, k)
-			}
-		}
+	var m KeyMap
+	for bit, keys := range boundControls(&b, keyNamed) {
 		m = append(m, struct {
 			Bit  game.Input
 			Keys []ebiten.Key
-		}{c.bit, keys})
+		}{bit, keys})
 	}
 	return m
+}
+
+// keyNamed returns the key Ebiten calls name.
+func keyNamed(name string) (ebiten.Key, bool) {
+	var k ebiten.Key
+	return k, k.UnmarshalText([]byte(name)) == nil
 }
 
 // Input returns the ship controls held according to pressed. Opposite
