@@ -247,13 +247,7 @@ func (m *inputMapper) intents(keys KeyMap, pad PadMap, st *InputState) Intents {
 	case 1:
 		ship |= game.Right
 	}
-	if ship&(game.Up|game.Down) == game.Up|game.Down {
-		ship &^= game.Up | game.Down
-	}
-	if ship&(game.Left|game.Right) == game.Left|game.Right {
-		ship &^= game.Left | game.Right
-	}
-	in.Ship = ship & game.ClientInputMask
+	in.Ship = shipControls(ship)
 
 	// Menus: arrows, the d-pad, or a stick pushed (once per push).
 	in.NavX = pair(st.justKey, ebiten.KeyArrowLeft, ebiten.KeyArrowRight)

@@ -82,13 +82,20 @@ func (m KeyMap) Input(pressed KeyPredicate) game.Input {
 			}
 		}
 	}
-	if in&(game.Up|game.Down) == game.Up|game.Down {
-		in &^= game.Up | game.Down
+	return shipControls(in)
+}
+
+// shipControls returns the ship controls in held for the engine: opposite
+// controls held together cancel out, so the engine never sees Up with Down
+// or Left with Right.
+func shipControls(held game.Input) game.Input {
+	if held&(game.Up|game.Down) == game.Up|game.Down {
+		held &^= game.Up | game.Down
 	}
-	if in&(game.Left|game.Right) == game.Left|game.Right {
-		in &^= game.Left | game.Right
+	if held&(game.Left|game.Right) == game.Left|game.Right {
+		held &^= game.Left | game.Right
 	}
-	return in & game.ClientInputMask
+	return held & game.ClientInputMask
 }
 
 // ShipInput returns the ship controls held according to pressed, with the
