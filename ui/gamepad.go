@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"iter"
-
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
@@ -153,23 +151,11 @@ func DefaultPad() KeyBindings {
 }
 
 // PadMap maps each ship control to the gamepad buttons that hold it.
-type PadMap []struct {
-	Bit     game.Input
-	Buttons []ebiten.StandardGamepadButton
-}
+type PadMap controlMap[ebiten.StandardGamepadButton]
 
 // NewPadMap returns the gamepad map of bindings; an unknown name is
 // skipped (LoadSettings has already replaced such bindings).
-func NewPadMap(b KeyBindings) PadMap {
-	var m PadMap
-	for bit, bs := range boundControls(&b, controlButton) {
-		m = append(m, struct {
-			Bit     game.Input
-			Buttons []ebiten.StandardGamepadButton
-		}{bit, bs})
-	}
-	return m
-}
+func NewPadMap(b KeyBindings) PadMap { return PadMap(newControlMap(&b, controlButton)) }
 
 // controlButton returns the button named name if it can hold a ship
 // control: Back and Start cannot.
@@ -199,24 +185,32 @@ func shipActions(b *KeyBindings) []shipAction {
 	}
 }
 
-// boundControls yields every ship control in b, in shipActions' order,
-// with what its names stand for: the keys of a keyboard binding or the
-// buttons of a gamepad one. parse resolves a name; one it does not know is
-// skipped (LoadSettings has already replaced such bindings).
-func boundControls[K any](b *KeyBindings, parse func(name string) (K, bool)) iter.Seq2[game.Input, []K] {
-	return func(yield func(game.Input, []K) bool) {
-		for _, c := range shipActions(b) {
-			var ks []K
-			for _, n := range *c.names {
-				if k, ok := parse(n); ok {
-					ks = append(ks, k)
-				}
-			}
-			if !yield(c.bit, ks) {
-				return
+// controlMap maps each ship control to the keys or gamepad buttons that
+// hold it: KeyMap and PadMap.
+type controlMap[K any] []struct {
+	Bit  game.Input
+	Held []K
+}
+
+// newControlMap returns the map of every ship control in b, in
+// shipActions' order, to what its names stand for: the keys of a keyboard
+// binding or the buttons of a gamepad one. parse resolves a name; one it
+// does not know is skipped.
+func newControlMap[K any](b *KeyBindings, parse func(name string) (K, bool)) controlMap[K] {
+	var m controlMap[K]
+	for _, c := range shipActions(b) {
+		var held []K
+		for _, n := range *c.names {
+			if k, ok := parse(n); ok {
+				held = append(held, k)
 			}
 		}
+		m = append(m, struct {
+			Bit  game.Input
+			Held []K
+		}{c.bit, held})
 	}
+	return m
 }
 
 // inputMapper turns input snapshots into intents under the player's
@@ -233,7 +227,7 @@ func (m *inputMapper) intents(keys KeyMap, pad PadMap, st *InputState) Intents {
 	// Ship controls: the keyboard's, the pads' buttons and the left stick.
 	ship := in.Ship
 	for _, c := range pad {
-		for _, b := range c.Buttons {
+		for _, b := range c.Held {
 			if st.padHeld(b) {
 				ship |= c.Bit
 				break

@@ -34,10 +34,7 @@ type Intents struct {
 type KeyPredicate func(ebiten.Key) bool
 
 // KeyMap maps each ship control to the keys that hold it.
-type KeyMap []struct {
-	Bit  game.Input
-	Keys []ebiten.Key
-}
+type KeyMap controlMap[ebiten.Key]
 
 // defaultKeyMap: arrows and WASD steer, Space charges and fires, Shift
 // jumps into hyperspace.
@@ -52,16 +49,7 @@ var defaultKeyMap = KeyMap{
 
 // NewKeyMap returns the key map of bindings; a key name Ebiten does not
 // know is skipped (LoadSettings has already replaced such bindings).
-func NewKeyMap(b KeyBindings) KeyMap {
-	var m KeyMap
-	for bit, keys := range boundControls(&b, keyNamed) {
-		m = append(m, struct {
-			Bit  game.Input
-			Keys []ebiten.Key
-		}{bit, keys})
-	}
-	return m
-}
+func NewKeyMap(b KeyBindings) KeyMap { return KeyMap(newControlMap(&b, keyNamed)) }
 
 // keyNamed returns the key Ebiten calls name.
 func keyNamed(name string) (ebiten.Key, bool) {
@@ -75,7 +63,7 @@ func keyNamed(name string) (ebiten.Key, bool) {
 func (m KeyMap) Input(pressed KeyPredicate) game.Input {
 	var in game.Input
 	for _, c := range m {
-		for _, k := range c.Keys {
+		for _, k := range c.Held {
 			if pressed(k) {
 				in |= c.Bit
 				break
