@@ -102,13 +102,9 @@ func (r *Room) successors() wire.Successors {
 }
 
 // tokenHash returns the hash of slot i's token, as a successor's room
-// checks it.
+// checks it (computed when the token is issued or taken over).
 func (r *Room) tokenHash(i int) [16]byte {
-	s := &r.slots[i]
-	if s.hashOnly {
-		return s.tokenHash
-	}
-	return TokenHash(s.token)
+	return r.slots[i].tokenHash
 }
 
 // updateSuccessors sends the successor list when it changed, or when

@@ -254,7 +254,7 @@ type slot struct {
 	name      string
 	token     [16]byte
 	hashOnly  bool     // a resumed game's slot not yet reclaimed: only its token's hash is known
-	tokenHash [16]byte // TokenHash of the token, while hashOnly
+	tokenHash [16]byte // TokenHash of the token, kept with it: successors are sent often
 	ready     bool
 	colour    uint8
 	rtt       uint16 // ms

@@ -75,6 +75,7 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		r.send(conn, wire.Refuse{Reason: wire.RefuseShutdown, Text: "the room cannot issue tokens"})
 		return
 	}
+	s.tokenHash = TokenHash(s.token)
 	m = r.addMember(conn, free)
 	s.m = m
 	r.welcome(m)
