@@ -57,7 +57,7 @@ measure() { # name pid command...
 	fi
 }
 
-"$OUT/rockstep-server" -server -listen 127.0.0.1:7790 -lan=false -record off -metrics 127.0.0.1:7791 -pprof 127.0.0.1:7793 -max-rooms $((BOTS / 4 + 16)) 2>"$OUT/server.log" &
+"$OUT/rockstep-server" -server -listen 127.0.0.1:7790 -lan=false -record off -metrics 127.0.0.1:7791 -pprof 127.0.0.1:7793 -max-rooms $((BOTS / 4 + 16)) -max-conns $((BOTS + 64)) 2>"$OUT/server.log" &
 SRV=$!
 sleep 0.5
 # A CPU profile of the middle of the run.

@@ -13,6 +13,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/userdir"
+	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
 
@@ -63,6 +64,7 @@ func run(args []string) int {
 	fs.StringVar(&so.pprof, "pprof", "", "with -server or -bots: serve the Go profiler (/debug/pprof/, e.g. profile?seconds=30) over HTTP on `ADDR`; off by default, keep it on loopback")
 	fs.BoolVar(&so.lan, "lan", true, "with -server: advertise the server on the LAN")
 	fs.IntVar(&so.maxRooms, "max-rooms", 0, "with -server: rooms at once (default 256)")
+	fs.IntVar(&so.maxConns, "max-conns", 0, fmt.Sprintf("with -server: connections at once, players and spectators of every room (default %d)", transport.LAN().MaxSessions))
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -27,6 +27,7 @@ type serverOptions struct {
 	pprof     string // where to serve the Go profiler's endpoints ("": nowhere)
 	lan       bool
 	maxRooms  int
+	maxConns  int    // transport sessions at once (0: transport.LAN's)
 	record    string // replay file ("off": none; "": the replays folder)
 	handover  bool   // hand running games to their players when stopped
 }
@@ -56,6 +57,9 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		log.Warn("cannot keep a host key; using one for this run", "err", err)
 	}
 	tcfg.Log = log
+	if o.maxConns > 0 {
+		tcfg.MaxSessions = o.maxConns
+	}
 	srv, err := transport.Listen(o.listen, tcfg)
 	if err != nil {
 		log.Error("cannot listen", "addr", o.listen, "err", err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"rockstep/internal/userdir"
 	"rockstep/net/client"
 	"rockstep/net/lockstep"
+	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
 
@@ -325,5 +327,26 @@ func TestServerProfiler(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusOK || len(body) < 2 || body[0] != 0x1f || body[1] != 0x8b {
 		t.Fatalf("profile: status %d, %d bytes (want a gzipped profile)", resp.StatusCode, len(body))
+	}
+}
+
+// TestServerMaxConns: -max-conns bounds the connections the server holds;
+// one more is refused as full, and says so.
+func TestServerMaxConns(t *testing.T) {
+	_, addr := startServer(t, "-max-conns", "2")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for i := range 3 {
+		c, err := transport.Dial(ctx, addr, transport.LAN())
+		if i < 2 {
+			if err != nil {
+				t.Fatalf("connection %d of 2: %v", i+1, err)
+			}
+			defer c.Close()
+			continue
+		}
+		if !errors.Is(err, transport.ErrRefused) || !strings.Contains(err.Error(), "full") {
+			t.Fatalf("a third connection: %v, want refused as full", err)
+		}
 	}
 }
