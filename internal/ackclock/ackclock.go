@@ -32,12 +32,16 @@ type Clock struct {
 }
 
 // Sample adds one wait, from a message's only sending to its
-// acknowledgement, and ends the backoff. A negative wait is ignored.
+// acknowledgement, and ends the backoff. A negative wait is ignored; one
+// longer than Max counts as Max (a message the caller timed from before a
+// break, such as a turn a resumed room did not compile itself, must not
+// hold the estimate up for long).
 func (c *Clock) Sample(d time.Duration) {
 	c.backoff = 0
 	if d < 0 {
 		return
 	}
+	d = min(d, Max)
 	if !c.sampled {
 		c.srtt, c.rttvar, c.sampled = d, d/2, true
 		return

@@ -80,3 +80,17 @@ func TestNegativeWaitIsIgnored(t *testing.T) {
 		t.Fatalf("timeout after a negative sample = %v, want the floor", got)
 	}
 }
+
+func TestLongWaitCountsAsMax(t *testing.T) {
+	var c Clock
+	for range 20 {
+		c.Sample(20 * ms)
+	}
+	c.Sample(time.Hour) // a turn timed from long before
+	for range 30 {
+		c.Sample(20 * ms)
+	}
+	if got := c.Timeout(50 * ms); got > 60*ms {
+		t.Fatalf("timeout 30 samples of 20 ms after an hour-long one = %v, want back near the floor", got)
+	}
+}
