@@ -29,15 +29,19 @@ func (o *ownTurns) begin(first uint32) {
 }
 
 // onClientAck takes the room's acknowledgement of the own turns below ack:
-// they are no longer sent, and the wait for the newest of them, if it was
-// sent only once, goes into the ack clock that times resends.
+// they are no longer sent, and the wait for the newest of them goes into
+// the ack clock that times resends (as a sample if it was sent only once).
 func (s *Session) onClientAck(ack uint32) {
 	o := &s.own
 	if ack <= o.ack {
 		return
 	}
-	if t := ack - 1; t >= o.resentTo && t < o.next && o.next-t <= sentRing {
-		o.clock.Sample(s.now - o.sentAt[t%sentRing])
+	if t := ack - 1; t < o.next && o.next-t <= sentRing {
+		if wait := s.now - o.sentAt[t%sentRing]; t >= o.resentTo {
+			o.clock.Sample(wait)
+		} else {
+			o.clock.AckedResent(wait)
+		}
 	}
 	// Beyond own.next when the room compiled turns without us (after a
 	// reconnect): those turns are done and must not be sent.
@@ -170,7 +174,6 @@ func (s *Session) queueClientPacket(resend bool) {
 		if len(p.Turns) > 0 {
 			last := p.Turns[len(p.Turns)-1].Turn
 			o.resentTo = max(o.resentTo, last+1) // their waits now say nothing of the round trip
-			o.clock.Resent()
 		}
 	}
 	o.lastSend = s.now

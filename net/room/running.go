@@ -246,15 +246,20 @@ func (r *Room) settleChild() {
 }
 
 // onMasterAck takes a member's acknowledgement of the master turns below
-// ack: the resends stop, and the wait for the newest of them, if it was
-// sent only once, goes into the member's ack clock.
+// ack: the resends stop, and the wait for the newest of them goes into the
+// member's ack clock (as a sample if it was sent only once).
 func (r *Room) onMasterAck(m *member, ack uint32) {
 	if ack <= m.masterAck || ack > r.nextTurn {
 		return
 	}
 	m.masterAck = ack
-	if t := ack - 1; t >= m.resentTo && r.nextTurn-t <= masterRing {
-		m.ackClock.Sample(r.now - r.compiledAt[t%masterRing])
+	t := ack - 1
+	switch wait := r.now - r.compiledAt[t%masterRing]; {
+	case r.nextTurn-t > masterRing:
+	case t >= m.resentTo:
+		m.ackClock.Sample(wait)
+	default:
+		m.ackClock.AckedResent(wait)
 	}
 }
 
@@ -276,7 +281,6 @@ func (r *Room) sendMasters(resend bool) {
 		}
 		if !fresh {
 			r.stats.Resends++
-			m.ackClock.Resent()
 		}
 		from := m.masterAck
 		if r.nextTurn-from > masterRing {
