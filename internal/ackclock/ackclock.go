@@ -65,6 +65,16 @@ func (c *Clock) Sample(d time.Duration) {
 	c.srtt += (d - c.srtt) / 8
 }
 
+// Acked takes the acknowledgement of a message, d after its first
+// sending: a Sample if it was sent only once, else AckedResent.
+func (c *Clock) Acked(d time.Duration, sentOnce bool) {
+	if sentOnce {
+		c.Sample(d)
+	} else {
+		c.AckedResent(d)
+	}
+}
+
 // AckedResent takes the acknowledgement of a message sent more than once,
 // d after its first sending: it counts as a sample (of resentCap at most)
 // only while there is no estimate or after blindMax such acknowledgements

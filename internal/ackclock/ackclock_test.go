@@ -7,10 +7,16 @@ import (
 
 const ms = time.Millisecond
 
+// TestNoEstimateIsTheFloor: with no sample, or only a negative one (which
+// is ignored), the timeout is the floor.
 func TestNoEstimateIsTheFloor(t *testing.T) {
 	var c Clock
 	if got := c.Timeout(50 * ms); got != 50*ms {
 		t.Fatalf("timeout with no sample = %v, want the floor", got)
+	}
+	c.Sample(-time.Second)
+	if got := c.Timeout(50 * ms); got != 50*ms {
+		t.Fatalf("timeout after a negative sample = %v, want the floor", got)
 	}
 }
 
@@ -103,14 +109,6 @@ func TestResentWaitsTeachOnlyWhenNothingElseDoes(t *testing.T) {
 	}
 	if got := e.Timeout(40 * ms); got != base {
 		t.Fatalf("resent acknowledgements between clean samples moved the timeout to %v, want %v", got, base)
-	}
-}
-
-func TestNegativeWaitIsIgnored(t *testing.T) {
-	var c Clock
-	c.Sample(-time.Second)
-	if got := c.Timeout(50 * ms); got != 50*ms {
-		t.Fatalf("timeout after a negative sample = %v, want the floor", got)
 	}
 }
 

@@ -37,11 +37,7 @@ func (s *Session) onClientAck(ack uint32) {
 		return
 	}
 	if t := ack - 1; t < o.next && o.next-t <= sentRing {
-		if wait := s.now - o.sentAt[t%sentRing]; t >= o.resentTo {
-			o.clock.Sample(wait)
-		} else {
-			o.clock.AckedResent(wait)
-		}
+		o.clock.Acked(s.now-o.sentAt[t%sentRing], t >= o.resentTo)
 	}
 	// Beyond own.next when the room compiled turns without us (after a
 	// reconnect): those turns are done and must not be sent.

@@ -253,13 +253,8 @@ func (r *Room) onMasterAck(m *member, ack uint32) {
 		return
 	}
 	m.masterAck = ack
-	t := ack - 1
-	switch wait := r.now - r.compiledAt[t%masterRing]; {
-	case r.nextTurn-t > masterRing:
-	case t >= m.resentTo:
-		m.ackClock.Sample(wait)
-	default:
-		m.ackClock.AckedResent(wait)
+	if t := ack - 1; r.nextTurn-t <= masterRing {
+		m.ackClock.Acked(r.now-r.compiledAt[t%masterRing], t >= m.resentTo)
 	}
 }
 
