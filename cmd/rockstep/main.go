@@ -65,6 +65,7 @@ func run(args []string) int {
 	fs.BoolVar(&so.lan, "lan", true, "with -server: advertise the server on the LAN")
 	fs.IntVar(&so.maxRooms, "max-rooms", 0, "with -server: rooms at once (default 256)")
 	fs.IntVar(&so.maxConns, "max-conns", 0, fmt.Sprintf("with -server: connections at once, players and spectators of every room (default %d)", transport.LAN().MaxSessions))
+	fs.IntVar(&so.procs, "procs", 0, fmt.Sprintf("with -server: processors running the server's Go code at once (default $GOMAXPROCS if set, else %d: every room runs on one loop)", serverProcs))
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -11,6 +11,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
@@ -28,6 +29,7 @@ type serverOptions struct {
 	lan       bool
 	maxRooms  int
 	maxConns  int    // transport sessions at once (0: transport.LAN's)
+	procs     int    // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
 	record    string // replay file ("off": none; "": the replays folder)
 	handover  bool   // hand running games to their players when stopped
 }
@@ -42,6 +44,26 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 	return nil, fmt.Errorf("-log-format %q: want text or json", format)
 }
 
+// serverProcs is how many processors run a server's Go code at once unless
+// -procs or $GOMAXPROCS says otherwise. Every room runs on one loop
+// goroutine, fed by one socket reader: a second processor adds no
+// throughput, only a scheduler that spins looking for work between
+// datagrams (at 1,000 connections the server took 13 % less CPU with one,
+// at the same game speed; BENCHMARKS.md).
+const serverProcs = 1
+
+// setProcs applies -procs, or serverProcs when neither it nor $GOMAXPROCS
+// is given, and returns the processors the server runs on.
+func setProcs(flag int, env string) int {
+	switch {
+	case flag > 0:
+		runtime.GOMAXPROCS(flag)
+	case env == "":
+		runtime.GOMAXPROCS(serverProcs)
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // runServer runs a dedicated headless server until SIGINT or SIGTERM. It
 // opens no window and needs no display.
 func runServer(o serverOptions, stderr io.Writer) int {
@@ -50,6 +72,11 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 2
 	}
+	if o.procs < 0 {
+		fmt.Fprintf(stderr, "rockstep: -procs %d: want 1 or more\n", o.procs)
+		return 2
+	}
+	procs := setProcs(o.procs, os.Getenv("GOMAXPROCS"))
 	tcfg := transport.LAN()
 	if tcfg.HostKey, err = host.LoadHostKey(""); err != nil {
 		// A key for this run only: players can still join; LAN lists
@@ -101,7 +128,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 			log.Warn("cannot advertise on the LAN; players can still join by address", "err", err)
 		}
 	}
-	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()))
+	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()), "procs", procs)
 	if err := h.Serve(ctx, srv); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("server stopped", "err", err)
 		return 1

@@ -350,3 +350,37 @@ func TestServerMaxConns(t *testing.T) {
 		}
 	}
 }
+
+// TestServerProcs: a server runs its Go code on one processor unless
+// -procs or $GOMAXPROCS says otherwise, logs how many, and refuses a
+// -procs below one.
+func TestServerProcs(t *testing.T) {
+	for _, c := range []struct {
+		env  string
+		args []string
+		want string
+	}{
+		{"", nil, "procs=1"},
+		{"", []string{"-procs", "2"}, "procs=2"},
+		{"3", nil, "procs=3"},
+		{"3", []string{"-procs", "2"}, "procs=2"},
+	} {
+		t.Setenv("GOMAXPROCS", c.env)
+		p, _ := startServer(t, c.args...)
+		line := listening.FindString(p.stderr())
+		if i := strings.Index(p.stderr(), line); i >= 0 {
+			line = p.stderr()[i:]
+			line, _, _ = strings.Cut(line, "\n")
+		}
+		if !strings.Contains(line, " "+c.want) {
+			t.Errorf("GOMAXPROCS=%q %v: %q, want %s", c.env, c.args, line, c.want)
+		}
+	}
+	t.Setenv("GOMAXPROCS", "")
+	p := start(t, "-server", "-listen", "127.0.0.1:0", "-lan=false", "-procs", "-1")
+	err := p.cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(p.stderr(), "-procs -1") {
+		t.Errorf("-procs -1: %v, %q; want exit 2 naming the flag", err, p.stderr())
+	}
+}
