@@ -75,9 +75,11 @@ if [ -s "$OUT/server.pprof" ]; then
 	go tool pprof -top -nodecount=100000 "$OUT/rockstep-server" "$OUT/server.pprof" 2>/dev/null | awk '
 		/^ *[0-9.]+m?s / {
 			flat = $2; sub(/%/, "", flat); fn = $NF
+			if (fn == "(inline)") fn = $(NF - 1) # an inlined function: its name comes before
 			g = "other"
 			if (fn ~ /syscall|internal\/poll|runtime\.(futex|usleep|epollwait|netpoll)/) g = "system calls"
-			else if (fn ~ /runtime\.(schedule|findRunnable|park|ready|gopark|goready|mcall|checkTimers|stealWork|runqgrab|notewakeup|wakep|selectgo|chanrecv|chansend|lock|unlock)/) g = "scheduling and channels"
+			else if (fn ~ /runtime\.(schedule|findRunnable|park|ready|gopark|goready|mcall|checkTimers|stealWork|runqgrab|notewakeup|wakep|selectgo|chanrecv|chansend|lock|unlock|asyncPreempt)/) g = "scheduling and channels"
+			else if (fn ~ /runtime\/maps|runtime\.map/) g = "map look-ups"
 			else if (fn ~ /runtime\.(mallocgc|gc|scanobject|markroot|gcDrain|memclr|memmove|greyobject|bgsweep|sweep)/) g = "allocation and GC"
 			else if (fn ~ /rockstep\/net\/room/) g = "room"
 			else if (fn ~ /rockstep\/net\/wire/) g = "wire"
