@@ -273,7 +273,11 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	// ended ctx moves it to now.
 	sock := openBatchSocket(c.conn, clientBatch)
 	d := newDatagrams(c.cfg.MTU, clientBatch)
-	unhook := context.AfterFunc(ctx, func() { _ = c.conn.SetReadDeadline(time.Unix(1, 0)) })
+	var ended atomic.Bool // ctx is done: cheaper to ask than ctx
+	unhook := context.AfterFunc(ctx, func() {
+		ended.Store(true)
+		_ = c.conn.SetReadDeadline(time.Unix(1, 0))
+	})
 	defer unhook()
 	c.now = time.Now()
 	c.sess.lastRecv = c.now // the time before Run is not the server's silence
@@ -284,7 +288,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	next := c.now.Add(c.cfg.Interval) // the next tick
 	failures := 0
 	for c.err == nil {
-		if ctx.Err() != nil {
+		if ended.Load() {
 			if errors.Is(context.Cause(ctx), ErrAbandoned) {
 				return nil // a crash, for tests: not a word to the server
 			}
@@ -300,7 +304,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 			}
 		}
 		_ = c.conn.SetReadDeadline(deadline)
-		if ctx.Err() != nil {
+		if ended.Load() {
 			continue // ended before the deadline was set: it may have undone ctx's
 		}
 		n, err := sock.readBatch(d.bufs, d.ns, d.from)
@@ -323,9 +327,12 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 		if c.err != nil {
 			break
 		}
+		// The tick runs at the first wake from half an Interval before it
+		// is due: it then rides on a datagram's or the handler's wake
+		// instead of waking the loop (and its read) once more.
 		now := time.Now()
 		switch {
-		case !now.Before(next):
+		case !now.Before(next.Add(-c.cfg.Interval / 2)):
 			c.tick(now)
 			if c.err == nil {
 				h.Tick(now)
