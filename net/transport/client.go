@@ -484,7 +484,7 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 // server.
 func (c *Client) tick(now time.Time) {
 	c.now = now
-	c.sess.kcp.Update()
+	c.sess.update()
 	switch silent := now.Sub(c.sess.lastRecv); {
 	case silent > c.cfg.Timeout:
 		c.hangUp(CloseTimeout)

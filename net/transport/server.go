@@ -598,7 +598,7 @@ func (s *Server) tick(now time.Time) {
 	s.now = now
 	s.expired = s.expired[:0]
 	for _, sess := range s.list {
-		sess.kcp.Update()
+		sess.update()
 		switch {
 		case sess.fail != nil || now.Sub(sess.lastRecv) > s.cfg.Timeout:
 			s.expired = append(s.expired, sess)

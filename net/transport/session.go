@@ -46,6 +46,8 @@ type session struct {
 	queuedSegs  int
 	queuedBytes int
 
+	inputSince bool // segments came in since KCP's last update: it owes acknowledgements
+
 	closing bool  // closed; waiting for the owner to forget it
 	why     error // why it closed, for Disconnected
 	fail    error // set when the session can go on no longer (its sequence numbers ran out): the owner ends it
@@ -133,7 +135,20 @@ func (s *session) input(segs []byte) bool {
 	if !checkSegments(segs, s.conv, s.mss, s.maxFrg) {
 		return false
 	}
+	s.inputSince = true
 	return s.kcp.Input(segs, kcp.IKCP_PACKET_REGULAR, false) == 0
+}
+
+// update runs KCP's timers (sends, resends, acknowledgements) when it has
+// something to do: frames waiting to be sent or acknowledged, or segments
+// that came in since its last update. An idle session costs nothing a tick:
+// in a game, whose turns travel as datagrams, most sessions are idle most of
+// the time (at 1,000 connections KCP's updates were 7 % of the server's CPU).
+func (s *session) update() {
+	if s.inputSince || s.kcp.WaitSnd() > 0 {
+		s.inputSince = false
+		s.kcp.Update()
+	}
 }
 
 // recvBufSize is the buffer recv needs: a wire.MaxFrame frame's segments, full.
