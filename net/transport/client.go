@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -265,82 +264,57 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	if c.err != nil { // closed before Run
 		return c.err
 	}
-	defer c.closeOnce.Do(func() { c.conn.Close() })
-	// One goroutine reads, ticks and handles: a datagram wakes it straight
-	// from the poller, with no reader goroutine and channel between (at
-	// 1,000 bots in one process those hand-offs were a tenth of its CPU).
-	// The read's deadline is the next tick or the handler's next wake; an
-	// ended ctx moves it to now.
-	sock := openBatchSocket(c.conn, clientBatch)
-	d := newDatagrams(c.cfg.MTU, clientBatch)
-	var ended atomic.Bool // ctx is done: cheaper to ask than ctx
-	unhook := context.AfterFunc(ctx, func() {
-		ended.Store(true)
-		_ = c.conn.SetReadDeadline(time.Unix(1, 0))
-	})
-	defer unhook()
+	r := startReader(c.conn, c.cfg.MTU, clientBatch, clientBatches, pacer{})
+	defer c.closeOnce.Do(r.stop)
+	ticker := time.NewTicker(c.cfg.Interval)
+	defer ticker.Stop()
 	c.now = time.Now()
 	c.sess.lastRecv = c.now // the time before Run is not the server's silence
 	// A handler that knows when it next has work (a lockstep session's next
 	// tick) is woken then, not at the next Interval: a turn's packet leaves
 	// the moment the turn is complete.
 	waker, _ := h.(Waker)
-	next := c.now.Add(c.cfg.Interval) // the next tick
-	failures := 0
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	rearm := func() {
+		if waker == nil {
+			return
+		}
+		// A time already past means the handler is waiting for the
+		// network, not the clock: the next datagram or Interval wakes it.
+		if d := time.Until(waker.Wake()); d > 0 && d < c.cfg.Interval {
+			wake.Reset(d)
+		}
+	}
 	for c.err == nil {
-		if ended.Load() {
+		select {
+		case <-ctx.Done():
 			if errors.Is(context.Cause(ctx), ErrAbandoned) {
 				return nil // a crash, for tests: not a word to the server
 			}
 			c.hangUp(CloseNormal)
 			return nil
-		}
-		deadline, woken := next, false
-		if waker != nil {
-			// A time already past means the handler is waiting for the
-			// network, not the clock: the next datagram or tick wakes it.
-			if w := waker.Wake(); w.After(time.Now()) && w.Before(deadline) {
-				deadline, woken = w, true
-			}
-		}
-		_ = c.conn.SetReadDeadline(deadline)
-		if ended.Load() {
-			continue // ended before the deadline was set: it may have undone ctx's
-		}
-		n, err := sock.readBatch(d.bufs, d.ns, d.from)
-		switch {
-		case err == nil:
-			failures = 0
-			d.n = n
+		case err := <-r.fatal:
+			return fmt.Errorf("client %v: %w", c.LocalAddr(), err)
+		case d := <-r.inbox:
 			c.handleBatch(d, h)
-		case errors.Is(err, os.ErrDeadlineExceeded):
-		case errors.Is(err, net.ErrClosed):
-			return fmt.Errorf("client %v: read: %w", c.LocalAddr(), err)
-		default:
-			// Not fatal: ICMP errors reported on a connected socket (or on
-			// any UDP socket on Windows), a datagram too large for the
-			// buffer on Windows. Pause if they keep coming.
-			if failures++; failures > 64 {
-				time.Sleep(10 * time.Millisecond)
+			r.recycle(d)
+		case <-ticker.C:
+			c.drain(r, h)
+			if c.err != nil {
+				break
 			}
-		}
-		if c.err != nil {
-			break
-		}
-		// The tick runs at the first wake from half an Interval before it
-		// is due: it then rides on a datagram's or the handler's wake
-		// instead of waking the loop (and its read) once more.
-		now := time.Now()
-		switch {
-		case !now.Before(next.Add(-c.cfg.Interval / 2)):
+			now := time.Now()
 			c.tick(now)
 			if c.err == nil {
 				h.Tick(now)
 			}
-			next = now.Add(c.cfg.Interval)
-		case woken && !now.Before(deadline):
-			h.Tick(now)
+		case <-wake.C:
+			if now := time.Now(); c.err == nil {
+				h.Tick(now)
+			}
 		}
+		rearm()
 	}
 	return c.err
 }
@@ -351,6 +325,20 @@ type Waker interface {
 	Wake() time.Time
 }
 
+// drain handles the datagrams already received.
+func (c *Client) drain(r *socketReader, h ClientHandler) {
+	for range clientBatches {
+		select {
+		case d := <-r.inbox:
+			c.handleBatch(d, h)
+			r.recycle(d)
+		default:
+			return
+		}
+	}
+}
+
+// handleBatch handles a batch of received datagrams.
 func (c *Client) handleBatch(d *datagrams, h ClientHandler) {
 	now := time.Now()
 	for i := range d.n {

@@ -12,13 +12,13 @@ import (
 // A socket reader holds batches of received datagrams for its loop; when
 // they are all taken the reader waits and the kernel's buffer takes the rest
 // (or drops it), so memory stays bounded. A server reads up to serverBatch
-// datagrams a system call (recvmmsg on Linux) into serverBatches batches.
-// A client, which receives a few dozen a second, reads on its own loop,
-// clientBatch at a time.
+// datagrams a system call (recvmmsg on Linux) into serverBatches batches;
+// a client, which receives a few dozen a second, holds far fewer.
 const (
 	serverBatch   = 32
 	serverBatches = 8
 	clientBatch   = 4
+	clientBatches = 4
 )
 
 // pacer decides when a reader that has emptied its socket waits a moment
@@ -109,15 +109,6 @@ type datagrams struct {
 
 func (d *datagrams) bytes(i int) []byte { return d.bufs[i][:d.ns[i]] }
 
-// newDatagrams returns room for batch datagrams of up to mtu bytes.
-func newDatagrams(mtu, batch int) *datagrams {
-	d := &datagrams{bufs: make([][]byte, batch), ns: make([]int, batch), from: make([]netip.AddrPort, batch)}
-	for i := range d.bufs {
-		d.bufs[i] = make([]byte, mtu+1)
-	}
-	return d
-}
-
 // socketReader reads a UDP socket on its own goroutine and hands the
 // datagrams to a loop through inbox, a batch at a time, bounded by a free
 // list of batches.
@@ -143,7 +134,11 @@ func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer) *socket
 		done:  make(chan struct{}),
 	}
 	for range batches {
-		r.free <- newDatagrams(mtu, batch)
+		d := &datagrams{bufs: make([][]byte, batch), ns: make([]int, batch), from: make([]netip.AddrPort, batch)}
+		for i := range d.bufs {
+			d.bufs[i] = make([]byte, mtu+1)
+		}
+		r.free <- d
 	}
 	r.wg.Add(1)
 	go r.run()
