@@ -94,11 +94,14 @@ type Bot struct {
 	Spectator bool
 	FPS       int
 	Gone      bool // vanished: no more frames
+	Missed    bool // came back after its game had ended: nothing to wait for
 
 	pilot     *Pilot
-	readied   bool   // SetReady was called in this lobby
-	asked     uint32 // the game RequestStart was called for
-	ended     uint32 // the game EndGame was called for (host)
+	readied   bool    // SetReady was called in this lobby
+	back      bool    // joined with the token of a bot that vanished
+	game      oneGame // its game, followed across its connections
+	asked     uint32  // the game RequestStart was called for
+	ended     uint32  // the game EndGame was called for (host)
 	nextFrame time.Duration
 	local     *Local
 	sent      map[uint32]wire.TurnInput
@@ -356,9 +359,11 @@ func (l *Local) Step() {
 			if f, ok := finalOf(b.Session, b.Digest); ok {
 				b.Final = f
 				l.endedAt = now
+			} else if !b.Spectator && !b.Missed {
+				b.Missed = b.game.missed(b.Session, b.back)
 			}
 		}
-		if !l.cfg.Manual {
+		if !l.cfg.Manual && !b.Missed {
 			l.drive(b)
 		}
 		l.offerStandby(b)
@@ -446,7 +451,7 @@ func (l *Local) Finished() bool {
 		return true
 	}
 	for _, b := range l.Bots {
-		if !b.Gone && (!b.Final.OK || b.Session.Phase() != lockstep.Finished) {
+		if !b.Gone && !b.Missed && (!b.Final.OK || b.Session.Phase() != lockstep.Finished) {
 			return false
 		}
 	}
@@ -535,7 +540,7 @@ func (l *Local) Return(i int) *Bot {
 	old := l.Bots[i]
 	nb := l.addBot(lockstep.Config{Name: "bot" + strconv.Itoa(i), PlayerID: [16]byte{byte(i + 1)}, Token: old.Session.Token()}, old.pilot)
 	l.Bots = l.Bots[:len(l.Bots)-1]
-	nb.Index = i
+	nb.Index, nb.back, nb.game = i, true, old.game
 	l.Bots[i] = nb
 	return nb
 }
@@ -566,6 +571,7 @@ type Summary struct {
 	DownBytesPerS   float64       // per bot
 	VacanciesSeen   int           // bots that saw another player's slot become vacant (remote runs)
 	Rejoins         int           // times bots came back with their token after losing the connection (remote runs)
+	MissedEnds      int           // bots that came back after their game had ended: they saw no end of their own
 	LeavesSeen      int           // bots that saw another player leave the game (remote runs)
 	SyncErrors      uint64        // sync-test mismatches (-synctest)
 	RoomsFailed     int           // rooms the server did not create (remote runs): their bots did not play
@@ -611,6 +617,9 @@ func (l *Local) Summary() Summary {
 		if b.Session.Desync() != nil {
 			s.Desyncs++
 		}
+		if b.Missed {
+			s.MissedEnds++
+		}
 		s.InputMismatches += b.Mismatches
 		s.SyncErrors += st.SyncErrors
 		for i, n := range st.Lateness {
@@ -654,8 +663,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d late_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
+	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d missed_ends=%d late_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
 		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
-		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.LateP99.Milliseconds(), s.SyncErrors, s.SharedTicks, s.RoomsFailed, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
+		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.MissedEnds, s.LateP99.Milliseconds(), s.SyncErrors, s.SharedTicks, s.RoomsFailed, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
 }

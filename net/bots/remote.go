@@ -63,6 +63,8 @@ type remoteBot struct {
 	began   time.Time // when the bot's game began (its session first playing)
 	ended   time.Time // when the room confirmed its game's end to the bot
 	rejoins int       // times the bot came back with its token
+	game    oneGame   // its game, followed across connections
+	missed  bool      // its game ended while it was away
 	vacant  bool      // saw another player's slot become vacant
 	quit    bool      // saw another player leave
 	err     error
@@ -202,6 +204,9 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 			s.LeavesSeen++
 		}
 		s.Rejoins += b.rejoins
+		if b.missed {
+			s.MissedEnds++
+		}
 		if final.OK {
 			if len(hashes) == 0 {
 				s.Hash, s.Turn = final.Hash, final.Turn
@@ -458,6 +463,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 	}
 	path := b.tokenPath(cfg)
 	readied, asked, ended := false, uint32(0), uint32(0)
+	back := sc.Token != ([16]byte{})
 	// The bot looks at its session often while something is to be done
 	// (readying, starting, ending, seeing the results) and seldom while the
 	// game plays itself: 1,000 bots looking 50 times a second cost their
@@ -470,7 +476,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		case <-ctx.Done():
 			return fmt.Errorf("not done (%s): %w", where(c), ctx.Err())
 		case <-c.Done():
-			if _, ok := b.finished(); ok {
+			if _, ok := b.finished(); ok || b.missed {
 				return nil
 			}
 			return &lostError{c.Err()}
@@ -500,6 +506,10 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			if ph != lockstep.Lobby {
 				readied = false
 			}
+			if ph != lockstep.Finished && b.game.missed(s, back) {
+				b.missed, done = true, true // nothing to wait for: no error, and no final
+				return
+			}
 			if ph == lockstep.Playing && b.began.IsZero() {
 				b.mu.Lock()
 				b.began = time.Now()
@@ -525,6 +535,8 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 					b.final, b.ended = f, time.Now()
 					b.mu.Unlock()
 					done = true
+				} else if b.game.missed(s, back) {
+					b.missed, done = true, true
 				}
 			}
 			if s.Desync() != nil {

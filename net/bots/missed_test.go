@@ -1,0 +1,80 @@
+package bots_test
+
+import (
+	"testing"
+	"time"
+
+	"rockstep/net/bots"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// TestBackAfterTheEnd: a bot vanishes near its game's end and comes back
+// with its token, sooner or later. Whenever it comes back, the run ends:
+// in time, it catches up and ends on the others' hash; too late, it finds
+// the room's results (or a room that has forgotten its players) and stops,
+// counted as a missed end, without starting a rematch nobody asked for.
+func TestBackAfterTheEnd(t *testing.T) {
+	const ticks = 900
+	imp, err := transport.ParseImpairment("latency=30ms,jitter=10ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[string]int{}
+	for _, back := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 3 * time.Second, 3500 * time.Millisecond, 4 * time.Second, 5 * time.Second, 8 * time.Second, -1} {
+		l, err := bots.NewLocal(bots.Config{Bots: 4, Ticks: ticks, Seed: 3, Fast: true, Predict: true, Net: imp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= ticks-60 }, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		l.Vanish(2)
+		if back > 0 {
+			if err := l.RunUntil(func() bool { return false }, l.Now()+back); err == nil {
+				t.Fatal("RunUntil(never) returned")
+			}
+		} else {
+			// Everyone else sees the end and leaves: the room forgets them.
+			if err := l.RunUntil(l.Finished, l.Now()+time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			for i := range l.Bots {
+				if i != 2 {
+					l.Leave(i)
+				}
+			}
+			_ = l.RunUntil(func() bool { return false }, l.Now()+time.Second)
+		}
+		b := l.Return(2)
+		if err := l.RunUntil(l.Finished, l.Now()+time.Minute); err != nil {
+			t.Fatalf("back after %v: %v", back, err)
+		}
+		s := l.Summary()
+		switch {
+		case b.Final.OK && !b.Missed:
+			outcomes["caught up"]++
+			if s.HashGroups != 1 || s.ResultGroups != 1 || s.MissedEnds != 0 {
+				t.Errorf("back after %v, caught up: %s", back, s)
+			}
+		case b.Missed && !b.Final.OK:
+			outcomes["missed "+b.Session.Phase().String()]++
+			if s.MissedEnds != 1 || s.HashGroups != 1 || s.ResultGroups != 1 {
+				t.Errorf("back after %v, missed the end: %s", back, s)
+			}
+			if state, _ := l.Room.State(); back > 0 && state != wire.StateFinished {
+				t.Errorf("back after %v: the room is in %v, want the results kept (no rematch nobody asked for)", back, state)
+			}
+			if back < 0 && (b.Session.Phase() != lockstep.Refused || b.Session.Refusal().Reason != wire.RefuseBadToken) {
+				t.Errorf("back to a forgotten game: phase %v, refusal %+v", b.Session.Phase(), b.Session.Refusal())
+			}
+		default:
+			t.Errorf("back after %v: final %+v missed %v", back, b.Final, b.Missed)
+		}
+	}
+	t.Logf("outcomes: %v", outcomes)
+	if outcomes["caught up"] == 0 || len(outcomes) < 2 {
+		t.Errorf("outcomes %v: want some bots caught up and some too late", outcomes)
+	}
+}
