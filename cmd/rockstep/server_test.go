@@ -71,6 +71,9 @@ func (p *proc) stderr() string { p.mu.Lock(); defer p.mu.Unlock(); return p.err.
 
 var listening = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
+// listeningProcs finds the processors the listening line reports.
+var listeningProcs = regexp.MustCompile(`msg=listening .* procs=(\d+)`)
+
 // Generous bounds for waits, not budgets: a loaded machine may be slow.
 const (
 	startLimit = 30 * time.Second  // a process starts and answers
@@ -367,13 +370,9 @@ func TestServerProcs(t *testing.T) {
 	} {
 		t.Setenv("GOMAXPROCS", c.env)
 		p, _ := startServer(t, c.args...)
-		line := listening.FindString(p.stderr())
-		if i := strings.Index(p.stderr(), line); i >= 0 {
-			line = p.stderr()[i:]
-			line, _, _ = strings.Cut(line, "\n")
-		}
-		if !strings.Contains(line, " "+c.want) {
-			t.Errorf("GOMAXPROCS=%q %v: %q, want %s", c.env, c.args, line, c.want)
+		m := listeningProcs.FindStringSubmatch(p.stderr())
+		if m == nil || "procs="+m[1] != c.want {
+			t.Errorf("GOMAXPROCS=%q %v: %q, want %s", c.env, c.args, p.stderr(), c.want)
 		}
 	}
 	t.Setenv("GOMAXPROCS", "")
