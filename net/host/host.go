@@ -86,6 +86,7 @@ type Host struct {
 	rec       *recorders
 	stats     statsBox
 	dropped   [numHostDrops]uint64
+	hungUp    uint64 // connections hung up on for room traffic sent in no room (onStray)
 	lastStat  time.Duration
 	listed    listing // the default room as last published
 	lastFlush time.Duration
@@ -117,6 +118,8 @@ type conn struct {
 	addr    netip.AddrPort
 	net     transport.ConnID
 	pipe    *transport.Pipe
+	stray   bool          // sent room traffic while in no room
+	strayAt time.Duration // when it first did
 }
 
 // Host-level drop reasons (frames the host itself turns away).
@@ -324,7 +327,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		}
 		hr.r.Receive(now, id, frame)
 		if hr.r.HasConn(id) {
-			cn.room = target
+			cn.room, cn.stray = target, false
 		}
 		h.flush(hr)
 	case wire.CreateRoom:
@@ -356,6 +359,33 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		h.reply(id, wire.Pong{ID: m.ID, Time: m.Time})
 	default:
 		h.dropped[dropHostNotJoined]++
+		h.onStray(id, cn, now)
+	}
+}
+
+// strayGrace is how long a connection may go on sending room traffic while
+// in no room before the host hangs up on it. A player its room gave up on
+// (silent past the room's timeout: a machine frozen for seconds) keeps a
+// live connection if it speaks again before the transport's own timeout,
+// and then plays on alone, unheard, for ever. Hung up, its client sees the
+// connection lost and comes back with its token. The grace lets the last
+// frames of a player who was kicked or left cross the Leave that tells it
+// why.
+const strayGrace = 2 * time.Second
+
+// onStray notes room traffic from a connection in no room, and hangs up
+// on one that keeps sending it.
+func (h *Host) onStray(id room.ConnID, cn *conn, now time.Duration) {
+	switch {
+	case cn.pipe != nil || h.srv == nil:
+		// An in-process client is the host's own window: it cannot be
+		// frozen apart from the host.
+	case !cn.stray:
+		cn.stray, cn.strayAt = true, now
+	case now-cn.strayAt >= strayGrace:
+		h.log.Info("hung up on a connection its room had given up on", "conn", id, "addr", cn.addr)
+		h.hungUp++
+		h.srv.CloseConn(cn.net, transport.CloseTimeout)
 	}
 }
 

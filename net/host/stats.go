@@ -22,6 +22,7 @@ type Stats struct {
 	FramesIn, FramesOut                  uint64
 	BytesIn, BytesOut                    uint64
 	Dropped                              map[string]uint64 // by reason, room and host
+	HungUp                               uint64            // connections hung up on: their room had given them up and they kept sending
 
 	// The default room, as a LAN listing shows the server.
 	Name        string
@@ -85,6 +86,7 @@ func (h *Host) publishStats() {
 	for i, n := range h.dropped {
 		s.Dropped[hostDropNames[i]] = n
 	}
+	s.HungUp = h.hungUp
 	if h.rec != nil {
 		s.LastReport = h.rec.lastReport()
 	}
@@ -153,6 +155,7 @@ func (h *Host) writeMetrics(w io.Writer) {
 		{"rockstep_frames_out_total", "Frames sent by rooms.", counter, s.FramesOut},
 		{"rockstep_bytes_in_total", "Bytes received by rooms.", counter, s.BytesIn},
 		{"rockstep_bytes_out_total", "Bytes sent by rooms.", counter, s.BytesOut},
+		{"rockstep_hung_up_total", "Connections hung up on because their room had given them up (silent past its timeout) and they kept sending.", counter, s.HungUp},
 	})
 	fmt.Fprintf(w, "# HELP rockstep_dropped_total Frames dropped, by reason.\n# TYPE rockstep_dropped_total counter\n")
 	for _, name := range sortedKeys(s.Dropped) {

@@ -1,0 +1,97 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"rockstep/net/client"
+	"rockstep/net/host"
+	"rockstep/net/lockstep"
+	"rockstep/net/transport"
+)
+
+// TestFrozenPlayerIsHungUpAndComesBack: a player's program freezes for
+// longer than the room waits for it but not for as long as the transport
+// does, so its connection outlives its place in the room. Before, it then
+// played on alone, unheard, for ever; now the host hangs up on it once it
+// keeps sending, and the player comes back into its slot with its token.
+func TestFrozenPlayerIsHungUpAndComesBack(t *testing.T) {
+	tc := transport.LAN()
+	tc.Timeout = time.Minute // the transport never gives up here: only the room does
+	srv, err := transport.Listen("127.0.0.1:0", tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := host.Defaults()
+	hc.Room.SilenceTimeout = 1500 * time.Millisecond
+	h := host.New(hc)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- h.Serve(ctx, srv) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	addr := srv.Addr().String()
+
+	dial := func(name string, token [16]byte) *client.Client {
+		sc := lockstep.LAN()
+		sc.Name, sc.Token = name, token
+		sc.PlayerID = [16]byte{name[0]}
+		c, err := client.Dial(context.Background(), addr, client.Options{Session: sc, Transport: tc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		return c
+	}
+	phase := func(c *client.Client) (ph lockstep.Phase) {
+		c.Do(func(s *lockstep.Session) { ph = s.Phase() })
+		return ph
+	}
+	a, b := dial("a", [16]byte{}), dial("b", [16]byte{})
+	waitFor(t, "both players in the lobby", func() bool { return phase(a) == lockstep.Lobby && phase(b) == lockstep.Lobby })
+	a.Do(func(s *lockstep.Session) { s.SetReady(true) })
+	b.Do(func(s *lockstep.Session) { s.SetReady(true) })
+	waitFor(t, "the game running", func() bool {
+		for _, c := range []*client.Client{a, b} {
+			c.Do(func(s *lockstep.Session) {
+				if s.Phase() == lockstep.Lobby && s.IsHost() && len(s.SetupState().Players) == 2 && s.SetupState().Players[0].Ready && s.SetupState().Players[1].Ready {
+					s.RequestStart()
+				}
+			})
+		}
+		return phase(a) == lockstep.Playing && phase(b) == lockstep.Playing
+	})
+	var token [16]byte
+	var slot int
+	b.Do(func(s *lockstep.Session) { token, slot = s.Token(), s.Slot() })
+
+	// b's program freezes past the room's patience, then runs on.
+	b.Do(func(*lockstep.Session) { time.Sleep(hc.Room.SilenceTimeout + time.Second) })
+	select {
+	case <-b.Done():
+	case <-time.After(stepLimit):
+		t.Fatalf("the frozen player was never told it had lost its place (phase %v)", phase(b))
+	}
+	var ce *transport.CloseError
+	if err := b.Err(); !errors.As(err, &ce) || ce.Reason != transport.CloseTimeout || !ce.ByPeer {
+		t.Fatalf("b ended with %v, want the host's hang-up (timeout)", err)
+	}
+	waitFor(t, "the hang-up counted", func() bool { return h.Stats().HungUp == 1 })
+
+	// The player comes back as itself and plays on in its slot.
+	back := dial("b", token)
+	waitFor(t, "b back in its slot, playing", func() bool {
+		ok := false
+		back.Do(func(s *lockstep.Session) {
+			ok = s.Phase() == lockstep.Playing && s.Slot() == slot && s.RoomStatus().Vacant == 0 && s.World() != nil && s.World().Ships[slot].Present
+		})
+		return ok
+	})
+	if phase(a) != lockstep.Playing {
+		t.Fatalf("a is %v, want still playing", phase(a))
+	}
+}
