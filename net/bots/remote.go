@@ -414,15 +414,28 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 			tok = sc.Token
 		}
 		var lost *lostError
-		if !errors.As(err, &lost) || tok == ([16]byte{}) || ctx.Err() != nil {
+		forgotten := errors.Is(err, errForgotten)
+		if (!errors.As(err, &lost) && !forgotten) || ctx.Err() != nil {
 			return err
 		}
-		// The connection was lost, not refused: come back as the same player.
+		// The connection was lost, not refused: come back as the same
+		// player, or, if the room never had the bot in a game (lost before
+		// its Welcome, or in the lobby, whose slots are not held), as a new
+		// one.
 		if lostAt.IsZero() {
 			lostAt = time.Now()
 		}
 		if time.Since(lostAt) > rejoinFor {
 			return fmt.Errorf("could not rejoin for %v: %w", rejoinFor, err)
+		}
+		if forgotten {
+			tok = [16]byte{}
+			b.mu.Lock()
+			b.token = tok
+			b.mu.Unlock()
+			if path != "" {
+				_ = os.Remove(path)
+			}
 		}
 		sc.Token = tok
 		b.mu.Lock()
@@ -435,6 +448,11 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 		}
 	}
 }
+
+// errForgotten is a room's refusal of a bot's token before the bot played:
+// its lobby slot was freed when its connection went silent, and the bot
+// joins again as a new player.
+var errForgotten = errors.New("the room forgot the bot's lobby slot")
 
 // lostError is a connection that ended without the room saying why: the
 // bot may come back with its token.
@@ -449,8 +467,11 @@ func (e *lostError) Unwrap() error { return e.err }
 func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.Config) error {
 	c, err := client.Dial(ctx, cfg.Addr, client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }})
 	if err != nil {
-		if sc.Token != ([16]byte{}) && ctx.Err() == nil {
-			return &lostError{err} // the server may answer again in a moment
+		b.mu.Lock()
+		before := b.c != nil
+		b.mu.Unlock()
+		if (before || sc.Token != ([16]byte{})) && ctx.Err() == nil {
+			return &lostError{err} // the server answered before: it may again in a moment
 		}
 		return err
 	}
@@ -517,6 +538,8 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 				b.mu.Unlock()
 			}
 			switch {
+			case ph == lockstep.Refused && back && s.Refusal().Reason == wire.RefuseBadToken:
+				fail = fmt.Errorf("refused: %s: %w", s.Refusal().Text, errForgotten)
 			case ph == lockstep.Refused:
 				fail = fmt.Errorf("refused: %s", s.Refusal().Text)
 			case ph == lockstep.Left:
