@@ -78,3 +78,43 @@ func TestBackAfterTheEnd(t *testing.T) {
 		t.Errorf("outcomes %v: want some bots caught up and some too late", outcomes)
 	}
 }
+
+// TestLateFirstStartAfterASnapshot: a player that came back into its game
+// from a snapshot is then handed the game's first Start (a copy the room
+// sent late): it plays on from where it is, and everyone ends on one hash.
+// Before, it started over at turn 0 and waited for turns the room no
+// longer had, while the room waited for its inputs.
+func TestLateFirstStartAfterASnapshot(t *testing.T) {
+	l, err := bots.NewLocal(bots.Config{Bots: 3, Ticks: 1200, Seed: 4, Fast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 300 }, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	l.Vanish(1)
+	_ = l.RunUntil(func() bool { return false }, l.Now()+time.Second)
+	back := l.Return(1)
+	if err := l.RunUntil(func() bool { return back.Session.Phase() == lockstep.Playing }, l.Now()+time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	from, _ := back.Session.ExecutedTurns()
+	if from == 0 {
+		t.Fatal("the returning bot did not come back from a snapshot")
+	}
+	w := back.Session.World()
+	f, err := wire.Append(nil, wire.Start{Setup: w.Setup, Names: back.Session.Names(), K: 2, Delay: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.Session.Receive(l.Now(), f)
+	if turn, _ := back.Session.ExecutedTurns(); turn < from {
+		t.Fatalf("after the late Start the bot is at turn %d, was at %d", turn, from)
+	}
+	if _, err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if s := l.Summary(); s.HashGroups != 1 || s.ResultGroups != 1 || !back.Final.OK {
+		t.Fatalf("want everyone on one hash, the returned bot among them: %s", s)
+	}
+}

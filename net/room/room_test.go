@@ -1067,3 +1067,30 @@ func TestResendsWaitForTheUsualAcknowledgement(t *testing.T) {
 		t.Error("no master frame sent again in 400 ms without an acknowledgement")
 	}
 }
+
+// TestStaleJoinDoesNotRestart: a copy of a player's Join that arrives after
+// it has started (it asked twice while the Welcome was on its way) is
+// answered, but the room does not send the game's first Start again: to a
+// player that came back from a snapshot it would mean starting over at
+// turn 0, waiting for turns the room no longer keeps.
+func TestStaleJoinDoesNotRestart(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.playIdle(0, 2)
+	b.tick(time.Second) // the game's Start is long sent
+	b.peer(2).got = nil
+	b.send(2, wire.Join{Name: "p", PlayerID: [16]byte{2}})
+	if _, ok := last[wire.Welcome](b.peer(2)); !ok {
+		t.Fatal("the repeated Join was not answered")
+	}
+	for turn := uint32(1); turn < 20; turn++ {
+		b.tick(50 * time.Millisecond) // the room's loop runs between the player's packets
+		b.playIdle(turn, 2)
+		for _, m := range b.peer(2).got {
+			if st, ok := m.(wire.Start); ok {
+				t.Fatalf("turn %d: the room sent Start (first turn %d) to a player already playing", turn, st.FirstTurn)
+			}
+		}
+		b.peer(2).got = b.peer(2).got[:0]
+	}
+}

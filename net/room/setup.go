@@ -146,9 +146,11 @@ func (r *Room) welcome(m *member) {
 	}
 	r.send(m.conn, w)
 	r.send(m.conn, r.setupState()) // the roster and names, in every state
-	if r.state == wire.StateRunning && m.started {
-		m.started = false // send Start again until the client answers
-	}
+	// A member that has started has answered its Start (or snapshot): a
+	// repeated Join from it is a stale copy, and sending it the game's first
+	// Start again would restart, at turn 0, a player that came back into the
+	// game from a snapshot. One that has not started is sent Start until it
+	// answers (sendStarts).
 }
 
 // cleanName keeps a name printable and within limits; an empty name
