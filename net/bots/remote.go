@@ -285,46 +285,67 @@ func gameTime(bots []*remoteBot) time.Duration {
 }
 
 // createRoom asks the server for a room for group g, from the group's
-// address. CreateRoom is sent once: the stream is reliable, and a resent
-// one would make a second room. Only a dial that fails (no connection, so
-// no room) is tried again.
+// address. On one connection CreateRoom is sent once: the stream is
+// reliable. A connection lost before the answer, or no answer at all, is
+// asked again on a new connection, from the same address: the server
+// answers the same ask from the same address with the room it made for it
+// while nobody has joined, so a retry never makes a second room.
 func createRoom(ctx context.Context, cfg RemoteConfig, g int, from netip.Addr) (uint32, error) {
-	var tc *transport.Client
+	ask := wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}}
 	var err error
-	for try := 0; ; try++ {
-		if from.IsValid() {
-			tc, err = transport.DialFrom(ctx, from, cfg.Addr, cfg.Transport)
-		} else {
-			tc, err = transport.Dial(ctx, cfg.Addr, cfg.Transport)
-		}
-		if err == nil || try == 2 || ctx.Err() != nil {
-			break
+	for try := 0; try < createRoomTries; try++ {
+		var id uint32
+		var again bool
+		id, again, err = askRoom(ctx, cfg, from, ask)
+		if !again || ctx.Err() != nil {
+			return id, err
 		}
 		select {
 		case <-ctx.Done():
+			return 0, fmt.Errorf("create room: %w", ctx.Err())
 		case <-time.After(time.Second):
 		}
 	}
+	return 0, err
+}
+
+// createRoomTries bounds the connections a room's creation may take.
+const createRoomTries = 3
+
+// askRoom asks for a room on one connection; again reports a failure that
+// a new connection may not meet (no connection, a lost one, no answer).
+func askRoom(ctx context.Context, cfg RemoteConfig, from netip.Addr, ask wire.CreateRoom) (id uint32, again bool, err error) {
+	var tc *transport.Client
+	if from.IsValid() {
+		tc, err = transport.DialFrom(ctx, from, cfg.Addr, cfg.Transport)
+	} else {
+		tc, err = transport.Dial(ctx, cfg.Addr, cfg.Transport)
+	}
 	if err != nil {
-		return 0, fmt.Errorf("create room: %w", err)
+		return 0, true, fmt.Errorf("create room: %w", err)
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	frame, _ := wire.Append(nil, wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}})
+	frame, _ := wire.Append(nil, ask)
 	h := &roomCreator{answer: make(chan roomAnswer, 1), send: func() { _ = tc.Send(frame) }}
 	ran := make(chan error, 1)
 	go func() { ran <- tc.Run(rctx, h) }()
+	defer func() {
+		cancel()
+		<-ran
+	}()
 	wait := time.NewTimer(createRoomWait)
 	defer wait.Stop()
 	select {
 	case a := <-h.answer:
-		return a.id, a.err
+		return a.id, false, a.err
 	case err := <-ran:
-		return 0, fmt.Errorf("create room: connection lost: %w", err)
+		ran <- err // for the deferred wait
+		return 0, true, fmt.Errorf("create room: connection lost: %w", err)
 	case <-wait.C:
-		return 0, fmt.Errorf("create room: no answer in %v", createRoomWait)
+		return 0, true, fmt.Errorf("create room: no answer in %v", createRoomWait)
 	case <-ctx.Done():
-		return 0, fmt.Errorf("create room: %w", ctx.Err())
+		return 0, false, fmt.Errorf("create room: %w", ctx.Err())
 	}
 }
 

@@ -108,6 +108,24 @@ type hosted struct {
 	emptyAt time.Duration // when it became empty, finished or never started (0: not)
 	state   wire.RoomState
 	maker   netip.Prefix // the network of the connection that created it; invalid: none counted
+	asked   wire.CreateRoom
+	askedBy netip.Addr  // the address that asked for it (invalid: not made by a CreateRoom)
+	askedOn room.ConnID // the connection that asked for it
+}
+
+// askedBefore returns the room made for the same CreateRoom from the same
+// address on another connection that nobody has joined yet: a creator
+// whose connection was lost before the answer came asks again on a new
+// one, and must not make a second room. (Asks repeated on one connection
+// are asks for more rooms, within the limits.)
+func (h *Host) askedBefore(conn room.ConnID, from netip.Addr, m wire.CreateRoom) (uint32, bool) {
+	for _, id := range h.order {
+		hr := h.rooms[id]
+		if st, _ := hr.r.State(); hr.askedBy == from && hr.askedOn != conn && hr.asked == m && st == wire.StateSetup && hr.r.Connections() == 0 && hr.r.Game() == 1 {
+			return id, true
+		}
+	}
+	return 0, false
 }
 
 // conn is a connection as the host numbers it: over the network (net) or
@@ -334,6 +352,13 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		var maker netip.Prefix
 		if cn.addr.IsValid() {
 			maker = makerNet(cn.addr.Addr())
+			if rid, ok := h.askedBefore(id, cn.addr.Addr(), m); ok {
+				// The same ask from the same machine on a new connection:
+				// the answer was lost with the last one. The same room,
+				// not a second.
+				h.reply(id, wire.RoomCreated{RoomID: rid})
+				return
+			}
 		}
 		switch {
 		case len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load():
@@ -354,6 +379,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.rooms[rid].maker = maker
 			h.byMaker[maker]++
 		}
+		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
 		h.reply(id, wire.RoomCreated{RoomID: rid})
 	case wire.Ping:
 		h.reply(id, wire.Pong{ID: m.ID, Time: m.Time})

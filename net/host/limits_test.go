@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"rockstep/net/bots"
+	"rockstep/net/client"
 	"rockstep/net/host"
+	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -92,5 +94,69 @@ func TestBotsReadTheRefusal(t *testing.T) {
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, PerRoom: 2, Ticks: 60, Seed: 3})
 	if err == nil || !strings.Contains(err.Error(), "refused") || s.RoomsFailed != 1 {
 		t.Fatalf("bots without a room: %v, %d rooms failed; want the refusal, one room failed", err, s.RoomsFailed)
+	}
+}
+
+// TestCreateRoomAskedAgain: a creator whose connection was lost before
+// the answer asks again on a new connection and gets the room it asked
+// for, not a second one; once someone is in that room, or for another
+// name, the same machine gets a new room.
+func TestCreateRoomAskedAgain(t *testing.T) {
+	h, addr, _, _ := serve(t, host.Defaults())
+	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
+	defer cancel()
+	ask := func(name string) uint32 {
+		t.Helper()
+		tc, err := transport.Dial(ctx, addr.String(), transport.LAN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame, _ := wire.Append(nil, wire.CreateRoom{Name: name})
+		if err := tc.Send(frame); err != nil {
+			t.Fatal(err)
+		}
+		log := &frameLog{}
+		rctx, rcancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); _ = tc.Run(rctx, log) }()
+		defer func() { rcancel(); <-done }()
+		var id uint32
+		waitFor(t, "the CreateRoom answered", func() bool {
+			log.mu.Lock()
+			defer log.mu.Unlock()
+			for _, m := range log.msgs {
+				if rc, ok := m.(wire.RoomCreated); ok {
+					id = rc.RoomID
+					return true
+				}
+			}
+			return false
+		})
+		return id
+	}
+	first := ask("again")
+	if again := ask("again"); again != first {
+		t.Errorf("asked again on a new connection: room %d, want %d", again, first)
+	}
+	other := ask("another")
+	if other == first {
+		t.Errorf("another name got the same room %d", first)
+	}
+	waitFor(t, "two rooms and the default", func() bool { return h.Stats().Rooms == 3 })
+
+	sc := lockstep.LAN()
+	sc.RoomID = first
+	c, err := client.Dial(ctx, addr.String(), client.Options{Session: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	waitFor(t, "a player in the room", func() bool {
+		ok := false
+		c.Do(func(s *lockstep.Session) { ok = s.Phase() == lockstep.Lobby })
+		return ok
+	})
+	if later := ask("again"); later == first {
+		t.Errorf("asked again once a player was in room %d: got that room, want a new one", first)
 	}
 }
