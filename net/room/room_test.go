@@ -1094,3 +1094,36 @@ func TestStaleJoinDoesNotRestart(t *testing.T) {
 		b.peer(2).got = b.peer(2).got[:0]
 	}
 }
+
+// TestEveryoneBackWithNobodyToCatchUpFrom: every player of a game loses
+// its connection and comes back with its token. Nobody is left playing to
+// give the world to catch up from, and the room holds none: the returning
+// players' slots go at the vacancy timeout like any vacant slot, and the
+// room, empty, finishes; before, it waited for them for ever.
+func TestEveryoneBackWithNobodyToCatchUpFrom(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.VacancyTimeout = 5 * time.Second })
+	ws := b.startGame(2)
+	b.playIdle(0, 2)
+	b.r.Disconnected(b.now, 1)
+	b.r.Disconnected(b.now, 2)
+	b.send(11, wire.Join{Token: ws[0].Token})
+	b.send(12, wire.Join{Token: ws[1].Token})
+	for _, c := range []room.ConnID{11, 12} {
+		if w, ok := last[wire.Welcome](b.peer(c)); !ok || w.State != wire.StateRunning {
+			t.Fatalf("conn %d: %+v, want welcomed back into the running game", c, w)
+		}
+	}
+	for i := 0; i < 100; i++ {
+		b.send(11, wire.Ping{})
+		b.send(12, wire.Ping{})
+		b.tick(100 * time.Millisecond)
+		if st, _ := b.r.State(); st == wire.StateFinished {
+			if end, _ := b.r.Ended(); end != wire.EndEmpty {
+				t.Fatalf("finished with %v, want everyone gone", end)
+			}
+			return
+		}
+	}
+	st, child := b.r.State()
+	t.Fatalf("after 10 s the room is %v (%v), want finished: nobody can catch the players up", st, child)
+}

@@ -310,12 +310,23 @@ func (r *Room) tickRunning() {
 	if r.resumed && r.awaitUntil == 0 {
 		r.tickResumed() // the resumed room's clock starts: drop times are set
 	}
+	stranded := false
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.inGame && s.vacant && !s.drop && !s.rejoining && now >= s.dropAt {
-			s.drop = true // dropped by the next master turn, identically everywhere
-			r.statusDirty = true
+		if !s.inGame || !s.vacant || s.drop || now < s.dropAt {
+			continue
 		}
+		// A player coming back holds its slot while it catches up, unless
+		// there is no world to catch up from (everyone else is gone too):
+		// then its slot goes like any vacant one, and the room, empty,
+		// finishes.
+		if s.rejoining && !stranded {
+			if stranded = r.stranded(); !stranded {
+				continue
+			}
+		}
+		s.drop = true // dropped by the next master turn, identically everywhere
+		r.statusDirty = true
 	}
 	if r.remaining() == 0 {
 		r.finish(wire.EndEmpty, r.lastCompiled()) // everyone left or was dropped

@@ -90,6 +90,24 @@ func (r *Room) relaySnapshots() {
 // world, preferring a different one from the last that failed to answer.
 func (r *Room) askSnapshot() {
 	s := &r.snap
+	pick := r.snapshotSource()
+	if pick == nil {
+		return
+	}
+	turn := uint32(0)
+	if r.nextTurn > 0 {
+		turn = r.nextTurn - 1
+	}
+	s.asking, s.src, s.askAt, s.askTurn = true, pick.conn, r.now, turn
+	s.asm.Reset()
+	r.send(pick.conn, wire.SnapshotRequest{Turn: turn})
+}
+
+// snapshotSource returns the player to ask for the world: the lowest
+// playing, connected, up-to-date one, a different one from the last that
+// failed to answer if there is one; nil if nobody can be asked.
+func (r *Room) snapshotSource() *member {
+	s := &r.snap
 	var pick *member
 	for i := range r.slots {
 		sl := &r.slots[i]
@@ -101,16 +119,14 @@ func (r *Room) askSnapshot() {
 			pick = m
 		}
 	}
-	if pick == nil {
-		return
-	}
-	turn := uint32(0)
-	if r.nextTurn > 0 {
-		turn = r.nextTurn - 1
-	}
-	s.asking, s.src, s.askAt, s.askTurn = true, pick.conn, r.now, turn
-	s.asm.Reset()
-	r.send(pick.conn, wire.SnapshotRequest{Turn: turn})
+	return pick
+}
+
+// stranded reports whether a returning player can get no world to catch up
+// from: the room holds no snapshot the master turns it keeps can follow,
+// and nobody playing can be asked for one.
+func (r *Room) stranded() bool {
+	return !r.usable() && r.snapshotSource() == nil
 }
 
 func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
