@@ -64,6 +64,7 @@ type remoteBot struct {
 	ended   time.Time // when the room confirmed its game's end to the bot
 	rejoins int       // times the bot came back with its token
 	game    oneGame   // its game, followed across connections
+	gotIn   bool      // the room answered the current connection's Join
 	missed  bool      // its game ended while it was away
 	vacant  bool      // saw another player's slot become vacant
 	quit    bool      // saw another player leave
@@ -421,6 +422,7 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	}
 	var lostAt time.Time
 	for {
+		b.gotIn = false
 		err := b.session(ctx, cfg, sc)
 		if err == nil {
 			if path != "" {
@@ -443,8 +445,8 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 		// player, or, if the room never had the bot in a game (lost before
 		// its Welcome, or in the lobby, whose slots are not held), as a new
 		// one.
-		if lostAt.IsZero() {
-			lostAt = time.Now()
+		if lostAt.IsZero() || b.gotIn {
+			lostAt = time.Now() // a new loss: the last rejoin got the bot back in
 		}
 		if time.Since(lostAt) > rejoinFor {
 			return fmt.Errorf("could not rejoin for %v: %w", rejoinFor, err)
@@ -548,6 +550,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			ph := s.Phase()
 			if ph != lockstep.Lobby {
 				readied = false
+			}
+			if ph != lockstep.Joining && ph != lockstep.Refused {
+				b.gotIn = true
 			}
 			if ph != lockstep.Finished && b.game.missed(s, back) {
 				b.missed, done = true, true // nothing to wait for: no error, and no final
