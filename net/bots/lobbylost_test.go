@@ -25,8 +25,7 @@ func TestBotLostInTheLobbyJoinsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := host.Defaults()
-	hc.Room.SilenceTimeout = 1500 * time.Millisecond
+	hc := host.Defaults() // the room gives up after its usual 3 s
 	h := host.New(hc)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -64,7 +63,7 @@ func TestBotLostInTheLobbyJoinsAgain(t *testing.T) {
 	bots[1].mu.Lock()
 	frozen := bots[1].c
 	bots[1].mu.Unlock()
-	frozen.Do(func(*lockstep.Session) { time.Sleep(hc.Room.SilenceTimeout + time.Second) })
+	frozen.Do(func(*lockstep.Session) { time.Sleep(hc.Room.SilenceTimeout + 1500*time.Millisecond) })
 	select {
 	case <-frozen.Done():
 	case <-time.After(30 * time.Second):
