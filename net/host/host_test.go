@@ -37,7 +37,13 @@ func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.C
 // server. The host stops when the test ends.
 func serveTransport(t *testing.T, cfg host.Config) (*host.Host, *transport.Server, context.CancelFunc, chan error) {
 	t.Helper()
-	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
+	return serveOn(t, transport.LAN(), cfg)
+}
+
+// serveOn is serveTransport with the transport's settings tc.
+func serveOn(t *testing.T, tc transport.Config, cfg host.Config) (*host.Host, *transport.Server, context.CancelFunc, chan error) {
+	t.Helper()
+	srv, err := transport.Listen("127.0.0.1:0", tc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,28 @@ func (l *frameLog) count() (created, refused int) {
 	return created, refused
 }
 
+// askRooms sends ask n times on a new connection to addr and returns what
+// the connection receives, until the test ends.
+func askRooms(t *testing.T, ctx context.Context, addr string, ask wire.CreateRoom, n int) *frameLog {
+	t.Helper()
+	tc, err := transport.Dial(ctx, addr, transport.LAN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, _ := wire.Append(nil, ask)
+	for range n {
+		if err := tc.Send(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := &frameLog{}
+	rctx, rcancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = tc.Run(rctx, log) }()
+	t.Cleanup(func() { rcancel(); <-done })
+	return log
+}
+
 // TestRoomExhaustion: one connection asking for 300 rooms gets at most
 // MaxRoomsPerConn of them and a refusal for each of the rest; rooms left
 // empty expire; bots that need rooms then still get them.
@@ -53,21 +75,7 @@ func TestRoomExhaustion(t *testing.T) {
 	h, addr, _, _ := serve(t, cfg)
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
-	tc, err := transport.Dial(ctx, addr.String(), transport.LAN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	frame, _ := wire.Append(nil, wire.CreateRoom{Name: "mine"})
-	for range 300 {
-		if err := tc.Send(frame); err != nil {
-			t.Fatal(err)
-		}
-	}
-	log := &frameLog{}
-	rctx, rcancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); _ = tc.Run(rctx, log) }()
-	defer func() { rcancel(); <-done }()
+	log := askRooms(t, ctx, addr.String(), wire.CreateRoom{Name: "mine"}, 300)
 	waitFor(t, "every CreateRoom answered", func() bool {
 		c, r := log.count()
 		return c+r == 300
@@ -107,19 +115,7 @@ func TestCreateRoomAskedAgain(t *testing.T) {
 	defer cancel()
 	ask := func(name string) uint32 {
 		t.Helper()
-		tc, err := transport.Dial(ctx, addr.String(), transport.LAN())
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame, _ := wire.Append(nil, wire.CreateRoom{Name: name})
-		if err := tc.Send(frame); err != nil {
-			t.Fatal(err)
-		}
-		log := &frameLog{}
-		rctx, rcancel := context.WithCancel(ctx)
-		done := make(chan struct{})
-		go func() { defer close(done); _ = tc.Run(rctx, log) }()
-		defer func() { rcancel(); <-done }()
+		log := askRooms(t, ctx, addr.String(), wire.CreateRoom{Name: name}, 1)
 		var id uint32
 		waitFor(t, "the CreateRoom answered", func() bool {
 			log.mu.Lock()

@@ -22,19 +22,8 @@ import (
 func TestFrozenPlayerIsHungUpAndComesBack(t *testing.T) {
 	tc := transport.LAN()
 	tc.Timeout = time.Minute // the transport never gives up here: only the room does
-	srv, err := transport.Listen("127.0.0.1:0", tc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hc := host.Defaults() // the room gives up after its usual 3 s
-	h := host.New(hc)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Serve(ctx, srv) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	hc := host.Defaults()    // the room gives up after its usual 3 s
+	h, srv, _, _ := serveOn(t, tc, hc)
 	addr := srv.Addr().String()
 
 	dial := func(name string, token [16]byte) *client.Client {
