@@ -236,6 +236,16 @@ func TestBeingSentAwayShowsWhyOnTheMenu(t *testing.T) {
 	f := &flow{screen: screenPlay}
 	f.observe(netStatus{active: true, phase: phasePlaying, closed: true})
 	wantScreen(t, "loop stopped", f, screenMenu)
+	// A connection lost in the game (no answer, or the host hung up on a
+	// machine that froze) is named as such, not as a closed game.
+	for _, s := range []screenID{screenLobby, screenPlay, screenResults} {
+		f := &flow{screen: s}
+		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: phasePlaying, closed: true, lost: true}), effDisconnect)
+		wantScreen(t, s.String()+" lost", f, screenMenu)
+		if !strings.Contains(f.notice, "connection to the game was lost") {
+			t.Errorf("%v, connection lost: notice %q", s, f.notice)
+		}
+	}
 }
 
 func TestHostingFailureReturnsToTheMenu(t *testing.T) {

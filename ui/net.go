@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -332,6 +333,7 @@ type netView struct {
 	results  game.Results            // valid when ended: read from the confirmed world at the end
 	token    [16]byte
 	closed   bool // the session's loop has stopped
+	lost     bool // it stopped because the connection was lost (no answer, or the host hung up), not by our leaving
 }
 
 // read fills v from g's session, if it has a client yet. It reuses v's
@@ -347,9 +349,10 @@ func (g *netGame) read(v *netView) {
 	}
 	select {
 	case <-c.Done():
-		v.closed = true
+		err := c.Err()
+		v.closed, v.lost = true, err != nil && !errors.Is(err, client.ErrClosed)
 	default:
-		v.closed = false
+		v.closed, v.lost = false, false
 	}
 	c.Do(func(s *lockstep.Session) {
 		v.ok = true
@@ -495,7 +498,7 @@ func (g *netGame) netStatus(v *netView) netStatus {
 	if !v.ok {
 		return n
 	}
-	n.phase, n.host, n.room, n.refusal, n.leave, n.closed = v.phase, v.host, v.status.State, v.refusal, v.leave, v.closed
+	n.phase, n.host, n.room, n.refusal, n.leave, n.closed, n.lost = v.phase, v.host, v.status.State, v.refusal, v.leave, v.closed, v.lost
 	n.started, n.desync, n.ended = v.hasWorld, v.desync, v.ended
 	return n
 }
