@@ -137,7 +137,7 @@ type netStatus struct {
 	dialing bool               // the connection is being made
 	dialErr error              // the connection could not be made
 	closed  bool               // the session's loop has stopped
-	lost    bool               // it stopped because the connection was lost, not by our leaving
+	lost    bool               // closed because the connection was lost, not by our leaving
 	phase   phase              //
 	host    bool               // the local player is the room's host
 	room    wire.RoomState     //
@@ -390,7 +390,7 @@ func (f *flow) observe(n netStatus) []effect {
 		return f.leave(err)
 	}
 	switch {
-	case n.closed && n.lost && n.phase != phaseLeft:
+	case n.lost && n.phase != phaseLeft:
 		// No answer for seconds, or the host hung up on a player it had
 		// given up on (a machine that froze): say so, not "closed". A
 		// player in a game finds Rejoin on the menu.

@@ -554,7 +554,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			if ph != lockstep.Joining && ph != lockstep.Refused {
 				b.gotIn = true
 			}
-			if ph != lockstep.Finished && b.game.missed(s, back) {
+			if b.game.missed(s, back) {
 				b.missed, done = true, true // nothing to wait for: no error, and no final
 				return
 			}
@@ -585,8 +585,6 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 					b.final, b.ended = f, time.Now()
 					b.mu.Unlock()
 					done = true
-				} else if b.game.missed(s, back) {
-					b.missed, done = true, true
 				}
 			}
 			if s.Desync() != nil {

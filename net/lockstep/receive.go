@@ -194,12 +194,11 @@ func (s *Session) onStart(st wire.Start) {
 	case s.phase == Playing && st.FirstTurn == g.start.FirstTurn && st.Setup == g.start.Setup:
 		s.sendClientPacket(false) // the room has not heard from us yet
 		return
-	case s.phase == Playing && st.FirstTurn > 0:
-		return // a snapshot offer for someone already playing
-	case s.phase == Playing && st.Setup == g.start.Setup:
-		// The game's first Start, late, to a player that came into it from
-		// a snapshot: restarting at turn 0 would leave it waiting for
-		// turns the room no longer has, and the room waiting for it.
+	case s.phase == Playing && (st.FirstTurn > 0 || st.Setup == g.start.Setup):
+		// A snapshot offer for someone already playing, or the game's first
+		// Start, late, to a player that came into it from a snapshot:
+		// restarting at turn 0 would leave it waiting for turns the room no
+		// longer has, and the room waiting for it.
 		return
 	case s.phase == Joining || s.phase == Refused || s.phase == Left:
 		return

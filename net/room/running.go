@@ -310,7 +310,6 @@ func (r *Room) tickRunning() {
 	if r.resumed && r.awaitUntil == 0 {
 		r.tickResumed() // the resumed room's clock starts: drop times are set
 	}
-	stranded := false
 	for i := range r.slots {
 		s := &r.slots[i]
 		if !s.inGame || !s.vacant || s.drop || now < s.dropAt {
@@ -320,10 +319,8 @@ func (r *Room) tickRunning() {
 		// there is no world to catch up from (everyone else is gone too):
 		// then its slot goes like any vacant one, and the room, empty,
 		// finishes.
-		if s.rejoining && !stranded {
-			if stranded = r.stranded(); !stranded {
-				continue
-			}
+		if s.rejoining && !r.stranded() {
+			continue
 		}
 		s.drop = true // dropped by the next master turn, identically everywhere
 		r.statusDirty = true
