@@ -13,15 +13,15 @@ import (
 	"rockstep/net/wire"
 )
 
-// ClientHandler receives a client's events. Its methods are called on the
-// client's loop goroutine (Run) only, one at a time; they may call
-// Client.Send.
+// ClientHandler receives a client's events. Its methods are called by Run
+// only (from its loop and its reader goroutines), one at a time; they may
+// call Client.Send.
 type ClientHandler interface {
 	// Message delivers one frame from the server, in the order sent. frame
 	// is valid only during the call.
 	Message(frame []byte)
-	// Tick is called every Config.Interval, after the datagrams received so
-	// far have been handled.
+	// Tick is called at least every Config.Interval, and at a Waker's
+	// wakes.
 	Tick(now time.Time)
 }
 
@@ -35,6 +35,13 @@ type Client struct {
 	hostPub []byte // the host key the server proved
 	now     time.Time
 	err     error // set once the session is over; Run returns it
+
+	// While Run runs, mu is held by its loop and by its reader while they
+	// use the session or call the handler.
+	mu     sync.Mutex
+	wake   *time.Timer // Run's one timer
+	armed  time.Time   // when wake fires
+	tickAt time.Time   // when the transport's next tick is due
 
 	obuf []byte // sealed datagrams
 	pbuf []byte // an opened payload
@@ -264,31 +271,34 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	if c.err != nil { // closed before Run
 		return c.err
 	}
-	r := startReader(c.conn, c.cfg.MTU, clientBatch, clientBatches, pacer{})
-	defer c.closeOnce.Do(r.stop)
-	ticker := time.NewTicker(c.cfg.Interval)
-	defer ticker.Stop()
+	waker, _ := h.(Waker)
+	c.mu.Lock()
 	c.now = time.Now()
 	c.sess.lastRecv = c.now // the time before Run is not the server's silence
-	// A handler that knows when it next has work (a lockstep session's next
-	// tick) is woken then, not at the next Interval: a turn's packet leaves
-	// the moment the turn is complete.
-	waker, _ := h.(Waker)
-	wake := time.NewTimer(time.Hour)
-	defer wake.Stop()
-	rearm := func() {
-		if waker == nil {
-			return
-		}
-		// A time already past means the handler is waiting for the
-		// network, not the clock: the next datagram or Interval wakes it.
-		if d := time.Until(waker.Wake()); d > 0 && d < c.cfg.Interval {
-			wake.Reset(d)
-		}
-	}
-	for c.err == nil {
+	c.tickAt = c.now.Add(c.cfg.Interval)
+	c.wake = time.NewTimer(time.Hour)
+	c.rearm(c.now, waker, true)
+	c.mu.Unlock()
+	defer c.wake.Stop()
+	// The reader handles what arrives on its own goroutine, under c.mu, so
+	// that a datagram wakes one goroutine, not a reader and then this loop.
+	// This loop keeps the clock: one timer, at the transport's next tick
+	// or, for a handler that knows when it next has work (a lockstep
+	// session's next tick, a Waker), then if that is sooner: a turn's
+	// packet leaves the moment the turn is complete.
+	r := startReader(c.conn, c.cfg.MTU, clientBatch, 1, pacer{}, func(d *datagrams) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		now := time.Now()
+		c.handleBatch(now, d, h)
+		c.rearm(now, waker, false)
+	})
+	defer c.closeOnce.Do(r.stop)
+	for {
 		select {
 		case <-ctx.Done():
+			c.mu.Lock()
+			defer c.mu.Unlock()
 			if errors.Is(context.Cause(ctx), ErrAbandoned) {
 				return nil // a crash, for tests: not a word to the server
 			}
@@ -296,27 +306,57 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 			return nil
 		case err := <-r.fatal:
 			return fmt.Errorf("client %v: %w", c.LocalAddr(), err)
-		case d := <-r.inbox:
-			c.handleBatch(d, h)
-			r.recycle(d)
-		case <-ticker.C:
-			c.drain(r, h)
-			if c.err != nil {
-				break
-			}
-			now := time.Now()
-			c.tick(now)
-			if c.err == nil {
-				h.Tick(now)
-			}
-		case <-wake.C:
-			if now := time.Now(); c.err == nil {
-				h.Tick(now)
-			}
+		case <-c.wake.C:
 		}
-		rearm()
+		if err := c.wakeUp(h, waker); err != nil {
+			return err
+		}
 	}
-	return c.err
+}
+
+// wakeUp is Run's turn when its timer fires: the transport's tick when it
+// is due (or due within half an Interval: it rides on the handler's wake
+// instead of adding one), the handler's, and the timer set again. It
+// returns the error that ended the session, if one has.
+func (c *Client) wakeUp(h ClientHandler, waker Waker) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if c.err == nil && !now.Before(c.tickAt.Add(-c.cfg.Interval/2)) {
+		c.tick(now)
+		c.tickAt = now.Add(c.cfg.Interval)
+	}
+	if c.err == nil {
+		h.Tick(now)
+	}
+	if c.err != nil {
+		return c.err
+	}
+	c.rearm(now, waker, true)
+	return nil
+}
+
+// rearm sets Run's timer to the transport's next tick or the handler's next
+// wake, whichever is sooner; after a datagram (fired false) only if that is
+// sooner than the timer's time, and to fire at once if the session ended,
+// so that Run returns. A wake already past means the handler is waiting for
+// the network, not the clock: the next datagram or tick wakes it. c.mu is
+// held.
+func (c *Client) rearm(now time.Time, waker Waker, fired bool) {
+	if c.err != nil {
+		c.wake.Reset(0)
+		return
+	}
+	next := c.tickAt
+	if waker != nil {
+		if w := waker.Wake(); w.After(now) && w.Before(next) {
+			next = w
+		}
+	}
+	if fired || next.Before(c.armed) {
+		c.wake.Reset(next.Sub(now))
+		c.armed = next
+	}
 }
 
 // Waker is a ClientHandler that knows when it next has work: Run calls its
@@ -325,22 +365,8 @@ type Waker interface {
 	Wake() time.Time
 }
 
-// drain handles the datagrams already received.
-func (c *Client) drain(r *socketReader, h ClientHandler) {
-	for range clientBatches {
-		select {
-		case d := <-r.inbox:
-			c.handleBatch(d, h)
-			r.recycle(d)
-		default:
-			return
-		}
-	}
-}
-
-// handleBatch handles a batch of received datagrams.
-func (c *Client) handleBatch(d *datagrams, h ClientHandler) {
-	now := time.Now()
+// handleBatch handles a batch of received datagrams; c.mu is held.
+func (c *Client) handleBatch(now time.Time, d *datagrams, h ClientHandler) {
 	for i := range d.n {
 		if c.err != nil {
 			return

@@ -13,12 +13,12 @@ import (
 // they are all taken the reader waits and the kernel's buffer takes the rest
 // (or drops it), so memory stays bounded. A server reads up to serverBatch
 // datagrams a system call (recvmmsg on Linux) into serverBatches batches;
-// a client, which receives a few dozen a second, holds far fewer.
+// a client, which receives a few dozen a second and handles them on the
+// reader's goroutine, holds one small batch.
 const (
 	serverBatch   = 32
 	serverBatches = 8
 	clientBatch   = 4
-	clientBatches = 4
 )
 
 // pacer decides when a reader that has emptied its socket waits a moment
@@ -64,6 +64,9 @@ type batchSocket interface {
 	// readBatch waits for datagrams and reads up to len(bufs) of them,
 	// datagram i into bufs[i] (ns[i] bytes, from from[i], unmapped).
 	readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error)
+	// readEach reads as readBatch does, and calls handle with the number
+	// read after each read, until a read fails; it returns that error.
+	readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(n int)) error
 	// writeBatch sends bufs[i] to to[i] and returns how many went; on an
 	// error, the datagram after those is the one that failed.
 	writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error)
@@ -90,6 +93,16 @@ func (s singleSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) 
 	return 1, nil
 }
 
+func (s singleSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
+	for {
+		n, err := s.readBatch(bufs, ns, from)
+		if err != nil {
+			return err
+		}
+		handle(n)
+	}
+}
+
 func (s singleSocket) writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error) {
 	for i := range bufs {
 		if _, err := s.conn.WriteToUDPAddrPort(bufs[i], to[i]); err != nil {
@@ -111,27 +124,30 @@ func (d *datagrams) bytes(i int) []byte { return d.bufs[i][:d.ns[i]] }
 
 // socketReader reads a UDP socket on its own goroutine and hands the
 // datagrams to a loop through inbox, a batch at a time, bounded by a free
-// list of batches.
+// list of batches; or, given handle, handles each batch itself, on its
+// goroutine, and nothing arrives in inbox.
 type socketReader struct {
-	conn  *net.UDPConn
-	sock  batchSocket
-	inbox chan *datagrams
-	free  chan *datagrams
-	fatal chan error // one error, then the reader has stopped
-	done  chan struct{}
-	pace  pacer
-	wg    sync.WaitGroup
+	handle func(*datagrams)
+	conn   *net.UDPConn
+	sock   batchSocket
+	inbox  chan *datagrams
+	free   chan *datagrams
+	fatal  chan error // one error, then the reader has stopped
+	done   chan struct{}
+	pace   pacer
+	wg     sync.WaitGroup
 }
 
-func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer) *socketReader {
+func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer, handle func(*datagrams)) *socketReader {
 	r := &socketReader{
-		pace:  pace,
-		conn:  conn,
-		sock:  openBatchSocket(conn, batch),
-		inbox: make(chan *datagrams, batches),
-		free:  make(chan *datagrams, batches),
-		fatal: make(chan error, 1),
-		done:  make(chan struct{}),
+		handle: handle,
+		pace:   pace,
+		conn:   conn,
+		sock:   openBatchSocket(conn, batch),
+		inbox:  make(chan *datagrams, batches),
+		free:   make(chan *datagrams, batches),
+		fatal:  make(chan error, 1),
+		done:   make(chan struct{}),
 	}
 	for range batches {
 		d := &datagrams{bufs: make([][]byte, batch), ns: make([]int, batch), from: make([]netip.AddrPort, batch)}
@@ -147,6 +163,10 @@ func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer) *socket
 
 func (r *socketReader) run() {
 	defer r.wg.Done()
+	if r.handle != nil {
+		r.runHandled()
+		return
+	}
 	failures := 0
 	var wait *time.Timer
 	if r.pace.pause > 0 {
@@ -163,19 +183,8 @@ func (r *socketReader) run() {
 		n, err := r.sock.readBatch(d.bufs, d.ns, d.from)
 		if err != nil {
 			r.free <- d
-			if errors.Is(err, net.ErrClosed) {
-				r.fatal <- fmt.Errorf("read %v: %w", r.conn.LocalAddr(), err)
+			if !r.failed(err, &failures) {
 				return
-			}
-			// Not fatal: ICMP errors reported on a connected socket (or on
-			// any UDP socket on Windows), a datagram too large for the
-			// buffer on Windows. Pause if they keep coming.
-			if failures++; failures > 64 {
-				select {
-				case <-time.After(10 * time.Millisecond):
-				case <-r.done:
-					return
-				}
 			}
 			continue
 		}
@@ -195,6 +204,43 @@ func (r *socketReader) run() {
 			}
 		}
 	}
+}
+
+// runHandled is run for a reader that handles its datagrams itself: one
+// batch, read and handled until the socket is closed.
+func (r *socketReader) runHandled() {
+	d := <-r.free
+	failures := 0
+	for {
+		err := r.sock.readEach(d.bufs, d.ns, d.from, func(n int) {
+			failures = 0
+			d.n = n
+			r.handle(d)
+		})
+		if !r.failed(err, &failures) {
+			return
+		}
+	}
+}
+
+// failed deals with a read's error and reports whether to read again: not
+// once the socket is closed (the loop is told through fatal) or the reader
+// stopped. Other errors are not fatal: ICMP errors reported on a connected
+// socket (or on any UDP socket on Windows), a datagram too large for the
+// buffer on Windows; the reader pauses if they keep coming.
+func (r *socketReader) failed(err error, failures *int) bool {
+	if errors.Is(err, net.ErrClosed) {
+		r.fatal <- fmt.Errorf("read %v: %w", r.conn.LocalAddr(), err)
+		return false
+	}
+	if *failures++; *failures > 64 {
+		select {
+		case <-time.After(10 * time.Millisecond):
+		case <-r.done:
+			return false
+		}
+	}
+	return true
 }
 
 // recycle gives a batch back to the reader.
