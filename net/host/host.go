@@ -383,6 +383,11 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		h.reply(id, wire.RoomCreated{RoomID: rid})
 	case wire.Ping:
 		h.reply(id, wire.Pong{ID: m.ID, Time: m.Time})
+		if cn.stray {
+			// A player its room dropped in the lobby may have nothing more
+			// to say than pings: they keep the grace's clock running too.
+			h.onStray(id, cn, now)
+		}
 	default:
 		h.dropped[dropHostNotJoined]++
 		h.onStray(id, cn, now)

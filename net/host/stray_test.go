@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
+	"rockstep/net/wire"
 )
 
 // TestFrozenPlayerIsHungUpAndComesBack: a player's program freezes for
@@ -84,4 +86,71 @@ func TestFrozenPlayerIsHungUpAndComesBack(t *testing.T) {
 	if phase(a) != lockstep.Playing {
 		t.Fatalf("a is %v, want still playing", phase(a))
 	}
+}
+
+// lobbyPinger joins the default room, then says nothing to its room: the
+// room drops it from the lobby for its silence. It then answers one of the
+// room's pings late, as a program back from a freeze would, and from then
+// on only pings the host, as a lobby player with nothing to change does.
+type lobbyPinger struct {
+	tc       *transport.Client
+	mu       sync.Mutex
+	start    time.Time
+	quiet    time.Duration // how long it says nothing after joining
+	answered bool
+	lastPing time.Time
+}
+
+func (p *lobbyPinger) Message([]byte) {}
+
+func (p *lobbyPinger) Tick(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now.Sub(p.start) < p.quiet {
+		return
+	}
+	if !p.answered {
+		p.answered = true
+		f, _ := wire.Append(nil, wire.Pong{ID: 1})
+		_ = p.tc.Send(f)
+	}
+	if now.Sub(p.lastPing) >= 300*time.Millisecond {
+		p.lastPing = now
+		f, _ := wire.Append(nil, wire.Ping{ID: 1, Time: now.UnixMicro()})
+		_ = p.tc.Send(f)
+	}
+}
+
+// TestDroppedLobbyPlayerWhoOnlyPingsIsHungUp: a player its room dropped
+// from the lobby while its program was frozen, and which then only pings
+// the host, is hung up on too, and so learns it lost its place; before, the
+// host answered its pings for ever and it waited in a lobby it was not in.
+func TestDroppedLobbyPlayerWhoOnlyPingsIsHungUp(t *testing.T) {
+	tc := transport.LAN()
+	tc.Timeout = time.Minute // only the room gives up on the silent player
+	hc := host.Defaults()
+	h, srv, _, _ := serveOn(t, tc, hc)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := transport.Dial(ctx, srv.Addr().String(), tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	join, _ := wire.Append(nil, wire.Join{PlayerID: [16]byte{'p'}, Name: "p"})
+	if err := c.Send(join); err != nil {
+		t.Fatal(err)
+	}
+	p := &lobbyPinger{tc: c, start: time.Now(), quiet: hc.Room.SilenceTimeout + time.Second}
+	ended := make(chan error, 1)
+	go func() { ended <- c.Run(ctx, p) }()
+	select {
+	case err := <-ended:
+		var ce *transport.CloseError
+		if !errors.As(err, &ce) || ce.Reason != transport.CloseTimeout || !ce.ByPeer {
+			t.Fatalf("the connection ended with %v, want the host's hang-up (timeout)", err)
+		}
+	case <-time.After(stepLimit):
+		t.Fatal("the dropped player was never hung up on")
+	}
+	waitFor(t, "the hang-up counted", func() bool { return h.Stats().HungUp == 1 })
 }
