@@ -73,29 +73,44 @@ func (m *mmsgSocket) prepare(bufs [][]byte) int {
 	return n
 }
 
+// recv reads up to the n datagrams prepared: ok is false if the socket had
+// none (EAGAIN, or a signal), and errno is the error that failed the read.
+func (m *mmsgSocket) recv(fd uintptr, n int, ns []int, from []netip.AddrPort) (got int, errno syscall.Errno, ok bool) {
+	r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), 0, 0, 0)
+	switch {
+	case e == unix.EAGAIN || e == unix.EINTR:
+		return 0, 0, false
+	case e != 0:
+		return 0, e, true
+	}
+	got = int(r)
+	for i := range got {
+		ns[i] = int(m.hdrs[i].n)
+		from[i] = sockaddrAddrPort(&m.sas[i])
+	}
+	return got, 0, true
+}
+
 func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error) {
 	n := m.prepare(bufs)
 	var got int
 	var errno syscall.Errno
 	err := m.rc.Read(func(fd uintptr) bool {
-		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), 0, 0, 0)
-		if e == unix.EAGAIN || e == unix.EINTR {
-			return false // wait until the socket is readable
-		}
-		got, errno = int(r), e
-		return true
+		var ok bool
+		got, errno, ok = m.recv(fd, n, ns, from)
+		return ok // else wait until the socket is readable
 	})
 	if err != nil {
 		return 0, err
 	}
 	if errno != 0 {
-		return 0, &net.OpError{Op: "read", Net: "udp", Source: m.conn.LocalAddr(), Err: errno}
-	}
-	for i := range got {
-		ns[i] = int(m.hdrs[i].n)
-		from[i] = sockaddrAddrPort(&m.sas[i])
+		return 0, m.readError(errno)
 	}
 	return got, nil
+}
+
+func (m *mmsgSocket) readError(errno syscall.Errno) error {
+	return &net.OpError{Op: "read", Net: "udp", Source: m.conn.LocalAddr(), Err: errno}
 }
 
 // readEach stays in one poller read: after a read that did not fill the
@@ -108,18 +123,13 @@ func (m *mmsgSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, ha
 	err := m.rc.Read(func(fd uintptr) bool {
 		for {
 			n := m.prepare(bufs)
-			r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), 0, 0, 0)
-			if e == unix.EAGAIN || e == unix.EINTR {
+			got, e, ok := m.recv(fd, n, ns, from)
+			switch {
+			case !ok:
 				return false // wait until the socket is readable
-			}
-			if e != 0 {
+			case e != 0:
 				errno = e
 				return true
-			}
-			got := int(r)
-			for i := range got {
-				ns[i] = int(m.hdrs[i].n)
-				from[i] = sockaddrAddrPort(&m.sas[i])
 			}
 			handle(got)
 			if got < n {
@@ -130,7 +140,7 @@ func (m *mmsgSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, ha
 	if err != nil {
 		return err
 	}
-	return &net.OpError{Op: "read", Net: "udp", Source: m.conn.LocalAddr(), Err: errno}
+	return m.readError(errno)
 }
 
 func (m *mmsgSocket) writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error) {
