@@ -51,6 +51,10 @@ func TestDatagramsBothWays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Before Run, or from its handler: Run's goroutines own the client.
+	if err := c.SendDatagram(make([]byte, wire.MaxFrame)); !errors.Is(err, ErrFrameSize) {
+		t.Errorf("a frame over one datagram: %v, want ErrFrameSize", err)
+	}
 	h := &dgramClient{got: map[byte]bool{}, sent: map[byte]time.Time{}}
 	sendCh := make(chan byte)
 	go func() { _ = c.Run(ctx, &sendingClient{h, c, sendCh}) }()
@@ -64,9 +68,6 @@ func TestDatagramsBothWays(t *testing.T) {
 		defer h.mu.Unlock()
 		return len(h.got) >= 45
 	})
-	if err := c.SendDatagram(make([]byte, wire.MaxFrame)); !errors.Is(err, ErrFrameSize) {
-		t.Errorf("a frame over one datagram: %v, want ErrFrameSize", err)
-	}
 }
 
 // BenchmarkDatagramRoundTrip: one 4-byte datagram frame to the server and
