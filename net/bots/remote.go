@@ -414,13 +414,6 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	sc.Name = "bot" + strconv.Itoa(b.i)
 	sc.PlayerID = [16]byte{byte(b.i), byte(b.i >> 8), 'b', 'o', 't'}
 	sc.Predict, sc.SyncTest, sc.Shared = cfg.Predict, cfg.SyncTest, b.shared
-	if b.shared != nil {
-		// Bots that share their simulation agree by construction, so the
-		// recent worlds kept for a desync report would tell nothing; a
-		// rejoining player's snapshot is sent at the next turn completed.
-		// Keeping them was 4 % of 1,000 bots' CPU (a 7 KB copy a turn each).
-		sc.KeepWorlds = -1
-	}
 	path := b.tokenPath(cfg)
 	if path != "" {
 		if data, err := os.ReadFile(path); err == nil && len(data) == 16 {
