@@ -190,7 +190,7 @@ func (s *Server) Run(ctx context.Context, h ServerHandler) error {
 // serve is Run's loop. After each round (the datagrams received, or a
 // tick) it writes what the round sent, a batch a system call.
 func (s *Server) serve(ctx context.Context) error {
-	r := startReader(s.conn, s.cfg.MTU, serverBatch, serverBatches, serverPacer, nil)
+	r := startReader(s.conn, s.cfg.MTU, serverBatch, serverBatches, serverPacer)
 	defer r.stop()
 	defer s.out.flush() // the Closes of a shutdown
 	ticker := time.NewTicker(s.cfg.Interval)

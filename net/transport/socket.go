@@ -138,16 +138,32 @@ type socketReader struct {
 	wg     sync.WaitGroup
 }
 
-func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer, handle func(*datagrams)) *socketReader {
+func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer) *socketReader {
+	r := newReader(conn, mtu, batch, batches)
+	r.pace = pace
+	r.wg.Add(1)
+	go r.run()
+	return r
+}
+
+// startHandledReader starts a reader that calls handle with each batch it
+// reads, on its own goroutine, through one batch.
+func startHandledReader(conn *net.UDPConn, mtu, batch int, handle func(*datagrams)) *socketReader {
+	r := newReader(conn, mtu, batch, 1)
+	r.handle = handle
+	r.wg.Add(1)
+	go r.run()
+	return r
+}
+
+func newReader(conn *net.UDPConn, mtu, batch, batches int) *socketReader {
 	r := &socketReader{
-		handle: handle,
-		pace:   pace,
-		conn:   conn,
-		sock:   openBatchSocket(conn, batch),
-		inbox:  make(chan *datagrams, batches),
-		free:   make(chan *datagrams, batches),
-		fatal:  make(chan error, 1),
-		done:   make(chan struct{}),
+		conn:  conn,
+		sock:  openBatchSocket(conn, batch),
+		inbox: make(chan *datagrams, batches),
+		free:  make(chan *datagrams, batches),
+		fatal: make(chan error, 1),
+		done:  make(chan struct{}),
 	}
 	for range batches {
 		d := &datagrams{bufs: make([][]byte, batch), ns: make([]int, batch), from: make([]netip.AddrPort, batch)}
@@ -156,8 +172,6 @@ func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer, handle 
 		}
 		r.free <- d
 	}
-	r.wg.Add(1)
-	go r.run()
 	return r
 }
 
