@@ -286,7 +286,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	// or, for a handler that knows when it next has work (a lockstep
 	// session's next tick, a Waker), then if that is sooner: a turn's
 	// packet leaves the moment the turn is complete.
-	r := startHandledReader(c.conn, c.cfg.MTU, clientBatch, func(d *datagrams) {
+	r := startHandledReader(polledSocket{c.conn}, c.cfg.MTU, clientBatch, func(d *datagrams) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		now := time.Now()

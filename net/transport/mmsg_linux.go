@@ -6,6 +6,8 @@ import (
 	"encoding/binary"
 	"net"
 	"net/netip"
+	"strconv"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -23,12 +25,23 @@ type mmsghdr struct {
 
 // mmsgSocket holds the system call's arguments, reused from call to call.
 type mmsgSocket struct {
-	conn *net.UDPConn
-	rc   syscall.RawConn
-	v6   bool // an AF_INET6 socket: IPv4 peers are written as v4-mapped
-	hdrs []mmsghdr
-	iovs []unix.Iovec
-	sas  []unix.RawSockaddrInet6 // big enough for either family
+	local net.Addr
+	rc    syscall.RawConn // a socket in Go's poller
+	det   *detachedSocket // or one out of it
+	v6    bool            // an AF_INET6 socket: IPv4 peers are written as v4-mapped
+	hdrs  []mmsghdr
+	iovs  []unix.Iovec
+	sas   []unix.RawSockaddrInet6 // big enough for either family
+}
+
+func newMmsgSocket(local net.Addr, v6 bool, size int) *mmsgSocket {
+	return &mmsgSocket{
+		local: local,
+		v6:    v6,
+		hdrs:  make([]mmsghdr, size),
+		iovs:  make([]unix.Iovec, size),
+		sas:   make([]unix.RawSockaddrInet6, size),
+	}
 }
 
 func newBatchSocket(conn *net.UDPConn, size int) (batchSocket, error) {
@@ -36,26 +49,95 @@ func newBatchSocket(conn *net.UDPConn, size int) (batchSocket, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &mmsgSocket{
-		conn: conn,
-		rc:   rc,
-		hdrs: make([]mmsghdr, size),
-		iovs: make([]unix.Iovec, size),
-		sas:  make([]unix.RawSockaddrInet6, size),
-	}
+	var v6 bool
 	var serr error
-	if err := rc.Control(func(fd uintptr) {
-		var sa unix.Sockaddr
-		sa, serr = unix.Getsockname(int(fd))
-		_, m.v6 = sa.(*unix.SockaddrInet6)
-	}); err != nil {
+	if err := rc.Control(func(fd uintptr) { v6, serr = isV6(int(fd)) }); err != nil {
 		return nil, err
 	}
 	if serr != nil {
 		return nil, serr
 	}
+	m := newMmsgSocket(conn.LocalAddr(), v6, size)
+	m.rc = rc
 	return m, nil
 }
+
+func isV6(fd int) (bool, error) {
+	sa, err := unix.Getsockname(fd)
+	_, v6 := sa.(*unix.SockaddrInet6)
+	return v6, err
+}
+
+// A detachedSocket is a server's UDP socket taken out of Go's poller. In
+// the poller every datagram that arrives, and every one the server sends
+// (loopback and most drivers free a sent datagram at once, and a socket
+// with room to write is woken), wakes the runtime's idle thread when
+// nobody waits for it: at a thousand players some 8,000 empty wake-ups a
+// second while the reader paces itself. Out of the poller the socket wakes
+// only a read that waits on it. Its reads block in the system call (the
+// runtime lends the processor to other goroutines meanwhile) and its
+// writes are plain sendmmsg calls.
+type detachedSocket struct {
+	fd     int
+	local  net.Addr
+	v6     bool
+	closed atomic.Bool
+}
+
+// listenSocket takes conn's socket out of Go's poller: a copy of its
+// descriptor, in blocking mode, outlives conn, whose Close removes it from
+// the poller. If that fails, conn stays as it is.
+func listenSocket(conn *net.UDPConn) datagramSocket {
+	d, err := detach(conn)
+	if err != nil {
+		return polledSocket{conn}
+	}
+	return d
+}
+
+func detach(conn *net.UDPConn) (*detachedSocket, error) {
+	rc, err := conn.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	fd := -1
+	var derr error
+	if err := rc.Control(func(f uintptr) { fd, derr = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
+		return nil, err
+	}
+	if derr != nil {
+		return nil, derr
+	}
+	d := &detachedSocket{fd: fd, local: conn.LocalAddr()}
+	if d.v6, err = isV6(fd); err == nil {
+		err = unix.SetNonblock(fd, false)
+	}
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	conn.Close()
+	return d, nil
+}
+
+func (d *detachedSocket) batches(size int) batchSocket {
+	m := newMmsgSocket(d.local, d.v6, size)
+	m.det = d
+	return m
+}
+
+// interrupt ends the socket's use as a close would: a shutdown wakes a
+// read blocked on it (and makes reads return at once from then on, writes
+// fail), and the flag tells the reader why.
+func (d *detachedSocket) interrupt() {
+	if !d.closed.Swap(true) {
+		_ = unix.Shutdown(d.fd, unix.SHUT_RDWR) // ENOTCONN on a UDP socket that is not connected, and done all the same
+	}
+}
+
+func (d *detachedSocket) release() { unix.Close(d.fd) }
+
+func (d *detachedSocket) localAddr() net.Addr { return d.local }
 
 func (m *mmsgSocket) prepare(bufs [][]byte) int {
 	n := min(len(bufs), len(m.hdrs))
@@ -93,6 +175,9 @@ func (m *mmsgSocket) recv(fd uintptr, n int, ns []int, from []netip.AddrPort) (g
 
 func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error) {
 	n := m.prepare(bufs)
+	if m.det != nil {
+		return m.readBlocking(n, ns, from)
+	}
 	var got int
 	var errno syscall.Errno
 	err := m.rc.Read(func(fd uintptr) bool {
@@ -109,8 +194,37 @@ func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (
 	return got, nil
 }
 
+// readBlocking reads a detached socket: it waits in recvmmsg for one
+// datagram and takes those already there with it.
+func (m *mmsgSocket) readBlocking(n int, ns []int, from []netip.AddrPort) (int, error) {
+	for tries := 0; ; tries++ {
+		if m.det.closed.Load() {
+			return 0, net.ErrClosed
+		}
+		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(m.det.fd), uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), unix.MSG_WAITFORONE, 0, 0)
+		if m.det.closed.Load() {
+			return 0, net.ErrClosed // the wake-up of a shutdown
+		}
+		switch {
+		case e == unix.EINTR || e == unix.EAGAIN:
+			if tries < 1000 {
+				continue
+			}
+			return 0, m.readError(e)
+		case e != 0:
+			return 0, m.readError(e)
+		}
+		got := int(r)
+		for i := range got {
+			ns[i] = int(m.hdrs[i].n)
+			from[i] = sockaddrAddrPort(&m.sas[i])
+		}
+		return got, nil
+	}
+}
+
 func (m *mmsgSocket) readError(errno syscall.Errno) error {
-	return &net.OpError{Op: "read", Net: "udp", Source: m.conn.LocalAddr(), Err: errno}
+	return &net.OpError{Op: "read", Net: "udp", Source: m.local, Err: errno}
 }
 
 // readEach stays in one poller read: after a read that did not fill the
@@ -119,6 +233,15 @@ func (m *mmsgSocket) readError(errno syscall.Errno) error {
 // datagram at a time. The poller is edge-triggered and every datagram that
 // arrives is an edge, so one that arrives after a read wakes the next wait.
 func (m *mmsgSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
+	if m.det != nil {
+		for {
+			n, err := m.readBatch(bufs, ns, from)
+			if err != nil {
+				return err
+			}
+			handle(n)
+		}
+	}
 	var errno syscall.Errno
 	err := m.rc.Read(func(fd uintptr) bool {
 		for {
@@ -150,19 +273,28 @@ func (m *mmsgSocket) writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error)
 	}
 	var sent int
 	var errno syscall.Errno
-	err := m.rc.Write(func(fd uintptr) bool {
+	if m.det != nil {
+		// A blocking socket: a full send buffer waits in the call.
+		for tries := 0; ; tries++ {
+			r, _, e := unix.Syscall6(unix.SYS_SENDMMSG, uintptr(m.det.fd), uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), unix.MSG_NOSIGNAL, 0, 0)
+			if e == unix.EINTR && tries < 1000 {
+				continue
+			}
+			sent, errno = int(r), e
+			break
+		}
+	} else if err := m.rc.Write(func(fd uintptr) bool {
 		r, _, e := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), 0, 0, 0)
 		if e == unix.EAGAIN || e == unix.EINTR {
 			return false // wait until the socket is writable
 		}
 		sent, errno = int(r), e
 		return true
-	})
-	if err != nil {
+	}); err != nil {
 		return 0, err
 	}
 	if errno != 0 {
-		return 0, &net.OpError{Op: "write", Net: "udp", Source: m.conn.LocalAddr(), Err: errno}
+		return 0, &net.OpError{Op: "write", Net: "udp", Source: m.local, Err: errno}
 	}
 	return sent, nil
 }
@@ -195,5 +327,20 @@ func putSockaddr(sa *unix.RawSockaddrInet6, to netip.AddrPort, v6 bool) uint32 {
 	sa.Family = unix.AF_INET6
 	binary.BigEndian.PutUint16(raw[2:4], to.Port())
 	sa.Addr = to.Addr().As16()
+	if z := to.Addr().Zone(); z != "" {
+		sa.Scope_id = zoneIndex(z)
+	}
 	return unix.SizeofSockaddrInet6
+}
+
+// zoneIndex is the interface a scoped IPv6 address (link-local) names, by
+// name or by number; 0 if there is none.
+func zoneIndex(zone string) uint32 {
+	if n, err := strconv.ParseUint(zone, 10, 32); err == nil {
+		return uint32(n)
+	}
+	if ifi, err := net.InterfaceByName(zone); err == nil {
+		return uint32(ifi.Index)
+	}
+	return 0
 }

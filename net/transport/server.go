@@ -44,7 +44,7 @@ type ServerHandler interface {
 type Server struct {
 	cfg     Config
 	key     *HostKey
-	conn    *net.UDPConn // nil in tests that drive handlePacket directly
+	sock    datagramSocket // nil in tests that drive handlePacket directly
 	addr    netip.AddrPort
 	writeTo func(b []byte, to netip.AddrPort) // sends a datagram; tests may replace it
 
@@ -72,7 +72,9 @@ type Server struct {
 
 	stats     serverCounters
 	dlog      dropLog
+	life      sync.Mutex // orders Run's start and Close's release of an idle socket
 	running   atomic.Bool
+	released  bool // the socket was closed before Run (under life)
 	abandoned atomic.Bool
 	stop      chan struct{}
 	closeOnce sync.Once
@@ -115,9 +117,9 @@ func Listen(addr string, cfg Config) (*Server, error) {
 		conn.Close()
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
-	s.conn = conn
 	s.addr = conn.LocalAddr().(*net.UDPAddr).AddrPort()
-	s.out = newBatchWriter(conn, cfg.MTU, serverBatch)
+	s.sock = listenSocket(conn)
+	s.out = newBatchWriter(s.sock, cfg.MTU, serverBatch)
 	s.writeTo = s.out.add
 	return s, nil
 }
@@ -172,11 +174,17 @@ func (s *Server) Addr() netip.AddrPort { return s.addr }
 // and returns nil. It returns an error if the socket fails. Run may be
 // called once.
 func (s *Server) Run(ctx context.Context, h ServerHandler) error {
-	if !s.running.CompareAndSwap(false, true) {
+	s.life.Lock()
+	released := s.released
+	started := s.running.CompareAndSwap(false, true)
+	s.life.Unlock()
+	switch {
+	case !started:
 		return errors.New("transport: Server.Run called twice")
-	}
-	if s.conn == nil {
+	case s.sock == nil:
 		return errors.New("transport: Server.Run without a socket")
+	case released:
+		return fmt.Errorf("serve %v: %w", s.addr, net.ErrClosed)
 	}
 	s.h = h
 	// The loop runs on a goroutine of its own, never on the caller's: the
@@ -190,7 +198,7 @@ func (s *Server) Run(ctx context.Context, h ServerHandler) error {
 // serve is Run's loop. After each round (the datagrams received, or a
 // tick) it writes what the round sent, a batch a system call.
 func (s *Server) serve(ctx context.Context) error {
-	r := startReader(s.conn, s.cfg.MTU, serverBatch, serverBatches, serverPacer)
+	r := startReader(s.sock, s.cfg.MTU, serverBatch, serverBatches, serverPacer)
 	defer r.stop()
 	defer s.out.flush() // the Closes of a shutdown
 	ticker := time.NewTicker(s.cfg.Interval)
@@ -248,8 +256,12 @@ func (s *Server) drain(r *socketReader) {
 // of a server whose Run was never called. It is safe from any goroutine.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() { close(s.stop) })
-	if !s.running.Load() && s.conn != nil {
-		return s.conn.Close()
+	s.life.Lock()
+	defer s.life.Unlock()
+	if !s.running.Load() && s.sock != nil && !s.released {
+		s.released = true
+		s.sock.interrupt()
+		s.sock.release()
 	}
 	return nil
 }

@@ -81,6 +81,30 @@ func openBatchSocket(conn *net.UDPConn, size int) batchSocket {
 	return singleSocket{conn}
 }
 
+// A datagramSocket is the socket a reader and a writer share: Go's own
+// (polledSocket), or on Linux a server's socket taken out of Go's poller
+// (detachedSocket).
+type datagramSocket interface {
+	// batches returns a reader's or a writer's batched calls, each with
+	// its own arguments: a reader and a writer may use the socket at once.
+	batches(size int) batchSocket
+	// interrupt makes a read under way, and every later one, fail with
+	// net.ErrClosed; the socket may not be used once the reader returned.
+	interrupt()
+	// release frees the socket after interrupt, once no read or write is
+	// under way.
+	release()
+	localAddr() net.Addr
+}
+
+// polledSocket is a UDP socket in Go's poller: its reads wait in the poller.
+type polledSocket struct{ conn *net.UDPConn }
+
+func (p polledSocket) batches(size int) batchSocket { return openBatchSocket(p.conn, size) }
+func (p polledSocket) interrupt()                   { p.conn.Close() }
+func (p polledSocket) release()                     {}
+func (p polledSocket) localAddr() net.Addr          { return p.conn.LocalAddr() }
+
 // singleSocket is a batchSocket that reads and writes one datagram a call.
 type singleSocket struct{ conn *net.UDPConn }
 
@@ -128,8 +152,8 @@ func (d *datagrams) bytes(i int) []byte { return d.bufs[i][:d.ns[i]] }
 // goroutine, and nothing arrives in inbox.
 type socketReader struct {
 	handle func(*datagrams)
-	conn   *net.UDPConn
-	sock   batchSocket
+	sock   datagramSocket
+	batch  batchSocket
 	inbox  chan *datagrams
 	free   chan *datagrams
 	fatal  chan error // one error, then the reader has stopped
@@ -138,8 +162,8 @@ type socketReader struct {
 	wg     sync.WaitGroup
 }
 
-func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer) *socketReader {
-	r := newReader(conn, mtu, batch, batches)
+func startReader(sock datagramSocket, mtu, batch, batches int, pace pacer) *socketReader {
+	r := newReader(sock, mtu, batch, batches)
 	r.pace = pace
 	r.wg.Add(1)
 	go r.run()
@@ -148,18 +172,18 @@ func startReader(conn *net.UDPConn, mtu, batch, batches int, pace pacer) *socket
 
 // startHandledReader starts a reader that calls handle with each batch it
 // reads, on its own goroutine, through one batch.
-func startHandledReader(conn *net.UDPConn, mtu, batch int, handle func(*datagrams)) *socketReader {
-	r := newReader(conn, mtu, batch, 1)
+func startHandledReader(sock datagramSocket, mtu, batch int, handle func(*datagrams)) *socketReader {
+	r := newReader(sock, mtu, batch, 1)
 	r.handle = handle
 	r.wg.Add(1)
 	go r.run()
 	return r
 }
 
-func newReader(conn *net.UDPConn, mtu, batch, batches int) *socketReader {
+func newReader(sock datagramSocket, mtu, batch, batches int) *socketReader {
 	r := &socketReader{
-		conn:  conn,
-		sock:  openBatchSocket(conn, batch),
+		sock:  sock,
+		batch: sock.batches(batch),
 		inbox: make(chan *datagrams, batches),
 		free:  make(chan *datagrams, batches),
 		fatal: make(chan error, 1),
@@ -194,7 +218,7 @@ func (r *socketReader) run() {
 		case <-r.done:
 			return
 		}
-		n, err := r.sock.readBatch(d.bufs, d.ns, d.from)
+		n, err := r.batch.readBatch(d.bufs, d.ns, d.from)
 		if err != nil {
 			r.free <- d
 			if !r.failed(err, &failures) {
@@ -226,7 +250,7 @@ func (r *socketReader) runHandled() {
 	d := <-r.free
 	failures := 0
 	for {
-		err := r.sock.readEach(d.bufs, d.ns, d.from, func(n int) {
+		err := r.batch.readEach(d.bufs, d.ns, d.from, func(n int) {
 			failures = 0
 			d.n = n
 			r.handle(d)
@@ -244,7 +268,7 @@ func (r *socketReader) runHandled() {
 // buffer on Windows; the reader pauses if they keep coming.
 func (r *socketReader) failed(err error, failures *int) bool {
 	if errors.Is(err, net.ErrClosed) {
-		r.fatal <- fmt.Errorf("read %v: %w", r.conn.LocalAddr(), err)
+		r.fatal <- fmt.Errorf("read %v: %w", r.sock.localAddr(), err)
 		return false
 	}
 	if *failures++; *failures > 64 {
@@ -263,23 +287,23 @@ func (r *socketReader) recycle(d *datagrams) { r.free <- d }
 // stop closes the socket and waits for the reader to return.
 func (r *socketReader) stop() {
 	close(r.done)
-	r.conn.Close()
+	r.sock.interrupt()
 	r.wg.Wait()
+	r.sock.release()
 }
 
 // batchWriter gathers the datagrams a loop sends while it handles what it
 // received and its timers, and writes them with one system call a batch
 // (sendmmsg on Linux) when the loop is done or the batch is full.
 type batchWriter struct {
-	conn *net.UDPConn
 	sock batchSocket
 	bufs [][]byte
 	to   []netip.AddrPort
 	n    int
 }
 
-func newBatchWriter(conn *net.UDPConn, mtu, batch int) *batchWriter {
-	w := &batchWriter{conn: conn, sock: openBatchSocket(conn, batch), bufs: make([][]byte, batch), to: make([]netip.AddrPort, batch)}
+func newBatchWriter(sock datagramSocket, mtu, batch int) *batchWriter {
+	w := &batchWriter{sock: sock.batches(batch), bufs: make([][]byte, batch), to: make([]netip.AddrPort, batch)}
 	for i := range w.bufs {
 		w.bufs[i] = make([]byte, 0, mtu)
 	}
@@ -288,13 +312,6 @@ func newBatchWriter(conn *net.UDPConn, mtu, batch int) *batchWriter {
 
 // add queues a copy of b for to.
 func (w *batchWriter) add(b []byte, to netip.AddrPort) {
-	if to.Addr().Zone() != "" {
-		// A scoped IPv6 peer (link-local): the standard library names the
-		// interface. Errors are ignored: UDP is best effort, and a peer
-		// that cannot be reached times out.
-		_, _ = w.conn.WriteToUDPAddrPort(b, to)
-		return
-	}
 	w.bufs[w.n] = append(w.bufs[w.n][:0], b...)
 	w.to[w.n] = to
 	if w.n++; w.n == len(w.bufs) {

@@ -94,7 +94,7 @@ func TestBatchWriterSkipsWhatTheSystemRefuses(t *testing.T) {
 	src := listenUDP(t, "127.0.0.1:0")
 	dst := listenUDP(t, "127.0.0.1:0")
 	to := dst.LocalAddr().(*net.UDPAddr).AddrPort()
-	w := newBatchWriter(src, 1200, 4)
+	w := newBatchWriter(polledSocket{src}, 1200, 4)
 	w.add([]byte("first"), to)
 	w.add(make([]byte, 70000), to) // larger than any UDP datagram
 	w.add([]byte("third"), to)

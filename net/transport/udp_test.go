@@ -344,7 +344,7 @@ func TestSessionEnd(t *testing.T) {
 		{
 			name: "server socket dies",
 			end: func(e ends) {
-				e.srv.conn.Close() // no Close datagram: the client must notice the silence
+				e.srv.sock.interrupt() // no Close datagram: the client must notice the silence
 			},
 			wantServer: isClose(CloseShutdown, false),
 			wantClient: func(err error) bool { return errors.Is(err, ErrTimeout) },
