@@ -155,10 +155,11 @@ func (m *mmsgSocket) prepare(bufs [][]byte) int {
 	return n
 }
 
-// recv reads up to the n datagrams prepared: ok is false if the socket had
-// none (EAGAIN, or a signal), and errno is the error that failed the read.
-func (m *mmsgSocket) recv(fd uintptr, n int, ns []int, from []netip.AddrPort) (got int, errno syscall.Errno, ok bool) {
-	r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), 0, 0, 0)
+// recv reads up to the n datagrams prepared, with recvmmsg's flags: ok is
+// false if the socket had none (EAGAIN, or a signal), and errno is the
+// error that failed the read.
+func (m *mmsgSocket) recv(fd uintptr, n, flags int, ns []int, from []netip.AddrPort) (got int, errno syscall.Errno, ok bool) {
+	r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), uintptr(flags), 0, 0)
 	switch {
 	case e == unix.EAGAIN || e == unix.EINTR:
 		return 0, 0, false
@@ -173,6 +174,12 @@ func (m *mmsgSocket) recv(fd uintptr, n int, ns []int, from []netip.AddrPort) (g
 	return got, 0, true
 }
 
+// send writes the n datagrams prepared with sendmmsg's flags.
+func (m *mmsgSocket) send(fd uintptr, n, flags int) (int, syscall.Errno) {
+	r, _, e := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), uintptr(flags), 0, 0)
+	return int(r), e
+}
+
 func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error) {
 	n := m.prepare(bufs)
 	if m.det != nil {
@@ -182,7 +189,7 @@ func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (
 	var errno syscall.Errno
 	err := m.rc.Read(func(fd uintptr) bool {
 		var ok bool
-		got, errno, ok = m.recv(fd, n, ns, from)
+		got, errno, ok = m.recv(fd, n, 0, ns, from)
 		return ok // else wait until the socket is readable
 	})
 	if err != nil {
@@ -201,23 +208,16 @@ func (m *mmsgSocket) readBlocking(n int, ns []int, from []netip.AddrPort) (int, 
 		if m.det.closed.Load() {
 			return 0, net.ErrClosed
 		}
-		r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(m.det.fd), uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), unix.MSG_WAITFORONE, 0, 0)
-		if m.det.closed.Load() {
-			return 0, net.ErrClosed // the wake-up of a shutdown
-		}
+		got, errno, ok := m.recv(uintptr(m.det.fd), n, unix.MSG_WAITFORONE, ns, from)
 		switch {
-		case e == unix.EINTR || e == unix.EAGAIN:
-			if tries < 1000 {
-				continue
-			}
-			return 0, m.readError(e)
-		case e != 0:
-			return 0, m.readError(e)
-		}
-		got := int(r)
-		for i := range got {
-			ns[i] = int(m.hdrs[i].n)
-			from[i] = sockaddrAddrPort(&m.sas[i])
+		case m.det.closed.Load():
+			return 0, net.ErrClosed // the wake-up of a shutdown
+		case !ok && tries < 1000:
+			continue // a signal
+		case !ok:
+			return 0, m.readError(unix.EINTR)
+		case errno != 0:
+			return 0, m.readError(errno)
 		}
 		return got, nil
 	}
@@ -234,19 +234,13 @@ func (m *mmsgSocket) readError(errno syscall.Errno) error {
 // arrives is an edge, so one that arrives after a read wakes the next wait.
 func (m *mmsgSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
 	if m.det != nil {
-		for {
-			n, err := m.readBatch(bufs, ns, from)
-			if err != nil {
-				return err
-			}
-			handle(n)
-		}
+		return eachBatch(m, bufs, ns, from, handle)
 	}
 	var errno syscall.Errno
 	err := m.rc.Read(func(fd uintptr) bool {
 		for {
 			n := m.prepare(bufs)
-			got, e, ok := m.recv(fd, n, ns, from)
+			got, e, ok := m.recv(fd, n, 0, ns, from)
 			switch {
 			case !ok:
 				return false // wait until the socket is readable
@@ -275,21 +269,12 @@ func (m *mmsgSocket) writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error)
 	var errno syscall.Errno
 	if m.det != nil {
 		// A blocking socket: a full send buffer waits in the call.
-		for tries := 0; ; tries++ {
-			r, _, e := unix.Syscall6(unix.SYS_SENDMMSG, uintptr(m.det.fd), uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), unix.MSG_NOSIGNAL, 0, 0)
-			if e == unix.EINTR && tries < 1000 {
-				continue
-			}
-			sent, errno = int(r), e
-			break
+		for tries := 0; tries == 0 || errno == unix.EINTR && tries < 1000; tries++ {
+			sent, errno = m.send(uintptr(m.det.fd), n, unix.MSG_NOSIGNAL)
 		}
 	} else if err := m.rc.Write(func(fd uintptr) bool {
-		r, _, e := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), 0, 0, 0)
-		if e == unix.EAGAIN || e == unix.EINTR {
-			return false // wait until the socket is writable
-		}
-		sent, errno = int(r), e
-		return true
+		sent, errno = m.send(fd, n, 0)
+		return errno != unix.EAGAIN && errno != unix.EINTR // else wait until the socket is writable
 	}); err != nil {
 		return 0, err
 	}

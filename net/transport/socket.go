@@ -118,8 +118,14 @@ func (s singleSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) 
 }
 
 func (s singleSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
+	return eachBatch(s, bufs, ns, from, handle)
+}
+
+// eachBatch is readEach for a socket whose readBatch does the waiting:
+// read, handle, until a read fails.
+func eachBatch(b batchSocket, bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
 	for {
-		n, err := s.readBatch(bufs, ns, from)
+		n, err := b.readBatch(bufs, ns, from)
 		if err != nil {
 			return err
 		}
