@@ -44,12 +44,14 @@ measure() { # name pid command...
 	local c0 t0 c1 t1
 	c0=$(cpu_ticks "$pid")
 	t0=$(date +%s.%N)
-	"$@" >"$OUT/$name.clients.txt" 2>"$OUT/$name.clients.err" || true
+	local TIMEFORMAT='%U %S'
+	{ time "$@" >"$OUT/$name.clients.txt" 2>"$OUT/$name.clients.err" || true; } 2>"$OUT/$name.clients.time"
 	c1=$(cpu_ticks "$pid")
 	t1=$(date +%s.%N)
-	local cpu
+	local cpu ccpu
 	cpu=$(awk -v c="$((c1 - c0))" -v hz="$HZ" -v t0="$t0" -v t1="$t1" 'BEGIN {printf "%.1f", 100 * c / hz / (t1 - t0)}')
-	echo "$name: server_cpu_percent=$cpu server_peak_rss_mb=$(peak_rss_mb "$pid") wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')"
+	ccpu=$(awk -v t0="$t0" -v t1="$t1" '{printf "%.1f", 100 * ($1 + $2) / (t1 - t0)}' "$OUT/$name.clients.time")
+	echo "$name: server_cpu_percent=$cpu server_peak_rss_mb=$(peak_rss_mb "$pid") clients_cpu_percent=$ccpu wall_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')"
 	echo "$name clients: $(tail -1 "$OUT/$name.clients.txt")"
 	if [ -s "$OUT/$name.clients.err" ]; then
 		echo "$name clients' errors (first 5 lines of $OUT/$name.clients.err):"
@@ -63,6 +65,13 @@ sleep 0.5
 # A CPU profile of the middle of the run.
 (sleep $((SECS / 4 + 2)) && curl -s -o "$OUT/server.pprof" "127.0.0.1:7793/debug/pprof/profile?seconds=$((SECS / 2))") &
 measure rockstep "$SRV" "$OUT/rockstep" -bots "$BOTS" -join 127.0.0.1:7790 -per-room 4 -share -ticks "$TICKS" -seed 1
+# The bots share the machine with the server: when their own process is
+# starved (its goroutines wait long for a processor), lateness, stalls and
+# speed measure the bots as much as the server.
+SCHED=$(tr ' ' '\n' <"$OUT/rockstep.clients.txt" | sed -n 's/^sched_ms_p99=//p')
+if [ -n "$SCHED" ] && [ "$SCHED" -gt 20 ]; then
+	echo "rockstep clients: the bots' process was starved (its goroutines waited up to ${SCHED} ms for a processor, 99th percentile): lateness, stalls and speed above measure the bots as much as the server"
+fi
 METRICS=$(curl -s 127.0.0.1:7791/metrics)
 echo "$METRICS" | grep -E '^rockstep_(turns_total|late_turns_total|bytes_out_total|bytes_in_total|transport_sessions) ' | tr '\n' ' '
 echo

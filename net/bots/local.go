@@ -462,6 +462,7 @@ func (l *Local) Finished() bool {
 // recording, the replay ends at the bots' final turn (or, after a desync,
 // once the players' snapshots for the report are in) and is closed.
 func (l *Local) Run() (Summary, error) {
+	sched := startSchedWatch()
 	err := l.RunUntil(l.Finished, l.cfg.Limit)
 	if l.rec != nil && err == nil {
 		if d := l.Room.Desync(); d != nil {
@@ -473,7 +474,9 @@ func (l *Local) Run() (Summary, error) {
 	if cerr := l.CloseReplays(); err == nil && cerr != nil {
 		err = cerr
 	}
-	return l.Summary(), err
+	s := l.Summary()
+	s.SchedP99 = sched.p99()
+	return s, err
 }
 
 // recording returns rc with a recorder for every game: first, into
@@ -577,6 +580,7 @@ type Summary struct {
 	RoomsFailed     int           // rooms the server did not create (remote runs): their bots did not play
 	SharedTicks     uint64        // ticks bots copied from another bot's simulation rather than stepped (Share)
 	LateP99         time.Duration // 99th percentile of how late ticks ran against their schedule (bucket bound)
+	SchedP99        time.Duration // 99th percentile of how long the process's goroutines waited for a processor (see schedWatch)
 	K, Delay        int
 	LateTurns       uint64
 	Dropped         uint64
@@ -663,8 +667,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d missed_ends=%d late_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
+	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d missed_ends=%d late_ms_p99=%d sched_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
 		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
-		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.MissedEnds, s.LateP99.Milliseconds(), s.SyncErrors, s.SharedTicks, s.RoomsFailed, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
+		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.MissedEnds, s.LateP99.Milliseconds(), s.SchedP99.Milliseconds(), s.SyncErrors, s.SharedTicks, s.RoomsFailed, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
 }

@@ -96,6 +96,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	start := time.Now()
+	sched := startSchedWatch()
 
 	// Each group of bots gets its room (created on the server, in parallel
 	// with the others' but a few at a time) and plays in it; the last group
@@ -153,7 +154,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	}
 	wg.Wait()
 
-	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: gameTime(bots)}
+	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: gameTime(bots), SchedP99: sched.p99()}
 	hashes := map[[2]uint64]bool{}
 	results := map[[2]uint64]bool{}
 	var errs []error
