@@ -10,7 +10,7 @@ import (
 const schedLatencies = "/sched/latencies:seconds"
 
 // schedWatch measures the bots' process itself: how long its goroutines
-// waited for a processor while the bots played. Hundreds of bots share
+// waited for a processor from the run's start to the games' end. Hundreds of bots share
 // the machine with the server they measure; when their process is
 // starved, a bot's turn leaves late and its master turn is handled late,
 // and the lateness, stalls and game speed of the summary measure the bots
@@ -20,27 +20,31 @@ type schedWatch struct {
 }
 
 func startSchedWatch() schedWatch {
-	s := []metrics.Sample{{Name: schedLatencies}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+	h := readSched()
+	if h == nil {
 		return schedWatch{}
 	}
-	return schedWatch{before: append([]uint64(nil), s[0].Value.Float64Histogram().Counts...)}
+	return schedWatch{before: append([]uint64(nil), h.Counts...)}
 }
 
 // p99 returns the 99th percentile of the waits since start (the upper
 // bound of its bucket), or 0 if the runtime does not say.
 func (w schedWatch) p99() time.Duration {
-	s := []metrics.Sample{{Name: schedLatencies}}
-	metrics.Read(s)
-	if w.before == nil || s[0].Value.Kind() != metrics.KindFloat64Histogram {
-		return 0
-	}
-	h := s[0].Value.Float64Histogram()
-	if len(h.Counts) != len(w.before) {
+	h := readSched()
+	if w.before == nil || h == nil || len(h.Counts) != len(w.before) {
 		return 0
 	}
 	return histQuantile(h.Buckets, h.Counts, w.before, 0.99)
+}
+
+// readSched reads the runtime's scheduling latencies, or nil if it has none.
+func readSched() *metrics.Float64Histogram {
+	s := []metrics.Sample{{Name: schedLatencies}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return nil
+	}
+	return s[0].Value.Float64Histogram()
 }
 
 // histQuantile returns the upper bound of the bucket holding quantile q of

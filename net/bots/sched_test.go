@@ -39,7 +39,7 @@ func TestSchedWatchMeasuresThisProcess(t *testing.T) {
 	done := make(chan struct{})
 	for range 200 {
 		go func() {
-			for i := 0; i < 200; i++ {
+			for i := range 200 {
 				busy(uint64(i), 20_000)
 				select {
 				case <-done:
