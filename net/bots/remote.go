@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync"
@@ -82,6 +83,15 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	if cfg.Transport.MTU == 0 {
 		cfg.Transport = transport.LAN()
 		cfg.Transport.Interval = botInterval
+	}
+	if cfg.Transport.Loop == nil {
+		// Hundreds of bots in one process: their sockets and clocks are
+		// driven by a few goroutines rather than two each (see
+		// transport.Loop); where there is no Loop, by their own.
+		if l, err := transport.NewLoop(runtime.GOMAXPROCS(0)); err == nil {
+			cfg.Transport.Loop = l
+			defer l.Close()
+		}
 	}
 	group := cfg.PerRoom
 	if group <= 0 || group > cfg.Bots {

@@ -40,6 +40,7 @@ type Client struct {
 	// use the session or call the handler.
 	mu     sync.Mutex
 	wake   *time.Timer // Run's one timer
+	lp     *loopClient // or, in a Loop, its part of the Loop
 	armed  time.Time   // when wake fires
 	tickAt time.Time   // when the transport's next tick is due
 
@@ -272,6 +273,11 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 		return c.err
 	}
 	waker, _ := h.(Waker)
+	if c.cfg.Loop != nil {
+		if err, ok := c.runInLoop(ctx, h, waker); ok {
+			return err
+		}
+	}
 	c.mu.Lock()
 	c.now = time.Now()
 	c.sess.lastRecv = c.now // the time before Run is not the server's silence
@@ -344,7 +350,11 @@ func (c *Client) wakeUp(h ClientHandler, waker Waker) error {
 // held.
 func (c *Client) rearm(now time.Time, waker Waker, fired bool) {
 	if c.err != nil {
-		c.wake.Reset(0)
+		if c.lp != nil {
+			c.lp.end()
+		} else {
+			c.wake.Reset(0)
+		}
 		return
 	}
 	next := c.tickAt
@@ -354,7 +364,11 @@ func (c *Client) rearm(now time.Time, waker Waker, fired bool) {
 		}
 	}
 	if fired || next.Before(c.armed) {
-		c.wake.Reset(next.Sub(now))
+		if c.lp != nil {
+			c.lp.arm(next)
+		} else {
+			c.wake.Reset(next.Sub(now))
+		}
 		c.armed = next
 	}
 }
@@ -510,6 +524,10 @@ func (c *Client) tick(now time.Time) {
 }
 
 func (c *Client) write(b []byte) {
+	if c.lp != nil {
+		c.lp.write(b)
+		return
+	}
 	if c.conn == nil { // a fuzzed client
 		return
 	}

@@ -52,6 +52,10 @@ type Config struct {
 	// for someone else's game cannot take its players.
 	HostFingerprint string
 
+	// Loop, for a client, drives its socket and clock with many others'
+	// (see Loop); nil, or a system without Loops: goroutines of its own.
+	Loop *Loop
+
 	Log *slog.Logger // nil: no log; drops are logged one line per reason per dropLogEvery (the first at once)
 }
 
