@@ -273,15 +273,17 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 		return c.err
 	}
 	waker, _ := h.(Waker)
+	c.mu.Lock()
+	c.now = time.Now()
+	c.sess.lastRecv = c.now // the time before Run is not the server's silence
+	c.tickAt = c.now.Add(c.cfg.Interval)
+	c.mu.Unlock()
 	if c.cfg.Loop != nil {
 		if err, ok := c.runInLoop(ctx, h, waker); ok {
 			return err
 		}
 	}
 	c.mu.Lock()
-	c.now = time.Now()
-	c.sess.lastRecv = c.now // the time before Run is not the server's silence
-	c.tickAt = c.now.Add(c.cfg.Interval)
 	c.wake = time.NewTimer(time.Hour)
 	c.rearm(c.now, waker, true)
 	c.mu.Unlock()

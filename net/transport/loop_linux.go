@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,7 +112,7 @@ type loopClient struct {
 	shard *loopShard
 	fd    int
 	sock  *mmsgSocket
-	d     datagrams
+	d     *datagrams
 
 	gen  uint64 // the timer entry that counts; the shard's goroutine only
 	gone bool   // removed; the shard's goroutine only
@@ -137,38 +136,22 @@ var errLoopClosed = fmt.Errorf("transport: client loop closed: %w", net.ErrClose
 // runInLoop is Run for a client in a Loop. It reports false, having
 // changed nothing, if the socket cannot leave Go's poller.
 func (c *Client) runInLoop(ctx context.Context, h ClientHandler, waker Waker) (error, bool) {
-	rc, err := c.conn.SyscallConn()
+	fd, err := dupOut(c.conn, true)
 	if err != nil {
 		return nil, false
 	}
-	fd := -1
-	var derr error
-	if err := rc.Control(func(f uintptr) { fd, derr = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }); err != nil || derr != nil {
-		return nil, false
-	}
-	if err := unix.SetNonblock(fd, true); err != nil {
-		unix.Close(fd)
-		return nil, false
-	}
 	c.conn.Close() // the copy stays open, out of the poller
+	s := c.cfg.Loop.pick()
 	lc := &loopClient{
-		c: c, h: h, w: waker, fd: fd,
+		c: c, h: h, w: waker, fd: fd, shard: s,
 		sock:    newMmsgSocket(c.conn.LocalAddr(), false, clientBatch),
-		d:       datagrams{bufs: make([][]byte, clientBatch), ns: make([]int, clientBatch), from: make([]netip.AddrPort, clientBatch)},
+		d:       newDatagrams(clientBatch, c.cfg.MTU),
 		ended:   make(chan struct{}),
 		removed: make(chan struct{}),
 	}
-	for i := range lc.d.bufs {
-		lc.d.bufs[i] = make([]byte, c.cfg.MTU+1)
-	}
 	c.mu.Lock()
 	c.lp = lc
-	c.now = time.Now()
-	c.sess.lastRecv = c.now
-	c.tickAt = c.now.Add(c.cfg.Interval)
 	c.mu.Unlock()
-	s := c.cfg.Loop.pick()
-	lc.shard = s
 	s.hand(lc, false)
 	var out error
 	select {
@@ -384,7 +367,7 @@ func (s *loopShard) read(lc *loopClient, now time.Time) {
 		}
 		lc.d.n = got
 		c.mu.Lock()
-		c.handleBatch(now, &lc.d, lc.h)
+		c.handleBatch(now, lc.d, lc.h)
 		c.rearm(now, lc.w, false)
 		c.mu.Unlock()
 		if got < n {

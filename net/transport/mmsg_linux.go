@@ -96,28 +96,40 @@ func listenSocket(conn *net.UDPConn) datagramSocket {
 }
 
 func detach(conn *net.UDPConn) (*detachedSocket, error) {
-	rc, err := conn.SyscallConn()
+	fd, err := dupOut(conn, false)
 	if err != nil {
 		return nil, err
-	}
-	fd := -1
-	var derr error
-	if err := rc.Control(func(f uintptr) { fd, derr = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
-		return nil, err
-	}
-	if derr != nil {
-		return nil, derr
 	}
 	d := &detachedSocket{fd: fd, local: conn.LocalAddr()}
-	if d.v6, err = isV6(fd); err == nil {
-		err = unix.SetNonblock(fd, false)
-	}
-	if err != nil {
+	if d.v6, err = isV6(fd); err != nil {
 		unix.Close(fd)
 		return nil, err
 	}
 	conn.Close()
 	return d, nil
+}
+
+// dupOut returns a copy of conn's descriptor for use out of Go's poller,
+// blocking or not; conn is left as it is, for the caller to close once it
+// keeps the copy.
+func dupOut(conn *net.UDPConn, nonblock bool) (int, error) {
+	rc, err := conn.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	var derr error
+	if err := rc.Control(func(f uintptr) { fd, derr = unix.FcntlInt(f, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
+		return -1, err
+	}
+	if derr != nil {
+		return -1, derr
+	}
+	if err := unix.SetNonblock(fd, nonblock); err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
 }
 
 func (d *detachedSocket) batches(size int) batchSocket {

@@ -152,6 +152,15 @@ type datagrams struct {
 
 func (d *datagrams) bytes(i int) []byte { return d.bufs[i][:d.ns[i]] }
 
+// newDatagrams returns an empty batch of size datagrams for an MTU.
+func newDatagrams(size, mtu int) *datagrams {
+	d := &datagrams{bufs: make([][]byte, size), ns: make([]int, size), from: make([]netip.AddrPort, size)}
+	for i := range d.bufs {
+		d.bufs[i] = make([]byte, mtu+1)
+	}
+	return d
+}
+
 // socketReader reads a UDP socket on its own goroutine and hands the
 // datagrams to a loop through inbox, a batch at a time, bounded by a free
 // list of batches; or, given handle, handles each batch itself, on its
@@ -196,11 +205,7 @@ func newReader(sock datagramSocket, mtu, batch, batches int) *socketReader {
 		done:  make(chan struct{}),
 	}
 	for range batches {
-		d := &datagrams{bufs: make([][]byte, batch), ns: make([]int, batch), from: make([]netip.AddrPort, batch)}
-		for i := range d.bufs {
-			d.bufs[i] = make([]byte, mtu+1)
-		}
-		r.free <- d
+		r.free <- newDatagrams(batch, mtu)
 	}
 	return r
 }
