@@ -159,14 +159,20 @@ type meter struct {
 	fpsSet   bool
 }
 
-// ping sends a Ping now and then.
+// ping sends a Ping now and then: less often while a game runs, when the
+// turns measure the round trip too.
 func (s *Session) ping() {
 	m := &s.meter
-	if s.now-m.lastPing < s.cfg.PingEvery {
+	every := s.cfg.PingEvery
+	if s.phase == Playing && !s.game.ended {
+		every = max(every, s.cfg.PlayPingEvery)
+	}
+	if s.now-m.lastPing < every {
 		return
 	}
 	m.lastPing = s.now
 	m.pingID++
+	s.stats.Pings++
 	s.send(wire.Ping{ID: m.pingID, Time: int64(s.now / time.Microsecond)})
 }
 

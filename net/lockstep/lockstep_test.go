@@ -343,3 +343,25 @@ func TestSharedSimulation(t *testing.T) {
 		t.Fatalf("%d ticks copied in a game of %d ticks, want at least %d", shared.SharedTicks, shared.Played, want)
 	}
 }
+
+// TestPingsSparserInPlay: while a game runs, every turn measures the round
+// trip, so a player pings the room once a second (PlayPingEvery) rather
+// than four times (PingEvery); the delay still follows the network (see
+// TestStallsAndSwingsKeepPace).
+func TestPingsSparserInPlay(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 3, Ticks: 100000, Seed: 5})
+	if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 120 }, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	from, at := l.Bots[0].Session.Stats().Pings, l.Now()
+	const play = 30 * time.Second
+	_ = l.RunUntil(func() bool { return false }, at+play)
+	st := l.Bots[0].Session.Stats()
+	pings := st.Pings - from
+	if want := uint64(play / lockstep.LAN().PlayPingEvery); pings < want-2 || pings > want+1 {
+		t.Errorf("%d pings in %v of play, want about %d (one a second)", pings, play, want)
+	}
+	if st.RTT <= 0 {
+		t.Errorf("no round trip measured: %+v", st)
+	}
+}

@@ -36,15 +36,20 @@ import (
 
 // Config is a session's settings.
 type Config struct {
-	RoomID      uint32
-	Name        string
-	PlayerID    [16]byte
-	Token       [16]byte // to reclaim a slot after a disconnect
-	Spectate    bool
-	JoinEvery   time.Duration // Join is repeated this often until answered
-	PingEvery   time.Duration // round-trip measurement
-	ResendEvery time.Duration // the shortest wait before unacknowledged client turns are sent again (longer where acknowledgements take longer: internal/ackclock)
-	MaxCatchUp  int           // extra ticks one Update may run to catch up
+	RoomID    uint32
+	Name      string
+	PlayerID  [16]byte
+	Token     [16]byte // to reclaim a slot after a disconnect
+	Spectate  bool
+	JoinEvery time.Duration // Join is repeated this often until answered
+	PingEvery time.Duration // round-trip measurement
+	// PlayPingEvery is the ping's period while a game runs, when every
+	// turn's round trip is measured as well (see meter.turnArrived): the
+	// pings then only keep the network's round trip for the gate and the
+	// report. Never shorter than PingEvery.
+	PlayPingEvery time.Duration
+	ResendEvery   time.Duration // the shortest wait before unacknowledged client turns are sent again (longer where acknowledgements take longer: internal/ackclock)
+	MaxCatchUp    int           // extra ticks one Update may run to catch up
 
 	// OnTurn, if set, sees every master turn as its execution begins (for
 	// replays and tests). OnSend sees every own turn as it is queued.
@@ -84,10 +89,11 @@ type Config struct {
 // LAN returns the settings for a game on a local network.
 func LAN() Config {
 	return Config{
-		JoinEvery:   250 * time.Millisecond,
-		PingEvery:   250 * time.Millisecond,
-		ResendEvery: 40 * time.Millisecond,
-		MaxCatchUp:  16,
+		JoinEvery:     250 * time.Millisecond,
+		PingEvery:     250 * time.Millisecond,
+		PlayPingEvery: time.Second,
+		ResendEvery:   40 * time.Millisecond,
+		MaxCatchUp:    16,
 	}
 }
 
@@ -139,6 +145,7 @@ type Stats struct {
 	BytesOut      uint64
 	BytesIn       uint64
 	Resends       uint64        // client frames sent with nothing new in them
+	Pings         uint64        // Pings sent (round-trip measurement)
 	MalformedIn   uint64        // frames dropped because they did not decode
 	FPS           int           // Update calls per second, as reported
 	Drift         time.Duration // how far execution is behind the session's own clock (positive: behind)
@@ -185,6 +192,7 @@ func New(cfg Config) *Session {
 	def := LAN()
 	defaults.Positive(&cfg.JoinEvery, def.JoinEvery)
 	defaults.Positive(&cfg.PingEvery, def.PingEvery)
+	defaults.Positive(&cfg.PlayPingEvery, def.PlayPingEvery)
 	defaults.Positive(&cfg.ResendEvery, def.ResendEvery)
 	defaults.Positive(&cfg.MaxCatchUp, def.MaxCatchUp)
 	defaults.Positive(&cfg.PredictWindow, 8)
