@@ -35,6 +35,12 @@ type standby struct {
 // not changed (it is sent at once when it does).
 const successorsEvery = 5 * time.Second
 
+// successorsCheck is how often a running room's Tick looks for a change in
+// its successors that no event announced. The events that change them
+// announce it themselves: a Standby, a new listing, a roster change
+// (broadcastSetup), a player taking its slot back.
+const successorsCheck = 250 * time.Millisecond
+
 // HandoverWait is how long a resumed room waits for the players it
 // expects before it plays on without them (they may still come back, as
 // after any disconnect, while their slot is held).

@@ -2,6 +2,8 @@ package room_test
 
 import (
 	"math/rand/v2"
+	"net/netip"
+	"slices"
 	"testing"
 	"time"
 
@@ -60,5 +62,39 @@ func TestResumedRoomTakesInOnlyWhoseGameItCompiled(t *testing.T) {
 	}
 	if w := resume(3, 2, 105); w.Resumed {
 		t.Error("a player whose game ran past the room's first turn was taken in place: it holds another room's turns 100-104")
+	}
+}
+
+// TestSuccessorsFollowTheRoster: a player whose connection is lost leaves
+// the successor list in the very flush that tells the others of the
+// roster, not at some later Tick; a Standby is listed at once too.
+func TestSuccessorsFollowTheRoster(t *testing.T) {
+	b := newBench(t, func(c *room.Config) {
+		c.AddrOf = func(c room.ConnID) netip.Addr { return netip.AddrFrom4([4]byte{10, 0, 0, byte(c)}) }
+	})
+	b.startGame(3)
+	b.tick(10 * time.Millisecond)
+	slots := func(c room.ConnID) []uint8 {
+		t.Helper()
+		sc, ok := last[wire.Successors](b.peer(c))
+		if !ok {
+			t.Fatalf("conn %d was sent no successor list", c)
+		}
+		var out []uint8
+		for _, s := range sc.List {
+			out = append(out, s.Slot)
+		}
+		return out
+	}
+	for c := room.ConnID(1); c <= 3; c++ {
+		b.send(c, wire.Standby{Port: 7000 + uint16(c), Reach: 0b111})
+	}
+	if got := slots(1); !slices.Equal(got, []uint8{0, 1, 2}) {
+		t.Fatalf("successors after three Standbys = %v, want [0 1 2]", got)
+	}
+	b.r.Disconnected(b.now, 2)
+	b.flush()
+	if got := slots(3); !slices.Equal(got, []uint8{0, 2}) {
+		t.Fatalf("successors right after conn 2 was lost = %v, want [0 2]", got)
 	}
 }

@@ -186,6 +186,7 @@ type Room struct {
 	standby     [game.MaxPlayers]standby
 	lastSucc    wire.Successors
 	lastSuccAt  time.Duration
+	succCheck   time.Duration // when a Tick last looked for a change in the successors
 	listing     [8]byte       // the game's LAN listing id (SetListing)
 	handed      bool          // made by Resume: tokens are known by their hashes
 	resumed     bool          // waiting for the expected players (HandoverWait)

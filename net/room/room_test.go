@@ -824,6 +824,40 @@ func BenchmarkRoomTurn(b *testing.B) {
 	_ = sink
 }
 
+// BenchmarkRoomTicks is a running room's work as a server drives it: a
+// Tick every 10 ms (transport.Config.Interval) and an 8-player turn of
+// two ticks (33 ms) in between, each op one Tick and a third of a turn.
+func BenchmarkRoomTicks(b *testing.B) {
+	bn := newBench(b, nil)
+	bn.startGame(8)
+	frames := make([][]byte, 8)
+	cp := wire.ClientPacket{Turns: []wire.TurnInput{{Count: 2}}, HasHash: true}
+	var sink int
+	send := func(c room.ConnID, f []byte) { sink += len(f) }
+	b.ReportAllocs()
+	t, tick := uint32(0), 0
+	turnAt := bn.now
+	for b.Loop() {
+		if bn.now >= turnAt {
+			for i := range frames {
+				cp.Turns[0].Turn = t
+				cp.Turns[0].Inputs[0] = game.Input(i) & game.ClientInputMask
+				cp.MasterAck = t
+				cp.HashTurn = t - 1
+				frames[i], _ = cp.AppendFrame(frames[i][:0])
+				bn.r.Receive(bn.now, room.ConnID(i+1), frames[i])
+			}
+			t++
+			turnAt += 33 * time.Millisecond
+		}
+		bn.r.Tick(bn.now)
+		bn.r.Flush(send)
+		bn.now += 10 * time.Millisecond
+		tick++
+	}
+	_ = sink
+}
+
 // TestLonePlayerReconnects: the only player comes back on a new connection
 // before the old one timed out; the game is not ended, and the slot is the
 // player's again.

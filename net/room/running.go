@@ -334,7 +334,10 @@ func (r *Room) tickRunning() {
 		return
 	}
 	r.tickResumed()
-	r.updateSuccessors(false)
+	if r.now-r.succCheck >= successorsCheck {
+		r.succCheck = r.now
+		r.updateSuccessors(false)
+	}
 	r.sendStarts()
 	r.relaySnapshots()
 	if r.child == wire.ChildIterating || r.child == wire.ChildVacancy || r.child == wire.ChildLagging {

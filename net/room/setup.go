@@ -190,6 +190,7 @@ func (r *Room) broadcastSetup() {
 	for _, m := range r.members {
 		r.send(m.conn, st)
 	}
+	r.updateSuccessors(false) // the roster may have changed them (only while running)
 }
 
 func (r *Room) onSetupChange(m *member, c wire.SetupChange) {
