@@ -1161,3 +1161,47 @@ func TestEveryoneBackWithNobodyToCatchUpFrom(t *testing.T) {
 	st, child := b.r.State()
 	t.Fatalf("after 10 s the room is %v (%v), want finished: nobody can catch the players up", st, child)
 }
+
+// TestStatusRepeatsSeldomWhileTurnsFlow: a running game whose players are
+// all there repeats its status every 5 s, not every StatusEvery (the
+// master turns say it goes on); once a slot is vacant, every StatusEvery
+// again, for the countdown.
+func TestStatusRepeatsSeldomWhileTurnsFlow(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.SilenceTimeout = 2 * time.Second })
+	b.startGame(2)
+	statuses := func(c room.ConnID) int {
+		n := 0
+		for _, m := range b.peer(c).got {
+			if _, ok := m.(wire.RoomStatus); ok {
+				n++
+			}
+		}
+		b.peer(c).got = b.peer(c).got[:0]
+		return n
+	}
+	turn := uint32(0)
+	play := func(conns []room.ConnID, d time.Duration) {
+		for end := b.now + d; b.now < end; turn++ {
+			for _, c := range conns {
+				b.play(c, turn, 0)
+			}
+			b.tick(33 * time.Millisecond)
+		}
+	}
+	play([]room.ConnID{1, 2}, time.Second)
+	statuses(1)
+	play([]room.ConnID{1, 2}, 10*time.Second)
+	if n := statuses(1); n < 1 || n > 3 {
+		t.Errorf("%d statuses in 10 s of a game in full flow, want 2 (one every 5 s)", n)
+	}
+	// Player 2 goes silent: lost, its slot vacant and held.
+	play([]room.ConnID{1}, 3*time.Second)
+	if b.r.Status().Vacant == 0 {
+		t.Fatal("the silent player's slot is not vacant")
+	}
+	statuses(1)
+	play([]room.ConnID{1}, 3*time.Second)
+	if n := statuses(1); n < 2 {
+		t.Errorf("%d statuses in 3 s with a vacant slot, want one a second", n)
+	}
+}

@@ -1,6 +1,8 @@
 package room
 
 import (
+	"time"
+
 	"rockstep/game"
 	"rockstep/net/wire"
 )
@@ -358,10 +360,20 @@ func (r *Room) tickRunning() {
 		}
 	}
 	r.sendMasters(true)
-	if r.statusDirty || now-r.lastStatus >= r.cfg.StatusEvery {
+	every := r.cfg.StatusEvery
+	if r.child == wire.ChildIterating {
+		// Nothing to count down or wait for: the master turns say the game
+		// goes on, and a change is sent at once (statusDirty).
+		every = max(every, quietStatusEvery)
+	}
+	if r.statusDirty || now-r.lastStatus >= every {
 		r.broadcastStatus()
 	}
 }
+
+// quietStatusEvery is how often a running game's status is repeated while
+// every player is there and the turns flow (StatusEvery otherwise).
+const quietStatusEvery = 5 * time.Second
 
 // sendStarts repeats Start to every player who has not yet answered it.
 func (r *Room) sendStarts() {
