@@ -63,6 +63,8 @@ type Server struct {
 	list      []*session // the sessions, for ticking in a stable order
 	ended     []*session // closed, Disconnected not yet called
 	expired   []*session // scratch for tick
+	busy      []*session // the sessions KCP's timers have work in (session.busy)
+	ticks     uint32     // ticks so far, for the sweep (sweepTicks)
 
 	out  *batchWriter // the socket's writes, a batch at a time (nil without a socket)
 	hbuf []byte       // handshake replies
@@ -286,6 +288,9 @@ func (s *Server) Send(c ConnID, frame []byte) error {
 		return fmt.Errorf("send to conn %d: %w", c, ErrUnknownConn)
 	}
 	err := sess.send(frame, s.cfg.MaxQueue)
+	if err == nil {
+		s.markBusy(sess)
+	}
 	switch {
 	case errors.Is(err, ErrQueueFull):
 		s.drop(DropQueueFull, sess.addr)
@@ -567,7 +572,9 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		sess.lastRecv = now
 		s.h.Message(ConnID(sess.conv), plain)
 	case kindData:
-		if !sess.input(plain) {
+		ok := sess.input(plain)
+		s.markBusy(sess)
+		if !ok {
 			s.drop(DropMalformed, from)
 			return
 		}
@@ -604,13 +611,41 @@ func (s *Server) migrate(sess *session, to netip.AddrPort) {
 	}
 }
 
-// tick drives every session's KCP, sends heartbeats and ends the sessions
-// whose peers have been silent past Timeout.
+// tick drives the KCP timers of the sessions that have work for them and,
+// every sweepTicks, sweeps them all for timeouts and heartbeats.
 func (s *Server) tick(now time.Time) {
 	s.now = now
+	// KCP's timers, for the sessions that have work for them: most carry
+	// only datagrams most of the time, and touching all of them every tick
+	// was, at 1,000 connections, 3 % of the server's CPU.
+	busy := s.busy[:0]
+	for _, sess := range s.busy {
+		if sess.closing {
+			sess.busy = false
+			continue
+		}
+		sess.update()
+		if sess.sending {
+			busy = append(busy, sess)
+		} else {
+			sess.busy = false
+		}
+	}
+	clear(s.busy[len(busy):])
+	s.busy = busy
+	s.ticks++
+	if s.ticks%sweepTicks == 0 {
+		s.sweep(now)
+	}
+	s.reap()
+	s.dlog.flush(now, func(r DropReason) uint64 { return s.stats.dropped[r].Load() })
+}
+
+// sweep ends the sessions that timed out or failed and sends a heartbeat
+// where nothing was sent for Heartbeat.
+func (s *Server) sweep(now time.Time) {
 	s.expired = s.expired[:0]
 	for _, sess := range s.list {
-		sess.update()
 		switch {
 		case sess.fail != nil || now.Sub(sess.lastRecv) > s.cfg.Timeout:
 			s.expired = append(s.expired, sess)
@@ -627,8 +662,20 @@ func (s *Server) tick(now time.Time) {
 		}
 		s.expired[i] = nil
 	}
-	s.reap()
-	s.dlog.flush(now, func(r DropReason) uint64 { return s.stats.dropped[r].Load() })
+}
+
+// sweepTicks is how many ticks apart every session is looked at for a
+// timeout, a failure or a heartbeat due (50 ms at the default Interval:
+// well inside Heartbeat and Timeout).
+const sweepTicks = 5
+
+// markBusy puts sess among those whose KCP timers each tick runs: it was
+// sent a frame or received segments.
+func (s *Server) markBusy(sess *session) {
+	if !sess.busy {
+		sess.busy = true
+		s.busy = append(s.busy, sess)
+	}
 }
 
 // end closes a session at once: it is forgotten, its peer is told (if
@@ -692,7 +739,7 @@ func (s *Server) writeSealed(sess *session, kind byte, payload []byte) bool {
 	var err error
 	s.obuf, err = sess.ch.seal(s.obuf[:0], kind, payload)
 	if err != nil {
-		sess.fail = err // the next tick ends it
+		sess.fail = err // the next sweep ends it (sweepTicks)
 		return false
 	}
 	s.write(s.obuf, sess.addr)

@@ -48,6 +48,7 @@ type session struct {
 
 	inputSince bool // segments came in since KCP's last update: it owes acknowledgements
 	sending    bool // KCP held unacknowledged segments after its last update, or a frame was sent since
+	busy       bool // server side: in Server.busy, ticked until KCP has nothing left
 
 	closing bool  // closed; waiting for the owner to forget it
 	why     error // why it closed, for Disconnected
