@@ -796,32 +796,48 @@ func TestShutdownTellsEveryone(t *testing.T) {
 	}
 }
 
+// turnFeed sends an 8-player game's turns to a room as the benchmarks
+// need them, reusing its frames.
+type turnFeed struct {
+	frames [][]byte
+	cp     wire.ClientPacket
+	next   uint32
+	sink   int
+}
+
+func newTurnFeed() *turnFeed {
+	return &turnFeed{frames: make([][]byte, 8), cp: wire.ClientPacket{Turns: []wire.TurnInput{{Count: 2}}, HasHash: true}}
+}
+
+// turn hands the room every player's client packet for the next turn.
+func (f *turnFeed) turn(bn *bench) {
+	t := f.next
+	for i := range f.frames {
+		f.cp.Turns[0].Turn = t
+		f.cp.Turns[0].Inputs[0] = game.Input(i) & game.ClientInputMask
+		f.cp.MasterAck = t
+		f.cp.HashTurn = t - 1
+		f.frames[i], _ = f.cp.AppendFrame(f.frames[i][:0])
+		bn.r.Receive(bn.now, room.ConnID(i+1), f.frames[i])
+	}
+	f.next++
+}
+
+func (f *turnFeed) send(_ room.ConnID, frame []byte) { f.sink += len(frame) }
+
 // BenchmarkRoomTurn is the room's work for one turn of an 8-player game:
 // eight client packets in, one master turn compiled and sent to eight.
 // Budget (DESIGN.md §6): ≤ 5 µs and 0 allocations.
 func BenchmarkRoomTurn(b *testing.B) {
 	bn := newBench(b, nil)
 	bn.startGame(8)
-	frames := make([][]byte, 8)
-	cp := wire.ClientPacket{Turns: []wire.TurnInput{{Count: 2}}, HasHash: true}
-	var sink int
-	send := func(c room.ConnID, f []byte) { sink += len(f) }
+	f := newTurnFeed()
 	b.ReportAllocs()
-	t := uint32(0)
 	for b.Loop() {
-		for i := range frames {
-			cp.Turns[0].Turn = t
-			cp.Turns[0].Inputs[0] = game.Input(i) & game.ClientInputMask
-			cp.MasterAck = t
-			cp.HashTurn = t - 1
-			frames[i], _ = cp.AppendFrame(frames[i][:0])
-			bn.r.Receive(bn.now, room.ConnID(i+1), frames[i])
-		}
-		bn.r.Flush(send)
+		f.turn(bn)
+		bn.r.Flush(f.send)
 		bn.now += 33 * time.Millisecond
-		t++
 	}
-	_ = sink
 }
 
 // BenchmarkRoomTicks is a running room's work as a server drives it: a
@@ -830,32 +846,18 @@ func BenchmarkRoomTurn(b *testing.B) {
 func BenchmarkRoomTicks(b *testing.B) {
 	bn := newBench(b, nil)
 	bn.startGame(8)
-	frames := make([][]byte, 8)
-	cp := wire.ClientPacket{Turns: []wire.TurnInput{{Count: 2}}, HasHash: true}
-	var sink int
-	send := func(c room.ConnID, f []byte) { sink += len(f) }
+	f := newTurnFeed()
 	b.ReportAllocs()
-	t, tick := uint32(0), 0
 	turnAt := bn.now
 	for b.Loop() {
 		if bn.now >= turnAt {
-			for i := range frames {
-				cp.Turns[0].Turn = t
-				cp.Turns[0].Inputs[0] = game.Input(i) & game.ClientInputMask
-				cp.MasterAck = t
-				cp.HashTurn = t - 1
-				frames[i], _ = cp.AppendFrame(frames[i][:0])
-				bn.r.Receive(bn.now, room.ConnID(i+1), frames[i])
-			}
-			t++
+			f.turn(bn)
 			turnAt += 33 * time.Millisecond
 		}
 		bn.r.Tick(bn.now)
-		bn.r.Flush(send)
+		bn.r.Flush(f.send)
 		bn.now += 10 * time.Millisecond
-		tick++
 	}
-	_ = sink
 }
 
 // TestLonePlayerReconnects: the only player comes back on a new connection
