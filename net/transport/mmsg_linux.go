@@ -151,6 +151,38 @@ func (d *detachedSocket) release() { unix.Close(d.fd) }
 
 func (d *detachedSocket) localAddr() net.Addr { return d.local }
 
+func (d *detachedSocket) kernelDrops() (uint32, bool) {
+	if d.closed.Load() {
+		return 0, false
+	}
+	return fdDrops(d.fd)
+}
+
+// connDrops reads the receive-buffer drops of a socket in Go's poller.
+func connDrops(conn *net.UDPConn) (n uint32, ok bool) {
+	rc, err := conn.SyscallConn()
+	if err != nil {
+		return 0, false
+	}
+	if rc.Control(func(fd uintptr) { n, ok = fdDrops(int(fd)) }) != nil {
+		return 0, false
+	}
+	return n, ok
+}
+
+// fdDrops reads SO_MEMINFO's count of the datagrams the kernel dropped
+// because the socket's receive buffer was full (Linux 3.9 and later).
+func fdDrops(fd int) (uint32, bool) {
+	var info [unix.SK_MEMINFO_VARS]uint32
+	size := uint32(unsafe.Sizeof(info))
+	_, _, errno := unix.Syscall6(unix.SYS_GETSOCKOPT, uintptr(fd), unix.SOL_SOCKET, unix.SO_MEMINFO,
+		uintptr(unsafe.Pointer(&info[0])), uintptr(unsafe.Pointer(&size)), 0)
+	if errno != 0 || size < 4*(unix.SK_MEMINFO_DROPS+1) {
+		return 0, false
+	}
+	return info[unix.SK_MEMINFO_DROPS], true
+}
+
 func (m *mmsgSocket) prepare(bufs [][]byte) int {
 	n := min(len(bufs), len(m.hdrs))
 	for i := range n {

@@ -14,6 +14,10 @@ func newBatchSocket(*net.UDPConn, int) (batchSocket, error) {
 	return nil, errors.New("no batched datagrams on this system")
 }
 
+// connDrops: this system does not say how many datagrams its kernel
+// dropped for a full receive buffer.
+func connDrops(*net.UDPConn) (uint32, bool) { return 0, false }
+
 // listenSocket keeps a server's socket in Go's poller.
 func listenSocket(conn *net.UDPConn) datagramSocket { return polledSocket{conn} }
 

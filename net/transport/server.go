@@ -65,6 +65,8 @@ type Server struct {
 	expired   []*session // scratch for tick
 	busy      []*session // the sessions KCP's timers have work in (session.busy)
 	ticks     uint32     // ticks so far, for the sweep (sweepTicks)
+	kdrops    uint32     // the socket's kernel drop count at its last reading
+	kdropsAt  time.Time  // that reading's time
 
 	out  *batchWriter // the socket's writes, a batch at a time (nil without a socket)
 	hbuf []byte       // handshake replies
@@ -638,7 +640,34 @@ func (s *Server) tick(now time.Time) {
 		s.sweep(now)
 	}
 	s.reap()
+	if now.Sub(s.kdropsAt) >= kernelDropsEvery {
+		s.readKernelDrops(now)
+	}
 	s.dlog.flush(now, func(r DropReason) uint64 { return s.stats.dropped[r].Load() })
+}
+
+// kernelDropsEvery is how often the loop asks the kernel how many
+// datagrams it dropped because the socket's receive buffer was full.
+const kernelDropsEvery = time.Second
+
+// readKernelDrops counts, as DropSocketFull, the datagrams the kernel
+// dropped since the last reading: datagrams arriving faster than the loop
+// reads them, which no other counter sees (the socket never hands them
+// over) and which the players meet as loss.
+func (s *Server) readKernelDrops(now time.Time) {
+	s.kdropsAt = now
+	if s.sock == nil {
+		return
+	}
+	n, ok := s.sock.kernelDrops()
+	if !ok {
+		return
+	}
+	if d := n - s.kdrops; d > 0 { // the kernel's count is 32 bits: the difference wraps with it
+		total := s.stats.dropped[DropSocketFull].Add(uint64(d))
+		s.dlog.noteMany(now, DropSocketFull, uint64(d), total)
+	}
+	s.kdrops = n
 }
 
 // sweep ends the sessions that timed out or failed and sends a heartbeat

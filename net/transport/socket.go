@@ -95,6 +95,11 @@ type datagramSocket interface {
 	// under way.
 	release()
 	localAddr() net.Addr
+	// kernelDrops reads how many datagrams the kernel has dropped for
+	// want of room in the socket's receive buffer since it was opened (a
+	// 32-bit count that wraps); ok is false where the system does not say.
+	// Only the goroutine that may release the socket calls it.
+	kernelDrops() (n uint32, ok bool)
 }
 
 // polledSocket is a UDP socket in Go's poller: its reads wait in the poller.
@@ -104,6 +109,7 @@ func (p polledSocket) batches(size int) batchSocket { return openBatchSocket(p.c
 func (p polledSocket) interrupt()                   { p.conn.Close() }
 func (p polledSocket) release()                     {}
 func (p polledSocket) localAddr() net.Addr          { return p.conn.LocalAddr() }
+func (p polledSocket) kernelDrops() (uint32, bool)  { return connDrops(p.conn) }
 
 // singleSocket is a batchSocket that reads and writes one datagram a call.
 type singleSocket struct{ conn *net.UDPConn }

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestDetachedSocket: a server's socket taken out of Go's poller reads a
@@ -83,4 +85,36 @@ func TestDetachedSocket(t *testing.T) {
 		t.Fatalf("the port is still taken after release: %v", err)
 	}
 	again.Close()
+}
+
+// TestKernelDropsCounted: datagrams that arrive while the server's socket
+// buffer is full are dropped by the kernel before the server sees them;
+// the server counts them as DropSocketFull, so that every datagram sent is
+// either received (PacketsIn) or counted there.
+func TestKernelDropsCounted(t *testing.T) {
+	srv := listen(t, LAN())
+	d, ok := srv.sock.(*detachedSocket)
+	if !ok {
+		t.Skip("the server's socket is in Go's poller here")
+	}
+	// The smallest buffer the kernel allows: a few datagrams fill it.
+	if err := unix.SetsockoptInt(d.fd, unix.SOL_SOCKET, unix.SO_RCVBUF, 1); err != nil {
+		t.Fatal(err)
+	}
+	peer := listenUDP(t, "127.0.0.1:0")
+	const sent = 300
+	junk := make([]byte, 200) // malformed: dropped and counted once read
+	for range sent {
+		if _, err := peer.WriteToUDPAddrPort(junk, srv.Addr()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	serveStreams(t, srv, 0) // reads what the buffer held, then counts the rest
+	eventually(t, "every datagram read or counted as a kernel drop", func() bool {
+		s := srv.Stats()
+		return s.PacketsIn+s.Dropped[DropSocketFull] == sent
+	})
+	if s := srv.Stats(); s.Dropped[DropSocketFull] == 0 || s.PacketsIn == 0 {
+		t.Errorf("%d read, %d dropped by the kernel: want some of each", s.PacketsIn, s.Dropped[DropSocketFull])
+	}
 }

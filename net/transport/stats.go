@@ -22,11 +22,12 @@ const (
 	DropRate                             // Hello or Connect over its rate (CookieRate, HandshakeRate and their totals)
 	DropOversize                         // datagram over MTU, or frame over wire.MaxFrame (sent or received)
 	DropQueueFull                        // frame refused by Send: MaxQueue bytes already queued
+	DropSocketFull                       // datagram the kernel dropped: the server's receive buffer was full, the server not keeping up (Linux only; not in PacketsIn)
 	NumDropReasons
 )
 
 var dropNames = [NumDropReasons]string{
-	"malformed", "bad_cookie", "unknown_session", "forged", "replay", "over_limit", "rate", "oversize", "queue_full",
+	"malformed", "bad_cookie", "unknown_session", "forged", "replay", "over_limit", "rate", "oversize", "queue_full", "socket_full",
 }
 
 // String returns the reason's name in snake case, as used in logs and metrics.
@@ -124,6 +125,20 @@ func (d *dropLog) note(now time.Time, r DropReason, from netip.AddrPort, total u
 	}
 	d.pending[r]++
 	d.from[r] = from
+}
+
+// noteMany counts n drops of reason r that have no one source (the
+// kernel's), as note does.
+func (d *dropLog) noteMany(now time.Time, r DropReason, n, total uint64) {
+	if d.log == nil || n == 0 {
+		return
+	}
+	if now.Sub(d.last[r]) >= dropLogEvery && d.pending[r] == 0 {
+		d.last[r] = now
+		d.log.Warn(d.who+": dropped", "reason", r.String(), "count", n, "total", total)
+		return
+	}
+	d.pending[r] += n
 }
 
 // flush writes the lines of the reasons whose interval is over.
