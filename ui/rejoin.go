@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"rockstep/internal/userdir"
 )
 
 // A player whose game crashed (or whose machine did) comes back as the
@@ -84,11 +86,7 @@ func saveSession(dir string, s savedSession) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, sessionFile+".tmp")
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return fmt.Errorf("keep the session: %w", err)
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, sessionFile)); err != nil {
+	if err := userdir.WriteFile(dir, sessionFile, data); err != nil {
 		return fmt.Errorf("keep the session: %w", err)
 	}
 	return nil

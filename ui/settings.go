@@ -14,6 +14,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/internal/userdir"
 	"rockstep/net/wire"
 )
 
@@ -162,8 +163,8 @@ func LoadSettings(dir string) (s Settings, warning string, err error) {
 	s = def
 	s.Name, s.PlayerID = "", ""
 	if perr := json.Unmarshal(data, &s); perr != nil {
-		bad := path + ".bad"
-		if mverr := os.Rename(path, bad); mverr != nil {
+		bad, mverr := userdir.SetAside(path)
+		if mverr != nil {
 			return def, fmt.Sprintf("settings: %s is damaged (%v) and could not be moved aside (%v); using defaults for this run", path, perr, mverr), nil
 		}
 		return def, fmt.Sprintf("settings: %s was damaged (%v); kept as %s, using defaults", path, perr, filepath.Base(bad)), SaveSettings(dir, def)
@@ -178,25 +179,11 @@ func LoadSettings(dir string) (s Settings, warning string, err error) {
 // SaveSettings writes s to dir/settings.json, creating dir, through a
 // temporary file so that a crash never leaves half a file.
 func SaveSettings(dir string, s Settings) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, settingsFile+".*")
-	if err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	_, werr := tmp.Write(append(data, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save settings %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, settingsFile)); err != nil {
-		os.Remove(tmp.Name())
+	if err := userdir.WriteFile(dir, settingsFile, append(data, '\n')); err != nil {
 		return fmt.Errorf("save settings: %w", err)
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/userdir"
 	"rockstep/net/wire"
 )
 
@@ -177,8 +178,8 @@ func Load(dir string) (t Tables, warning string) {
 	}
 	t, err = Decode(data)
 	if err != nil {
-		bad := path + ".bad"
-		if mverr := os.Rename(path, bad); mverr != nil {
+		bad, mverr := userdir.SetAside(path)
+		if mverr != nil {
 			return Tables{}, fmt.Sprintf("high scores: %s is damaged (%v) and could not be moved aside (%v)", path, err, mverr)
 		}
 		return Tables{}, fmt.Sprintf("high scores: %s was damaged (%v); kept as %s, starting afresh", path, err, filepath.Base(bad))
@@ -189,21 +190,7 @@ func Load(dir string) (t Tables, warning string) {
 // Save writes the tables to dir/highscores.json, creating dir, through a
 // temporary file so that a crash never leaves half a file.
 func Save(dir string, t Tables) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("save high scores: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, File+".*")
-	if err != nil {
-		return fmt.Errorf("save high scores: %w", err)
-	}
-	_, werr := tmp.Write(t.Encode())
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("save high scores: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, File)); err != nil {
-		os.Remove(tmp.Name())
+	if err := userdir.WriteFile(dir, File, t.Encode()); err != nil {
 		return fmt.Errorf("save high scores: %w", err)
 	}
 	return nil

@@ -28,3 +28,52 @@ func TestDir(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteFile: the file is written whole into a folder it creates, an
+// old file is replaced, nothing temporary is left behind, and a failed
+// write leaves the old file as it was.
+func TestWriteFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "new", "rockstep")
+	for _, want := range []string{"first", "second"} {
+		if err := WriteFile(dir, "settings.json", []byte(want)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := os.ReadFile(filepath.Join(dir, "settings.json")); err != nil || string(got) != want {
+			t.Fatalf("read back %q, %v; want %q", got, err, want)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d files, want settings.json alone", len(entries))
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "settings.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v; want owner read and write only", fi.Mode().Perm(), err)
+	}
+	// A folder in the way of the name: the rename fails, the temporary
+	// file goes, and what was there stays.
+	if err := os.Mkdir(filepath.Join(dir, "scores"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(dir, "scores", []byte("x")); err == nil {
+		t.Error("a write over a folder succeeded")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("after a failed write the folder holds %d entries, want 2", len(entries))
+	}
+}
+
+func TestSetAside(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, []byte("{broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := SetAside(path)
+	if err != nil || bad != path+".bad" {
+		t.Fatalf("SetAside = %q, %v", bad, err)
+	}
+	if got, err := os.ReadFile(bad); err != nil || string(got) != "{broken" {
+		t.Errorf("set aside %q, %v", got, err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the damaged file is still in place: %v", err)
+	}
+}
