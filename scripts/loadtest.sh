@@ -78,6 +78,13 @@ echo
 # Frames the rooms and the transport dropped, by reason (only those that happened).
 { echo "$METRICS" | grep -E '^rockstep_(transport_)?dropped_total' | grep -v ' 0$' || true; } | tr '\n' ' '
 echo
+# Datagrams the kernel threw away at the server's full socket (Linux): the
+# server's loop fell behind, and the players met it as loss.
+FULL=$(echo "$METRICS" | awk '/^rockstep_transport_dropped_total\{reason="socket_full"\}/ {print $2}')
+READ=$(echo "$METRICS" | awk '/^rockstep_transport_packets_in_total / {print $2}')
+if [ -n "$FULL" ] && [ "$FULL" != 0 ]; then
+	echo "rockstep server: the kernel dropped $FULL datagrams at its full socket, against $READ read: its loop fell behind (on one machine with the bots: short of processor time)"
+fi
 wait %2 2>/dev/null || true
 if [ -s "$OUT/server.pprof" ]; then
 	echo "rockstep server CPU by group (from a $((SECS / 2)) s profile):"
