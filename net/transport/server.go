@@ -665,7 +665,7 @@ func (s *Server) readKernelDrops(now time.Time) {
 	}
 	if d := n - s.kdrops; d > 0 { // the kernel's count is 32 bits: the difference wraps with it
 		total := s.stats.dropped[DropSocketFull].Add(uint64(d))
-		s.dlog.noteMany(now, DropSocketFull, uint64(d), total)
+		s.dlog.noteMany(now, DropSocketFull, netip.AddrPort{}, uint64(d), total)
 	}
 	s.kdrops = n
 }

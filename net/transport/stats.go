@@ -113,32 +113,35 @@ type dropLog struct {
 	from    [NumDropReasons]netip.AddrPort // the latest source of the pending drops
 }
 
-// note counts one drop of reason r (total is its count since the start).
+// note counts one drop of reason r from from (total is its count since
+// the start).
 func (d *dropLog) note(now time.Time, r DropReason, from netip.AddrPort, total uint64) {
-	if d.log == nil {
-		return
-	}
-	if now.Sub(d.last[r]) >= dropLogEvery && d.pending[r] == 0 {
-		d.last[r] = now
-		d.log.Warn(d.who+": dropped", "reason", r.String(), "from", from.String(), "count", 1, "total", total)
-		return
-	}
-	d.pending[r]++
-	d.from[r] = from
+	d.noteMany(now, r, from, 1, total)
 }
 
-// noteMany counts n drops of reason r that have no one source (the
-// kernel's), as note does.
-func (d *dropLog) noteMany(now time.Time, r DropReason, n, total uint64) {
+// noteMany counts n drops of reason r, the latest from from: an invalid
+// address for drops with no one source (the kernel's at a full socket).
+func (d *dropLog) noteMany(now time.Time, r DropReason, from netip.AddrPort, n, total uint64) {
 	if d.log == nil || n == 0 {
 		return
 	}
 	if now.Sub(d.last[r]) >= dropLogEvery && d.pending[r] == 0 {
 		d.last[r] = now
-		d.log.Warn(d.who+": dropped", "reason", r.String(), "count", n, "total", total)
+		args := withSource("from", from, "reason", r.String())
+		d.log.Warn(d.who+": dropped", append(args, "count", n, "total", total)...)
 		return
 	}
 	d.pending[r] += n
+	d.from[r] = from
+}
+
+// withSource appends key and from to a log line's args when from is an
+// address.
+func withSource(key string, from netip.AddrPort, args ...any) []any {
+	if from.IsValid() {
+		args = append(args, key, from.String())
+	}
+	return args
 }
 
 // flush writes the lines of the reasons whose interval is over.
@@ -150,8 +153,9 @@ func (d *dropLog) flush(now time.Time, totals func(DropReason) uint64) {
 		if d.pending[r] == 0 || now.Sub(d.last[r]) < dropLogEvery {
 			continue
 		}
-		d.log.Warn(d.who+": dropped", "reason", r.String(), "latest_from", d.from[r].String(), "count", d.pending[r],
-			"in", fmt.Sprint(now.Sub(d.last[r]).Round(time.Second)), "total", totals(r))
+		args := withSource("latest_from", d.from[r], "reason", r.String())
+		d.log.Warn(d.who+": dropped", append(args, "count", d.pending[r],
+			"in", fmt.Sprint(now.Sub(d.last[r]).Round(time.Second)), "total", totals(r))...)
 		d.last[r], d.pending[r] = now, 0
 	}
 }
