@@ -22,9 +22,9 @@ const (
 	setupSize  = 8 + 7
 	headSize   = 4 + 8 + 4 + 1 + 2 + 1 + 1 + 2
 	shipSize   = 40
-	rockSize   = 26
-	bulletSize = 24
-	saucerSize = 25
+	rockSize   = bodySize + 6
+	bulletSize = bodySize + 4
+	saucerSize = bodySize + 5
 
 	// MaxSnapshotSize is the largest snapshot, in bytes.
 	MaxSnapshotSize = len(snapshotMagic) + 1 + setupSize + headSize +
@@ -76,35 +76,40 @@ func (w *World) appendState(b []byte) []byte {
 		b = append(b, byte(sh.Prev), sh.Jump, sh.JumpCool)
 	}
 	b = append(b, w.NumRocks)
-	for k := 0; k < int(w.NumRocks); k++ {
-		r := &w.Rocks[k]
-		b = le32(b, r.ID)
-		b = vec(b, r.Pos)
-		b = vec(b, r.Vel)
-		b = le16(b, uint16(r.Angle))
-		b = le16(b, uint16(r.Spin))
-		b = append(b, r.Size, r.Shape)
+	for k := range w.NumRocks {
+		b = w.Rocks[k].appendTo(b)
 	}
 	b = append(b, w.NumBullet)
-	for k := 0; k < int(w.NumBullet); k++ {
-		u := &w.Bullets[k]
-		b = le32(b, u.ID)
-		b = vec(b, u.Pos)
-		b = vec(b, u.Vel)
-		b = le16(b, u.Life)
-		b = append(b, u.Owner, u.Power)
+	for k := range w.NumBullet {
+		b = w.Bullets[k].appendTo(b)
 	}
 	b = append(b, w.NumSaucer)
-	for k := 0; k < int(w.NumSaucer); k++ {
-		s := &w.Saucers[k]
-		b = le32(b, s.ID)
-		b = vec(b, s.Pos)
-		b = vec(b, s.Vel)
-		b = append(b, s.Size)
-		b = le16(b, s.Life)
-		b = append(b, s.FireIn, s.TurnIn)
+	for k := range w.NumSaucer {
+		b = w.Saucers[k].appendTo(b)
 	}
 	return b
+}
+
+// The appendTo methods write an entry as its decode method reads it.
+
+func (rk *Rock) appendTo(b []byte) []byte {
+	b = appendBody(b, rk.ID, rk.Pos, rk.Vel)
+	b = le16(b, uint16(rk.Angle))
+	b = le16(b, uint16(rk.Spin))
+	return append(b, rk.Size, rk.Shape)
+}
+
+func (u *Bullet) appendTo(b []byte) []byte {
+	b = appendBody(b, u.ID, u.Pos, u.Vel)
+	b = le16(b, u.Life)
+	return append(b, u.Owner, u.Power)
+}
+
+func (u *Saucer) appendTo(b []byte) []byte {
+	b = appendBody(b, u.ID, u.Pos, u.Vel)
+	b = append(b, u.Size)
+	b = le16(b, u.Life)
+	return append(b, u.FireIn, u.TurnIn)
 }
 
 func bit(v bool) byte {
@@ -127,6 +132,24 @@ func le64(b []byte, v uint64) []byte {
 
 func vec(b []byte, v fixed.Vec) []byte {
 	return le32(le32(b, uint32(v.X)), uint32(v.Y))
+}
+
+// A rock's, a bullet's and a saucer's bytes begin with its body: its id,
+// position and velocity.
+const bodySize = 4 + 8 + 8
+
+func appendBody(b []byte, id uint32, pos, vel fixed.Vec) []byte {
+	return vec(vec(le32(b, id), pos), vel)
+}
+
+// bodyAt reads a body and says what is wrong with it, or "".
+func bodyAt(b []byte) (id uint32, pos, vel fixed.Vec, problem string) {
+	_ = b[bodySize-1]
+	id, pos, vel = u32At(b), vecAt(b[4:]), vecAt(b[12:])
+	if !onField(pos) {
+		problem = "position off the field"
+	}
+	return
 }
 
 // UnmarshalBinary replaces w with the world in snapshot data. On any error w
@@ -290,15 +313,12 @@ func (sh *Ship) decode(b []byte) (problem string) {
 
 func (rk *Rock) decode(b []byte) (problem string) {
 	_ = b[rockSize-1]
-	rk.ID = u32At(b)
-	rk.Pos = vecAt(b[4:])
-	rk.Vel = vecAt(b[12:])
-	rk.Angle = fixed.Angle(u16At(b[20:]))
-	rk.Spin = int16(u16At(b[22:]))
-	rk.Size, rk.Shape = b[24], b[25]
+	rk.ID, rk.Pos, rk.Vel, problem = bodyAt(b)
+	rk.Angle = fixed.Angle(u16At(b[bodySize:]))
+	rk.Spin = int16(u16At(b[bodySize+2:]))
+	rk.Size, rk.Shape = b[bodySize+4], b[bodySize+5]
 	switch {
-	case !onField(rk.Pos):
-		problem = "position off the field"
+	case problem != "":
 	case rk.Size < Small || rk.Size > Big:
 		problem = "size outside 1..3"
 	}
@@ -307,14 +327,11 @@ func (rk *Rock) decode(b []byte) (problem string) {
 
 func (u *Bullet) decode(b []byte) (problem string) {
 	_ = b[bulletSize-1]
-	u.ID = u32At(b)
-	u.Pos = vecAt(b[4:])
-	u.Vel = vecAt(b[12:])
-	u.Life = u16At(b[20:])
-	u.Owner, u.Power = b[22], b[23]
+	u.ID, u.Pos, u.Vel, problem = bodyAt(b)
+	u.Life = u16At(b[bodySize:])
+	u.Owner, u.Power = b[bodySize+2], b[bodySize+3]
 	switch {
-	case !onField(u.Pos):
-		problem = "position off the field"
+	case problem != "":
 	case u.Owner > SaucerOwner:
 		problem = "owner is no slot nor a saucer"
 	case u.Life == 0:
@@ -327,15 +344,12 @@ func (u *Bullet) decode(b []byte) (problem string) {
 
 func (u *Saucer) decode(b []byte) (problem string) {
 	_ = b[saucerSize-1]
-	u.ID = u32At(b)
-	u.Pos = vecAt(b[4:])
-	u.Vel = vecAt(b[12:])
-	u.Size = b[20]
-	u.Life = u16At(b[21:])
-	u.FireIn, u.TurnIn = b[23], b[24]
+	u.ID, u.Pos, u.Vel, problem = bodyAt(b)
+	u.Size = b[bodySize]
+	u.Life = u16At(b[bodySize+1:])
+	u.FireIn, u.TurnIn = b[bodySize+3], b[bodySize+4]
 	switch {
-	case !onField(u.Pos):
-		problem = "position off the field"
+	case problem != "":
 	case u.Size != SmallSaucer && u.Size != LargeSaucer:
 		problem = "size not small or large"
 	case u.Life == 0:
