@@ -48,57 +48,49 @@ const (
 // inputBits bits.
 const _ = -uint(game.ClientInputMask ^ (1<<inputBits - 1))
 
-// checkBatch reports the first limit that a batch of n > 0 turns from turn
-// first breaks: at most MaxBatch turns, the newest within uint32. Client and
-// master packets carry their turns in such batches.
-func checkBatch(n int, first uint32) error {
+// checkTurns reports the first limit that a batch of turns breaks, the
+// rules client and master packets share: at most MaxBatch turns, numbered
+// one after another and the newest within uint32, each of 1..MaxK ticks.
+// head gives a turn's number and count of ticks.
+func checkTurns[T any](turns []T, head func(*T) (turn uint32, count uint8)) error {
+	if len(turns) == 0 {
+		return nil
+	}
+	n := len(turns)
+	first, _ := head(&turns[0])
 	if n > MaxBatch {
 		return fmt.Errorf("%d turns, limit %d: %w", n, MaxBatch, ErrLimit)
 	}
 	if uint64(first)+uint64(n-1) > math.MaxUint32 {
 		return fmt.Errorf("turns %d and %d after it overflow uint32: %w", first, n-1, ErrInvalid)
 	}
-	return nil
-}
-
-// checkConsecutive reports whether turn is turn i of a batch from first.
-func checkConsecutive(turn, first uint32, i int) error {
-	if turn != first+uint32(i) {
-		return fmt.Errorf("turn %d after turn %d, not consecutive: %w", turn, first+uint32(i)-1, ErrInvalid)
+	for i := range turns {
+		turn, count := head(&turns[i])
+		if turn != first+uint32(i) {
+			return fmt.Errorf("turn %d after turn %d, not consecutive: %w", turn, first+uint32(i)-1, ErrInvalid)
+		}
+		if err := checkRange("count", int(count), 1, MaxK); err != nil {
+			return fmt.Errorf("turn %d: %w", turn, err)
+		}
 	}
 	return nil
 }
 
-// checkCount reports whether a turn's count of ticks is in 1..MaxK.
-func checkCount(turn uint32, count uint8) error {
-	if err := checkRange("count", int(count), 1, MaxK); err != nil {
-		return fmt.Errorf("turn %d: %w", turn, err)
-	}
-	return nil
-}
+func (t *TurnInput) head() (uint32, uint8)  { return t.Turn, t.Count }
+func (t *MasterTurn) head() (uint32, uint8) { return t.Turn, t.Count }
 
 // check reports the first limit p breaks.
 func (p *ClientPacket) check() error {
 	if p.Ended && !p.HasHash {
 		return fmt.Errorf("ended without a hash: %w", ErrInvalid)
 	}
-	if len(p.Turns) == 0 {
-		return nil
-	}
-	first, count := p.Turns[0].Turn, p.Turns[0].Count
-	if err := checkBatch(len(p.Turns), first); err != nil {
+	if err := checkTurns(p.Turns, (*TurnInput).head); err != nil {
 		return err
 	}
 	for i := range p.Turns {
 		t := &p.Turns[i]
-		if err := checkConsecutive(t.Turn, first, i); err != nil {
-			return err
-		}
-		if t.Count != count {
-			return fmt.Errorf("turn %d: count %d, turn %d has %d; all must be equal: %w", t.Turn, t.Count, first, count, ErrInvalid)
-		}
-		if err := checkCount(t.Turn, t.Count); err != nil {
-			return err
+		if first := &p.Turns[0]; t.Count != first.Count {
+			return fmt.Errorf("turn %d: count %d, turn %d has %d; all must be equal: %w", t.Turn, t.Count, first.Turn, first.Count, ErrInvalid)
 		}
 		for j, in := range t.Inputs[:t.Count] {
 			if in&^game.ClientInputMask != 0 {
@@ -177,10 +169,7 @@ func (p *ClientPacket) appendPayload(out []byte) []byte {
 // the packets it sees. On error p is left in an unspecified state.
 func (p *ClientPacket) DecodePayload(payload []byte) error {
 	r := reader{b: payload}
-	if err := p.decode(&r); err != nil {
-		return fmt.Errorf("decode %s: %w", TypeClientPacket, err)
-	}
-	return nil
+	return decodeError(TypeClientPacket, p.decode(&r))
 }
 
 func (p *ClientPacket) decode(r *reader) error {
@@ -284,21 +273,11 @@ func checkEvent(e *RoomEvent) error {
 
 // check reports the first limit p breaks.
 func (p *MasterPacket) check() error {
-	if len(p.Turns) == 0 {
-		return nil
-	}
-	first := p.Turns[0].Turn
-	if err := checkBatch(len(p.Turns), first); err != nil {
+	if err := checkTurns(p.Turns, (*MasterTurn).head); err != nil {
 		return err
 	}
 	for i := range p.Turns {
 		t := &p.Turns[i]
-		if err := checkConsecutive(t.Turn, first, i); err != nil {
-			return err
-		}
-		if err := checkCount(t.Turn, t.Count); err != nil {
-			return err
-		}
 		if len(t.Events) > MaxEvents {
 			return fmt.Errorf("turn %d: %d events, limit %d: %w", t.Turn, len(t.Events), MaxEvents, ErrLimit)
 		}
@@ -357,8 +336,13 @@ func (p *MasterPacket) appendPayload(out []byte) []byte {
 // (slices.Clone). On error p is left in an unspecified state.
 func (p *MasterPacket) DecodePayload(payload []byte) error {
 	r := reader{b: payload}
-	if err := p.decode(&r); err != nil {
-		return fmt.Errorf("decode %s: %w", TypeMasterPacket, err)
+	return decodeError(TypeMasterPacket, p.decode(&r))
+}
+
+// decodeError names packet type t in a decoding error; nil stays nil.
+func decodeError(t Type, err error) error {
+	if err != nil {
+		return fmt.Errorf("decode %s: %w", t, err)
 	}
 	return nil
 }
