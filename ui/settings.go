@@ -4,10 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -148,29 +145,26 @@ func (s *Settings) repair(def Settings) []string {
 // only when the settings could not be saved (they are still usable).
 func LoadSettings(dir string) (s Settings, warning string, err error) {
 	def := DefaultSettings()
-	path := filepath.Join(dir, settingsFile)
-	data, rerr := os.ReadFile(path)
-	switch {
-	case errors.Is(rerr, fs.ErrNotExist):
-		return def, "", SaveSettings(dir, def)
-	case rerr != nil:
-		// Unreadable (permissions, a directory in the way): use the
-		// defaults for this run and leave the file alone.
-		return def, fmt.Sprintf("settings: cannot read %s (%v); using defaults for this run", path, rerr), nil
-	}
 	// Fields the file lacks (written by an older version) keep their
 	// defaults.
 	s = def
 	s.Name, s.PlayerID = "", ""
-	if perr := json.Unmarshal(data, &s); perr != nil {
-		bad, mverr := userdir.SetAside(path)
-		if mverr != nil {
-			return def, fmt.Sprintf("settings: %s is damaged (%v) and could not be moved aside (%v); using defaults for this run", path, perr, mverr), nil
-		}
-		return def, fmt.Sprintf("settings: %s was damaged (%v); kept as %s, using defaults", path, perr, filepath.Base(bad)), SaveSettings(dir, def)
+	found, rerr := userdir.ReadFile(dir, settingsFile, func(data []byte) error {
+		return json.Unmarshal(data, &s)
+	})
+	switch found {
+	case userdir.NotFound:
+		return def, "", SaveSettings(dir, def)
+	case userdir.MovedAside:
+		return def, fmt.Sprintf("settings: %v, using defaults", rerr), SaveSettings(dir, def)
+	case userdir.LeftInPlace:
+		// Unreadable (permissions, a directory in the way), or damaged
+		// and stuck there: use the defaults for this run and leave the
+		// file alone.
+		return def, fmt.Sprintf("settings: %v; using defaults for this run", rerr), nil
 	}
 	if fixed := s.repair(def); len(fixed) > 0 {
-		warning = fmt.Sprintf("settings: %s: %s", path, strings.Join(fixed, "; "))
+		warning = fmt.Sprintf("settings: %s: %s", filepath.Join(dir, settingsFile), strings.Join(fixed, "; "))
 		err = SaveSettings(dir, s)
 	}
 	return s, warning, err

@@ -8,11 +8,7 @@ package highscore
 import (
 	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -168,21 +164,12 @@ func (t Tables) Encode() []byte {
 // that does not decode is renamed to highscores.json.bad and empty tables
 // are used; warning, if not empty, is the one line to show the player.
 func Load(dir string) (t Tables, warning string) {
-	path := filepath.Join(dir, File)
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return Tables{}, ""
-	case err != nil:
-		return Tables{}, fmt.Sprintf("high scores: cannot read %s (%v); none kept this run", path, err)
-	}
-	t, err = Decode(data)
+	_, err := userdir.ReadFile(dir, File, func(data []byte) (err error) {
+		t, err = Decode(data)
+		return err
+	})
 	if err != nil {
-		bad, mverr := userdir.SetAside(path)
-		if mverr != nil {
-			return Tables{}, fmt.Sprintf("high scores: %s is damaged (%v) and could not be moved aside (%v)", path, err, mverr)
-		}
-		return Tables{}, fmt.Sprintf("high scores: %s was damaged (%v); kept as %s, starting afresh", path, err, filepath.Base(bad))
+		return Tables{}, fmt.Sprintf("high scores: %v; starting with none", err)
 	}
 	return t, ""
 }

@@ -3,6 +3,7 @@ package userdir
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -37,4 +38,38 @@ func WriteFile(dir, name string, data []byte) error {
 func SetAside(path string) (string, error) {
 	bad := path + ".bad"
 	return bad, os.Rename(path, bad)
+}
+
+// Found says what ReadFile found.
+type Found int
+
+const (
+	NotFound    Found = iota // no file
+	Decoded                  // the file, decoded
+	LeftInPlace              // a file that could not be read or decoded, left where it is
+	MovedAside               // a file that did not decode, now beside it as name.bad
+)
+
+// ReadFile reads dir/name and hands its bytes to decode. A missing file is
+// no error. A file that cannot be read is left alone; one that decode
+// refuses is set aside (SetAside), so that the player's data is kept for a
+// look and the next save starts afresh. The error names the file and says
+// what became of it.
+func ReadFile(dir, name string, decode func([]byte) error) (Found, error) {
+	path := filepath.Join(dir, name)
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return NotFound, nil
+	case err != nil:
+		return LeftInPlace, fmt.Errorf("cannot read %s (%w)", path, err)
+	}
+	if derr := decode(data); derr != nil {
+		bad, mverr := SetAside(path)
+		if mverr != nil {
+			return LeftInPlace, fmt.Errorf("%s is damaged (%w) and could not be moved aside (%v)", path, derr, mverr)
+		}
+		return MovedAside, fmt.Errorf("%s was damaged (%w); kept as %s", path, derr, filepath.Base(bad))
+	}
+	return Decoded, nil
 }

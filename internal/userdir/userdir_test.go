@@ -1,8 +1,10 @@
 package userdir
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +77,54 @@ func TestSetAside(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the damaged file is still in place: %v", err)
+	}
+}
+
+// TestReadFile: what ReadFile finds, and what becomes of a file it cannot
+// use: a damaged one stands aside for a look, an unreadable one stays.
+func TestReadFile(t *testing.T) {
+	decode := func(data []byte) error {
+		if string(data) != "good" {
+			return errors.New("not good")
+		}
+		return nil
+	}
+	dir := t.TempDir()
+	if found, err := ReadFile(dir, "none.json", decode); found != NotFound || err != nil {
+		t.Errorf("missing file: %v, %v; want NotFound, nil", found, err)
+	}
+
+	if err := os.WriteFile(filepath.Join(dir, "good.json"), []byte("good"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if found, err := ReadFile(dir, "good.json", decode); found != Decoded || err != nil {
+		t.Errorf("good file: %v, %v; want Decoded, nil", found, err)
+	}
+
+	path := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(path, []byte("{broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	found, err := ReadFile(dir, "bad.json", decode)
+	if found != MovedAside || err == nil || !strings.Contains(err.Error(), "not good") || !strings.Contains(err.Error(), "bad.json.bad") {
+		t.Errorf("damaged file: %v, %v; want MovedAside and an error naming the cause and bad.json.bad", found, err)
+	}
+	if got, rerr := os.ReadFile(path + ".bad"); rerr != nil || string(got) != "{broken" {
+		t.Errorf("set aside %q, %v", got, rerr)
+	}
+	if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+		t.Errorf("the damaged file is still in place: %v", serr)
+	}
+
+	// A folder where the file should be cannot be read: it stays.
+	if err := os.Mkdir(filepath.Join(dir, "dir.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	found, err = ReadFile(dir, "dir.json", decode)
+	if found != LeftInPlace || err == nil || !strings.Contains(err.Error(), "cannot read") {
+		t.Errorf("unreadable file: %v, %v; want LeftInPlace and an error saying it cannot be read", found, err)
+	}
+	if fi, serr := os.Stat(filepath.Join(dir, "dir.json")); serr != nil || !fi.IsDir() {
+		t.Errorf("the unreadable file was moved: %v", serr)
 	}
 }
