@@ -117,8 +117,8 @@ func TestReadFile(t *testing.T) {
 	}
 
 	// A folder where the file should be cannot be read: it stays.
-	if err := os.Mkdir(filepath.Join(dir, "dir.json"), 0o755); err != nil {
-		t.Fatal(err)
+	if merr := os.Mkdir(filepath.Join(dir, "dir.json"), 0o755); merr != nil {
+		t.Fatal(merr)
 	}
 	found, err = ReadFile(dir, "dir.json", decode)
 	if found != LeftInPlace || err == nil || !strings.Contains(err.Error(), "cannot read") {
