@@ -15,6 +15,7 @@ import (
 	"rockstep/net/bots"
 	"rockstep/net/client"
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/replay"
 	"rockstep/net/transport"
@@ -43,20 +44,10 @@ func handoverReal(t *testing.T, mode string) {
 	hcfg := host.Defaults()
 	hcfg.Handover = true
 	hcfg.Room.Setup = bots.DefaultBotSetup()
-	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(hcfg)
-	ctx, stopHost := context.WithCancel(context.Background())
-	defer stopHost()
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		_ = h.Serve(ctx, srv)
-	}()
+	hs := hosttest.Start(t, transport.LAN(), hcfg)
+	srv := hs.Transport
 	pipe := transport.NewPipe()
-	h.Attach(pipe)
+	hs.Host.Attach(pipe)
 
 	type player struct {
 		c     *client.Client
@@ -200,9 +191,9 @@ func handoverReal(t *testing.T, mode string) {
 		}
 	case "leave":
 		players[0].c.Close()
-		stopHost() // the Host button's window closes: the host hands the game over
+		go hs.Stop() // the Host button's window closes: the host hands the game over
 	case "server":
-		stopHost() // SIGTERM to `rockstep -server -handover`
+		go hs.Stop() // SIGTERM to `rockstep -server -handover`
 	case "link":
 		link.silence() // only guest 3 loses the host
 		lost := players[3]
@@ -249,8 +240,7 @@ func handoverReal(t *testing.T, mode string) {
 				}
 			})
 		}
-		stopHost()
-		<-served
+		hs.Stop()
 		return
 	}
 	// One room: the first live successor's, every other guest in it. (On
@@ -332,6 +322,7 @@ func handoverReal(t *testing.T, mode string) {
 		t.Fatalf("the new host (slot %d) recorded %d replays", want, len(paths))
 	}
 	var rp *replay.Replay
+	var err error
 	for time.Now().Before(deadline) {
 		if rp, err = replay.ReadFile(paths[0]); err == nil && rp.EndReason != 0 {
 			break
@@ -348,8 +339,7 @@ func handoverReal(t *testing.T, mode string) {
 	if !res.OK() || !res.Ended || rp.Turns[0].Turn != 0 || res.Results.Digest() != results {
 		t.Fatalf("the successor's replay: ok=%v ended=%v first=%d results %x, players' %x", res.OK(), res.Ended, rp.Turns[0].Turn, res.Results.Digest(), results)
 	}
-	stopHost()
-	<-served
+	hs.Stop()
 }
 
 // relay carries one client's datagrams to a server and back, on

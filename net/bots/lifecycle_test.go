@@ -15,6 +15,7 @@ import (
 	"rockstep/net/bots"
 	"rockstep/net/client"
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/replay"
 	"rockstep/net/room"
@@ -497,24 +498,13 @@ func TestLifecycleRealTransport(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays two games in real time over loopback")
 	}
-	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	hc := host.Defaults()
 	hc.Record, hc.RecordDir = true, dir
-	rc := room.LAN()
-	hc.Room = rc
-	h := host.New(hc)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Serve(ctx, srv) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	g := &realGame{addr: srv.Addr().String(), dir: dir, t0: time.Now()}
+	hc.Room = room.LAN()
+	hs := hosttest.Start(t, transport.LAN(), hc)
+	defer hs.Stop()
+	g := &realGame{addr: hs.Addr(), dir: dir, t0: time.Now()}
 	lc := &lcTest{t: t, g: g}
 	for i := 0; i < 4; i++ {
 		p := &realPlayer{g: g, i: i, pilot: bots.NewPilot(uint64(100 + i))}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 )
@@ -21,19 +22,13 @@ func TestBotLostInTheLobbyJoinsAgain(t *testing.T) {
 		t.Skip("plays a game in real time over loopback")
 	}
 	tc := lanForTest()
-	srv, err := transport.Listen("127.0.0.1:0", tc)
-	if err != nil {
-		t.Fatal(err)
-	}
 	hc := host.Defaults() // the room gives up after its usual 3 s
-	h := host.New(hc)
+	hs := hosttest.Start(t, tc, hc)
+	defer hs.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- h.Serve(ctx, srv) }()
-	defer func() { cancel(); <-served }()
 
-	cfg := RemoteConfig{Addr: srv.Addr().String(), Ticks: 120, Transport: tc}
+	cfg := RemoteConfig{Addr: hs.Addr(), Ticks: 120, Transport: tc}
 	bots := make([]*remoteBot, 3)
 	errs := make(chan error, len(bots))
 	start := func(i int) {

@@ -7,6 +7,7 @@ import (
 
 	"rockstep/net/bots"
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/transport"
 )
 
@@ -14,21 +15,9 @@ import (
 // (the default room among them) until the test ends.
 func serve(t *testing.T, maxRooms int) string {
 	t.Helper()
-	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
-	if err != nil {
-		t.Fatal(err)
-	}
 	hc := host.Defaults()
 	hc.MaxRooms = maxRooms
-	h := host.New(hc)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Serve(ctx, srv) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return srv.Addr().String()
+	return hosttest.Start(t, transport.LAN(), hc).Addr()
 }
 
 // TestLoadRoomsOfWhatIsLeft: 6 bots in rooms of 4 make two rooms, the last

@@ -9,6 +9,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -36,16 +37,10 @@ func startMigrationGame(t *testing.T) *migrationGame {
 	hcfg := host.Defaults()
 	hcfg.Handover = true
 	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
-	srv, err := transport.Listen("127.0.0.1:0", transport.LAN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(hcfg)
-	ctx, stopHost := context.WithCancel(context.Background())
-	t.Cleanup(stopHost)
-	go func() { _ = h.Serve(ctx, srv) }()
+	hs := hosttest.Start(t, transport.LAN(), hcfg)
+	srv := hs.Transport
 	pipe := transport.NewPipe()
-	h.Attach(pipe)
+	hs.Host.Attach(pipe)
 
 	sess := func(i int) lockstep.Config {
 		sc := lockstep.LAN()

@@ -126,7 +126,7 @@ func (a *attacker) fromServer(up *net.UDPConn, client netip.AddrPort) {
 // (every bot ends on the same hash, with no desync), and every replay and
 // forgery that reaches the server is counted as one.
 func TestGameUnderAttackOnPath(t *testing.T) {
-	_, srv, _, _ := serveTransport(t, host.Defaults())
+	srv := serve(t, host.Defaults()).Transport
 
 	a := newAttacker(t, srv.Addr())
 	gctx, gcancel := context.WithTimeout(context.Background(), gameLimit)

@@ -3,7 +3,6 @@ package host_test
 import (
 	"context"
 	"net/http/httptest"
-	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 	"rockstep/net/bots"
 	"rockstep/net/client"
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/replay"
 	"rockstep/net/transport"
@@ -26,47 +26,17 @@ const (
 	gameLimit = 2 * time.Minute  // bots play a game to its end
 )
 
-// serve starts a host on a loopback port and returns its address.
-func serve(t *testing.T, cfg host.Config) (*host.Host, netip.AddrPort, context.CancelFunc, chan error) {
+// serve starts a host with cfg on a loopback port until the test ends.
+func serve(t *testing.T, cfg host.Config) *hosttest.Server {
 	t.Helper()
-	h, srv, cancel, done := serveTransport(t, cfg)
-	return h, srv.Addr(), cancel, done
-}
-
-// serveTransport starts a host on a loopback port and returns its transport
-// server. The host stops when the test ends.
-func serveTransport(t *testing.T, cfg host.Config) (*host.Host, *transport.Server, context.CancelFunc, chan error) {
-	t.Helper()
-	return serveOn(t, transport.LAN(), cfg)
-}
-
-// serveOn is serveTransport with the transport's settings tc.
-func serveOn(t *testing.T, tc transport.Config, cfg host.Config) (*host.Host, *transport.Server, context.CancelFunc, chan error) {
-	t.Helper()
-	srv, err := transport.Listen("127.0.0.1:0", tc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := host.New(cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- h.Serve(ctx, srv) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(stepLimit):
-			t.Error("host did not stop")
-		}
-	})
-	return h, srv, cancel, done
+	return hosttest.Start(t, transport.LAN(), cfg)
 }
 
 func TestBotsPlayOverLoopback(t *testing.T) {
-	_, addr, _, _ := serve(t, host.Defaults())
+	addr := serve(t, host.Defaults()).Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
-	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 4, Ticks: 300, Seed: 2})
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr, Bots: 4, Ticks: 300, Seed: 2})
 	t.Log(s)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +49,8 @@ func TestBotsPlayOverLoopback(t *testing.T) {
 // TestRoomsAndPipe: a client creates a room by message, bots play in it,
 // while an in-process client plays in the default room through a pipe.
 func TestRoomsAndPipe(t *testing.T) {
-	h, addr, _, _ := serve(t, host.Defaults())
+	hs := serve(t, host.Defaults())
+	h, addr := hs.Host, hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	// The in-process player: the Host button's own client.
@@ -107,7 +78,7 @@ func TestRoomsAndPipe(t *testing.T) {
 		return started
 	})
 	// Meanwhile bots fill two rooms of their own, created by message.
-	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 4, PerRoom: 2, Ticks: 300, Seed: 9})
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr, Bots: 4, PerRoom: 2, Ticks: 300, Seed: 9})
 	if err != nil || s.HashGroups != 1 {
 		t.Fatalf("bots in created rooms: %v: %s", err, s)
 	}
@@ -122,9 +93,10 @@ func TestRoomsAndPipe(t *testing.T) {
 // client why, and Serve returns nil. (How soon, a fraction of a second on
 // an idle machine, is the dedicated server's budget: BENCHMARKS.md.)
 func TestShutdownTellsClients(t *testing.T) {
-	_, addr, cancel, done := serve(t, host.Defaults())
+	hs := serve(t, host.Defaults())
+	addr := hs.Addr()
 	sc := lockstep.LAN()
-	c, err := client.Dial(context.Background(), addr.String(), client.Options{Session: sc})
+	c, err := client.Dial(context.Background(), addr, client.Options{Session: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,15 +106,8 @@ func TestShutdownTellsClients(t *testing.T) {
 		c.Do(func(s *lockstep.Session) { ok = s.Phase() == lockstep.Lobby })
 		return ok
 	})
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Serve returned %v, want nil on shutdown", err)
-		}
-		done <- nil // for the cleanup
-	case <-time.After(stepLimit):
-		t.Fatalf("Serve did not return within %v", stepLimit)
+	if err := hs.Stop(); err != nil {
+		t.Fatalf("stopping the host: %v; want Serve to return nil on shutdown", err)
 	}
 	waitFor(t, "the client is told the host shut down", func() bool {
 		var l wire.Leave
@@ -152,10 +117,11 @@ func TestShutdownTellsClients(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	h, addr, _, _ := serve(t, host.Defaults())
+	hs := serve(t, host.Defaults())
+	h, addr := hs.Host, hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
-	if _, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, Ticks: 120, Seed: 1}); err != nil {
+	if _, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr, Bots: 2, Ticks: 120, Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
 	// Stats are published twice a second: wait for the game's turns.
@@ -193,12 +159,12 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // TestClientNetsim: -netsim makes a client's own links slow; its measured
 // round trip shows it.
 func TestClientNetsim(t *testing.T) {
-	_, addr, _, _ := serve(t, host.Defaults())
+	addr := serve(t, host.Defaults()).Addr()
 	imp, err := transport.ParseImpairment("latency=30ms")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := client.Dial(context.Background(), addr.String(), client.Options{Session: lockstep.Config{Name: "far"}, Netsim: imp, Seed: 1})
+	c, err := client.Dial(context.Background(), addr, client.Options{Session: lockstep.Config{Name: "far"}, Netsim: imp, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,16 +181,15 @@ func TestClientNetsim(t *testing.T) {
 func TestHostRecordsGames(t *testing.T) {
 	cfg := host.Defaults()
 	cfg.Record, cfg.RecordFile = true, filepath.Join(t.TempDir(), "game.rsrp")
-	_, addr, cancel, done := serve(t, cfg)
+	hs := serve(t, cfg)
+	addr := hs.Addr()
 	ctx, stop := context.WithTimeout(context.Background(), gameLimit)
 	defer stop()
-	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, Ticks: 240, Seed: 4})
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr, Bots: 2, Ticks: 240, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cancel() // the host closes the replay as it stops
-	<-done
-	done <- nil
+	hs.Stop() // the host closes the replay as it stops
 	rp, err := replay.ReadFile(cfg.RecordFile)
 	if err != nil {
 		t.Fatal(err)

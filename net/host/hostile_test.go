@@ -21,7 +21,7 @@ import (
 // on to the same hash everywhere, no session is created for an attacker,
 // no reply exceeds its request, and memory stays bounded.
 func TestHostileTrafficDuringGame(t *testing.T) {
-	_, srv, _, _ := serveTransport(t, host.Defaults())
+	srv := serve(t, host.Defaults()).Transport
 	addr := net.UDPAddrFromAddrPort(srv.Addr())
 
 	var before runtime.MemStats

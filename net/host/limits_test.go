@@ -72,10 +72,11 @@ func askRooms(t *testing.T, ctx context.Context, addr string, ask wire.CreateRoo
 func TestRoomExhaustion(t *testing.T) {
 	cfg := host.Defaults()
 	cfg.Linger = 2 * time.Second
-	h, addr, _, _ := serve(t, cfg)
+	hs := serve(t, cfg)
+	h, addr := hs.Host, hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
-	log := askRooms(t, ctx, addr.String(), wire.CreateRoom{Name: "mine"}, 300)
+	log := askRooms(t, ctx, addr, wire.CreateRoom{Name: "mine"}, 300)
 	waitFor(t, "every CreateRoom answered", func() bool {
 		c, r := log.count()
 		return c+r == 300
@@ -85,7 +86,7 @@ func TestRoomExhaustion(t *testing.T) {
 	}
 	waitFor(t, "the rooms are open", func() bool { return h.Stats().Rooms == 1+cfg.MaxRoomsPerConn })
 	waitFor(t, "the empty rooms expire", func() bool { return h.Stats().Rooms == 1 })
-	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, PerRoom: 2, Ticks: 60, Seed: 3})
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr, Bots: 2, PerRoom: 2, Ticks: 60, Seed: 3})
 	if err != nil || s.HashGroups != 1 {
 		t.Fatalf("bots in a created room: %v: %s", err, s)
 	}
@@ -96,10 +97,10 @@ func TestRoomExhaustion(t *testing.T) {
 func TestBotsReadTheRefusal(t *testing.T) {
 	cfg := host.Defaults()
 	cfg.MaxRooms = 1 // the default room only
-	_, addr, _, _ := serve(t, cfg)
+	addr := serve(t, cfg).Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
-	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr.String(), Bots: 2, PerRoom: 2, Ticks: 60, Seed: 3})
+	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr, Bots: 2, PerRoom: 2, Ticks: 60, Seed: 3})
 	if err == nil || !strings.Contains(err.Error(), "refused") || s.RoomsFailed != 1 {
 		t.Fatalf("bots without a room: %v, %d rooms failed; want the refusal, one room failed", err, s.RoomsFailed)
 	}
@@ -110,12 +111,13 @@ func TestBotsReadTheRefusal(t *testing.T) {
 // for, not a second one; once someone is in that room, or for another
 // name, the same machine gets a new room.
 func TestCreateRoomAskedAgain(t *testing.T) {
-	h, addr, _, _ := serve(t, host.Defaults())
+	hs := serve(t, host.Defaults())
+	h, addr := hs.Host, hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	ask := func(name string) uint32 {
 		t.Helper()
-		log := askRooms(t, ctx, addr.String(), wire.CreateRoom{Name: name}, 1)
+		log := askRooms(t, ctx, addr, wire.CreateRoom{Name: name}, 1)
 		var id uint32
 		waitFor(t, "the CreateRoom answered", func() bool {
 			log.mu.Lock()
@@ -142,7 +144,7 @@ func TestCreateRoomAskedAgain(t *testing.T) {
 
 	sc := lockstep.LAN()
 	sc.RoomID = first
-	c, err := client.Dial(ctx, addr.String(), client.Options{Session: sc})
+	c, err := client.Dial(ctx, addr, client.Options{Session: sc})
 	if err != nil {
 		t.Fatal(err)
 	}

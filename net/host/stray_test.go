@@ -9,6 +9,7 @@ import (
 
 	"rockstep/net/client"
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -25,7 +26,8 @@ func TestFrozenPlayerIsHungUpAndComesBack(t *testing.T) {
 	tc := transport.LAN()
 	tc.Timeout = time.Minute // the transport never gives up here: only the room does
 	hc := host.Defaults()    // the room gives up after its usual 3 s
-	h, srv, _, _ := serveOn(t, tc, hc)
+	hs := hosttest.Start(t, tc, hc)
+	h, srv := hs.Host, hs.Transport
 	addr := srv.Addr().String()
 
 	dial := func(name string, token [16]byte) *client.Client {
@@ -129,7 +131,8 @@ func TestDroppedLobbyPlayerWhoOnlyPingsIsHungUp(t *testing.T) {
 	tc := transport.LAN()
 	tc.Timeout = time.Minute // only the room gives up on the silent player
 	hc := host.Defaults()
-	h, srv, _, _ := serveOn(t, tc, hc)
+	hs := hosttest.Start(t, tc, hc)
+	h, srv := hs.Host, hs.Transport
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	c, err := transport.Dial(ctx, srv.Addr().String(), tc)
