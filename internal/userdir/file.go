@@ -32,14 +32,6 @@ func WriteFile(dir, name string, data []byte) error {
 	return nil
 }
 
-// SetAside renames a file that does not decode to path+".bad" (replacing
-// an older one), so that the player's data is kept for a look and the
-// next save does not write over it. It returns the new name.
-func SetAside(path string) (string, error) {
-	bad := path + ".bad"
-	return bad, os.Rename(path, bad)
-}
-
 // Found says what ReadFile found.
 type Found int
 
@@ -52,8 +44,8 @@ const (
 
 // ReadFile reads dir/name and hands its bytes to decode. A missing file is
 // no error. A file that cannot be read is left alone; one that decode
-// refuses is set aside (SetAside), so that the player's data is kept for a
-// look and the next save starts afresh. The error names the file and says
+// refuses is renamed to name.bad (replacing an older one), so that the
+// player's data is kept for a look and the next save starts afresh. The error names the file and says
 // what became of it.
 func ReadFile(dir, name string, decode func([]byte) error) (Found, error) {
 	path := filepath.Join(dir, name)
@@ -65,8 +57,8 @@ func ReadFile(dir, name string, decode func([]byte) error) (Found, error) {
 		return LeftInPlace, fmt.Errorf("cannot read %s (%w)", path, err)
 	}
 	if derr := decode(data); derr != nil {
-		bad, mverr := SetAside(path)
-		if mverr != nil {
+		bad := path + ".bad"
+		if mverr := os.Rename(path, bad); mverr != nil {
 			return LeftInPlace, fmt.Errorf("%s is damaged (%w) and could not be moved aside (%v)", path, derr, mverr)
 		}
 		return MovedAside, fmt.Errorf("%s was damaged (%w); kept as %s", path, derr, filepath.Base(bad))

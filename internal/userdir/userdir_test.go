@@ -63,23 +63,6 @@ func TestWriteFile(t *testing.T) {
 	}
 }
 
-func TestSetAside(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "settings.json")
-	if err := os.WriteFile(path, []byte("{broken"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	bad, err := SetAside(path)
-	if err != nil || bad != path+".bad" {
-		t.Fatalf("SetAside = %q, %v", bad, err)
-	}
-	if got, err := os.ReadFile(bad); err != nil || string(got) != "{broken" {
-		t.Errorf("set aside %q, %v", got, err)
-	}
-	if _, err := os.Stat(path); !os.IsNotExist(err) {
-		t.Errorf("the damaged file is still in place: %v", err)
-	}
-}
-
 // TestReadFile: what ReadFile finds, and what becomes of a file it cannot
 // use: a damaged one stands aside for a look, an unreadable one stays.
 func TestReadFile(t *testing.T) {
