@@ -471,29 +471,40 @@ func TestRateLimitOffline(t *testing.T) {
 	}
 }
 
-func TestLimitsOffline(t *testing.T) {
+// limitConfig allows 5 sessions, 2 an address and 3 a /24.
+func limitConfig() Config {
 	cfg := LAN()
 	cfg.MaxSessions = 5
 	cfg.MaxPerIP = 2
 	cfg.MaxPerSubnet = 3
+	return cfg
+}
+
+// limitCases connect, in order, to a server with limitConfig: each is
+// accepted (want 0) or refused for the reason want. The addresses are on
+// loopback, so that TestLimits can make them over real sockets as
+// TestLimitsOffline does in memory; 3 are refused and 5 sessions stay.
+var limitCases = []struct {
+	name string
+	from string // the client's IP address
+	want byte
+}{
+	{"first from A", "127.0.0.1", 0},
+	{"second from A", "127.0.0.1", 0},
+	{"third from A", "127.0.0.1", RefusePerIP},
+	{"first from B, A's /24", "127.0.0.2", 0},
+	{"first from C, A's /24 is full", "127.0.0.3", RefusePerIP},
+	{"first from D, another /24", "127.0.1.1", 0},
+	{"first from E, a third /24", "127.0.2.1", 0},
+	{"first from F, server full", "127.0.3.1", RefuseFull},
+}
+
+func TestLimitsOffline(t *testing.T) {
+	cfg := limitConfig()
 	o := newOffline(t, cfg)
-	tests := []struct {
-		name string
-		from string
-		want byte // 0: accepted, else the Refuse reason
-	}{
-		{"first from A", "10.0.0.1:1", 0},
-		{"second from A", "10.0.0.1:2", 0},
-		{"third from A", "10.0.0.1:3", RefusePerIP},
-		{"first from B, A's /24", "10.0.0.2:1", 0},
-		{"first from C, A's /24 is full", "10.0.0.3:1", RefusePerIP},
-		{"first from D, another /24", "10.0.1.1:1", 0},
-		{"IPv6 E", "[2001:db8:0:1::1]:1", 0},
-		{"IPv6 F, E's /64, server full", "[2001:db8:0:1::2]:1", RefuseFull},
-	}
-	for i, tc := range tests {
-		_, refused := o.handshake(t, t0, addr(t, tc.from), nonceOf(i))
-		if refused != tc.want {
+	for i, tc := range limitCases {
+		from := netip.AddrPortFrom(netip.MustParseAddr(tc.from), uint16(1000+i))
+		if _, refused := o.handshake(t, t0, from, nonceOf(i)); refused != tc.want {
 			t.Errorf("%s: refused %d, want %d", tc.name, refused, tc.want)
 		}
 	}
@@ -503,7 +514,7 @@ func TestLimitsOffline(t *testing.T) {
 	// Closing one of A's sessions makes room for A again.
 	o.CloseConn(o.ev.connected[0], CloseApp)
 	o.reap()
-	if _, refused := o.handshake(t, t0, addr(t, "10.0.0.1:3"), nonceOf(99)); refused != 0 {
+	if _, refused := o.handshake(t, t0, addr(t, "127.0.0.1:3000"), nonceOf(99)); refused != 0 {
 		t.Errorf("after a close: refused %d, want accepted", refused)
 	}
 

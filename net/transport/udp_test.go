@@ -435,30 +435,19 @@ type closeReq struct {
 	reason byte
 }
 
+// TestLimits makes limitCases' connections over real sockets, each from
+// its own address on loopback.
 func TestLimits(t *testing.T) {
-	cfg := LAN()
-	cfg.MaxSessions = 3
-	cfg.MaxPerIP = 2
+	cfg := limitConfig()
 	srv := listen(t, cfg)
 	serveStreams(t, srv, 0)
-
-	tests := []struct {
-		name  string
-		local string
-		want  byte // 0: connected, else the refusal reason
-	}{
-		{"first from .1", "127.0.0.1:0", 0},
-		{"second from .1", "127.0.0.1:0", 0},
-		{"third from .1: per IP", "127.0.0.1:0", RefusePerIP},
-		{"first from .2", "127.0.0.2:0", 0},
-		{"first from .3: full", "127.0.0.3:0", RefuseFull},
-	}
 	parent := t
-	for _, tc := range tests {
+	for _, tc := range limitCases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 			defer cancel()
-			c, err := dial(ctx, net.UDPAddrFromAddrPort(netip.MustParseAddrPort(tc.local)), srv.Addr().String(), cfg)
+			local := net.UDPAddrFromAddrPort(netip.AddrPortFrom(netip.MustParseAddr(tc.from), 0))
+			c, err := dial(ctx, local, srv.Addr().String(), cfg)
 			if tc.want == 0 {
 				if err != nil {
 					t.Fatalf("dial: %v", err)
@@ -472,8 +461,8 @@ func TestLimits(t *testing.T) {
 			}
 		})
 	}
-	if st := srv.Stats(); st.Sessions != 3 || st.Dropped[DropOverLimit] != 2 {
-		t.Errorf("stats %+v: want 3 sessions, 2 over_limit drops", st)
+	if st := srv.Stats(); st.Sessions != 5 || st.Dropped[DropOverLimit] != 3 {
+		t.Errorf("stats %+v: want 5 sessions, 3 over_limit drops", st)
 	}
 }
 
