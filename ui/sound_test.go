@@ -17,6 +17,7 @@ import (
 
 	"rockstep/assets"
 	"rockstep/game"
+	"rockstep/internal/testwait"
 )
 
 // envSoundVolume is the volume the sound test's child plays at.
@@ -221,13 +222,7 @@ func record(t *testing.T, sock string, play func()) []int16 {
 	go func() { exited <- cmd.Wait() }()
 	// The recording is under way once parec has written something (the
 	// null sink's silence); a slow start costs at most the wait.
-	deadline := time.Now().Add(recordLimit)
-	for time.Now().Before(deadline) {
-		if fi, err := out.Stat(); err == nil && fi.Size() > 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.Until(recordLimit, func() bool { fi, err := out.Stat(); return err == nil && fi.Size() > 0 })
 	play()
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	select {

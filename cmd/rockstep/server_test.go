@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"rockstep/internal/testwait"
 	"rockstep/internal/userdir"
 	"rockstep/net/client"
 	"rockstep/net/lockstep"
@@ -88,15 +89,11 @@ var metricsAt = regexp.MustCompile(`msg=metrics addr=(\S+)`)
 func startServer(t *testing.T, extra ...string) (*proc, string) {
 	t.Helper()
 	p := start(t, append([]string{"-server", "-listen", "127.0.0.1:0", "-lan=false", "-metrics", "127.0.0.1:0"}, extra...)...)
-	deadline := time.Now().Add(startLimit)
-	for time.Now().Before(deadline) {
-		if m := listening.FindStringSubmatch(p.stderr()); m != nil {
-			return p, m[1]
-		}
-		time.Sleep(20 * time.Millisecond)
+	var m []string
+	if !testwait.Until(startLimit, func() bool { m = listening.FindStringSubmatch(p.stderr()); return m != nil }) {
+		t.Fatalf("server did not start within %v:\n%s", startLimit, p.stderr())
 	}
-	t.Fatalf("server did not start within %v:\n%s", startLimit, p.stderr())
-	return nil, ""
+	return p, m[1]
 }
 
 // metrics reads the server's /metrics: every sample by its name (labels
@@ -131,15 +128,8 @@ func (p *proc) metrics() map[string]float64 {
 func (p *proc) waitMetrics(t *testing.T, what string, cond func(m map[string]float64) bool) {
 	t.Helper()
 	var last map[string]float64
-	deadline := time.Now().Add(stepLimit)
-	for {
-		if last = p.metrics(); last != nil && cond(last) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v; metrics %v; server stderr:\n%s", what, stepLimit, last, p.stderr())
-		}
-		time.Sleep(50 * time.Millisecond)
+	if !testwait.Until(stepLimit, func() bool { last = p.metrics(); return last != nil && cond(last) }) {
+		t.Fatalf("%s: not within %v; metrics %v; server stderr:\n%s", what, stepLimit, last, p.stderr())
 	}
 }
 
@@ -250,14 +240,11 @@ func TestKilledBotReclaimsSlot(t *testing.T) {
 	}
 }
 
+// waitUntil polls cond until it holds, failing the test after limit.
 func waitUntil(t *testing.T, limit time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("condition not met within %v", limit)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testwait.Until(limit, cond) {
+		t.Fatalf("condition not met within %v", limit)
 	}
 }
 

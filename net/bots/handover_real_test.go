@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/testwait"
 	"rockstep/net/bots"
 	"rockstep/net/client"
 	"rockstep/net/host"
@@ -102,31 +103,28 @@ func handoverReal(t *testing.T, mode string) {
 	}(players)
 	wait := func(what string, cond func() bool) {
 		t.Helper()
-		deadline := time.Now().Add(realPatience)
-		for !cond() {
-			if time.Now().After(deadline) {
-				// What every player saw, for the failure's reader.
-				for i, p := range players {
-					if p == nil {
-						continue
-					}
-					p.c.Do(func(s *lockstep.Session) {
-						turn, _ := s.ExecutedTurns()
-						t.Logf("player %d: phase %v turn %d slot %d successors %+v, migrating %v, asked %v, stats %+v", i, s.Phase(), turn, s.Slot(), s.Successors().List, s.Migrating(), s.HandoverAsked(), s.Stats())
-					})
-					n, hs := p.c.Handovers()
-					ended := "running"
-					select {
-					case <-p.c.Done():
-						ended = fmt.Sprintf("ended: %v", p.c.Err())
-					default:
-					}
-					t.Logf("player %d: %d handovers, hosted by slot %d, hosting %v, client %s", i, n, hs, p.c.Hosting(), ended)
-				}
-				t.Fatalf("waited %v for %s", realPatience, what)
-			}
-			time.Sleep(10 * time.Millisecond)
+		if testwait.Until(realPatience, cond) {
+			return
 		}
+		// What every player saw, for the failure's reader.
+		for i, p := range players {
+			if p == nil {
+				continue
+			}
+			p.c.Do(func(s *lockstep.Session) {
+				turn, _ := s.ExecutedTurns()
+				t.Logf("player %d: phase %v turn %d slot %d successors %+v, migrating %v, asked %v, stats %+v", i, s.Phase(), turn, s.Slot(), s.Successors().List, s.Migrating(), s.HandoverAsked(), s.Stats())
+			})
+			n, hs := p.c.Handovers()
+			ended := "running"
+			select {
+			case <-p.c.Done():
+				ended = fmt.Sprintf("ended: %v", p.c.Err())
+			default:
+			}
+			t.Logf("player %d: %d handovers, hosted by slot %d, hosting %v, client %s", i, n, hs, p.c.Hosting(), ended)
+		}
+		t.Fatalf("waited %v for %s", realPatience, what)
 	}
 	all := func(from int, f func(s *lockstep.Session) bool) bool {
 		for _, p := range players[from:] {
@@ -312,23 +310,14 @@ func handoverReal(t *testing.T, mode string) {
 		}
 	}
 	// The successor's replay: from turn 0, through the handover, to the end.
-	paths, _ := filepath.Glob(filepath.Join(hostDir, "*.rsrp"))
-	deadline := time.Now().Add(realPatience)
-	for len(paths) != 1 && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
-		paths, _ = filepath.Glob(filepath.Join(hostDir, "*.rsrp"))
-	}
+	var paths []string
+	testwait.Until(realPatience, func() bool { paths, _ = filepath.Glob(filepath.Join(hostDir, "*.rsrp")); return len(paths) == 1 })
 	if len(paths) != 1 {
 		t.Fatalf("the new host (slot %d) recorded %d replays", want, len(paths))
 	}
 	var rp *replay.Replay
 	var err error
-	for time.Now().Before(deadline) {
-		if rp, err = replay.ReadFile(paths[0]); err == nil && rp.EndReason != 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testwait.Until(realPatience, func() bool { rp, err = replay.ReadFile(paths[0]); return err == nil && rp.EndReason != 0 })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/testwait"
 	"rockstep/net/bots"
 	"rockstep/net/client"
 	"rockstep/net/host"
@@ -440,8 +441,7 @@ func (g *realGame) replays(t *testing.T) []string {
 	var paths []string
 	// A replay is closed a moment after its game (the host's recorder
 	// flushes on its loop): wait for both to be whole.
-	deadline := time.Now().Add(realPatience)
-	for {
+	testwait.Until(realPatience, func() bool {
 		paths, _ = filepath.Glob(filepath.Join(g.dir, "*.rsrp"))
 		slices.Sort(paths)
 		whole := len(paths) == 2
@@ -450,11 +450,9 @@ func (g *realGame) replays(t *testing.T) []string {
 				whole = false
 			}
 		}
-		if whole || time.Now().After(deadline) {
-			return paths
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return whole
+	})
+	return paths
 }
 
 type realPlayer struct {

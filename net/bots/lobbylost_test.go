@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"rockstep/internal/testwait"
 	"rockstep/net/host"
 	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
@@ -47,12 +48,8 @@ func TestBotLostInTheLobbyJoinsAgain(t *testing.T) {
 	}
 	start(0)
 	start(1)
-	deadline := time.Now().Add(30 * time.Second)
-	for !inLobby(bots[0]) || !inLobby(bots[1]) {
-		if time.Now().After(deadline) {
-			t.Fatal("the first two bots never reached the lobby")
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testwait.Until(30*time.Second, func() bool { return inLobby(bots[0]) && inLobby(bots[1]) }) {
+		t.Fatal("the first two bots never reached the lobby")
 	}
 	// Bot 1's program freezes past the room's patience, then runs on.
 	bots[1].mu.Lock()

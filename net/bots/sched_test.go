@@ -3,6 +3,8 @@ package bots
 import (
 	"testing"
 	"time"
+
+	"rockstep/internal/testwait"
 )
 
 func TestHistQuantile(t *testing.T) {
@@ -49,10 +51,7 @@ func TestSchedWatchMeasuresThisProcess(t *testing.T) {
 			}
 		}()
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for w.p99() == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.Until(10*time.Second, func() bool { return w.p99() != 0 })
 	close(done)
 	if got := w.p99(); got <= 0 {
 		t.Errorf("p99 = %v after 200 busy goroutines, want a wait", got)

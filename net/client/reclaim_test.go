@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/testwait"
 	"rockstep/net/host"
 	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
@@ -111,20 +112,17 @@ func startMigrationGame(t *testing.T) *migrationGame {
 // state after migrationPatience.
 func (m *migrationGame) wait(what string, cond func() bool) {
 	m.t.Helper()
-	deadline := time.Now().Add(migrationPatience)
-	for !cond() {
-		if time.Now().After(deadline) {
-			for i, p := range m.players {
-				p.Do(func(s *lockstep.Session) {
-					turn, _ := s.ExecutedTurns()
-					n, hs := p.Handovers()
-					m.t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, hosting %v, migrating %v, gave up %v", i, s.Phase(), turn, n, hs, p.hosting != nil, s.Migrating(), p.gaveUp)
-				})
-			}
-			m.t.Fatalf("waited %v for %s", migrationPatience, what)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if testwait.Until(migrationPatience, cond) {
+		return
 	}
+	for i, p := range m.players {
+		p.Do(func(s *lockstep.Session) {
+			turn, _ := s.ExecutedTurns()
+			n, hs := p.Handovers()
+			m.t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, hosting %v, migrating %v, gave up %v", i, s.Phase(), turn, n, hs, p.hosting != nil, s.Migrating(), p.gaveUp)
+		})
+	}
+	m.t.Fatalf("waited %v for %s", migrationPatience, what)
 }
 
 // killHost makes the host's machine die: its socket and its player fall

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/testwait"
 	"rockstep/net/bots"
 	"rockstep/net/client"
 	"rockstep/net/host"
@@ -147,12 +148,8 @@ func TestMetrics(t *testing.T) {
 // waitFor polls cond until it holds, failing the test after stepLimit.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(stepLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, stepLimit)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testwait.Until(stepLimit, cond) {
+		t.Fatalf("%s: not within %v", what, stepLimit)
 	}
 }
 
@@ -229,21 +226,17 @@ func TestStatsFollowTheDefaultRoomAtOnce(t *testing.T) {
 		local.Do(func(s *lockstep.Session) { in = s.Phase() == lockstep.Lobby })
 		return in
 	}
-	deadline := time.Now().Add(stepLimit)
-	for {
+	players := 0
+	if !testwait.Until(stepLimit, func() bool {
 		// The room answers the join within this Tick; the client reads
 		// the answer on its own goroutine.
 		h.Tick(time.Now())
-		players := h.Stats().RoomPlayers
-		if inLobby() {
-			if players != 1 {
-				t.Fatalf("the player is in the lobby, but the stats count %d players, want 1", players)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the in-process player did not reach the lobby within %v", stepLimit)
-		}
-		time.Sleep(time.Millisecond)
+		players = h.Stats().RoomPlayers
+		return inLobby()
+	}) {
+		t.Fatalf("the in-process player did not reach the lobby within %v", stepLimit)
+	}
+	if players != 1 {
+		t.Fatalf("the player is in the lobby, but the stats count %d players, want 1", players)
 	}
 }

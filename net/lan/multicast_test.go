@@ -14,6 +14,7 @@ import (
 
 	"github.com/miekg/dns"
 
+	"rockstep/internal/testwait"
 	"rockstep/net/wire"
 )
 
@@ -40,16 +41,11 @@ const waitLimit = 30 * time.Second
 func waitFor(tb testing.TB, d Discovery, what string, cond func([]Game) bool) time.Duration {
 	tb.Helper()
 	start := time.Now()
-	for {
-		games := d.Games()
-		if cond(games) {
-			return time.Since(start)
-		}
-		if time.Since(start) > waitLimit {
-			tb.Fatalf("%s: not within %v; games: %v", what, waitLimit, games)
-		}
-		time.Sleep(2 * time.Millisecond)
+	var games []Game
+	if !testwait.Until(waitLimit, func() bool { games = d.Games(); return cond(games) }) {
+		tb.Fatalf("%s: not within %v; games: %v", what, waitLimit, games)
 	}
+	return time.Since(start)
 }
 
 func listed(id string) func([]Game) bool {
@@ -276,10 +272,7 @@ func TestLANHostileAnswers(t *testing.T) {
 	}
 	// The sanitised answer is sent last: wait for it too, not only for
 	// the malformed count.
-	deadline := time.Now().Add(waitLimit)
-	for st := b.Stats(); (st.Malformed < want || st.Sanitised < 1) && time.Now().Before(deadline); st = b.Stats() {
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.Until(waitLimit, func() bool { st := b.Stats(); return st.Malformed >= want && st.Sanitised >= 1 })
 	if st := b.Stats(); st.Malformed != want || st.Sanitised != 1 {
 		t.Errorf("stats %+v, want %d malformed, 1 sanitised", st, want)
 	}

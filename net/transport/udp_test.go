@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"rockstep/internal/testwait"
 	"rockstep/net/wire"
 )
 
@@ -236,15 +237,11 @@ func dialT(tb testing.TB, s *Server, local string, cfg Config) *Client {
 	return c
 }
 
-// eventually polls cond every 5 ms until it holds, failing after waitLimit.
+// eventually polls cond until it holds, failing after waitLimit.
 func eventually(tb testing.TB, what string, cond func() bool) {
 	tb.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatalf("after %v: %s", waitLimit, what)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testwait.Until(waitLimit, cond) {
+		tb.Fatalf("after %v: %s", waitLimit, what)
 	}
 }
 
