@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"sync"
@@ -160,8 +161,7 @@ func sealedOnly(pkts [][]byte) [][]byte {
 }
 
 // sample keeps the first 8 and the last 56 of pkts: datagrams older than
-// the replay window and inside it, few enough that no socket buffer on
-// the way overflows.
+// the replay window and inside it.
 func sample(pkts [][]byte) [][]byte {
 	if len(pkts) <= 64 {
 		return pkts
@@ -296,52 +296,47 @@ func TestAttacksOnPath(t *testing.T) {
 		t.Fatalf("captured %d and %d sealed datagrams, want a few", len(toServer), len(toClient))
 	}
 
-	// check runs send and waits until the server (or client) has counted n more drops
-	// of reason, and checks that they are all the drops there were.
-	check := func(name string, stats func() [NumDropReasons]uint64, reason DropReason, n int, send func()) {
+	// check sends pkts with send while the streams are paused, 16 at a time
+	// (under 40 KB in a socket buffer), waits until the server (or client)
+	// has counted each 16 as drops of reason, and checks that they are all
+	// the drops there were.
+	check := func(name string, stats func() [NumDropReasons]uint64, reason DropReason, pkts [][]byte, send func([][]byte)) {
 		t.Helper()
+		resume := pauseStreams(t, sh, ch)
 		before := stats()
-		send()
-		eventually(t, name+": drops counted", func() bool { return stats()[reason]-before[reason] >= uint64(n) })
+		for sent := 0; sent < len(pkts); {
+			batch := pkts[sent:min(sent+16, len(pkts))]
+			send(batch)
+			sent += len(batch)
+			eventually(t, fmt.Sprintf("%s: %d drops counted", name, sent), func() bool { return stats()[reason]-before[reason] >= uint64(sent) })
+		}
 		after := stats()
 		var total uint64
 		for i := range after {
 			total += after[i] - before[i]
 		}
-		if got := after[reason] - before[reason]; got != uint64(n) || total != uint64(n) {
-			t.Errorf("%s: %d %v drops and %d in all, want %d: %v", name, got, reason, total, n, after)
+		if got := after[reason] - before[reason]; got != uint64(len(pkts)) || total != uint64(len(pkts)) {
+			t.Errorf("%s: %d %v drops and %d in all, want %d: %v", name, got, reason, total, len(pkts), after)
 		}
+		resume()
 		flowing(50)
 	}
 	server := func() [NumDropReasons]uint64 { return srv.Stats().Dropped }
 	client := func() [NumDropReasons]uint64 { return ch.cl.Stats().Dropped }
+	fromElsewhere := func(pkts [][]byte) {
+		for _, p := range pkts {
+			if _, err := atk.WriteToUDPAddrPort(p, srv.Addr()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 
-	check("captured turns replayed to the server from elsewhere", server, DropReplay, len(toServer), func() {
-		for _, p := range toServer {
-			if _, err := atk.WriteToUDPAddrPort(p, srv.Addr()); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
-	check("captured turns replayed from the client's own address", server, DropReplay, len(toServer), func() {
-		r.sendUp(toServer)
-	})
-	check("forged Close, turn, hash and data from the client's address", server, DropForged, 40, func() {
-		r.sendUp(forgeries(conv, 40))
-	})
-	check("forged Close, turn, hash and data from elsewhere", server, DropForged, 40, func() {
-		for _, p := range forgeries(conv, 40) {
-			if _, err := atk.WriteToUDPAddrPort(p, srv.Addr()); err != nil {
-				t.Fatal(err)
-			}
-		}
-	})
-	check("the server's datagrams replayed to the client", client, DropReplay, len(toClient), func() {
-		r.sendDown(toClient)
-	})
-	check("forged Close, turn, hash and data to the client", client, DropForged, 40, func() {
-		r.sendDown(forgeries(conv, 40))
-	})
+	check("captured turns replayed to the server from elsewhere", server, DropReplay, toServer, fromElsewhere)
+	check("captured turns replayed from the client's own address", server, DropReplay, toServer, r.sendUp)
+	check("forged Close, turn, hash and data from the client's address", server, DropForged, forgeries(conv, 40), r.sendUp)
+	check("forged Close, turn, hash and data from elsewhere", server, DropForged, forgeries(conv, 40), fromElsewhere)
+	check("the server's datagrams replayed to the client", client, DropReplay, toClient, r.sendDown)
+	check("forged Close, turn, hash and data to the client", client, DropForged, forgeries(conv, 40), r.sendDown)
 
 	st := srv.Stats()
 	if st.Sessions != 1 || st.Accepted != 1 || st.Migrated != 0 {

@@ -154,6 +154,7 @@ func TestSniffedAndSpoofed(t *testing.T) {
 	sp := newSpoofer(t)
 	inject := func(name string, stats func() [NumDropReasons]uint64, from, to netip.AddrPort, pkts [][]byte, reason DropReason) {
 		t.Helper()
+		defer pauseStreams(t, sh, ch)()
 		before := stats()
 		for _, p := range pkts {
 			sp.send(t, from, to, p)

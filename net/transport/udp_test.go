@@ -160,6 +160,42 @@ func (h *streamClient) view(fn func(s *stream)) {
 	fn(&h.s)
 }
 
+// pauseStreams stops the streams of sh and ch where they are, waits until
+// what they sent has arrived, and returns a function that lets them run
+// on. A test that counts what becomes of datagrams it sends to a socket
+// pauses the streams first: a stream at full window fills the socket's
+// buffer whenever its reader falls behind (on a busy machine), and the
+// kernel then drops the test's datagrams before the transport sees them.
+func pauseStreams(t *testing.T, sh *streamServer, ch *streamClient) (resume func()) {
+	t.Helper()
+	var cN int
+	sN := map[*stream]int{}
+	ch.view(func(s *stream) { cN, s.n = s.n, s.sent })
+	sh.view(func() {
+		for _, s := range sh.streams {
+			sN[s], s.n = s.n, s.sent
+		}
+	})
+	eventually(t, "the streams settle", func() bool {
+		var cSent, cGot, sSent, sGot int
+		ch.view(func(s *stream) { cSent, cGot = s.sent, s.got })
+		sh.view(func() {
+			for _, s := range sh.streams {
+				sSent, sGot = sSent+s.sent, sGot+s.got
+			}
+		})
+		return cGot == sSent && sGot == cSent
+	})
+	return func() {
+		ch.view(func(s *stream) { s.n = cN })
+		sh.view(func() {
+			for s, n := range sN {
+				s.n = n
+			}
+		})
+	}
+}
+
 // running is a Run in progress; wait returns its result.
 type running struct {
 	cancel context.CancelFunc
