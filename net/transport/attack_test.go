@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"net"
 	"net/netip"
 	"sync"
@@ -308,7 +307,7 @@ func TestAttacksOnPath(t *testing.T) {
 			batch := pkts[sent:min(sent+16, len(pkts))]
 			send(batch)
 			sent += len(batch)
-			eventually(t, fmt.Sprintf("%s: %d drops counted", name, sent), func() bool { return stats()[reason]-before[reason] >= uint64(sent) })
+			eventually(t, name+": drops counted", func() bool { return stats()[reason]-before[reason] >= uint64(sent) })
 		}
 		after := stats()
 		var total uint64
