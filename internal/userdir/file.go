@@ -45,8 +45,8 @@ const (
 // ReadFile reads dir/name and hands its bytes to decode. A missing file is
 // no error. A file that cannot be read is left alone; one that decode
 // refuses is renamed to name.bad (replacing an older one), so that the
-// player's data is kept for a look and the next save starts afresh. The error names the file and says
-// what became of it.
+// player's data is kept for a look and the next save starts afresh. The
+// error names the file and says what became of it.
 func ReadFile(dir, name string, decode func([]byte) error) (Found, error) {
 	path := filepath.Join(dir, name)
 	data, err := os.ReadFile(path)
