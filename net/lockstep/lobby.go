@@ -23,7 +23,10 @@ type lobbyWish struct {
 const lobbyRetry = 300 * time.Millisecond
 
 // SetReady says whether the local player is ready to start. After a game,
-// a ready player asks for a rematch: the room returns to setup.
+// a ready player asks for a rematch: the room returns to setup. A
+// spectator's ready asks to play the next game: the room seats it if a
+// slot is free (a Welcome gives it the slot and its token), else it
+// watches the next game too.
 func (s *Session) SetReady(ready bool) {
 	s.lobby.ready, s.lobby.haveReady = ready, true
 	if s.phase == Finished && ready {

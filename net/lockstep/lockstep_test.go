@@ -365,3 +365,103 @@ func TestPingsSparserInPlay(t *testing.T) {
 		t.Errorf("no round trip measured: %+v", st)
 	}
 }
+
+// TestSpectatorPlaysTheRematch: two watch a game from its middle, with
+// prediction on. After it, one asks to play (its ready) and plays the
+// rematch in the free slot under its own name; the other stays a spectator
+// and watches the rematch from turn 0; a third comes to watch the rematch
+// from its middle. All five end the rematch on one turn, one hash and one
+// results table.
+func TestSpectatorPlaysTheRematch(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 2, Ticks: 1 << 30, Seed: 9, Predict: true, Manual: true, Net: impairment(t, "latency=30ms,jitter=10ms")})
+	until := func(what string, cond func(s *lockstep.Session) bool) {
+		t.Helper()
+		all := func() bool {
+			for _, b := range l.Bots {
+				if !cond(b.Session) {
+					return false
+				}
+			}
+			return true
+		}
+		if err := l.RunUntil(all, time.Minute); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	playing := func(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing }
+	// play readies the players and starts a game of n: spectators are not
+	// in the roster and wait for the start.
+	play := func(n int, players ...*bots.Bot) {
+		t.Helper()
+		for _, b := range players {
+			b.Session.SetReady(true)
+		}
+		until("everyone ready", func(s *lockstep.Session) bool {
+			ready := 0
+			for _, p := range s.SetupState().Players {
+				if p.Ready {
+					ready++
+				}
+			}
+			return s.Slot() < 0 || s.Phase() == lockstep.Lobby && ready == n && len(s.SetupState().Players) == n
+		})
+		l.Bots[0].Session.RequestStart()
+		until("the game runs", playing)
+	}
+	end := func() {
+		t.Helper()
+		l.Bots[0].Session.EndGame()
+		until("the game ends everywhere", func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
+	}
+
+	until("both in the lobby", func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 2 })
+	play(2, l.Bots...)
+	until("a while of game", func(s *lockstep.Session) bool { return s.Stats().Ticks >= 600 })
+	cy := l.Join(lockstep.Config{Name: "Cy", PlayerID: [16]byte{0xc}, Spectate: true})
+	dee := l.Join(lockstep.Config{Name: "Dee", PlayerID: [16]byte{0xd}, Spectate: true})
+	until("the spectators watch", playing)
+	end()
+
+	play(3, l.Bots[0], l.Bots[1], cy) // Cy: Back to lobby, to play
+	if cy.Session.Slot() != 2 || cy.Session.Token() == ([16]byte{}) {
+		t.Fatalf("Cy has slot %d and token %x, want slot 2 and a token", cy.Session.Slot(), cy.Session.Token())
+	}
+	if dee.Session.Slot() != -1 {
+		t.Fatalf("Dee has slot %d, want to stay a spectator", dee.Session.Slot())
+	}
+	if first, _ := dee.Session.ExecutedTurns(); first != 0 {
+		t.Errorf("Dee watches the rematch from turn %d, want 0", first)
+	}
+	// Eve comes to watch a little further into the rematch than the others
+	// came into the first game: the snapshot the room took of that game
+	// would fit the master turns it keeps, but is of another world.
+	until("the rematch passes the first game's snapshot", func(s *lockstep.Session) bool { return s.Stats().Ticks >= 700 })
+	l.Join(lockstep.Config{Name: "Eve", PlayerID: [16]byte{0xe}, Spectate: true})
+	until("Eve watches", playing)
+	until("a while of the rematch", func(s *lockstep.Session) bool { return s.Stats().Ticks >= 900 })
+	end()
+
+	var want struct {
+		turn          uint32
+		hash, results uint64
+	}
+	for i, b := range l.Bots {
+		s := b.Session
+		turn, ok := s.Ended()
+		r, rok := s.Results()
+		if !ok || !rok || s.World() == nil {
+			t.Fatalf("bot %d: no end", i)
+		}
+		if names := s.Names(); names[2] != "Cy" {
+			t.Errorf("bot %d names slot 2 %q in the rematch, want Cy", i, names[2])
+		}
+		if i == 0 {
+			want.turn, want.hash, want.results = turn, s.World().Hash(), r.Digest()
+			continue
+		}
+		if turn != want.turn || s.World().Hash() != want.hash || r.Digest() != want.results {
+			t.Errorf("bot %d ended at turn %d hash %016x results %016x; bot 0 at %d %016x %016x",
+				i, turn, s.World().Hash(), r.Digest(), want.turn, want.hash, want.results)
+		}
+	}
+}

@@ -168,6 +168,13 @@ func (s *Session) onWelcome(w wire.Welcome) {
 		s.sendStandby()
 		return
 	}
+	if s.phase == Lobby && s.room.slot < 0 && w.Slot != wire.SpectatorSlot && w.RoomID == s.room.roomID {
+		// We watched the last game and asked to play the next (SetReady):
+		// the room seats us.
+		s.room.slot, s.room.token = int(w.Slot), w.Token
+		s.emit(Event{Kind: EvWelcome, Slot: s.room.slot})
+		return
+	}
 	if s.phase != Joining {
 		return // a repeated Welcome for a repeated Join
 	}

@@ -226,6 +226,11 @@ type member struct {
 	connected bool
 	heard     time.Duration // when the last frame arrived
 
+	// A spectator's player id and name, from its Join: what it plays
+	// under if it takes a seat in the rematch (takeSeat).
+	id   [16]byte
+	name string
+
 	started    bool           // has sent a client packet since Start
 	lastStart  time.Duration  // when Start was last sent
 	masterAck  uint32         // every master turn below this has arrived at the client

@@ -695,6 +695,76 @@ func TestJoinWhileResultsShow(t *testing.T) {
 	}
 }
 
+// TestSpectatorTakesSeatForRematch: one who watched a game and asks to
+// play the rematch (its Ready) gets the lowest free slot, under the name it
+// joined with, ready; it cannot while a game runs, nor when the room is
+// full, where it stays a spectator, is sent the roster and watches the
+// rematch from its start.
+func TestSpectatorTakesSeatForRematch(t *testing.T) {
+	watchToEnd := func(b *bench, players int) {
+		t.Helper()
+		b.startGame(players)
+		b.send(9, wire.Join{Spectate: true, Name: "Cy", PlayerID: [16]byte{9}})
+		if w, ok := last[wire.Welcome](b.peer(9)); !ok || w.Slot != wire.SpectatorSlot {
+			t.Fatalf("welcome = %+v, want a spectator's", w)
+		}
+		before := b.r.Stats().Dropped[room.DropUnexpected]
+		b.send(9, wire.Ready{Ready: true})
+		if _, ok := last[wire.Welcome](b.peer(9)); ok || b.r.Stats().Dropped[room.DropUnexpected] != before+1 {
+			t.Fatal("a spectator took a seat while the game ran")
+		}
+		b.r.EndGame()
+		b.playIdle(0, players)
+		if st, _ := b.r.State(); st != wire.StateFinished {
+			t.Fatalf("state = %d, want finished", st)
+		}
+	}
+
+	b := newBench(t, func(c *room.Config) { c.MaxPlayers = 3 })
+	watchToEnd(b, 1)
+	b.send(9, wire.Ready{Ready: true})
+	w, ok := last[wire.Welcome](b.peer(9))
+	if !ok || w.Slot != 1 || w.Token == ([16]byte{}) {
+		t.Fatalf("welcome = %+v, want slot 1 with a token", w)
+	}
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatalf("state = %d, want setup: its Ready asks for the rematch", st)
+	}
+	ss, _ := last[wire.SetupState](b.peer(1))
+	if len(ss.Players) != 2 || ss.Players[1].Name != "Cy" || !ss.Players[1].Ready || ss.Players[1].ID != ([16]byte{9}) {
+		t.Fatalf("the host's roster = %+v, want Cy ready in slot 1", ss.Players)
+	}
+	if w := b.join(10, "Dee"); w.Slot != 2 {
+		t.Fatalf("a newcomer got slot %d, want 2", w.Slot)
+	}
+	b.send(1, wire.Ready{Ready: true})
+	b.send(10, wire.Ready{Ready: true})
+	b.send(1, wire.StartGame{Game: b.r.Game()})
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatal("the rematch with Cy seated did not start")
+	}
+	if st, ok := last[wire.Start](b.peer(9)); !ok || st.Names[1] != "Cy" {
+		t.Fatalf("Cy's start = %+v, want Cy named in slot 1", st)
+	}
+
+	full := newBench(t, func(c *room.Config) { c.MaxPlayers = 2 })
+	watchToEnd(full, 2)
+	full.send(9, wire.Ready{Ready: true})
+	if _, ok := last[wire.Welcome](full.peer(9)); ok {
+		t.Fatal("a spectator took a seat in a full room")
+	}
+	full.send(9, wire.Ready{Ready: true})
+	if ss, ok := last[wire.SetupState](full.peer(9)); !ok || len(ss.Players) != 2 || ss.MaxSlots != 2 {
+		t.Fatalf("the spectator's roster = %+v, want the full room's", ss)
+	}
+	full.send(1, wire.Ready{Ready: true})
+	full.send(2, wire.Ready{Ready: true})
+	full.send(1, wire.StartGame{Game: full.r.Game()})
+	if st, ok := last[wire.Start](full.peer(9)); !ok || st.FirstTurn != 0 {
+		t.Fatalf("the spectator's start = %+v, want it to watch the rematch from turn 0", st)
+	}
+}
+
 // TestNamesReachEveryone: the Start names the players, and a spectator's
 // welcome comes with the roster.
 func TestNamesReachEveryone(t *testing.T) {

@@ -378,7 +378,7 @@ const quietStatusEvery = 5 * time.Second
 // sendStarts repeats Start to every player who has not yet answered it.
 func (r *Room) sendStarts() {
 	for _, m := range r.members {
-		if m.started || m.needSnap || m.slot < 0 || !m.connected {
+		if m.started || m.needSnap || !m.connected {
 			continue
 		}
 		if r.now-m.lastStart < 4*r.cfg.ResendEvery {

@@ -53,34 +53,70 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 			return
 		}
 		spectator := r.addMember(conn, -1)
+		spectator.id, spectator.name = j.PlayerID, j.Name
 		r.welcome(spectator)
 		r.startSnapshot(spectator)
 		return
 	}
-	free := -1
-	for i := 0; i < r.cfg.MaxPlayers; i++ {
-		if !r.slots[i].used {
-			free = i
-			break
-		}
-	}
+	free := r.freeSlot()
 	if free < 0 {
 		r.send(conn, wire.Refuse{Reason: wire.RefuseFull, Text: "the room is full"})
 		return
 	}
-	s := &r.slots[free]
-	*s = slot{used: true, id: j.PlayerID, name: cleanName(j.Name, free), colour: uint8(free)}
-	if _, err := io.ReadFull(r.cfg.Random, s.token[:]); err != nil {
-		*s = slot{}
+	if !r.seat(free, j.PlayerID, j.Name) {
 		r.send(conn, wire.Refuse{Reason: wire.RefuseShutdown, Text: "the room cannot issue tokens"})
 		return
 	}
-	s.tokenHash = TokenHash(s.token)
-	m = r.addMember(conn, free)
-	s.m = m
-	r.welcome(m)
-	r.send(conn, wire.Ping{ID: uint32(conn), Time: int64(r.now / time.Microsecond)}) // its round trip, for the lobby and the start
+	r.seated(r.addMember(conn, free))
 	r.broadcastSetup()
+}
+
+// freeSlot returns the lowest slot no player holds, or -1 if the room is
+// full.
+func (r *Room) freeSlot() int {
+	for i := 0; i < r.cfg.MaxPlayers; i++ {
+		if !r.slots[i].used {
+			return i
+		}
+	}
+	return -1
+}
+
+// seat gives free slot i to a new player, with a fresh session token;
+// false (the slot left free) if no token can be made.
+func (r *Room) seat(i int, id [16]byte, name string) bool {
+	s := &r.slots[i]
+	*s = slot{used: true, id: id, name: cleanName(name, i), colour: uint8(i)}
+	if _, err := io.ReadFull(r.cfg.Random, s.token[:]); err != nil {
+		*s = slot{}
+		return false
+	}
+	s.tokenHash = TokenHash(s.token)
+	return true
+}
+
+// seated welcomes member m into the slot just given to it, and measures
+// its round trip for the lobby and the start.
+func (r *Room) seated(m *member) {
+	r.slots[m.slot].m = m
+	r.welcome(m)
+	r.send(m.conn, wire.Ping{ID: uint32(m.conn), Time: int64(r.now / time.Microsecond)})
+}
+
+// takeSeat makes spectator m a player of the next game, in the lowest free
+// slot, when no game runs: one who watched the last game and asks to play
+// the rematch (its Ready). False if it stays a spectator: the room is full
+// (it is sent the roster, which says so) or cannot issue a token.
+func (r *Room) takeSeat(m *member) bool {
+	free := r.freeSlot()
+	if free < 0 || !r.seat(free, m.id, m.name) {
+		r.send(m.conn, r.setupState())
+		return false
+	}
+	m.slot = free
+	m.id, m.name = [16]byte{}, ""
+	r.seated(m)
+	return true
 }
 
 // rejoin gives a slot back to the player holding its token.
@@ -219,8 +255,13 @@ func (r *Room) onSetupChange(m *member, c wire.SetupChange) {
 
 func (r *Room) onReady(m *member, rd wire.Ready) {
 	if m.slot < 0 {
-		r.drop(DropUnexpected)
-		return
+		if !rd.Ready || r.state == wire.StateRunning {
+			r.drop(DropUnexpected)
+			return
+		}
+		if !r.takeSeat(m) {
+			return
+		}
 	}
 	if r.state == wire.StateFinished && rd.Ready {
 		r.reset() // a rematch: back to setup with the same players
@@ -315,10 +356,12 @@ func (r *Room) start() {
 	r.events = r.events[:0]
 	r.hashes = [hashRing]hashRecord{}
 	r.desync = nil
+	r.snap.forget() // a world of the last game: no one catches up from it
 	r.pausing, r.ending, r.endSeen = false, false, false
 	r.end, r.final = 0, 0
 	for _, m := range r.members {
 		m.started, m.masterAck, m.sentTo, m.resentTo = false, 0, 0, 0
+		m.needSnap = false // a spectator of the last game: this one starts at turn 0
 		m.lastStart = r.now - r.cfg.ResendEvery*10
 	}
 	r.startRecording()
