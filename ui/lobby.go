@@ -215,19 +215,28 @@ func (s *lobbyScreen) update(Intents) error {
 		}
 	}
 	mine := s.myReady()
-	if mine {
+	watching := nv.slot < 0 // watched the last game; Play asks for a seat in the next
+	seat := len(nv.setup.Players) < int(nv.setup.MaxSlots)
+	switch {
+	case watching:
+		s.ready.SetText("Play")
+	case mine:
 		s.ready.SetText("Not ready")
-	} else {
+	default:
 		s.ready.SetText("Ready")
 	}
 	a.theme().setOn(s.ready, mine)
-	enable(s.ready, true)
+	enable(s.ready, !watching || seat)
 	enable(s.start, host && all && n > 0)
 	s.start.GetWidget().SetVisibility(widget.Visibility_Show)
 	if !host {
 		s.start.GetWidget().SetVisibility(widget.Visibility_Hide)
 	}
 	switch {
+	case watching && seat:
+		s.hint.Label = "You watched the last game: press Play to play the next."
+	case watching:
+		s.hint.Label = "The room is full: you will watch the next game."
 	case host && all:
 		s.hint.Label = "Everyone is ready: start when you like."
 	case host:
@@ -368,14 +377,7 @@ func (s *lobbyScreen) updateRoster() {
 			ready, rc = "READY", colGood
 		}
 		line.AddChild(t.text(ready, &t.bodyFace, rc, t.size(120, 0), mid))
-		ping := "—"
-		if p.Ping > 0 || int(p.Slot) != nv.slot {
-			ping = strconv.Itoa(int(p.Ping)) + " ms"
-		}
-		if nv.host && int(p.Slot) == nv.slot {
-			ping = "host"
-		}
-		line.AddChild(t.text(ping, &t.monoFace, colDim, t.size(70, 0), mid))
+		line.AddChild(t.text(pingLabel(p, nv.slot, nv.roomHere), &t.monoFace, colDim, t.size(70, 0), mid))
 		s.roster.AddChild(line)
 	}
 	if free := int(nv.setup.MaxSlots) - len(nv.setup.Players); free > 0 {
@@ -487,3 +489,19 @@ func (s *lobbyScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 // initialFocus implements focusStart: Ready, not Leave, is where Enter
 // (or a gamepad's A) should first land.
 func (s *lobbyScreen) initialFocus() widget.Focuser { return s.ready }
+
+// pingLabel is the roster's ping column for p, seen by the player in slot
+// me: "host" on our own line when the room runs in this process (our pipe
+// has no round trip to show), else the ping the room measured, as every
+// other player sees it; "—" on our own line until it is measured.
+func pingLabel(p wire.Player, me int, roomHere bool) string {
+	switch {
+	case int(p.Slot) != me:
+		return strconv.Itoa(int(p.Ping)) + " ms"
+	case roomHere:
+		return "host"
+	case p.Ping == 0:
+		return "—"
+	}
+	return strconv.Itoa(int(p.Ping)) + " ms"
+}

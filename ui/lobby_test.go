@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"rockstep/net/wire"
 )
 
 func TestJoinAddrsNameWhereOthersJoin(t *testing.T) {
@@ -45,5 +47,30 @@ func TestHostWhereGivesAddressesAndPort(t *testing.T) {
 	}
 	if got, want := hostWhere("[::]:7777", nil), "port 7777"; !strings.Contains(got, want) {
 		t.Errorf("hostWhere with no known address = %q, want it to say %q", got, want)
+	}
+}
+
+func TestPingLabelShowsWhatOthersSee(t *testing.T) {
+	ada := wire.Player{Slot: 0, Host: true, Ping: 3}
+	bob := wire.Player{Slot: 1, Ping: 270}
+	tests := []struct {
+		name     string
+		p        wire.Player
+		me       int
+		roomHere bool
+		want     string
+	}{
+		{"the room's host in this process, own line", wire.Player{Slot: 0, Host: true}, 0, true, "host"},
+		{"the room's host on a server, own line", ada, 0, false, "3 ms"},
+		{"the room's host on a server, seen by a guest", ada, 1, false, "3 ms"},
+		{"a guest, own line", bob, 1, false, "270 ms"},
+		{"a guest, own line, not measured yet", wire.Player{Slot: 1}, 1, false, "—"},
+		{"a guest, seen by the host", bob, 0, true, "270 ms"},
+		{"a guest, seen by a spectator", bob, -1, false, "270 ms"},
+	}
+	for _, tc := range tests {
+		if got := pingLabel(tc.p, tc.me, tc.roomHere); got != tc.want {
+			t.Errorf("%s: pingLabel = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

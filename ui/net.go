@@ -315,8 +315,9 @@ type netView struct {
 	g        *netGame // the session read, or nil
 	ok       bool     // a client exists and this was filled from it
 	phase    phase
-	slot     int // -1: spectator
-	host     bool
+	slot     int  // -1: spectator
+	host     bool // our player hosts the room: may change the setup, start, kick
+	roomHere bool // the room runs in this process: we opened it, or took it over in a handover
 	setup    wire.SetupState
 	status   wire.RoomStatus
 	refusal  wire.Refuse
@@ -395,6 +396,7 @@ func (g *netGame) read(v *netView) {
 		v.results, v.ended = s.Results()
 		v.token = s.Token()
 	})
+	v.roomHere = g.h != nil || c.Hosting()
 	if n, slot := c.Handovers(); n > g.handovers {
 		g.handovers = n
 		if a := c.HostAddr(); a != "" {
