@@ -366,6 +366,99 @@ func TestPingsSparserInPlay(t *testing.T) {
 	}
 }
 
+// manual drives the lobby and the games of a Manual bots.Local.
+type manual struct {
+	t *testing.T
+	l *bots.Local
+}
+
+// until runs until cond holds for every bot still there, or fails after a
+// minute of game time.
+func (m manual) until(what string, cond func(s *lockstep.Session) bool) {
+	m.t.Helper()
+	all := func() bool {
+		for _, b := range m.l.Bots {
+			if !b.Gone && !cond(b.Session) {
+				return false
+			}
+		}
+		return true
+	}
+	if err := m.l.RunUntil(all, m.l.Now()+time.Minute); err != nil {
+		m.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+func playing(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing }
+
+// play readies players and has bot 0, the host, start the room's game
+// number game, of n players; spectators are not in the roster and wait for
+// the start.
+func (m manual) play(game uint32, n int, players ...*bots.Bot) {
+	m.t.Helper()
+	for _, b := range players {
+		b.Session.SetReady(true)
+	}
+	m.until("everyone ready", func(s *lockstep.Session) bool {
+		ready := 0
+		for _, p := range s.SetupState().Players {
+			if p.Ready {
+				ready++
+			}
+		}
+		st := s.SetupState()
+		return s.Slot() < 0 || s.Phase() == lockstep.Lobby && st.Game == game && ready == n && len(st.Players) == n
+	})
+	m.l.Bots[0].Session.RequestStart()
+	m.until("the game runs", playing)
+}
+
+// end has the host end the game, and waits until it has ended everywhere.
+func (m manual) end() {
+	m.t.Helper()
+	m.l.Bots[0].Session.EndGame()
+	m.until("the game ends everywhere", func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
+}
+
+// ticks is a condition: the game has run n ticks.
+func ticks(n uint32) func(s *lockstep.Session) bool {
+	return func(s *lockstep.Session) bool { return s.Stats().Ticks >= n }
+}
+
+// agreeOnEnd checks that every bot still there ended the game at one turn
+// with one hash and one results table, and that slot names it.
+func agreeOnEnd(t *testing.T, l *bots.Local, slot int, name string) {
+	t.Helper()
+	var want struct {
+		turn          uint32
+		hash, results uint64
+	}
+	first := true
+	for i, b := range l.Bots {
+		if b.Gone {
+			continue
+		}
+		s := b.Session
+		turn, ok := s.Ended()
+		r, rok := s.Results()
+		if !ok || !rok || s.World() == nil {
+			t.Fatalf("bot %d: no end", i)
+		}
+		if got := s.Names()[slot]; got != name {
+			t.Errorf("bot %d names slot %d %q, want %q", i, slot, got, name)
+		}
+		if first {
+			want.turn, want.hash, want.results = turn, s.World().Hash(), r.Digest()
+			first = false
+			continue
+		}
+		if turn != want.turn || s.World().Hash() != want.hash || r.Digest() != want.results {
+			t.Errorf("bot %d ended at turn %d hash %016x results %016x; the first at %d %016x %016x",
+				i, turn, s.World().Hash(), r.Digest(), want.turn, want.hash, want.results)
+		}
+	}
+}
+
 // TestSpectatorPlaysTheRematch: two watch a game from its middle, with
 // prediction on. After it, one asks to play (its ready) and plays the
 // rematch in the free slot under its own name; the other stays a spectator
@@ -374,55 +467,16 @@ func TestPingsSparserInPlay(t *testing.T) {
 // results table.
 func TestSpectatorPlaysTheRematch(t *testing.T) {
 	l := newLocal(t, bots.Config{Bots: 2, Ticks: 1 << 30, Seed: 9, Predict: true, Manual: true, Net: impairment(t, "latency=30ms,jitter=10ms")})
-	until := func(what string, cond func(s *lockstep.Session) bool) {
-		t.Helper()
-		all := func() bool {
-			for _, b := range l.Bots {
-				if !cond(b.Session) {
-					return false
-				}
-			}
-			return true
-		}
-		if err := l.RunUntil(all, time.Minute); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	playing := func(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing }
-	// play readies the players and starts a game of n: spectators are not
-	// in the roster and wait for the start.
-	play := func(n int, players ...*bots.Bot) {
-		t.Helper()
-		for _, b := range players {
-			b.Session.SetReady(true)
-		}
-		until("everyone ready", func(s *lockstep.Session) bool {
-			ready := 0
-			for _, p := range s.SetupState().Players {
-				if p.Ready {
-					ready++
-				}
-			}
-			return s.Slot() < 0 || s.Phase() == lockstep.Lobby && ready == n && len(s.SetupState().Players) == n
-		})
-		l.Bots[0].Session.RequestStart()
-		until("the game runs", playing)
-	}
-	end := func() {
-		t.Helper()
-		l.Bots[0].Session.EndGame()
-		until("the game ends everywhere", func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
-	}
-
-	until("both in the lobby", func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 2 })
-	play(2, l.Bots...)
-	until("a while of game", func(s *lockstep.Session) bool { return s.Stats().Ticks >= 600 })
+	m := manual{t, l}
+	m.until("both in the lobby", func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 2 })
+	m.play(1, 2, l.Bots...)
+	m.until("a while of game", ticks(600))
 	cy := l.Join(lockstep.Config{Name: "Cy", PlayerID: [16]byte{0xc}, Spectate: true})
 	dee := l.Join(lockstep.Config{Name: "Dee", PlayerID: [16]byte{0xd}, Spectate: true})
-	until("the spectators watch", playing)
-	end()
+	m.until("the spectators watch", playing)
+	m.end()
 
-	play(3, l.Bots[0], l.Bots[1], cy) // Cy: Back to lobby, to play
+	m.play(2, 3, l.Bots[0], l.Bots[1], cy) // Cy: Back to lobby, to play
 	if cy.Session.Slot() != 2 || cy.Session.Token() == ([16]byte{}) {
 		t.Fatalf("Cy has slot %d and token %x, want slot 2 and a token", cy.Session.Slot(), cy.Session.Token())
 	}
@@ -435,33 +489,38 @@ func TestSpectatorPlaysTheRematch(t *testing.T) {
 	// Eve comes to watch a little further into the rematch than the others
 	// came into the first game: the snapshot the room took of that game
 	// would fit the master turns it keeps, but is of another world.
-	until("the rematch passes the first game's snapshot", func(s *lockstep.Session) bool { return s.Stats().Ticks >= 700 })
+	m.until("the rematch passes the first game's snapshot", ticks(700))
 	l.Join(lockstep.Config{Name: "Eve", PlayerID: [16]byte{0xe}, Spectate: true})
-	until("Eve watches", playing)
-	until("a while of the rematch", func(s *lockstep.Session) bool { return s.Stats().Ticks >= 900 })
-	end()
+	m.until("Eve watches", playing)
+	m.until("a while of the rematch", ticks(900))
+	m.end()
+	agreeOnEnd(t, l, 2, "Cy")
+}
 
-	var want struct {
-		turn          uint32
-		hash, results uint64
+// TestRejoinInRematch: a player's game crashes in the first game and again
+// in the rematch, later in it than the first time; each time it comes back
+// with its token and is caught up from a snapshot of the game it is in, so
+// everyone ends the rematch alike.
+func TestRejoinInRematch(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 3, Ticks: 1 << 30, Seed: 11, Predict: true, Manual: true, Net: impairment(t, "latency=30ms,jitter=10ms")})
+	m := manual{t, l}
+	crash := func(at uint32) {
+		t.Helper()
+		m.until("a while of game", ticks(at))
+		l.Vanish(2)
+		m.until("the slot is held", func(*lockstep.Session) bool { return l.Room.Status().Vacant != 0 })
+		l.Return(2)
+		m.until("the player plays again", func(s *lockstep.Session) bool {
+			return playing(s) && s.World() != nil && l.Room.Status().Vacant == 0
+		})
 	}
-	for i, b := range l.Bots {
-		s := b.Session
-		turn, ok := s.Ended()
-		r, rok := s.Results()
-		if !ok || !rok || s.World() == nil {
-			t.Fatalf("bot %d: no end", i)
-		}
-		if names := s.Names(); names[2] != "Cy" {
-			t.Errorf("bot %d names slot 2 %q in the rematch, want Cy", i, names[2])
-		}
-		if i == 0 {
-			want.turn, want.hash, want.results = turn, s.World().Hash(), r.Digest()
-			continue
-		}
-		if turn != want.turn || s.World().Hash() != want.hash || r.Digest() != want.results {
-			t.Errorf("bot %d ended at turn %d hash %016x results %016x; bot 0 at %d %016x %016x",
-				i, turn, s.World().Hash(), r.Digest(), want.turn, want.hash, want.results)
-		}
-	}
+	m.until("all in the lobby", func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 3 })
+	m.play(1, 3, l.Bots...)
+	crash(600)
+	m.end()
+	m.play(2, 3, l.Bots...)
+	crash(700)
+	m.until("a while after", ticks(1200))
+	m.end()
+	agreeOnEnd(t, l, 2, "bot2")
 }
