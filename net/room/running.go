@@ -375,7 +375,8 @@ func (r *Room) tickRunning() {
 // every player is there and the turns flow (StatusEvery otherwise).
 const quietStatusEvery = 5 * time.Second
 
-// sendStarts repeats Start to every player who has not yet answered it.
+// sendStarts repeats Start to every member that has not yet answered it:
+// the players, and the spectators who stayed from the last game.
 func (r *Room) sendStarts() {
 	for _, m := range r.members {
 		if m.started || m.needSnap || !m.connected {
