@@ -400,13 +400,13 @@ func (m manual) play(game uint32, n int, players ...*bots.Bot) {
 		b.Session.SetReady(true)
 	}
 	m.until("everyone ready", func(s *lockstep.Session) bool {
+		st := s.SetupState()
 		ready := 0
-		for _, p := range s.SetupState().Players {
+		for _, p := range st.Players {
 			if p.Ready {
 				ready++
 			}
 		}
-		st := s.SetupState()
 		return s.Slot() < 0 || s.Phase() == lockstep.Lobby && st.Game == game && ready == n && len(st.Players) == n
 	})
 	m.l.Bots[0].Session.RequestStart()
