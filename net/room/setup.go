@@ -356,7 +356,9 @@ func (r *Room) start() {
 	r.events = r.events[:0]
 	r.hashes = [hashRing]hashRecord{}
 	r.desync = nil
-	r.snap.forget() // a world of the last game: no one catches up from it
+	// The snapshot held or asked for is of the last game's world: no one
+	// catches up from it (a new ask resets the assembly).
+	r.snap.ready, r.snap.asking = false, false
 	r.pausing, r.ending, r.endSeen = false, false, false
 	r.end, r.final = 0, 0
 	for _, m := range r.members {

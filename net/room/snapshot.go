@@ -31,14 +31,6 @@ type snapshotRelay struct {
 	asm     wire.Assembly
 }
 
-// forget drops the snapshot held or being assembled (its buffers kept):
-// a new game starts, and no world of the last one may be relayed.
-func (s *snapshotRelay) forget() {
-	s.ready, s.asking = false, false
-	s.turn, s.hash = 0, 0
-	s.asm.Reset()
-}
-
 // startSnapshot marks m as needing a snapshot before the master stream.
 func (r *Room) startSnapshot(m *member) {
 	m.needSnap = true
