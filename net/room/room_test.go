@@ -659,6 +659,18 @@ func TestRematchStartsOnlyOnTheHostsStart(t *testing.T) {
 	if st, _ := b.r.State(); st != wire.StateFinished {
 		t.Fatal("not finished")
 	}
+	// Everyone's roster now says who is ready for the next game: no one.
+	for _, id := range []room.ConnID{1, 2} {
+		ss, ok := last[wire.SetupState](b.peer(id))
+		if !ok || len(ss.Players) != 2 {
+			t.Fatalf("player %d's last roster: %+v, want the two players", id, ss)
+		}
+		for _, p := range ss.Players {
+			if p.Ready {
+				t.Fatalf("player %d's roster after the game: %+v ready, want no one ready until the rematch", id, p)
+			}
+		}
+	}
 	b.send(2, wire.Ready{Ready: true})
 	if st, _ := b.r.State(); st != wire.StateSetup || b.r.PlayerCount() != 2 || b.r.Game() != first+1 {
 		t.Fatalf("a Ready after the game: state %d, %d players, game %d; want setup, 2, %d", st, b.r.PlayerCount(), b.r.Game(), first+1)

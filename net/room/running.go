@@ -435,6 +435,13 @@ func (r *Room) finish(reason wire.EndReason, final uint32) {
 	r.state, r.child = wire.StateFinished, wire.ChildIterating
 	r.ending, r.pausing = false, false
 	r.broadcastStatus()
+	// Ready was for the game that ended. A player back in the lobby before
+	// the rematch's setup comes, or one joining now, sees no one ready and
+	// no Start to press for a game that is over.
+	for i := range r.slots {
+		r.slots[i].ready = false
+	}
+	r.broadcastSetup()
 }
 
 // EndGame ends a running game early (the host's choice): the next master
