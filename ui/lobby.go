@@ -492,13 +492,11 @@ func (s *lobbyScreen) initialFocus() widget.Focuser { return s.ready }
 
 // pingLabel is the roster's ping column for p, seen by the player in slot
 // me: "host" on our own line when the room runs in this process (our pipe
-// has no round trip to show), else the ping the room measured, as every
-// other player sees it; "—" on our own line until it is measured.
+// has no round trip to show), else the ping the room measured, the same on
+// every machine; "—" until it is measured.
 func pingLabel(p wire.Player, me int, roomHere bool) string {
 	switch {
-	case int(p.Slot) != me:
-		return strconv.Itoa(int(p.Ping)) + " ms"
-	case roomHere:
+	case int(p.Slot) == me && roomHere:
 		return "host"
 	case p.Ping == 0:
 		return "—"

@@ -65,6 +65,7 @@ func TestPingLabelShowsWhatOthersSee(t *testing.T) {
 		{"the room's host on a server, seen by a guest", ada, 1, false, "3 ms"},
 		{"a guest, own line", bob, 1, false, "270 ms"},
 		{"a guest, own line, not measured yet", wire.Player{Slot: 1}, 1, false, "—"},
+		{"a guest, seen by the host, not measured yet", wire.Player{Slot: 1}, 0, true, "—"},
 		{"a guest, seen by the host", bob, 0, true, "270 ms"},
 		{"a guest, seen by a spectator", bob, -1, false, "270 ms"},
 	}

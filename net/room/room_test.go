@@ -1289,3 +1289,43 @@ func TestStatusRepeatsSeldomWhileTurnsFlow(t *testing.T) {
 		t.Errorf("%d statuses in 3 s with a vacant slot, want one a second", n)
 	}
 }
+
+// TestRosterPingZeroIsNotMeasured: the roster's ping is 0 only until the
+// room has timed a round trip; one under a millisecond reads 1 ms, so every
+// lobby can tell "not measured" from "near".
+func TestRosterPingZeroIsNotMeasured(t *testing.T) {
+	b := newBench(t, nil)
+	b.join(1, "ada")
+	roster := func() (wire.SetupState, wire.Ping) {
+		t.Helper()
+		b.tick(time.Second) // a ping and a setup broadcast are due
+		var ss wire.SetupState
+		var pg wire.Ping
+		var haveSS, havePing bool
+		for _, m := range b.peer(1).got {
+			switch v := m.(type) {
+			case wire.SetupState:
+				ss, haveSS = v, true
+			case wire.Ping:
+				pg, havePing = v, true
+			}
+		}
+		b.peer(1).got = nil
+		if !haveSS || !havePing || len(ss.Players) != 1 {
+			t.Fatalf("after a second: roster %v (%+v), ping %v; want both", haveSS, ss.Players, havePing)
+		}
+		return ss, pg
+	}
+	ss, pg := roster()
+	if got := ss.Players[0].Ping; got != 0 {
+		t.Fatalf("ping before any pong = %d ms, want 0 (not measured)", got)
+	}
+	b.send(1, wire.Pong{ID: pg.ID, Time: pg.Time}) // answered at once
+	if ss, pg = roster(); ss.Players[0].Ping != 1 {
+		t.Fatalf("ping after an instant pong = %d ms, want 1", ss.Players[0].Ping)
+	}
+	b.send(1, wire.Pong{ID: pg.ID, Time: pg.Time - 250_000}) // a ping sent 250 ms earlier
+	if ss, _ = roster(); ss.Players[0].Ping != 250 {
+		t.Fatalf("ping after a 250 ms round trip = %d ms, want 250", ss.Players[0].Ping)
+	}
+}

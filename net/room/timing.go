@@ -148,8 +148,7 @@ func (r *Room) onPong(m *member, p wire.Pong) {
 		return
 	}
 	s := &r.slots[m.slot]
-	ms := uint16(min(rtt.Milliseconds(), 65535))
-	if s.rtt != ms {
-		s.rtt = ms
-	}
+	// At least 1 ms: a roster's 0 means not measured yet, and a round
+	// trip on one machine takes well under a millisecond.
+	s.rtt = uint16(min(max(rtt.Milliseconds(), 1), 65535))
 }

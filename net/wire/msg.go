@@ -212,7 +212,7 @@ type Player struct {
 	Host      bool // this player may change the setup and start
 	Connected bool
 	Colour    uint8  // index into the palette
-	Ping      uint16 // ms, as last reported
+	Ping      uint16 // ms, as last measured; 0 until it is
 	ID        [16]byte
 	Name      string
 }
