@@ -458,6 +458,9 @@ func (a *App) carry(effs []effect) error {
 					cfg.token = tok
 					a.kept, a.joinedID = tok, a.saved.GameID
 				}
+				if cfg.hostFP == "" && e.addr == a.saved.Addr {
+					cfg.hostFP = a.saved.Key // the host it was playing under, or the successor named for it
+				}
 			}
 			a.net = dial(cfg, e.addr)
 		case effDisconnect:
@@ -534,26 +537,26 @@ func (a *App) disconnect() {
 // once the game is over for this player.
 func (a *App) keepSession() {
 	nv := &a.nv
-	if a.net == nil || a.flow.hosting || !nv.ok {
+	if a.net == nil || !nv.ok {
 		return
 	}
+	addr, key, gameID := rejoinAt(a.net.addr, nv.hostFingerprint(), a.joinedID, nv.roomHere, nv.slot, nv.succ)
+	playing := nv.phase == phasePlaying && nv.slot >= 0 && nv.token != ([16]byte{}) && !nv.ended
 	switch {
-	case nv.phase == phasePlaying && nv.slot >= 0 && nv.token != ([16]byte{}) && nv.token != a.kept && !nv.ended:
-		sv := savedSession{Addr: a.net.addr, GameID: a.joinedID, Room: nv.setup.Name, Slot: nv.slot,
+	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key):
+		// A new game, or the game moved: to a successor (host migration),
+		// or, where the room is ours, its first successor changed.
+		sv := savedSession{Addr: addr, Key: key, GameID: gameID, Room: nv.setup.Name, Slot: nv.slot,
 			Token: hex.EncodeToString(nv.token[:]), Saved: time.Now()}
 		if err := saveSession(a.settingsDir, sv); err != nil {
 			log.Printf("rockstep: %v", err)
 		}
 		a.kept, a.saved, a.inGame = nv.token, &sv, true
-	case nv.phase == phasePlaying && nv.token == a.kept && a.kept != ([16]byte{}) && a.saved != nil && a.saved.Addr != a.net.addr:
-		// The game moved to a successor (host migration): a Rejoin goes there.
-		sv := *a.saved
-		sv.Addr, sv.Saved = a.net.addr, time.Now()
-		if err := saveSession(a.settingsDir, sv); err != nil {
-			log.Printf("rockstep: %v", err)
-		}
-		a.saved, a.inGame = &sv, true
-	case nv.phase == phasePlaying && nv.token == a.kept && a.kept != ([16]byte{}):
+	case playing && addr == "" && a.saved != nil:
+		// Our room names no successor any more (the others left, or none
+		// can host): a crash here would end the game for everyone.
+		a.forgetSession()
+	case playing && nv.token == a.kept:
 		a.inGame = true // back in the game we rejoined
 	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == phaseFinished || nv.phase == phaseLobby || nv.phase == phaseLeft):
 		a.forgetSession()

@@ -330,6 +330,7 @@ type netView struct {
 	events   []game.Event
 	news     []news                  // since the last read: who left, was dropped, came back
 	names    [game.MaxPlayers]string // the players' names as the game started
+	succ     wire.Successors         // who hosts the game if its host goes away
 	ended    bool                    // the game ended in our confirmed world (the room may not have confirmed it yet)
 	results  game.Results            // valid when ended: read from the confirmed world at the end
 	token    [16]byte
@@ -395,6 +396,9 @@ func (g *netGame) read(v *netView) {
 		v.names = s.Names()
 		v.results, v.ended = s.Results()
 		v.token = s.Token()
+		list := v.succ.List // ours, never the session's
+		v.succ = s.Successors()
+		v.succ.List = append(list[:0], v.succ.List...)
 	})
 	v.roomHere = g.h != nil || c.Hosting()
 	if n, slot := c.Handovers(); n > g.handovers {

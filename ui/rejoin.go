@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rockstep/internal/userdir"
+	"rockstep/net/wire"
 )
 
 // A player whose game crashed (or whose machine did) comes back as the
@@ -29,6 +30,7 @@ const sessionMaxAge = 6 * time.Hour
 // savedSession is a running game this player can come back to.
 type savedSession struct {
 	Addr   string    `json:"addr"`              // host:port joined
+	Key    string    `json:"key,omitempty"`     // the fingerprint of the host key found there, if known: a Rejoin accepts no other
 	GameID string    `json:"game_id,omitempty"` // the LAN advertisement's id, if joined from the list
 	Room   string    `json:"room"`              // the room's name, for the button
 	Slot   int       `json:"slot"`
@@ -90,6 +92,29 @@ func saveSession(dir string, s savedSession) error {
 		return fmt.Errorf("keep the session: %w", err)
 	}
 	return nil
+}
+
+// rejoinAt says where a Rejoin finds the game this player is in: the room
+// it is connected to at addr (under the host key fp, and listed on the LAN
+// as gameID), unless that room runs in this process (roomHere: we host, or
+// took it over in a handover), which a crash takes with it. Then the game
+// goes on at the first successor the room names other than us (slot me),
+// under its key and the room's listing; with none, there is nowhere to
+// come back to ("").
+func rejoinAt(addr, fp, gameID string, roomHere bool, me int, succ wire.Successors) (string, string, string) {
+	if !roomHere {
+		return addr, fp, gameID
+	}
+	for _, s := range succ.List {
+		if int(s.Slot) == me {
+			continue // a list made before we took the game over
+		}
+		if succ.Listing != ([8]byte{}) {
+			gameID = hex.EncodeToString(succ.Listing[:])
+		}
+		return s.Addr.String(), hex.EncodeToString(s.Key[:]), gameID
+	}
+	return "", "", ""
 }
 
 // clearSession forgets the kept session in dir.

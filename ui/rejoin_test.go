@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 func TestSessionKeptUntilForgotten(t *testing.T) {
@@ -91,5 +95,58 @@ func TestKeptSessionFollowsTheGame(t *testing.T) {
 	app.keepSession()
 	if _, ok, _ := loadSession(app.settingsDir, time.Now()); ok {
 		t.Error("the session is still kept after the game ended")
+	}
+}
+
+// TestHostsKeptSessionNamesTheSuccessor: the room of a player who hosts
+// dies with its process, while the game goes on at the first successor the
+// room names. So the host's kept session points there, under that
+// successor's key and the game's LAN id, follows the list as it changes,
+// passes over our own slot, and is forgotten when no one could take over.
+func TestHostsKeptSessionNamesTheSuccessor(t *testing.T) {
+	app := newTestApp(t, nil)
+	tok := [16]byte{9, 8, 7}
+	app.net = &netGame{addr: "127.0.0.1:7777"}
+	app.nv = netView{ok: true, phase: phasePlaying, slot: 0, token: tok, roomHere: true}
+	kept := func() (savedSession, bool) {
+		t.Helper()
+		app.keepSession()
+		s, ok, err := loadSession(app.settingsDir, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, ok
+	}
+	if s, ok := kept(); ok {
+		t.Fatalf("kept %+v before the room named a successor: a Rejoin would dial our own dead room", s)
+	}
+	bob := wire.Successor{Slot: 1, Addr: netip.MustParseAddrPort("192.0.2.9:40001"), Key: [16]byte{0xb0}}
+	cy := wire.Successor{Slot: 2, Addr: netip.MustParseAddrPort("192.0.2.10:40002"), Key: [16]byte{0xc0}}
+	app.nv.succ = wire.Successors{List: []wire.Successor{bob, cy}, Listing: [8]byte{0xaa, 0xbb}}
+	s, ok := kept()
+	want := savedSession{Addr: "192.0.2.9:40001", Key: "b0000000000000000000000000000000", GameID: "aabb000000000000", Slot: 0, Token: "090807" + strings.Repeat("0", 26)}
+	if !ok || s.Addr != want.Addr || s.Key != want.Key || s.GameID != want.GameID || s.Slot != want.Slot || s.Token != want.Token {
+		t.Fatalf("kept %+v (ok %v), want %+v", s, ok, want)
+	}
+	app.nv.succ.List = []wire.Successor{cy} // Bob left
+	if s, ok = kept(); !ok || s.Addr != cy.Addr.String() || s.Key != "c0000000000000000000000000000000" {
+		t.Fatalf("after Bob left: kept %+v (ok %v), want Cy's %v", s, ok, cy.Addr)
+	}
+	app.nv.slot = 1 // a list made before we, Bob, took the game over
+	app.nv.succ.List = []wire.Successor{bob, cy}
+	if s, ok = kept(); !ok || s.Addr != cy.Addr.String() {
+		t.Fatalf("a list naming us first: kept %+v (ok %v), want Cy's %v", s, ok, cy.Addr)
+	}
+	app.nv.succ.List = nil
+	if s, ok = kept(); ok {
+		t.Fatalf("no successor left, but kept %+v", s)
+	}
+	app.nv.succ.List = []wire.Successor{cy}
+	if _, ok = kept(); !ok {
+		t.Fatal("a successor named again, but no session kept")
+	}
+	app.nv.phase = phaseFinished
+	if s, ok = kept(); ok {
+		t.Fatalf("the game is over, but kept %+v", s)
 	}
 }
