@@ -254,3 +254,51 @@ func permutations(xs []int) [][]int {
 	}
 	return out
 }
+
+// TestCrashedHostComesBack: the host's machine crashes, the game goes on in
+// a successor's room, and the host's player comes back there with the
+// token of its slot (what its Rejoin does): it plays on in its own slot,
+// and everyone, the host among them, ends on one world and one results
+// table.
+func TestCrashedHostComesBack(t *testing.T) {
+	l, err := bots.NewLocal(bots.Config{Bots: 3, Ticks: 1500, Seed: 31, Fast: true, Predict: true, Handover: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := l.HostBot()
+	err = l.RunUntil(func() bool {
+		turn, _ := l.Bots[host].Session.ExecutedTurns()
+		return turn >= 200 && len(l.Room.Successors().List) == 2
+	}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := l.Bots[host].Session.Slot()
+	l.KillHost()
+	err = l.RunUntil(func() bool { hs := l.Handovers(); return len(hs) == 1 && hs[0].Resumed != 0 }, l.Now()+time.Minute)
+	if err != nil {
+		t.Fatalf("no handover: %v", err)
+	}
+	back := l.Return(host)
+	err = l.RunUntil(func() bool {
+		turn, _ := back.Session.ExecutedTurns()
+		return back.Session.Phase() == lockstep.Playing && turn > l.Handovers()[0].Turn
+	}, l.Now()+time.Minute)
+	if err != nil {
+		t.Fatalf("the host's player never played again: %v", err)
+	}
+	if got := back.Session.Slot(); got != slot {
+		t.Fatalf("the host's player came back in slot %d, want its own %d", got, slot)
+	}
+	if _, err := l.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range l.Bots {
+		if b.Gone || !b.Final.OK {
+			t.Fatalf("bot %d: gone %v, reached the end %v (%s)", b.Index, b.Gone, b.Final.OK, b.Session.Phase())
+		}
+		if f := l.Bots[0].Final; b.Final.Hash != f.Hash || b.Final.Results != f.Results {
+			t.Errorf("bot %d ended on hash %x results %x; bot 0 on %x %x", b.Index, b.Final.Hash, b.Final.Results, f.Hash, f.Results)
+		}
+	}
+}
