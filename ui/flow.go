@@ -528,7 +528,7 @@ var leaves = map[wire.LeaveReason]string{
 	0:                  "The game was closed.",
 	wire.LeaveQuit:     "The game was closed.",
 	wire.LeaveKicked:   "You were removed from the game.",
-	wire.LeaveShutdown: "The host stopped the game.",
+	wire.LeaveShutdown: "The room was closed.",
 	wire.LeaveTimeout:  "The connection to the game was lost.",
 	wire.LeaveGameOver: "The game is over.",
 }

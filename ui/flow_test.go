@@ -227,9 +227,9 @@ func TestBackWhileJoiningCancels(t *testing.T) {
 func TestBeingSentAwayShowsWhyOnTheMenu(t *testing.T) {
 	for _, s := range []screenID{screenLobby, screenPlay, screenResults} {
 		f := &flow{screen: s}
-		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: phaseLeft, leave: wire.Leave{Reason: wire.LeaveShutdown}}), effDisconnect)
+		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: phaseLeft, leave: wire.Leave{Reason: wire.LeaveShutdown, Text: "Ada left"}}), effDisconnect)
 		wantScreen(t, s.String(), f, screenMenu)
-		if !strings.Contains(f.notice, "host stopped") {
+		if f.notice != "The room was closed. (Ada left)" {
 			t.Errorf("%v: notice %q", s, f.notice)
 		}
 	}

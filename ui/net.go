@@ -96,10 +96,20 @@ func (cfg netConfig) guestOptions() client.Options {
 		o.HostKey = key
 	}
 	o.HostConfig = host.Defaults()
+	o.HostConfig.Goodbye = goodbye(cfg.name)
 	if cfg.recordDir != "" {
 		o.HostConfig.Record, o.HostConfig.RecordDir = true, cfg.recordDir
 	}
 	return o
+}
+
+// goodbye is what the players of a room this player hosts are told when
+// it closes (no game to hand over): a player, not a server, left.
+func goodbye(name string) string {
+	if name == "" {
+		return "the host left"
+	}
+	return name + " left"
 }
 
 // hostFingerprint returns the fingerprint of the host key of the game:
@@ -170,6 +180,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	hc := host.Defaults()
 	hc.Name = roomName
 	hc.Handover = true // a host who closes the window hands a running game to the others
+	hc.Goodbye = goodbye(cfg.name)
 	if cfg.recordDir != "" {
 		hc.Record, hc.RecordDir = true, cfg.recordDir
 	}

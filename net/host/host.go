@@ -47,6 +47,10 @@ type Config struct {
 	// its players (host migration) instead of ending it: the Host button,
 	// and `-server -handover`.
 	Handover bool
+	// Goodbye is what the rooms tell their players when the host stops
+	// and no game is handed over (the Leave's text): "" for a server's
+	// "the server is shutting down"; a player who hosts names themself.
+	Goodbye string
 }
 
 // Defaults returns a host's settings for a LAN.
@@ -541,6 +545,14 @@ func (h *Host) pollPipes() {
 	}
 }
 
+// goodbye is the Leave text of a host that stops.
+func (h *Host) goodbye() string {
+	if h.cfg.Goodbye != "" {
+		return h.cfg.Goodbye
+	}
+	return "the server is shutting down"
+}
+
 // shutdown tells every room's clients the server is stopping, then, after
 // a grace period, stops the transport.
 func (h *Host) shutdown(now time.Duration) {
@@ -552,7 +564,7 @@ func (h *Host) shutdown(now time.Duration) {
 			if h.cfg.Handover && hr.r.HandOver(now, "the host left; the game goes on") {
 				h.log.Info("game handed over", "room", id)
 			} else {
-				hr.r.Shutdown(now, "the server is shutting down")
+				hr.r.Shutdown(now, h.goodbye())
 			}
 			h.flush(hr)
 		}

@@ -91,10 +91,25 @@ func TestRoomsAndPipe(t *testing.T) {
 }
 
 // TestShutdownTellsClients: cancelling the host's context tells every
-// client why, and Serve returns nil. (How soon, a fraction of a second on
-// an idle machine, is the dedicated server's budget: BENCHMARKS.md.)
+// client why (a server's words, or those of the player who hosts), and
+// Serve returns nil. (How soon, a fraction of a second on an idle machine,
+// is the dedicated server's budget: BENCHMARKS.md.)
 func TestShutdownTellsClients(t *testing.T) {
-	hs := serve(t, host.Defaults())
+	for _, goodbye := range []string{"", "Ada left"} {
+		t.Run(goodbye, func(t *testing.T) {
+			cfg := host.Defaults()
+			cfg.Goodbye = goodbye
+			want := goodbye
+			if want == "" {
+				want = "the server is shutting down"
+			}
+			shutdownTellsClients(t, cfg, want)
+		})
+	}
+}
+
+func shutdownTellsClients(t *testing.T, cfg host.Config, want string) {
+	hs := serve(t, cfg)
 	addr := hs.Addr()
 	sc := lockstep.LAN()
 	c, err := client.Dial(context.Background(), addr, client.Options{Session: sc})
@@ -110,11 +125,14 @@ func TestShutdownTellsClients(t *testing.T) {
 	if err := hs.Stop(); err != nil {
 		t.Fatalf("stopping the host: %v; want Serve to return nil on shutdown", err)
 	}
+	var l wire.Leave
 	waitFor(t, "the client is told the host shut down", func() bool {
-		var l wire.Leave
 		c.Do(func(s *lockstep.Session) { l = s.LeaveMessage() })
 		return l.Reason == wire.LeaveShutdown
 	})
+	if l.Text != want {
+		t.Errorf("the client is told %q, want %q", l.Text, want)
+	}
 }
 
 func TestMetrics(t *testing.T) {
