@@ -164,6 +164,11 @@ type flow struct {
 	scoresMark scoresMark // the entry the high scores light
 	scoresBack screenID   // where the high scores go back to: the menu, the results, practice (play again)
 
+	// roomGone, on the results, says why the room is gone (the host left,
+	// the server stopped, the connection was lost): the table stays until
+	// the player leaves it, with no rematch to go back to.
+	roomGone string
+
 	controlsFrom screenID // where Back leaves the Controls screen for
 }
 
@@ -335,6 +340,9 @@ func (f *flow) apply(in Intent) []effect {
 	case screenResults:
 		switch in.Kind {
 		case IntentRematch:
+			if f.roomGone != "" {
+				return nil // no room to go back to
+			}
 			f.screen = screenLobby
 			return []effect{{kind: effReady, ready: true}}
 		case IntentMainMenu, IntentLeave, IntentBack:
@@ -389,14 +397,24 @@ func (f *flow) observe(n netStatus) []effect {
 		}
 		return f.leave(err)
 	}
+	gone := ""
 	switch {
 	case n.lost && n.phase != phaseLeft:
 		// No answer for seconds, or the host hung up on a player it had
 		// given up on (a machine that froze): say so, not "closed". A
 		// player in a game finds Rejoin on the menu.
-		return f.leave(leaves[wire.LeaveTimeout])
+		gone = leaves[wire.LeaveTimeout]
 	case n.phase == phaseLeft || n.closed:
-		return f.leave(leaveText(n.leave))
+		gone = leaveText(n.leave)
+	}
+	if gone != "" {
+		if f.screen == screenResults || f.screen == screenScores {
+			// The game is over and its table is ours, read from our
+			// own world: the player reads it to the end.
+			f.roomGone = gone
+			return nil
+		}
+		return f.leave(gone)
 	}
 	switch f.screen {
 	case screenLobby:

@@ -225,7 +225,7 @@ func TestBackWhileJoiningCancels(t *testing.T) {
 }
 
 func TestBeingSentAwayShowsWhyOnTheMenu(t *testing.T) {
-	for _, s := range []screenID{screenLobby, screenPlay, screenResults} {
+	for _, s := range []screenID{screenLobby, screenPlay} {
 		f := &flow{screen: s}
 		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: phaseLeft, leave: wire.Leave{Reason: wire.LeaveShutdown, Text: "Ada left"}}), effDisconnect)
 		wantScreen(t, s.String(), f, screenMenu)
@@ -238,7 +238,7 @@ func TestBeingSentAwayShowsWhyOnTheMenu(t *testing.T) {
 	wantScreen(t, "loop stopped", f, screenMenu)
 	// A connection lost in the game (no answer, or the host hung up on a
 	// machine that froze) is named as such, not as a closed game.
-	for _, s := range []screenID{screenLobby, screenPlay, screenResults} {
+	for _, s := range []screenID{screenLobby, screenPlay} {
 		f := &flow{screen: s}
 		wantEffects(t, s.String(), f.observe(netStatus{active: true, phase: phasePlaying, closed: true, lost: true}), effDisconnect)
 		wantScreen(t, s.String()+" lost", f, screenMenu)
@@ -436,5 +436,41 @@ func TestEveryRefusalAndLeaveIsExplained(t *testing.T) {
 	}
 	if got := leaveText(wire.Leave{Reason: wire.LeaveKicked, Text: "rude"}); !strings.HasSuffix(got, " (rude)") || !strings.HasPrefix(got, "You were removed") {
 		t.Errorf("a kick with words: %q", got)
+	}
+}
+
+// TestResultsStayWhenTheRoomGoes: the host leaves (or the server stops, or
+// the connection is lost) while the results show: the table is this
+// game's, read from our own world, so it stays, with why the room is gone
+// and no rematch; Main menu leaves as ever. The same from the high scores
+// opened from the results.
+func TestResultsStayWhenTheRoomGoes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    netStatus
+		want string
+	}{
+		{"host left", netStatus{active: true, phase: phaseLeft, closed: true, leave: wire.Leave{Reason: wire.LeaveShutdown, Text: "Ada left"}}, "The room was closed. (Ada left)"},
+		{"connection lost", netStatus{active: true, phase: phaseFinished, closed: true, lost: true}, "The connection to the game was lost."},
+	} {
+		f := &flow{screen: screenResults}
+		wantEffects(t, tc.name, f.observe(tc.n))
+		wantScreen(t, tc.name, f, screenResults)
+		if f.roomGone != tc.want {
+			t.Errorf("%s: the results say %q, want %q", tc.name, f.roomGone, tc.want)
+		}
+		wantEffects(t, tc.name+": back to lobby", f.apply(Intent{Kind: IntentRematch}))
+		wantScreen(t, tc.name+": back to lobby", f, screenResults)
+		f.apply(Intent{Kind: IntentOpenScores})
+		wantScreen(t, tc.name+": high scores", f, screenScores)
+		wantEffects(t, tc.name+": high scores", f.observe(tc.n))
+		wantScreen(t, tc.name+": high scores", f, screenScores)
+		f.apply(Intent{Kind: IntentBack})
+		wantScreen(t, tc.name+": back from the high scores", f, screenResults)
+		wantEffects(t, tc.name+": main menu", f.apply(Intent{Kind: IntentMainMenu}), effDisconnect)
+		wantScreen(t, tc.name+": main menu", f, screenMenu)
+		if f.roomGone != "" {
+			t.Errorf("%s: the menu keeps roomGone %q", tc.name, f.roomGone)
+		}
 	}
 }

@@ -24,6 +24,10 @@ type resultsScreen struct {
 	// the subtitle, then "rank. name score lives [kills]" per player. The
 	// end-to-end test compares it between machines.
 	shown []string
+	// rematch goes back to the lobby; gone says why it cannot, once the
+	// room is gone (flow.roomGone).
+	rematch *widget.Button
+	gone    *widget.Text
 }
 
 // resultLine is one player's line of the results.
@@ -165,11 +169,11 @@ func newResultsScreen(a *App) *resultsScreen {
 	if best >= 0 {
 		col.AddChild(t.text("A new co-op high score for you: #"+strconv.Itoa(best+1), &t.bodyFace, colWarn, centred()))
 	}
+	s.gone = t.text("", &t.smallFace, colWarn, centred())
+	col.AddChild(s.gone)
 	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
-	buttons.AddChild(
-		t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, t.size(180, 0)),
-		t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0)),
-	)
+	s.rematch = t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0))
+	buttons.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, t.size(180, 0)), s.rematch)
 	if best >= 0 {
 		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, t.size(180, 0)))
 	}
@@ -191,6 +195,11 @@ func (s *resultsScreen) id() screenID            { return screenResults }
 func (s *resultsScreen) root() *widget.Container { return s.top }
 func (s *resultsScreen) update(Intents) error {
 	s.ticks++
+	if gone := s.a.flow.roomGone; gone != s.gone.Label {
+		s.gone.Label = gone
+		enable(s.rematch, gone == "")
+		s.top.RequestRelayout() // centred anew
+	}
 	return nil
 }
 
