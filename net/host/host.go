@@ -48,14 +48,15 @@ type Config struct {
 	// and `-server -handover`.
 	Handover bool
 	// Goodbye is what the rooms tell their players when the host stops
-	// and no game is handed over (the Leave's text): "" for a server's
-	// "the server is shutting down"; a player who hosts names themself.
+	// and no game is handed over (the Leave's text): a server's is that it
+	// is shutting down; a player who hosts names themself.
 	Goodbye string
 }
 
 // Defaults returns a host's settings for a LAN.
 func Defaults() Config {
-	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second}
+	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second,
+		Goodbye: "the server is shutting down"}
 }
 
 // DefaultRoom is the id of the room a Join with RoomID 0 goes to.
@@ -545,14 +546,6 @@ func (h *Host) pollPipes() {
 	}
 }
 
-// goodbye is the Leave text of a host that stops.
-func (h *Host) goodbye() string {
-	if h.cfg.Goodbye != "" {
-		return h.cfg.Goodbye
-	}
-	return "the server is shutting down"
-}
-
 // shutdown tells every room's clients the server is stopping, then, after
 // a grace period, stops the transport.
 func (h *Host) shutdown(now time.Duration) {
@@ -564,7 +557,7 @@ func (h *Host) shutdown(now time.Duration) {
 			if h.cfg.Handover && hr.r.HandOver(now, "the host left; the game goes on") {
 				h.log.Info("game handed over", "room", id)
 			} else {
-				hr.r.Shutdown(now, h.goodbye())
+				hr.r.Shutdown(now, h.cfg.Goodbye)
 			}
 			h.flush(hr)
 		}

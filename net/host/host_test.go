@@ -97,11 +97,9 @@ func TestRoomsAndPipe(t *testing.T) {
 func TestShutdownTellsClients(t *testing.T) {
 	for _, goodbye := range []string{"", "Ada left"} {
 		t.Run(goodbye, func(t *testing.T) {
-			cfg := host.Defaults()
-			cfg.Goodbye = goodbye
-			want := goodbye
-			if want == "" {
-				want = "the server is shutting down"
+			cfg, want := host.Defaults(), "the server is shutting down"
+			if goodbye != "" {
+				cfg.Goodbye, want = goodbye, goodbye
 			}
 			shutdownTellsClients(t, cfg, want)
 		})
