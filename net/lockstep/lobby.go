@@ -83,6 +83,35 @@ func (s *Session) IsHost() bool {
 	return false
 }
 
+// setupSeen takes what a new setup state from the room answers. A player
+// not ready there means the room refuses a Start: the host's is not
+// repeated, or the game would start by itself once everyone is ready (the
+// host presses Start again). A changed setup clears the Ready of every
+// player but the host: a Ready given for the old setup is not repeated for
+// the new one (the player confirms it again, or not).
+func (w *lobbyWish) setupSeen(old, cur wire.SetupState, slot int) {
+	for _, p := range cur.Players {
+		if !p.Ready {
+			w.start = false
+		}
+	}
+	if old.RoomID != cur.RoomID || gameSetup(old) == gameSetup(cur) {
+		return
+	}
+	for _, p := range cur.Players {
+		if int(p.Slot) == slot && !p.Ready {
+			w.haveReady = false
+		}
+	}
+}
+
+// gameSetup is the part of a setup state the host chooses.
+func gameSetup(st wire.SetupState) game.Setup {
+	g := st.Setup
+	g.Seed, g.Players = 0, 0
+	return g
+}
+
 // retryLobby repeats lobby requests the setup state does not yet reflect.
 func (s *Session) retryLobby() {
 	if s.phase != Lobby || s.now-s.lobby.last < lobbyRetry {
@@ -103,9 +132,7 @@ func (s *Session) retryLobby() {
 		s.send(wire.Ready{Ready: w.ready})
 		sent = true
 	}
-	cur := s.room.setup.Setup
-	cur.Seed, cur.Players = 0, 0
-	if w.haveSetup && me.Host && cur != w.setup {
+	if w.haveSetup && me.Host && gameSetup(s.room.setup) != w.setup {
 		s.send(wire.SetupChange{Setup: w.setup})
 		sent = true
 	}

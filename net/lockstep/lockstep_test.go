@@ -524,3 +524,58 @@ func TestRejoinInRematch(t *testing.T) {
 	m.end()
 	agreeOnEnd(t, l, 2, "bot2")
 }
+
+// TestSetupChangeAsksForReadyAgain: a player ready for one setup is not
+// ready for another. When the host changes the setup, the other player's
+// Ready is cleared and stays cleared (the session does not repeat a Ready
+// given for the old setup); the host stays ready; the game of the new setup
+// starts once the player confirms it.
+func TestSetupChangeAsksForReadyAgain(t *testing.T) {
+	l := newLocal(t, bots.Config{Bots: 2, Ticks: 1 << 30, Seed: 5, Manual: true, Net: impairment(t, "latency=30ms,jitter=10ms")})
+	m := manual{t, l}
+	m.until("both in the lobby", func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 2 })
+	host, guest := l.Bots[0].Session, l.Bots[1].Session
+	if guest.IsHost() {
+		host, guest = guest, host
+	}
+	readyOf := func(s, of *lockstep.Session) bool {
+		for _, p := range s.SetupState().Players {
+			if int(p.Slot) == of.Slot() {
+				return p.Ready
+			}
+		}
+		return false
+	}
+	host.SetReady(true)
+	guest.SetReady(true)
+	m.until("both ready", func(s *lockstep.Session) bool { return readyOf(s, host) && readyOf(s, guest) })
+
+	versus := game.DefaultSetup()
+	versus.Mode, versus.Lives = game.Versus, 1
+	host.ChangeSetup(versus)
+	m.until("versus everywhere", func(s *lockstep.Session) bool { return s.SetupState().Setup.Mode == game.Versus })
+	// Long enough for any repeated request to have reached the room.
+	settle := l.Now() + 2*time.Second
+	if err := l.RunUntil(func() bool { return l.Now() >= settle }, settle+time.Second); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range l.Bots {
+		if s := b.Session; !readyOf(s, host) || readyOf(s, guest) {
+			t.Errorf("bot %d sees the host ready %v, the guest ready %v after the change; want true, false", i, readyOf(s, host), readyOf(s, guest))
+		}
+	}
+	host.RequestStart()
+	if err := l.RunUntil(func() bool { return playing(host) }, l.Now()+2*time.Second); err == nil {
+		t.Fatal("the game started with the guest not ready for its setup")
+	}
+	// Nor does it start by itself once the guest is ready: the host starts it.
+	guest.SetReady(true)
+	if err := l.RunUntil(func() bool { return playing(host) }, l.Now()+2*time.Second); err == nil {
+		t.Fatal("the refused Start started the game by itself once the guest was ready")
+	}
+	host.RequestStart()
+	m.until("the game runs", playing)
+	if got := guest.World().Setup.Mode; got != game.Versus {
+		t.Errorf("the game's mode is %v, want versus", got)
+	}
+}

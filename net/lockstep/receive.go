@@ -103,6 +103,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.SetupState:
 		if m.Revision >= s.room.setup.Revision || m.RoomID != s.room.setup.RoomID {
 			changed := m.Revision != s.room.setup.Revision
+			s.lobby.setupSeen(s.room.setup, m, s.room.slot)
 			s.room.setup = m
 			if changed {
 				s.emit(Event{Kind: EvSetup})

@@ -1329,3 +1329,45 @@ func TestRosterPingZeroIsNotMeasured(t *testing.T) {
 		t.Fatalf("ping after a 250 ms round trip = %d ms, want 250", ss.Players[0].Ping)
 	}
 }
+
+// TestSetupChangeClearsOthersReady: a Ready is given for a setup. When the
+// host changes it, every other player is asked to confirm again (not
+// ready), the host stays ready, and a Start is refused until they do; the
+// same setup sent again changes nothing.
+func TestSetupChangeClearsOthersReady(t *testing.T) {
+	b := newBench(t, nil)
+	b.join(1, "Ann")
+	b.join(2, "Bob")
+	b.send(1, wire.Ready{Ready: true})
+	b.send(2, wire.Ready{Ready: true})
+	readies := func(conn room.ConnID) [2]bool {
+		t.Helper()
+		st, ok := last[wire.SetupState](b.peer(conn))
+		if !ok || len(st.Players) != 2 {
+			t.Fatalf("setup state = %+v, want two players", st)
+		}
+		return [2]bool{st.Players[0].Ready, st.Players[1].Ready}
+	}
+	if got := readies(2); got != [2]bool{true, true} {
+		t.Fatalf("ready = %v, want both", got)
+	}
+	s := b.r.Setup()
+	b.send(1, wire.SetupChange{Setup: s})
+	if got := readies(1); got != [2]bool{true, true} { // sent back to the host alone
+		t.Fatalf("ready after the same setup = %v, want both still", got)
+	}
+	s.Mode = game.Versus
+	b.send(1, wire.SetupChange{Setup: s})
+	if got := readies(2); got != [2]bool{true, false} {
+		t.Fatalf("ready after a change = %v, want the host only", got)
+	}
+	b.send(1, wire.StartGame{Game: b.r.Game()})
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatal("started with a player not ready for the new setup")
+	}
+	b.send(2, wire.Ready{Ready: true})
+	b.send(1, wire.StartGame{Game: b.r.Game()})
+	if st, _ := b.r.State(); st != wire.StateRunning {
+		t.Fatalf("state = %v once both are ready and the host starts, want running", st)
+	}
+}

@@ -246,9 +246,13 @@ func (r *Room) onSetupChange(m *member, c wire.SetupChange) {
 		return
 	}
 	r.setup = s
-	// A changed setup asks everyone to confirm again.
+	// A changed setup asks every other player to confirm it: a Ready given
+	// for the old one does not start a game of the new one. The host, who
+	// chose it, stays as ready as it was.
 	for i := range r.slots {
-		r.slots[i].ready = false
+		if i != m.slot {
+			r.slots[i].ready = false
+		}
 	}
 	r.broadcastSetup()
 }
