@@ -40,7 +40,15 @@ type lobbyScreen struct {
 	setupSig  string
 	want      game.Setup // the host's last change, until the room shows it
 	wantAge   int        // ticks since want was asked for; -1: none
+
+	seen     game.Setup // the room's setup at the last update
+	wasReady bool       // whether we were ready then
+	askAgain bool       // the host changed the setup we were ready for
 }
+
+// switchWidth is the width of the setup's on/off buttons: one for On, Off
+// and Always, so that the panel does not change with them.
+const switchWidth = 120
 
 // setupPatience is how long a setup change asked for is shown before the
 // room's own setup wins again, in ticks.
@@ -99,9 +107,9 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	var lives, wave *widget.Container
 	s.livesDn, s.lives, s.livesUp, lives = stepper(func(g *game.Setup) *uint8 { return &g.Lives }, 1, game.MaxLives)
 	s.waveDn, s.wave, s.waveUp, wave = stepper(func(g *game.Setup) *uint8 { return &g.StartWave }, 1, game.MaxStartWave)
-	s.ff = t.buttonFunc("Off", func() { s.change(func(g *game.Setup) { g.FriendlyFire = !g.FriendlyFire }) }, stretchCell())
-	s.saucers = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Saucers = !g.Saucers }) }, stretchCell())
-	s.hyper = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Hyperspace = !g.Hyperspace }) }, stretchCell())
+	s.ff = t.buttonFunc("Off", func() { s.change(func(g *game.Setup) { g.FriendlyFire = !g.FriendlyFire }) }, stretchCell(), t.size(switchWidth, 0))
+	s.saucers = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Saucers = !g.Saucers }) }, stretchCell(), t.size(switchWidth, 0))
+	s.hyper = t.buttonFunc("On", func() { s.change(func(g *game.Setup) { g.Hyperspace = !g.Hyperspace }) }, stretchCell(), t.size(switchWidth, 0))
 	setup.AddChild(label("Mode"), modes, label("Friendly fire"), s.ff)
 	setup.AddChild(label("Lives"), lives, label("Saucers"), s.saucers)
 	setup.AddChild(label("Starting wave"), wave, label("Hyperspace"), s.hyper)
@@ -171,10 +179,10 @@ func (s *lobbyScreen) update(Intents) error {
 	a := s.a
 	a.backdrop.step()
 	nv := &a.nv
+	room := nv.setup.Setup
+	room.Seed, room.Players = 0, 0
 	if s.wantAge >= 0 {
 		s.wantAge++
-		room := nv.setup.Setup
-		room.Seed, room.Players = 0, 0
 		if room == s.want || s.wantAge > setupPatience {
 			s.wantAge = -1
 		}
@@ -215,6 +223,13 @@ func (s *lobbyScreen) update(Intents) error {
 		}
 	}
 	mine := s.myReady()
+	// The room clears a player's Ready when the host changes the setup:
+	// say why the button reads Ready again.
+	if room != s.seen && s.wasReady && !mine && !host {
+		s.askAgain = true
+	}
+	s.askAgain = s.askAgain && !mine
+	s.seen, s.wasReady = room, mine
 	watching := nv.slot < 0 // watched the last game; Play asks for a seat in the next
 	seat := len(nv.setup.Players) < int(nv.setup.MaxSlots)
 	switch {
@@ -241,6 +256,8 @@ func (s *lobbyScreen) update(Intents) error {
 		s.hint.Label = "Everyone is ready: start when you like."
 	case host:
 		s.hint.Label = "The game can start when every player is ready."
+	case s.askAgain:
+		s.hint.Label = "The host changed the setup: press Ready to play it."
 	case all:
 		s.hint.Label = "Everyone is ready: waiting for the host to start."
 	default:
@@ -398,11 +415,13 @@ func (s *lobbyScreen) updateSetup() {
 	t.setOn(s.versus, g.Mode == game.Versus)
 	s.lives.Label = strconv.Itoa(int(g.Lives))
 	s.wave.Label = strconv.Itoa(int(g.StartWave))
-	// Friendly fire is co-op's: in versus every bullet hits every ship.
+	// Friendly fire is co-op's: in versus every bullet hits every ship. A
+	// word that fits switchWidth, so that the panel keeps its width (and its
+	// buttons their place under the host's pointer) when the mode changes.
 	versus := g.Mode == game.Versus
 	switch {
 	case versus:
-		s.ff.SetText("Always, in versus")
+		s.ff.SetText("Always")
 	case g.FriendlyFire:
 		s.ff.SetText("On")
 	default:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"rockstep/game"
 	"rockstep/net/wire"
 )
 
@@ -73,5 +74,72 @@ func TestPingLabelShowsWhatOthersSee(t *testing.T) {
 		if got := pingLabel(tc.p, tc.me, tc.roomHere); got != tc.want {
 			t.Errorf("%s: pingLabel = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestLobbySaysWhyReadyWasCleared: a guest was ready; the host changes the
+// setup and the room clears the guest's Ready. The lobby says why, until
+// the guest is ready again; a guest who was not ready is told nothing new.
+func TestLobbySaysWhyReadyWasCleared(t *testing.T) {
+	a := newTestApp(t, nil)
+	s := newLobbyScreen(a)
+	roster := func(ready bool, mode game.Mode) {
+		t.Helper()
+		a.nv.ok, a.nv.slot = true, 1
+		a.nv.setup = wire.SetupState{Name: "Ada's game", MaxSlots: 8, Setup: game.DefaultSetup(), Players: []wire.Player{
+			{Slot: 0, Name: "Ada", Host: true, Ready: true, Connected: true},
+			{Slot: 1, Name: "Bob", Ready: ready, Connected: true},
+		}}
+		a.nv.setup.Setup.Mode = mode
+		if err := s.update(Intents{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const why = "The host changed the setup: press Ready to play it."
+	roster(false, game.Coop)
+	roster(false, game.Versus)
+	if s.hint.Label == why {
+		t.Fatalf("a guest never ready is told %q", why)
+	}
+	roster(true, game.Versus)
+	roster(false, game.Coop)
+	if s.hint.Label != why {
+		t.Fatalf("after the change, the hint says %q, want %q", s.hint.Label, why)
+	}
+	roster(false, game.Coop)
+	if s.hint.Label != why {
+		t.Fatalf("a frame later, the hint says %q, want it kept", s.hint.Label)
+	}
+	roster(true, game.Coop)
+	if s.hint.Label == why {
+		t.Errorf("ready again, the hint still says %q", why)
+	}
+}
+
+// TestLobbyKeepsItsWidthWhenTheModeChanges: the host clicks Co-op and
+// Versus; the panel must not grow or shrink under the pointer (friendly
+// fire reads Always in versus).
+func TestLobbyKeepsItsWidthWhenTheModeChanges(t *testing.T) {
+	a := newTestApp(t, nil)
+	s := newLobbyScreen(a)
+	width := func(mode game.Mode, ff bool) int {
+		t.Helper()
+		a.nv.ok, a.nv.slot, a.nv.host = true, 0, true
+		a.nv.setup = wire.SetupState{Name: "Ada's game", MaxSlots: 8, Setup: game.DefaultSetup(), Players: []wire.Player{
+			{Slot: 0, Name: "Ada", Host: true, Connected: true},
+		}}
+		a.nv.setup.Setup.Mode, a.nv.setup.Setup.FriendlyFire = mode, ff
+		if err := s.update(Intents{}); err != nil {
+			t.Fatal(err)
+		}
+		w, _ := s.top.PreferredSize()
+		return w
+	}
+	coop := width(game.Coop, false)
+	if got := width(game.Versus, false); got != coop {
+		t.Errorf("the lobby is %d wide in versus, %d in co-op; want one width", got, coop)
+	}
+	if got := width(game.Coop, true); got != coop {
+		t.Errorf("the lobby is %d wide with friendly fire on, %d off; want one width", got, coop)
 	}
 }

@@ -244,7 +244,7 @@ func walkScreens(t *testing.T) {
 				ffOff, ffText := s.ff.GetWidget().Disabled, s.ff.Text().Label
 				s.wantAge, s.setupSig = -1, ""
 				s.updateSetup()
-				if !ffOff || ffText != "Always, in versus" {
+				if !ffOff || ffText != "Always" {
 					return fmt.Sprintf("in versus, friendly fire says %q, disabled %v; want it greyed out", ffText, ffOff)
 				}
 				return inside("where to join", s.where.GetWidget().Rect, "the window", w.App.ui.Container.GetWidget().Rect)
