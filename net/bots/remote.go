@@ -576,9 +576,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			}
 			switch {
 			case ph == lockstep.Refused && back && s.Refusal().Reason == wire.RefuseBadToken:
-				fail = fmt.Errorf("refused: %s: %w", s.Refusal().Text, errForgotten)
+				fail = fmt.Errorf("refused (reason %d) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
 			case ph == lockstep.Refused:
-				fail = fmt.Errorf("refused: %s", s.Refusal().Text)
+				fail = fmt.Errorf("refused (reason %d) %q", s.Refusal().Reason, s.Refusal().Text)
 			case ph == lockstep.Left:
 				fail = fmt.Errorf("sent away: %s", s.LeaveMessage().Text)
 			case ph == lockstep.Lobby && !readied:

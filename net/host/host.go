@@ -345,7 +345,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		hr := h.rooms[target]
 		if hr == nil {
 			h.dropped[dropHostNoRoom]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom, Text: "no such room"})
+			h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom})
 			return
 		}
 		hr.r.Receive(now, id, frame)

@@ -287,7 +287,7 @@ func (r *Room) onKick(m *member, k wire.Kick) {
 		r.banned = append(r.banned, s.id)
 	}
 	if s.m != nil {
-		r.Kick(r.now, s.m.conn, "the host removed you from this room")
+		r.Kick(r.now, s.m.conn, "") // the reason says it all
 		return
 	}
 	*s = slot{}

@@ -1116,16 +1116,18 @@ func TestKick(t *testing.T) {
 	}
 	b.peer(2).got = nil
 	b.send(1, wire.Kick{Slot: 1})
-	if l, ok := last[wire.Leave](b.peer(2)); !ok || l.Reason != wire.LeaveKicked {
-		t.Errorf("the kicked player got %+v, want a Leave for being kicked", l)
+	// The reason says it all: a text would only repeat what the player's
+	// screen words from the reason ("You were removed from the game.").
+	if l, ok := last[wire.Leave](b.peer(2)); !ok || l.Reason != wire.LeaveKicked || l.Text != "" {
+		t.Errorf("the kicked player got %+v, want a Leave for being kicked, with no text", l)
 	}
 	if n := b.r.PlayerCount(); n != 2 {
 		t.Errorf("%d players after the kick, want 2", n)
 	}
 	// The same player, on a new connection: refused for the room's life.
 	b.send(4, wire.Join{Name: "idle", PlayerID: [16]byte{2}})
-	if r, ok := last[wire.Refuse](b.peer(4)); !ok || r.Reason != wire.RefuseBanned {
-		t.Errorf("the kicked player joining again got %+v, want RefuseBanned", r)
+	if r, ok := last[wire.Refuse](b.peer(4)); !ok || r.Reason != wire.RefuseBanned || r.Text != "" {
+		t.Errorf("the kicked player joining again got %+v, want RefuseBanned, with no text", r)
 	}
 	// Someone else still gets in.
 	b.join(5, "newcomer")

@@ -17,7 +17,7 @@ import (
 // While a game runs, newcomers watch.
 func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	if j.RoomID != 0 && j.RoomID != r.cfg.RoomID {
-		r.send(conn, wire.Refuse{Reason: wire.RefuseNoRoom, Text: "no such room"})
+		r.send(conn, wire.Refuse{Reason: wire.RefuseNoRoom})
 		return
 	}
 	if m != nil {
@@ -29,7 +29,7 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		return
 	}
 	if r.isBanned(j.PlayerID) {
-		r.send(conn, wire.Refuse{Reason: wire.RefuseBanned, Text: "the host removed you from this room"})
+		r.send(conn, wire.Refuse{Reason: wire.RefuseBanned})
 		return
 	}
 	if r.state == wire.StateFinished && r.desync == nil && len(r.members) == 0 {
@@ -39,7 +39,7 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	if j.Token != zero && r.handed {
 		if !r.resumeJoin(conn, j) {
 			r.drop(DropSpoof)
-			r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken, Text: "unknown session token"})
+			r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken})
 		}
 		return
 	}
@@ -48,8 +48,12 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		return
 	}
 	if j.Spectate || r.state == wire.StateRunning {
-		if r.state != wire.StateRunning || r.spectators() >= r.cfg.MaxSpectators {
-			r.send(conn, wire.Refuse{Reason: wire.RefuseRunning, Text: "no game is running, or no room to watch"})
+		if r.state != wire.StateRunning {
+			r.send(conn, wire.Refuse{Reason: wire.RefuseRunning, Text: "no game is running to watch"})
+			return
+		}
+		if r.spectators() >= r.cfg.MaxSpectators {
+			r.send(conn, wire.Refuse{Reason: wire.RefuseRunning, Text: "no one else can watch it"})
 			return
 		}
 		spectator := r.addMember(conn, -1)
@@ -60,7 +64,7 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	}
 	free := r.freeSlot()
 	if free < 0 {
-		r.send(conn, wire.Refuse{Reason: wire.RefuseFull, Text: "the room is full"})
+		r.send(conn, wire.Refuse{Reason: wire.RefuseFull})
 		return
 	}
 	if !r.seat(free, j.PlayerID, j.Name) {
@@ -134,7 +138,7 @@ func (r *Room) rejoin(conn ConnID, j wire.Join) {
 		return
 	}
 	r.drop(DropSpoof)
-	r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken, Text: "unknown session token"})
+	r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken})
 }
 
 // reclaimSlot gives slot i to a new connection of its player: the old

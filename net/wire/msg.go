@@ -156,7 +156,7 @@ const (
 // Refuse turns a Join away.
 type Refuse struct {
 	Reason RefuseReason
-	Text   string // at most MaxText bytes
+	Text   string // what the reason does not say, if anything; at most MaxText bytes
 }
 
 // RoomState is the parent state of a room (DESIGN.md §2).
