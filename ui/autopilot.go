@@ -158,6 +158,20 @@ func (ap *Autopilot) logf(format string, args ...any) {
 	}
 }
 
+// readyAgain presses Ready again in the lobby, as a player would, when the
+// host changed the setup after our Ready (the room then clears it) before
+// the game started.
+func (ap *Autopilot) readyAgain(a *App, now time.Time, retry bool) {
+	if a.flow.screen != screenLobby || !a.nv.ok || a.nv.phase.String() != "lobby" || !retry {
+		return
+	}
+	if p := (&lobbyScreen{a: a}).me(); p != nil && !p.Ready {
+		ap.lastTry = now
+		ap.logf("ready again for the changed setup")
+		a.emit(Intent{Kind: IntentReady, Ready: true})
+	}
+}
+
 // turnEnd sees every executed turn, on the session's goroutine.
 func (ap *Autopilot) turnEnd(turn uint32, hash uint64, w *game.World) {
 	ap.mu.Lock()
@@ -274,6 +288,8 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		}
 	case "play-to-end":
 		switch a.flow.screen {
+		case screenLobby:
+			ap.readyAgain(a, now, retry)
 		case screenPlay:
 			in.Ship = apKeys(a.frames)
 			ap.playing(nv, now)
@@ -291,6 +307,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			done = true
 		}
 	case "wait-host":
+		ap.readyAgain(a, now, retry)
 		// Play on until the game says who hosts it now (the host went away).
 		if a.flow.screen == screenPlay {
 			in.Ship = apKeys(a.frames)

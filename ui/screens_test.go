@@ -218,7 +218,9 @@ func walkScreens(t *testing.T) {
 					return false
 				}
 				w.guestDo(func(s *lockstep.Session) {
-					if s.Phase() == phaseLobby && !w.said {
+					// Ready for the host's setup: a Ready given before it
+					// is cleared by the change.
+					if s.Phase() == phaseLobby && !w.said && s.SetupState().Setup.Lives == 5 {
 						w.said = true
 						s.SetReady(true)
 						s.Say("hi all, ready when you are")
