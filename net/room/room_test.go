@@ -98,15 +98,27 @@ func (b *bench) join(conn room.ConnID, name string) wire.Welcome {
 }
 
 // startGame joins n players, readies them and starts.
-func (b *bench) startGame(n int) []wire.Welcome {
+// joinReady joins a player of each name, on connections 1, 2, …, and has
+// them all ready.
+func (b *bench) joinReady(names ...string) []wire.Welcome {
 	b.t.Helper()
 	var ws []wire.Welcome
-	for i := 1; i <= n; i++ {
-		ws = append(ws, b.join(room.ConnID(i), "p"))
+	for i, name := range names {
+		ws = append(ws, b.join(room.ConnID(i+1), name))
 	}
-	for i := 1; i <= n; i++ {
-		b.send(room.ConnID(i), wire.Ready{Ready: true})
+	for i := range names {
+		b.send(room.ConnID(i+1), wire.Ready{Ready: true})
 	}
+	return ws
+}
+
+func (b *bench) startGame(n int) []wire.Welcome {
+	b.t.Helper()
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "p"
+	}
+	ws := b.joinReady(names...)
 	b.send(1, wire.StartGame{Game: b.r.Game()})
 	if st, _ := b.r.State(); st != wire.StateRunning {
 		b.t.Fatalf("state after start = %d, want running", st)
@@ -781,10 +793,7 @@ func TestSpectatorTakesSeatForRematch(t *testing.T) {
 // welcome comes with the roster.
 func TestNamesReachEveryone(t *testing.T) {
 	b := newBench(t, nil)
-	b.join(1, "Ada")
-	b.join(2, "Brünhilde")
-	b.send(1, wire.Ready{Ready: true})
-	b.send(2, wire.Ready{Ready: true})
+	b.joinReady("Ada", "Brünhilde")
 	b.send(1, wire.StartGame{Game: b.r.Game()})
 	st, ok := last[wire.Start](b.peer(2))
 	if !ok || st.Names[0] != "Ada" || st.Names[1] != "Brünhilde" {
@@ -1338,10 +1347,7 @@ func TestRosterPingZeroIsNotMeasured(t *testing.T) {
 // same setup sent again changes nothing.
 func TestSetupChangeClearsOthersReady(t *testing.T) {
 	b := newBench(t, nil)
-	b.join(1, "Ann")
-	b.join(2, "Bob")
-	b.send(1, wire.Ready{Ready: true})
-	b.send(2, wire.Ready{Ready: true})
+	b.joinReady("Ann", "Bob")
 	readies := func(conn room.ConnID) [2]bool {
 		t.Helper()
 		st, ok := last[wire.SetupState](b.peer(conn))
