@@ -25,8 +25,8 @@ vet:
 ## opens real windows, so it runs under a virtual X server. scripts/testreport
 ## prints what go test does, plus every skipped test with its reason and the
 ## slowest tests; TESTJSON=FILE keeps every test's timing in FILE. The ui
-## package takes about 6 minutes on a loaded 2-core machine: -timeout leaves
-## it room above go test's 10-minute default.
+## package takes 8 to 9 minutes on a 2-core machine under load, close to go
+## test's 10-minute default: -timeout leaves it room.
 test-race:
 	set -o pipefail; xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 -timeout 25m -json ./... \
 		| $(GO) run ./scripts/testreport $(if $(TESTJSON),-save '$(TESTJSON)')
