@@ -433,6 +433,15 @@ func TestSetupValidate(t *testing.T) {
 	}
 }
 
+// TestSetupOptions: the host's choices, without what the room fills in.
+func TestSetupOptions(t *testing.T) {
+	s := game.Setup{Seed: 7, Players: 0b101, Mode: game.Versus, Lives: 5, StartWave: 4, FriendlyFire: true, Hyperspace: true}
+	want := game.Setup{Mode: game.Versus, Lives: 5, StartWave: 4, FriendlyFire: true, Hyperspace: true}
+	if got := s.Options(); got != want {
+		t.Errorf("Options() = %+v, want %+v", got, want)
+	}
+}
+
 // TestHyperspace: a press of Hyperspace (with the setup's hyperspace on)
 // takes the ship off the field for HyperspaceDelay ticks and brings it back
 // somewhere else; a held key jumps once; the cooldown must pass before the

@@ -72,6 +72,13 @@ type Setup struct {
 	Hyperspace   bool  // the Hyperspace input makes a ship jump
 }
 
+// Options is the part of s the host chooses: s without the seed and the
+// players, which the room fills in when a game starts.
+func (s Setup) Options() Setup {
+	s.Seed, s.Players = 0, 0
+	return s
+}
+
 // DefaultSetup returns the setup a new room starts from: co-op, three
 // lives, wave one, no friendly fire, saucers and hyperspace on, and only
 // slot 0 occupied.

@@ -275,10 +275,8 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		}
 	case "setup":
 		if a.flow.screen == screenLobby && nv.ok && nv.host && len(nv.setup.Players) > 0 {
-			cur := nv.setup.Setup
-			cur.Seed, cur.Players = 0, 0
-			want := st.setup
-			want.Players = 0
+			cur := nv.setup.Setup.Options()
+			want := st.setup.Options()
 			if cur == want {
 				done = true
 			} else if retry {

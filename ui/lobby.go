@@ -153,7 +153,7 @@ func (s *lobbyScreen) setupNow() game.Setup {
 func (s *lobbyScreen) change(edit func(*game.Setup)) {
 	g := s.setupNow()
 	edit(&g)
-	g.Seed, g.Players = 0, 0
+	g = g.Options()
 	s.want, s.wantAge = g, 0
 	s.a.emit(Intent{Kind: IntentSetup, Setup: g})
 }
@@ -179,8 +179,7 @@ func (s *lobbyScreen) update(Intents) error {
 	a := s.a
 	a.backdrop.step()
 	nv := &a.nv
-	room := nv.setup.Setup
-	room.Seed, room.Players = 0, 0
+	room := nv.setup.Setup.Options()
 	if s.wantAge >= 0 {
 		s.wantAge++
 		if room == s.want || s.wantAge > setupPatience {

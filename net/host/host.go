@@ -228,7 +228,7 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 	rc.Name = name
 	rc.Random = rand.Reader
 	rc.Seed = seed
-	setup.Seed, setup.Players = 0, 0
+	setup = setup.Options()
 	if s := setup; s.Lives != 0 {
 		s.Players = 1
 		if s.Validate() == nil {

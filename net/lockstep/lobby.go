@@ -46,7 +46,7 @@ func (s *Session) RequestStart() {
 
 // ChangeSetup asks the room to use setup (the host only).
 func (s *Session) ChangeSetup(setup game.Setup) {
-	setup.Seed, setup.Players = 0, 0
+	setup = setup.Options()
 	s.lobby.setup, s.lobby.haveSetup = setup, true
 	s.send(wire.SetupChange{Setup: setup})
 	s.lobby.last = s.now
@@ -90,26 +90,16 @@ func (s *Session) IsHost() bool {
 // player but the host: a Ready given for the old setup is not repeated for
 // the new one (the player confirms it again, or not).
 func (w *lobbyWish) setupSeen(old, cur wire.SetupState, slot int) {
+	changed := old.RoomID == cur.RoomID && old.Setup.Options() != cur.Setup.Options()
 	for _, p := range cur.Players {
-		if !p.Ready {
-			w.start = false
+		if p.Ready {
+			continue
 		}
-	}
-	if old.RoomID != cur.RoomID || gameSetup(old) == gameSetup(cur) {
-		return
-	}
-	for _, p := range cur.Players {
-		if int(p.Slot) == slot && !p.Ready {
+		w.start = false
+		if changed && int(p.Slot) == slot {
 			w.haveReady = false
 		}
 	}
-}
-
-// gameSetup is the part of a setup state the host chooses.
-func gameSetup(st wire.SetupState) game.Setup {
-	g := st.Setup
-	g.Seed, g.Players = 0, 0
-	return g
 }
 
 // retryLobby repeats lobby requests the setup state does not yet reflect.
@@ -132,7 +122,7 @@ func (s *Session) retryLobby() {
 		s.send(wire.Ready{Ready: w.ready})
 		sent = true
 	}
-	if w.haveSetup && me.Host && gameSetup(s.room.setup) != w.setup {
+	if w.haveSetup && me.Host && s.room.setup.Setup.Options() != w.setup {
 		s.send(wire.SetupChange{Setup: w.setup})
 		sent = true
 	}

@@ -393,7 +393,7 @@ func (r *Room) reset() {
 	r.game++
 	r.state, r.child = wire.StateSetup, wire.ChildIterating
 	r.end, r.final, r.endSeen, r.ending = 0, 0, false, false
-	r.setup.Seed, r.setup.Players = 0, 0
+	r.setup = r.setup.Options()
 	for i := range r.slots {
 		s := &r.slots[i]
 		if !s.used {
