@@ -8,6 +8,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/ui/draw"
 )
 
@@ -55,10 +56,10 @@ func newControlsScreen(a *App) *controlsScreen {
 	col.AddChild(t.heading("Controls"))
 
 	form := t.grid([]bool{false, false, false}, 18, 8)
-	head := func(s string) *widget.Text { return t.text(s, &t.smallFace, colDim) }
+	head := func(s string) *widget.Text { return t.text(s, &t.smallFace, palette.Dim) }
 	form.AddChild(head(""), head("Keyboard"), head("Gamepad"))
 	for ai, act := range shipActions(&s.edit.Keys) {
-		form.AddChild(t.text(act.label, &t.bodyFace, colDim, t.size(150, 0),
+		form.AddChild(t.text(act.label, &t.bodyFace, palette.Dim, t.size(150, 0),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})))
 		for _, pad := range []bool{false, true} {
 			r := t.hbox(8)
@@ -79,7 +80,7 @@ func newControlsScreen(a *App) *controlsScreen {
 		}
 	}
 	col.AddChild(form)
-	s.status = widget.NewText(widget.TextOpts.Text("", &t.smallFace, colText), widget.TextOpts.MaxWidth(float64(t.px(640))),
+	s.status = widget.NewText(widget.TextOpts.Text("", &t.smallFace, palette.Text), widget.TextOpts.MaxWidth(float64(t.px(640))),
 		widget.TextOpts.WidgetOpts(stretchRow()))
 	col.AddChild(s.status)
 	s.pads = t.dim("")
@@ -274,7 +275,7 @@ func (s *controlsScreen) show(msg string) {
 		sl.b.SetText(label)
 		sl.b.SetImage(img)
 	}
-	s.status.SetColor(colText)
+	s.status.SetColor(palette.Text)
 	switch {
 	case msg == "" && len(clash) > 0:
 		msg = strings.Join(clash, "; ") + ": select one to change it."

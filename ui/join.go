@@ -6,6 +6,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -52,7 +53,7 @@ func newJoinScreen(a *App) *joinScreen {
 	by.AddChild(s.join)
 	col.AddChild(by)
 	// Two lines of room, so that a message does not move the buttons.
-	s.status = t.para(" ", &t.bodyFace, colDanger, joinListWidth, stretchRow(), t.size(0, 56))
+	s.status = t.para(" ", &t.bodyFace, palette.Danger, joinListWidth, stretchRow(), t.size(0, 56))
 	col.AddChild(s.status)
 	col.AddChild(t.button("Back", a.emit, Intent{Kind: IntentBack}, t.size(160, 0)))
 	s.top = t.screenRoot(col, false)
@@ -71,7 +72,7 @@ func (s *joinScreen) update(Intents) error {
 	}
 	// What is happening: an error, or the game being joined.
 	f := &s.a.flow
-	msg, col := f.joinErr, colDanger
+	msg, col := f.joinErr, palette.Danger
 	if f.target != "" {
 		msg, col = "Connecting to "+f.target+"…", colAccent
 		if s.a.nv.ok {
@@ -102,12 +103,12 @@ func (s *joinScreen) refresh() {
 	t := s.a.theme()
 	s.list.RemoveChildren()
 	if len(rows) == 0 {
-		s.list.AddChild(t.text("Looking for games on your network…", &t.bodyFace, colDim, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(0, 60)))
+		s.list.AddChild(t.text("Looking for games on your network…", &t.bodyFace, palette.Dim, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(0, 60)))
 		return
 	}
 	head := t.grid([]bool{true, false, false, false, false}, 18, 0, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	for _, h := range []string{"GAME", "HOST", "PLAYERS", "STATE", ""} {
-		head.AddChild(t.text(h, &t.smallFace, colDim, t.size(colWidth(h), 0)))
+		head.AddChild(t.text(h, &t.smallFace, palette.Dim, t.size(colWidth(h), 0)))
 	}
 	s.list.AddChild(head)
 	for _, r := range rows {
@@ -115,7 +116,7 @@ func (s *joinScreen) refresh() {
 			widget.ContainerOpts.BackgroundImage(t.row),
 			widget.ContainerOpts.WidgetOpts(stretchRow()))
 		line.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
-		c := colText
+		c := palette.Text
 		if !r.Joinable {
 			c = colGreyText
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -64,7 +65,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
 	s.title = t.heading("Connecting…")
 	left.AddChild(s.title)
-	s.where = t.para(" ", &t.smallFace, colDim, lobbyWhereWidth)
+	s.where = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.where)
 	s.hostKey = t.dim(" ")
 	left.AddChild(s.hostKey)
@@ -75,7 +76,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	// the switches on the right; the grid is filled a row at a time.
 	setup := t.grid([]bool{false, false, false, true}, 14, 8, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	label := func(text string) *widget.Text {
-		return t.text(text, &t.bodyFace, colDim,
+		return t.text(text, &t.bodyFace, palette.Dim,
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
 	}
 	modes := t.hbox(8)
@@ -92,7 +93,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 				}
 			})
 		}, t.size(48, 0))
-		val := t.text("", &t.headingFace, colText, t.size(56, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+		val := t.text("", &t.headingFace, palette.Text, t.size(56, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 		val.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter})
 		up := t.buttonFunc("+", func() {
 			s.change(func(g *game.Setup) {
@@ -358,7 +359,7 @@ func (s *lobbyScreen) updateRoster() {
 		s string
 		w int
 	}{{"", 28}, {"PLAYER", 0}, {"", 70}, {"", 120}, {"PING", 70}} {
-		head.AddChild(t.text(h.s, &t.smallFace, colDim, t.size(h.w, 0)))
+		head.AddChild(t.text(h.s, &t.smallFace, palette.Dim, t.size(h.w, 0)))
 	}
 	s.roster.AddChild(head)
 	for _, p := range nv.setup.Players {
@@ -366,13 +367,13 @@ func (s *lobbyScreen) updateRoster() {
 			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow()))
 		mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
 		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 8, 8)))), widget.ContainerOpts.WidgetOpts(mid))
-		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(playerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20))))
+		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20))))
 		line.AddChild(pad)
 		name := draw.Ellipsis(p.Name, t.bodyFace, float64(t.px(lobbyNameWidth)))
 		if int(p.Slot) == nv.slot {
 			name += "  (you)"
 		}
-		c := colText
+		c := palette.Text
 		if !p.Connected {
 			c = colGreyText
 			name += "  — reconnecting"
@@ -388,12 +389,12 @@ func (s *lobbyScreen) updateRoster() {
 		default:
 			line.AddChild(t.text("", &t.smallFace, colAccent, t.size(70, 0), mid))
 		}
-		ready, rc := "not ready", colDim
+		ready, rc := "not ready", palette.Dim
 		if p.Ready {
 			ready, rc = "READY", colGood
 		}
 		line.AddChild(t.text(ready, &t.bodyFace, rc, t.size(120, 0), mid))
-		line.AddChild(t.text(pingLabel(p, nv.slot, nv.roomHere), &t.monoFace, colDim, t.size(70, 0), mid))
+		line.AddChild(t.text(pingLabel(p, nv.slot, nv.roomHere), &t.monoFace, palette.Dim, t.size(70, 0), mid))
 		s.roster.AddChild(line)
 	}
 	if free := int(nv.setup.MaxSlots) - len(nv.setup.Players); free > 0 {
@@ -482,8 +483,8 @@ func (s *lobbyScreen) updateChat() {
 		from := draw.Ellipsis(nv.playerName(int(c.From))+":", t.bodyFace, float64(t.px(chatNameWidth)))
 		fromW, _ := text.Measure(from, t.bodyFace, 0)
 		line := t.hbox(8)
-		line.AddChild(t.text(from, &t.bodyFace, playerColour(s.colourOf(int(c.From))), t.size(0, 0)))
-		msg := t.text(c.Text, &t.bodyFace, colText)
+		line.AddChild(t.text(from, &t.bodyFace, draw.PlayerColour(s.colourOf(int(c.From))), t.size(0, 0)))
+		msg := t.text(c.Text, &t.bodyFace, palette.Text)
 		msg.MaxWidth = float64(t.px(chatWidth-8)) - fromW
 		line.AddChild(msg)
 		s.chat.AddChild(line)

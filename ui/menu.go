@@ -4,6 +4,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/ui/draw"
 )
@@ -24,7 +25,7 @@ func newMenuScreen(a *App) *menuScreen {
 	t := a.theme()
 	s := &menuScreen{a: a}
 	col := t.vbox(14, nil)
-	col.AddChild(t.text("ROCKSTEP", &t.titleFace, colText, centred()))
+	col.AddChild(t.text("ROCKSTEP", &t.titleFace, palette.Text, centred()))
 	col.AddChild(t.dim("Asteroids for one to eight players on a LAN", centred()))
 	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(1, 18))))
 	buttons := t.vbox(12, nil, widget.ContainerOpts.WidgetOpts(centred()))

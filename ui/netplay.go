@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/game/fixed"
 	"rockstep/net/wire"
@@ -220,7 +221,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	field := r.Begin(dst, v)
 	r.DrawBackdrop(dst, field, s.ticks)
 	if !s.have {
-		e.hud.Banner(field, v, "STARTING", "waiting for the first turn…", colText, 1)
+		e.hud.Banner(field, v, "STARTING", "waiting for the first turn…", palette.Text, 1)
 		return
 	}
 	t := s.fraction()
@@ -251,14 +252,14 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 		}
 	case s.bannerLeft > 0 && !s.a.flow.gameMenu:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
-		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", colText, min(a, 1))
+		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", palette.Text, min(a, 1))
 	}
 	if me < 0 {
 		h.Text(dst, v, &s.specOf, "SPECTATING", draw.FaceLabel, draw.FieldW/2, draw.FieldH+9, text.AlignCenter, colAccent, 1)
 	}
 	if s.newsLeft > 0 && title == "" {
 		a := min(float32(s.newsLeft)/(game.TicksPerSecond/2), 1)
-		h.Text(field, v, &s.newsOf, s.news, draw.FaceSub, draw.FieldW/2, newsY, text.AlignCenter, colText, a)
+		h.Text(field, v, &s.newsOf, s.news, draw.FaceSub, draw.FieldW/2, newsY, text.AlignCenter, palette.Text, a)
 	}
 	s.graph.Draw(field, r, h, v)
 }
@@ -291,20 +292,20 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		// The game ended in our confirmed world; the room confirms that
 		// every player's ended alike, then the results show.
 		if !nv.results.Over {
-			return "GAME ENDED", "the host ended the game — the results are on their way…", colText
+			return "GAME ENDED", "the host ended the game — the results are on their way…", palette.Text
 		}
-		return "GAME OVER", "the results are on their way…", colDanger
+		return "GAME OVER", "the results are on their way…", palette.Danger
 	case nv.desync != nil || st.Child == wire.ChildDesynced:
 		turn := st.Turn
 		if nv.desync != nil {
 			turn = nv.desync.Turn
 		}
 		s.detail = s.reportLine()
-		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", colDanger
+		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", palette.Danger
 	case st.Child == wire.ChildLagging:
 		return "WAITING", "waiting for " + s.names(st.Lagging) + "…", colWarn
 	case st.Child == wire.ChildPaused:
-		return "PAUSED", "the host paused the game", colText
+		return "PAUSED", "the host paused the game", palette.Text
 	}
 	return "", "", color.RGBA{}
 }
@@ -365,7 +366,7 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD
 	nv := &s.a.nv
 	s.board.Draw(dst, r, h, v, &s.cur, me, nv.playerName, s.colourOf)
 	if me >= 0 && me < game.MaxPlayers {
-		h.Thrust(dst, r, v, s.cur.Ships[me].Thrust, playerColour(s.colourOf(me)))
+		h.Thrust(dst, r, v, s.cur.Ships[me].Thrust, draw.PlayerColour(s.colourOf(me)))
 	}
 	// Ping and input delay: what the network costs this player.
 	st := &nv.stats
@@ -378,7 +379,7 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD
 		s.netOf = [2]int{rtt, delay}
 		s.netS = netLine(rtt, delay)
 	}
-	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, colDim, 1)
+	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, palette.Dim, 1)
 }
 
 // netLine is the connection line at the bottom right: ping and input

@@ -7,6 +7,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/internal/highscore"
 	"rockstep/ui/draw"
@@ -111,17 +112,17 @@ func (s *playScene) Draw(screen *ebiten.Image, v draw.View, t float64) {
 		if s.best >= 0 {
 			sub = h.NewBest(s.best)
 		}
-		h.Banner(field, v, "GAME OVER", sub, colDanger, 1)
+		h.Banner(field, v, "GAME OVER", sub, palette.Danger, 1)
 		h.Hint(field, r, v, h.FinalScore(s.world.Ships[me].Score), 1)
 	case s.menu:
 	case s.paused:
-		h.Banner(field, v, "PAUSED", "press P to resume", colText, 1)
+		h.Banner(field, v, "PAUSED", "press P to resume", palette.Text, 1)
 	case s.bannerLeft > 0:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
 		if a > 1 {
 			a = 1
 		}
-		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", colText, a)
+		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", palette.Text, a)
 	}
 	if s.hint && !s.world.Over && s.ticks < hintTicks {
 		a := float32(hintTicks-s.ticks) / game.TicksPerSecond

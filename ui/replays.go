@@ -9,6 +9,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -70,13 +71,13 @@ func (s *replaysScreen) showList() {
 	if s.dir != "" {
 		where += " in " + s.dir
 	}
-	col.AddChild(t.para(where+". Newest first; a red mark means the game stopped on a desync and left a report.", &t.smallFace, colDim, replaysListWidth-56))
+	col.AddChild(t.para(where+". Newest first; a red mark means the game stopped on a desync and left a report.", &t.smallFace, palette.Dim, replaysListWidth-56))
 	list := t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, replaysPerPage*50)))
 	switch {
 	case s.err != "":
-		list.AddChild(t.text(s.err, &t.bodyFace, colDanger))
+		list.AddChild(t.text(s.err, &t.bodyFace, palette.Danger))
 	case len(s.entries) == 0:
-		list.AddChild(t.text("No replays yet: host a game and it is recorded here.", &t.bodyFace, colDim))
+		list.AddChild(t.text("No replays yet: host a game and it is recorded here.", &t.bodyFace, palette.Dim))
 	}
 	first := s.page * replaysPerPage
 	for i := first; i < min(first+replaysPerPage, len(s.entries)); i++ {
@@ -120,19 +121,19 @@ func (s *replaysScreen) row(e replayEntry) *widget.Container {
 	cell := func(text string, c color.RGBA, w int) *widget.Text {
 		return t.text(text, &t.bodyFace, c, t.size(w, 40))
 	}
-	r.AddChild(cell(wire.Truncate(e.title(), 40), colText, 160))
-	r.AddChild(cell(e.when(), colDim, 140))
-	r.AddChild(cell(e.length(), colText, 60))
-	r.AddChild(cell(e.players(), colDim, 90))
+	r.AddChild(cell(wire.Truncate(e.title(), 40), palette.Text, 160))
+	r.AddChild(cell(e.when(), palette.Dim, 140))
+	r.AddChild(cell(e.length(), palette.Text, 60))
+	r.AddChild(cell(e.players(), palette.Dim, 90))
 	switch {
 	case e.Report != "":
-		r.AddChild(cell("● desync report", colDanger, 140))
+		r.AddChild(cell("● desync report", palette.Danger, 140))
 	case e.Damaged != "":
 		r.AddChild(cell("damaged", colWarn, 140))
 	case e.Desync:
-		r.AddChild(cell("● desync", colDanger, 140))
+		r.AddChild(cell("● desync", palette.Danger, 140))
 	default:
-		r.AddChild(cell("", colDim, 140))
+		r.AddChild(cell("", palette.Dim, 140))
 	}
 	report := t.buttonFunc("Report", func() { s.showReport(e) }, t.size(90, 0))
 	enable(report, e.Report != "")
@@ -157,7 +158,7 @@ func (s *replaysScreen) showReport(e replayEntry) {
 			widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true, MaxWidth: t.px(replaysListWidth - 56)}))),
 		widget.TextAreaOpts.ControlWidgetSpacing(t.px(4)),
 		widget.TextAreaOpts.ProcessBBCode(false),
-		widget.TextAreaOpts.FontColor(colText),
+		widget.TextAreaOpts.FontColor(palette.Text),
 		widget.TextAreaOpts.FontFace(&t.monoFace),
 		widget.TextAreaOpts.TextPadding(*t.insets(12, 12, 10, 10)),
 		widget.TextAreaOpts.ShowVerticalScrollbar(),

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/net/replay"
 	"rockstep/ui/draw"
@@ -117,12 +118,12 @@ func (s *replayScreen) retheme() {
 		s.speeds[i] = small(name, func() { s.askSpeed = i + 1 }, 52)
 		controls.AddChild(s.speeds[i])
 	}
-	s.clock = t.text("", &t.monoFace, colText, t.size(220, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	s.clock = t.text("", &t.monoFace, palette.Text, t.size(220, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 	s.clock.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionEnd, VTextPosition: widget.TextPositionCenter})
 	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(8, 1))))
 	controls.AddChild(s.clock)
 	controls.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(8, 1))))
-	controls.AddChild(t.text("← → 10 s  ·  ↑ ↓ speed  ·  Esc back", &t.smallFace, colDim,
+	controls.AddChild(t.text("← → 10 s  ·  ↑ ↓ speed  ·  Esc back", &t.smallFace, palette.Dim,
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
 	s.bar.AddChild(controls)
 
@@ -291,7 +292,7 @@ func (s *replayScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	p := s.p
 	if p == nil {
 		h.Dim(field, r)
-		h.Banner(field, v, "CANNOT PLAY", s.err, colDanger, 1)
+		h.Banner(field, v, "CANNOT PLAY", s.err, palette.Danger, 1)
 		h.Hint(field, r, v, "Esc to go back", 1)
 		return
 	}
@@ -306,22 +307,22 @@ func (s *replayScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	// scoreboard leaves room (up to four players); else at the field's top.
 	if s.board.Columns() <= 2 {
 		h.Text(dst, v, &s.titleL, s.title, draw.FaceLabel, draw.FieldW-130, -draw.HUDTop+8, text.AlignEnd, colAccent, 1)
-		h.Text(dst, v, &s.subL, s.sub, draw.FaceLabel, draw.FieldW-130, -draw.HUDTop+34, text.AlignEnd, colDim, 1)
+		h.Text(dst, v, &s.subL, s.sub, draw.FaceLabel, draw.FieldW-130, -draw.HUDTop+34, text.AlignEnd, palette.Dim, 1)
 	} else {
 		h.Text(field, v, &s.titleL, s.title, draw.FaceLabel, draw.FieldW/2, 12, text.AlignCenter, colAccent, 1)
-		h.Text(field, v, &s.subL, s.sub, draw.FaceLabel, draw.FieldW/2, 34, text.AlignCenter, colDim, 1)
+		h.Text(field, v, &s.subL, s.sub, draw.FaceLabel, draw.FieldW/2, 34, text.AlignCenter, palette.Dim, 1)
 	}
 	if s.notice != "" {
 		h.Text(field, v, &s.noticeL, s.notice, draw.FaceLabel, draw.FieldW/2, 58, text.AlignCenter, colWarn, 1)
 	}
 	switch {
 	case end != "":
-		h.Banner(field, v, "END", end, colText, 1)
+		h.Banner(field, v, "END", end, palette.Text, 1)
 	case p.paused:
-		h.Banner(field, v, "PAUSED", "Space to play", colText, 1)
+		h.Banner(field, v, "PAUSED", "Space to play", palette.Text, 1)
 	case s.bannerLeft > 0:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
-		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", colText, min(a, 1))
+		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", palette.Text, min(a, 1))
 	}
 	s.drawBar(dst, r, v)
 }
@@ -369,27 +370,27 @@ func (s *replayScreen) drawBar(dst *ebiten.Image, r *draw.Renderer, v draw.View)
 	}
 	p := s.p
 	o := r.Overlay()
-	o.Rect(float32(br.Min.X), float32(br.Min.Y), float32(br.Dx()), float32(br.Dy()), draw.Tint(colBars, 0.82))
+	o.Rect(float32(br.Min.X), float32(br.Min.Y), float32(br.Dx()), float32(br.Dy()), draw.Tint(palette.Bars, 0.82))
 	o.Rect(float32(br.Min.X), float32(br.Min.Y), float32(br.Dx()), 1, draw.Tint(colPanelRim, 1))
 	x0, w := float32(tr.Min.X), float32(tr.Dx())
 	cy := float32(tr.Min.Y+tr.Max.Y) / 2
 	n := float32(max(p.length(), 1))
-	o.Rect(x0, cy-3, w, 6, draw.Tint(colBorder, 1))
+	o.Rect(x0, cy-3, w, 6, draw.Tint(palette.Border, 1))
 	o.Rect(x0, cy-3, w*float32(p.indexed())/n, 6, draw.Tint(colPanelRim, 1))
 	played := w * float32(p.pos) / n
 	o.Rect(x0, cy-3, played, 6, draw.Tint(colAccent, 0.9))
 	if p.rp.Desync != nil {
 		if at := p.tickAtTurn(p.rp.Desync.Turn); at >= 0 {
 			dx := x0 + w*float32(at)/n
-			o.Rect(dx-1.5, float32(tr.Min.Y), 3, float32(tr.Dy()), draw.Tint(colDanger, 1))
+			o.Rect(dx-1.5, float32(tr.Min.Y), 3, float32(tr.Dy()), draw.Tint(palette.Danger, 1))
 		}
 	}
 	// A mark every minute along the track.
 	for k := replayJump * 6; k < p.length(); k += replayJump * 6 {
 		kx := x0 + w*float32(k)/n
-		o.Rect(kx, cy+5, 1, 5, draw.Tint(colDim, 0.6))
+		o.Rect(kx, cy+5, 1, 5, draw.Tint(palette.Dim, 0.6))
 	}
-	hc := colText
+	hc := palette.Text
 	if s.dragging {
 		hc = colAccent
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/internal/highscore"
 	"rockstep/ui/draw"
@@ -105,7 +106,7 @@ func newResultsScreen(a *App) *resultsScreen {
 	s.shown = append(s.shown, title, sub)
 
 	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
-	col.AddChild(t.text(draw.Ellipsis(title, t.titleFace, float64(t.px(resultsTitleWidth))), &t.titleFace, colText, centred()))
+	col.AddChild(t.text(draw.Ellipsis(title, t.titleFace, float64(t.px(resultsTitleWidth))), &t.titleFace, palette.Text, centred()))
 	col.AddChild(t.dim(sub, centred()))
 
 	heads := []string{"", "", "PLAYER", "SCORE", "LIVES"}
@@ -120,12 +121,12 @@ func newResultsScreen(a *App) *resultsScreen {
 		if i < 2 {
 			w = 20
 		}
-		table.AddChild(t.text(h, &t.smallFace, colDim, t.size(w, 0)))
+		table.AddChild(t.text(h, &t.smallFace, palette.Dim, t.size(w, 0)))
 	}
 	mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
 	ranks := resultRanks(lines)
 	for i, l := range lines {
-		c := colText
+		c := palette.Text
 		face := &t.bodyFace
 		// Only a versus game has a winner; co-op players share one result.
 		winner := versus && l.winner
@@ -139,9 +140,9 @@ func newResultsScreen(a *App) *resultsScreen {
 			mark = widget.NewGraphic(widget.GraphicOpts.Image(t.starImage()), widget.GraphicOpts.WidgetOpts(
 				widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})))
 		} else {
-			mark = t.text(strconv.Itoa(ranks[i]), &t.smallFace, colDim, mid)
+			mark = t.text(strconv.Itoa(ranks[i]), &t.smallFace, palette.Dim, mid)
 		}
-		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(playerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20),
+		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: t.px(20), MaxHeight: t.px(20), VerticalPosition: widget.GridLayoutPositionCenter})))
 		name := draw.Ellipsis(l.name, *face, float64(t.px(resultsNameWidth)))
 		if l.left {
@@ -151,11 +152,11 @@ func newResultsScreen(a *App) *resultsScreen {
 			name += "  (you)"
 		}
 		score, lives := strconv.FormatUint(uint64(l.score), 10), strconv.Itoa(int(l.lives))
-		table.AddChild(mark, sw, t.text(name, face, c, mid), t.text(score, face, c, mid), t.text(lives, &t.bodyFace, colDim, mid))
+		table.AddChild(mark, sw, t.text(name, face, c, mid), t.text(score, face, c, mid), t.text(lives, &t.bodyFace, palette.Dim, mid))
 		line := strconv.Itoa(ranks[i]) + ". " + l.name + " " + score + " " + lives
 		if versus {
 			kills := strconv.Itoa(int(l.kills))
-			table.AddChild(t.text(kills, &t.bodyFace, colDim, mid))
+			table.AddChild(t.text(kills, &t.bodyFace, palette.Dim, mid))
 			line += " " + kills
 		}
 		s.shown = append(s.shown, line)

@@ -8,6 +8,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/internal/highscore"
 	"rockstep/ui/draw"
@@ -74,7 +75,7 @@ func newScoresScreen(a *App) *scoresScreen {
 	if mark.rank >= 0 {
 		title = "NEW HIGH SCORE"
 	}
-	col.AddChild(t.text(title, &t.titleFace, colText, centred()))
+	col.AddChild(t.text(title, &t.titleFace, palette.Text, centred()))
 	col.AddChild(t.dim("the ten best games of this machine", centred()))
 	tables := t.hbox(32, widget.ContainerOpts.WidgetOpts(centred()))
 	for _, k := range []highscore.Kind{highscore.Practice, highscore.Coop} {
@@ -82,11 +83,11 @@ func newScoresScreen(a *App) *scoresScreen {
 		box.AddChild(t.heading(map[highscore.Kind]string{highscore.Practice: "Practice", highscore.Coop: "Co-op"}[k]))
 		table := t.grid([]bool{false, true, false, false, false}, 14, 4, widget.ContainerOpts.WidgetOpts(t.size(420, 0)))
 		for i, h := range []string{"", "NAME", "SCORE", "WAVE", "DATE"} {
-			table.AddChild(t.text(h, &t.smallFace, colDim, t.size([]int{24, 130, 76, 44, 90}[i], 0)))
+			table.AddChild(t.text(h, &t.smallFace, palette.Dim, t.size([]int{24, 130, 76, 44, 90}[i], 0)))
 		}
 		list := a.scores.Of(k)
 		for i, e := range list {
-			c := colText
+			c := palette.Text
 			if mark.rank == i && mark.kind == k {
 				c = colWarn
 			}

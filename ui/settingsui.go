@@ -6,6 +6,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/assets/palette"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -36,7 +37,7 @@ func newSettingsScreen(a *App) *settingsScreen {
 
 	form := t.grid([]bool{false, true}, 18, 12, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	label := func(text string) *widget.Text {
-		return t.text(text, &t.bodyFace, colDim, t.size(150, 0),
+		return t.text(text, &t.bodyFace, palette.Dim, t.size(150, 0),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter}))
 	}
 	form.AddChild(label("Name"))
@@ -46,7 +47,7 @@ func newSettingsScreen(a *App) *settingsScreen {
 
 	form.AddChild(label("Volume"))
 	vol := t.hbox(8)
-	s.volume = t.text("", &t.headingFace, colText, t.size(70, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	s.volume = t.text("", &t.headingFace, palette.Text, t.size(70, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 	s.volume.SetPosition(&widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter})
 	vol.AddChild(
 		t.buttonFunc("−", func() { s.edit.Volume = max(s.edit.Volume-10, 0); s.show() }, t.size(48, 0)),

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"rockstep/assets"
+	"rockstep/assets/palette"
 	"rockstep/net/wire"
 )
 
@@ -97,19 +98,19 @@ func newTheme(f assets.Fonts, scale float64) *theme {
 		Idle:     frameImage(color.RGBA{0x03, 0x06, 0x10, 0xff}, colPanelRim, 0.3),
 		Disabled: frameImage(colDisabled, colPanelRim, 0),
 	}
-	t.buttonText = &widget.ButtonTextColor{Idle: colText, Hover: color.White, Pressed: color.White, Disabled: colGreyText}
-	t.inputColour = &widget.TextInputColor{Idle: colText, Disabled: colGreyText, Caret: colAccent, DisabledCaret: colGreyText}
+	t.buttonText = &widget.ButtonTextColor{Idle: palette.Text, Hover: color.White, Pressed: color.White, Disabled: colGreyText}
+	t.inputColour = &widget.TextInputColor{Idle: palette.Text, Disabled: colGreyText, Caret: colAccent, DisabledCaret: colGreyText}
 	t.ui = &widget.Theme{
 		DefaultFace:      &t.bodyFace,
-		DefaultTextColor: colText,
+		DefaultTextColor: palette.Text,
 		ButtonTheme: &widget.ButtonParams{
 			Image: t.buttonImg, TextColor: t.buttonText, TextFace: &t.bodyFace,
 			TextPadding:  t.insets(24, 24, 8, 8),
 			TextPosition: &widget.TextPositioning{HTextPosition: widget.TextPositionCenter, VTextPosition: widget.TextPositionCenter},
 		},
 		PanelTheme: &widget.PanelParams{BackgroundImage: t.panel},
-		TextTheme:  &widget.TextParams{Face: &t.bodyFace, Color: colText},
-		LabelTheme: &widget.LabelParams{Face: &t.bodyFace, Color: &widget.LabelColor{Idle: colText, Disabled: colGreyText}},
+		TextTheme:  &widget.TextParams{Face: &t.bodyFace, Color: palette.Text},
+		LabelTheme: &widget.LabelParams{Face: &t.bodyFace, Color: &widget.LabelColor{Idle: palette.Text, Disabled: colGreyText}},
 		TextInputTheme: &widget.TextInputParams{
 			Face: &t.bodyFace, Image: t.inputImg, Color: t.inputColour, Padding: t.insets(8, 8, 8, 8),
 		},
@@ -240,11 +241,11 @@ func (t *theme) para(s string, face *text.Face, c color.Color, width int, opts .
 }
 
 func (t *theme) heading(s string, opts ...widget.WidgetOpt) *widget.Text {
-	return t.text(s, &t.headingFace, colText, opts...)
+	return t.text(s, &t.headingFace, palette.Text, opts...)
 }
 
 func (t *theme) dim(s string, opts ...widget.WidgetOpt) *widget.Text {
-	return t.text(s, &t.smallFace, colDim, opts...)
+	return t.text(s, &t.smallFace, palette.Dim, opts...)
 }
 
 // button returns a button that emits in when clicked.

@@ -15,6 +15,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/game/fixed"
+	"rockstep/ui/draw"
 )
 
 // Environment of TestWindowScreenshot.
@@ -235,7 +236,7 @@ func TestWindowScreenshot(t *testing.T) {
 		t.Fatalf("screenshot is %v, want at least 320×180", b.Size())
 	}
 	bright, ship := 0, 0
-	cyan := playerColour(me)
+	cyan := draw.PlayerColour(me)
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			p := c.shot.RGBAAt(x, y)
