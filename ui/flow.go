@@ -534,6 +534,7 @@ var refusals = map[wire.RefuseReason]string{
 	wire.RefuseRateLimit:  "the server is busy: try again in a moment",
 	wire.RefuseBanned:     "the host removed you from this game",
 	wire.RefuseNotHosting: "that player does not host the game",
+	wire.RefuseMoving:     "that player does not host the game",
 }
 
 // refusalText explains why a room turned us away.

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/netip"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -33,9 +35,10 @@ import (
 // the host and the first successor die together, the second takes over. And
 // when only one guest's link to the host fails ("link": the host and the
 // others still hear each other), the game does not move: that guest's game
-// ends, and the others play on with the host.
+// ends, and the others play on with the host; also when that guest is the
+// first successor ("link-first"), which must not take the game alone.
 func TestHandoverRealTransport(t *testing.T) {
-	for _, mode := range []string{"crash", "crash-successor", "leave", "server", "link"} {
+	for _, mode := range []string{"crash", "crash-successor", "leave", "server", "link", "link-first"} {
 		t.Run(mode, func(t *testing.T) { handoverReal(t, mode) })
 	}
 }
@@ -76,15 +79,16 @@ func handoverReal(t *testing.T, mode string) {
 		players[0] = &player{pilot: bots.NewPilot(200)}
 		players[0].c = client.Attach(pipe, client.Options{Session: sess(0), Input: input(players[0])})
 	}
-	var link *relay // the last guest's way to the host, in mode "link"
+	cut := strings.HasPrefix(mode, "link")
+	links := map[int]*relay{} // each guest's way to the host, in the link modes
 	for i := guests; i < 4; i++ {
 		p := &player{pilot: bots.NewPilot(uint64(200 + i)), dir: filepath.Join(dir, fmt.Sprint(i))}
 		hc := host.Defaults()
 		hc.Record, hc.RecordDir = true, p.dir
 		addr := srv.Addr().String()
-		if mode == "link" && i == 3 {
-			link = newRelay(t, srv.Addr())
-			addr = link.addr()
+		if cut {
+			links[i] = newRelay(t, srv.Addr())
+			addr = links[i].addr()
 		}
 		dctx, cancel := context.WithTimeout(context.Background(), realPatience)
 		c, err := client.Dial(dctx, addr, client.Options{Session: sess(i), Input: input(p),
@@ -101,13 +105,14 @@ func handoverReal(t *testing.T, mode string) {
 			p.c.Close()
 		}
 	}(players)
+	everyone := slices.Clone(players) // for a failure's log, those cut off too
 	wait := func(what string, cond func() bool) {
 		t.Helper()
 		if testwait.Until(realPatience, cond) {
 			return
 		}
 		// What every player saw, for the failure's reader.
-		for i, p := range players {
+		for i, p := range everyone {
 			if p == nil {
 				continue
 			}
@@ -192,10 +197,16 @@ func handoverReal(t *testing.T, mode string) {
 		go hs.Stop() // the Host button's window closes: the host hands the game over
 	case "server":
 		go hs.Stop() // SIGTERM to `rockstep -server -handover`
-	case "link":
-		link.silence() // only guest 3 loses the host
-		lost := players[3]
-		players = players[:3]
+	case "link", "link-first":
+		// Only one guest loses the host: the last successor, or the first.
+		target := int(list.List[len(list.List)-1].Slot)
+		if mode == "link-first" {
+			target = int(list.List[0].Slot)
+		}
+		k := slices.IndexFunc(players, func(p *player) bool { return slotOf(p.c) == target })
+		links[k].silence()
+		lost := players[k]
+		players = append(players[:k:k], players[k+1:]...)
 		wait("the guest cut off to give up", func() bool {
 			select {
 			case <-lost.c.Done():

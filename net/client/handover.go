@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"log"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"rockstep/net/host"
@@ -30,6 +32,7 @@ const (
 	probeTimeout  = time.Second            // a probe not answered in this time fails
 	probeMemory   = 5 * time.Second        // a port that answered this recently counts as reached
 	electTimeout  = 700 * time.Millisecond // a successor that does not answer in this time is passed over
+	refusalWait   = 150 * time.Millisecond // at least this long, a successor may say it still has the host (refuses)
 	handoverLimit = 10 * time.Second       // the successors are tried this long before the game ends
 	// hostHeardRecently: a player that heard the host this recently
 	// does not leave it for a successor because another player asks.
@@ -92,23 +95,28 @@ func (c *Client) closeStandby(ctx context.Context) {
 
 // requestHandover ends the current connection to the host so that the
 // game moves to a successor; called by the standby when another player
-// comes to resume here. It reports whether this player goes along.
+// comes to resume here. It returns 0 if this player goes along, else the
+// reason the caller is refused.
 //
 // A player that still hears its host does not follow another that lost it
 // (that player's own link failed, or it could not reach the first
-// successor in time), and neither does one already on its way to another
-// successor's room: the caller is refused, and walks the list again.
-func (c *Client) requestHandover() bool {
+// successor in time): RefuseNotHosting. Neither does one already on its
+// way to another successor's room: RefuseMoving. The caller walks the
+// list again.
+func (c *Client) requestHandover() wire.RefuseReason {
 	c.mu.Lock()
 	cut := c.cut
 	alive := c.now()-c.heard < hostHeardRecently
 	moving := c.s.Migrating()
 	c.mu.Unlock()
-	if cut == nil || alive || moving {
-		return false
+	switch {
+	case moving:
+		return wire.RefuseMoving
+	case cut == nil || alive:
+		return wire.RefuseNotHosting
 	}
 	cut(errHandover)
-	return true
+	return 0
 }
 
 // stepHandover tells the room where this player would host, and moves on
@@ -180,6 +188,7 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 		deadline = time.Now().Add(handoverLimit - since)
 		pause(ctx, retryWalk)
 	}
+	cutOff := false // a later successor said it still has the host
 	for time.Now().Before(deadline) && ctx.Err() == nil {
 		var tc *transport.Client
 		i := lockstep.Elect(list.List, slot, func(cand wire.Successor) bool {
@@ -189,6 +198,12 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 		})
 		switch {
 		case i >= 0 && int(list.List[i].Slot) == slot:
+			if !asked && c.othersHaveHost(ctx, list.List[i+1:]) {
+				// Only our link to the host failed: the others play on
+				// with it, and a game taken here would be ours alone.
+				cutOff = true
+				break
+			}
 			return c.takeOver(list, i)
 		case i >= 0:
 			cand := list.List[i]
@@ -207,11 +222,77 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 		}
 		pause(ctx, retryWalk)
 	}
-	if moving {
+	if moving || cutOff {
 		return nil, errNotTakenIn // the client ends with it: nothing else to mark
 	}
 	return nil, errNoSuccessor
 }
+
+// othersHaveHost reports whether one of the successors after this player
+// in the list still plays under the host: its standby, asked to resume the
+// game there, refuses with RefuseNotHosting because it heard the host just
+// now. A successor that lost the host too goes along (it says nothing, and
+// comes to the first successor, this player) or is already on its way
+// (RefuseMoving). The successors are asked together; each has a few round
+// trips to answer (see refuses), so a host's crash moves the game a moment
+// later than it would without asking.
+func (c *Client) othersHaveHost(ctx context.Context, later []wire.Successor) bool {
+	var refused atomic.Bool
+	var wg sync.WaitGroup
+	for _, cand := range later {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if c.refuses(ctx, cand) {
+				refused.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	return refused.Load()
+}
+
+// refuses reports whether cand's standby refuses a resuming Join from this
+// player with RefuseNotHosting. The answer is waited for five times as
+// long as the handshake took, between refusalWait and electTimeout: a
+// refusal is one round trip after it (the connection is closed then).
+func (c *Client) refuses(ctx context.Context, cand wire.Successor) bool {
+	start := time.Now()
+	tc, err := c.dialSuccessor(ctx, cand)
+	if err != nil {
+		return false
+	}
+	wait := min(max(5*time.Since(start), refusalWait), electTimeout)
+	j := wire.Join{PlayerID: c.opt.Session.PlayerID, Name: c.opt.Session.Name, Resuming: true}
+	b, err := wire.Append(nil, j)
+	if err != nil || tc.Send(b) != nil {
+		tc.Close()
+		return false
+	}
+	rctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	w := &refusalWatch{cancel: cancel}
+	_ = tc.Run(rctx, w) // closes the connection when rctx ends
+	return w.refused.Load()
+}
+
+// refusalWatch is the handler of refuses' connection: it waits for a
+// RefuseNotHosting.
+type refusalWatch struct {
+	cancel  context.CancelFunc
+	refused atomic.Bool // set on the connection's goroutine
+}
+
+func (w *refusalWatch) Message(frame []byte) {
+	if m, err := wire.Decode(frame); err == nil {
+		if r, ok := m.(wire.Refuse); ok && r.Reason == wire.RefuseNotHosting {
+			w.refused.Store(true)
+			w.cancel()
+		}
+	}
+}
+
+func (w *refusalWatch) Tick(time.Time) {}
 
 // retryWalk is the pause between two walks of the successor list.
 const retryWalk = 200 * time.Millisecond

@@ -26,7 +26,7 @@ type Standby struct {
 	ctx    context.Context // ends when the standby (or the host it adopted) stops
 	cancel context.CancelFunc
 	done   chan struct{}
-	called func() bool // set before Run; may be nil
+	called func() wire.RefuseReason // set before Run; may be nil
 
 	host    atomic.Pointer[Host]
 	advStop context.CancelFunc                  // ends the adopted game's LAN listing (client goroutine)
@@ -38,11 +38,13 @@ type Standby struct {
 // the transport settings cfg (its HostKey is the player's identity as a
 // host) and serves it. called, if not nil, is called (on the transport's
 // goroutine; it must not block) when a player asks to resume the game
-// here before this player has taken over; it reports whether this player
-// goes along (it lost the host too, and the game may come here). If not,
-// the caller is refused (wire.RefuseNotHosting) and tries the successors
-// again; without called, every such Join waits to be answered.
-func ListenStandby(addr string, cfg transport.Config, called func() bool) (*Standby, error) {
+// here before this player has taken over; it returns 0 if this player
+// goes along (it lost the host too, and the game may come here), else why
+// not: wire.RefuseNotHosting (it still plays under the host) or
+// wire.RefuseMoving (it is on its way to another successor). The caller is
+// then refused with that reason and tries the successors again; without
+// called, every such Join waits to be answered.
+func ListenStandby(addr string, cfg transport.Config, called func() wire.RefuseReason) (*Standby, error) {
 	srv, err := transport.Listen(addr, cfg)
 	if err != nil {
 		return nil, err
@@ -196,10 +198,11 @@ func (s *Standby) Message(c transport.ConnID, frame []byte) {
 		if !ok || !j.Resuming || s.called == nil {
 			return
 		}
-		if s.called() {
+		why := s.called()
+		if why == 0 {
 			return // they lost the host: so will we; the Join is repeated until answered
 		}
-		if b, err := wire.Append(nil, wire.Refuse{Reason: wire.RefuseNotHosting, Text: "this player still plays under a host"}); err == nil {
+		if b, err := wire.Append(nil, wire.Refuse{Reason: why}); err == nil {
 			_ = s.srv.Send(c, b)
 		}
 	}

@@ -24,7 +24,7 @@ type handoverView struct {
 	yield     bool // ... and the turns it compiled are not the successor's: catch up from its snapshot
 	migrating bool // sending a resuming Join to a successor's room
 	fresh     bool // ... as a plain rejoin: its world is not the room's (LeaveYield)
-	away      bool // ... and that player does not host: it still plays under a host (RefuseNotHosting)
+	away      bool // ... and that player does not host: it still plays under a host, or is on its way to another (RefuseNotHosting, RefuseMoving)
 	resume    uint32
 	history   []wire.MasterTurn // every master turn executed, if Config.KeepHistory
 	cut       bool              // history passed maxHistory and stopped

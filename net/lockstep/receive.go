@@ -97,7 +97,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		case s.phase == Joining:
 			s.phase, s.room.refusal = Refused, m
 			s.emit(Event{Kind: EvRefused, Text: m.Text})
-		case s.hand.migrating && m.Reason == wire.RefuseNotHosting:
+		case s.hand.migrating && (m.Reason == wire.RefuseNotHosting || m.Reason == wire.RefuseMoving):
 			s.hand.away = true // not where the game goes on: the client tries again
 		}
 	case wire.SetupState:

@@ -150,7 +150,11 @@ const (
 	// plays under a host (the first successor, or the old host it still
 	// hears): the resuming player walks the successor list again.
 	RefuseNotHosting RefuseReason = 10
-	refuseReasonEnd               = 11
+	// RefuseMoving: a successor asked to carry the game on lost the host
+	// too, but is on its way to another successor's room: the resuming
+	// player walks the successor list again.
+	RefuseMoving    RefuseReason = 11
+	refuseReasonEnd              = 12
 )
 
 // Refuse turns a Join away.
