@@ -84,9 +84,12 @@ func TestYieldedGameRejoinsFresh(t *testing.T) {
 			if s.TurnedAway() {
 				t.Fatalf("reason %d, try %d: a rate limit turned the session away", reason, try)
 			}
-			s.Receive(time.Millisecond, frame(t, wire.Refuse{Reason: wire.RefuseNotHosting}))
+			// A successor that still has the host, then one on its way
+			// to another successor's room.
+			why := []wire.RefuseReason{wire.RefuseNotHosting, wire.RefuseMoving}[try]
+			s.Receive(time.Millisecond, frame(t, wire.Refuse{Reason: why}))
 			if !s.TurnedAway() || s.Phase() != lockstep.Playing {
-				t.Fatalf("reason %d, try %d: after RefuseNotHosting: turned away %v, phase %s; want turned away, playing", reason, try, s.TurnedAway(), s.Phase())
+				t.Fatalf("reason %d, try %d: after refusal %d: turned away %v, phase %s; want turned away, playing", reason, try, why, s.TurnedAway(), s.Phase())
 			}
 		}
 	}
