@@ -100,17 +100,19 @@ func (c *Client) closeStandby(ctx context.Context) {
 //
 // A player that still hears its host does not follow another that lost it
 // (that player's own link failed, or it could not reach the first
-// successor in time): RefuseNotHosting. Neither does one already on its
-// way to another successor's room: RefuseMoving. The caller walks the
-// list again.
+// successor in time): RefuseNotHosting. Neither does one on its way to
+// another successor's room, or that came there in this handover's time:
+// RefuseMoving (the game moved to a successor the caller cannot reach).
+// The caller walks the list again.
 func (c *Client) requestHandover() wire.RefuseReason {
 	c.mu.Lock()
 	cut := c.cut
 	alive := c.now()-c.heard < hostHeardRecently
 	moving := c.s.Migrating()
+	moved := c.migratedAt != 0 && c.now()-c.migratedAt < handoverLimit
 	c.mu.Unlock()
 	switch {
-	case moving:
+	case moving || alive && moved:
 		return wire.RefuseMoving
 	case cut == nil || alive:
 		return wire.RefuseNotHosting
@@ -232,8 +234,9 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 // in the list still plays under the host: its standby, asked to resume the
 // game there, refuses with RefuseNotHosting because it heard the host just
 // now. A successor that lost the host too goes along (it says nothing, and
-// comes to the first successor, this player) or is already on its way
-// (RefuseMoving). The successors are asked together; each has a few round
+// comes to the first successor, this player) or went to an earlier
+// successor this player passed over (RefuseMoving): then this player takes
+// the game, and gives it to that one when it can reach it (watchEarlier). The successors are asked together; each has a few round
 // trips to answer (see refuses), so a host's crash moves the game a moment
 // later than it would without asking.
 func (c *Client) othersHaveHost(ctx context.Context, later []wire.Successor) bool {
