@@ -236,9 +236,10 @@ func (c *Client) handover(ctx context.Context) (func(context.Context) error, err
 // now. A successor that lost the host too goes along (it says nothing, and
 // comes to the first successor, this player) or went to an earlier
 // successor this player passed over (RefuseMoving): then this player takes
-// the game, and gives it to that one when it can reach it (watchEarlier). The successors are asked together; each has a few round
-// trips to answer (see refuses), so a host's crash moves the game a moment
-// later than it would without asking.
+// the game, and gives it to that one when it can reach it (watchEarlier).
+// The successors are asked together; each has a few round trips to answer
+// (see refuses), so a host's crash moves the game a moment later than it
+// would without asking.
 func (c *Client) othersHaveHost(ctx context.Context, later []wire.Successor) bool {
 	var refused atomic.Bool
 	var wg sync.WaitGroup
