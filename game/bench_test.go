@@ -24,9 +24,9 @@ func benchStep(b *testing.B, base game.World) {
 
 // BenchmarkStep steps the standard scene (8 ships, 40 rocks, 64 bullets),
 // the standard scene with two saucers, and the worst case (8 ships, 96
-// rocks, 128 bullets, 2 saucers). Budget (DESIGN.md §6): ≤ 3 µs for the
-// standard scene, with or without saucers, ≤ 8 µs for the worst, 0
-// allocations.
+// rocks, 128 bullets, 2 saucers). Budget (docs/ARCHITECTURE.md §6, from
+// scripts/benchcheck/budgets.txt): ≤ 3 µs for the standard scene, with or
+// without saucers, ≤ 8 µs for the worst, 0 allocations.
 func BenchmarkStep(b *testing.B) {
 	b.Run("standard", func(b *testing.B) { benchStep(b, *game.StandardScene(1)) })
 	b.Run("saucers", func(b *testing.B) { benchStep(b, *game.SaucerScene(1)) })

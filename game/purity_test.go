@@ -56,7 +56,7 @@ func TestEngineImportsOnlyPureStdlib(t *testing.T) {
 			switch {
 			case strings.HasPrefix(d, "rockstep/game"), strings.HasPrefix(d, "direct:rockstep/game"):
 			case bad[d]:
-				t.Errorf("%s depends on %s: the engine must stay pure (DESIGN.md §4)", pkg, d)
+				t.Errorf("%s depends on %s: the engine must stay pure (docs/ARCHITECTURE.md §4)", pkg, d)
 			case strings.HasPrefix(d, "direct:"):
 				if !std[strings.TrimPrefix(d, "direct:")] {
 					t.Errorf("%s imports %s, which is not in the standard library", pkg, d)

@@ -3,10 +3,10 @@ package game
 import "rockstep/game/fixed"
 
 // StandardScene returns the scene that the performance budget of Rockstep
-// is measured on (DESIGN.md §6): eight ships in versus mode with friendly
-// fire, saucers and hyperspace, 40 rocks of every size and 64 bullets in
-// flight, spread over the field by seed. It is a normal world: stepping it
-// plays on by the rules.
+// is measured on (docs/ARCHITECTURE.md §6): eight ships in versus mode with
+// friendly fire, saucers and hyperspace, 40 rocks of every size and 64
+// bullets in flight, spread over the field by seed. It is a normal world:
+// stepping it plays on by the rules.
 func StandardScene(seed uint64) *World { return scene(seed, 40, 64, 0) }
 
 // SaucerScene is the standard scene with two saucers on the field, a large

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rockstep load test (DESIGN.md §6): BOTS bot players in rooms of 4 against
+# Rockstep load test (docs/ARCHITECTURE.md §6): BOTS bot players in rooms of 4 against
 # one dedicated server on loopback for SECONDS; beside it, in the same run,
 # a plain kcp-go echo carrying the same packet flow (tools/kcpecho, at the
 # turn rate the rooms ran at), and the peer's server, byebyebruce/lockstepserver,

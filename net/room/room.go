@@ -1,5 +1,6 @@
 // Package room is the host side of Rockstep's lockstep protocol: the Game
-// Room of the design (DESIGN.md §1–3), as a state machine without I/O.
+// Room of the design (docs/ARCHITECTURE.md §1–3), as a state machine
+// without I/O.
 //
 // A Room takes frames and time in (Receive, Disconnected, Tick) and queues
 // frames out (Flush). It owns no socket, no goroutine and no clock: the

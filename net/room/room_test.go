@@ -918,7 +918,7 @@ func (f *turnFeed) send(_ room.ConnID, frame []byte) { f.sink += len(frame) }
 
 // BenchmarkRoomTurn is the room's work for one turn of an 8-player game:
 // eight client packets in, one master turn compiled and sent to eight.
-// Budget (DESIGN.md §6): ≤ 5 µs and 0 allocations.
+// Budget (docs/ARCHITECTURE.md §6): ≤ 5 µs and 0 allocations.
 func BenchmarkRoomTurn(b *testing.B) {
 	bn := newBench(b, nil)
 	bn.startGame(8)

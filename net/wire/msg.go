@@ -163,7 +163,7 @@ type Refuse struct {
 	Text   string // what the reason does not say, if anything; at most MaxText bytes
 }
 
-// RoomState is the parent state of a room (DESIGN.md §2).
+// RoomState is the parent state of a room (docs/ARCHITECTURE.md §2).
 type RoomState uint8
 
 // Room states.

@@ -28,8 +28,8 @@ func typicalMasterPacket() MasterPacket {
 	return MasterPacket{ClientAck: 100_002, Turns: []MasterTurn{t}}
 }
 
-// TestClientPacketBudget: DESIGN.md §6 budgets a client packet payload at
-// K=2 to 16 bytes.
+// TestClientPacketBudget: docs/ARCHITECTURE.md §6 budgets a client packet
+// payload at K=2 to 16 bytes.
 func TestClientPacketBudget(t *testing.T) {
 	const budget = 16 // bytes of payload
 	cases := []struct {
@@ -205,7 +205,7 @@ func equalMaster(a, b MasterPacket) bool {
 }
 
 // TestHotPathAllocs: the room encodes and decodes client and master
-// packets without allocating (DESIGN.md §6).
+// packets without allocating (docs/ARCHITECTURE.md §6).
 func TestHotPathAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counts are not meaningful in -short")

@@ -11,6 +11,10 @@
 // largest figure allowed. '#' starts a comment.
 //
 //	rockstep/game  BenchmarkStep/standard  ns/op  3000
+//
+// With -markdown it reads no benchmarks and prints the budgets as the
+// Markdown table that docs/ARCHITECTURE.md §6 holds between its
+// "budgets.txt" markers; TestArchitectureBudgets fails when the two differ.
 package main
 
 import (
@@ -36,11 +40,16 @@ type key struct{ pkg, bench, unit string }
 
 func main() {
 	path := flag.String("budgets", "scripts/benchcheck/budgets.txt", "the budget `file`")
+	markdown := flag.Bool("markdown", false, "print the budgets as docs/ARCHITECTURE.md's table and exit")
 	flag.Parse()
 	budgets, err := parseBudgetsFile(*path)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "benchcheck: %v\n", err)
 		os.Exit(2)
+	}
+	if *markdown {
+		fmt.Print(markdownTable(budgets))
+		return
 	}
 	figures, err := readBench(os.Stdin, os.Stdout)
 	if err != nil {
@@ -148,4 +157,32 @@ func check(budgets []budget, figures map[key]float64, w io.Writer) bool {
 		}
 	}
 	return ok
+}
+
+// markdownTable renders the budgets as a Markdown table, one row per
+// benchmark and its figures (a time and its allocations share a row), in
+// the file's order.
+func markdownTable(budgets []budget) string {
+	type row struct {
+		pkg, bench string
+		limits     []string
+	}
+	var rows []*row
+	at := map[key]*row{}
+	for _, b := range budgets {
+		k := key{pkg: b.pkg, bench: b.bench}
+		r := at[k]
+		if r == nil {
+			r = &row{pkg: b.pkg, bench: b.bench}
+			at[k] = r
+			rows = append(rows, r)
+		}
+		r.limits = append(r.limits, fmt.Sprintf("≤ %g %s", b.max, b.unit))
+	}
+	var sb strings.Builder
+	sb.WriteString("| package | benchmark | budget |\n|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&sb, "| `%s` | `%s` | %s |\n", strings.TrimPrefix(r.pkg, "rockstep/"), r.bench, strings.Join(r.limits, ", "))
+	}
+	return sb.String()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,46 @@ func TestBadBudgets(t *testing.T) {
 func TestBudgetFileParses(t *testing.T) {
 	if _, err := parseBudgetsFile("budgets.txt"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestArchitectureBudgets: the budget table of docs/ARCHITECTURE.md §6 is
+// the one `make bench` checks, so the two cannot drift apart. Mend a
+// failure by pasting `go run ./scripts/benchcheck -markdown` between the
+// markers.
+func TestArchitectureBudgets(t *testing.T) {
+	const begin, end = "<!-- budgets.txt: begin -->\n", "<!-- budgets.txt: end -->"
+	budgets, err := parseBudgetsFile("budgets.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../../docs/ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), begin)
+	table, _, ok2 := strings.Cut(rest, end)
+	if !ok || !ok2 {
+		t.Fatalf("docs/ARCHITECTURE.md has no %q … %q block", strings.TrimSpace(begin), end)
+	}
+	if want := markdownTable(budgets); table != want {
+		t.Errorf("docs/ARCHITECTURE.md's budget table differs from budgets.txt:\n%s\nwant (go run ./scripts/benchcheck -markdown):\n%s", table, want)
+	}
+}
+
+func TestMarkdownTable(t *testing.T) {
+	budgets, err := parseBudgets(strings.NewReader(`
+rockstep/game BenchmarkStep/standard ns/op 3000
+rockstep/game BenchmarkStep/standard allocs/op 0
+rockstep/net/wire BenchmarkClientPacket allocs/op 0
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "| package | benchmark | budget |\n|---|---|---|\n" +
+		"| `game` | `BenchmarkStep/standard` | ≤ 3000 ns/op, ≤ 0 allocs/op |\n" +
+		"| `net/wire` | `BenchmarkClientPacket` | ≤ 0 allocs/op |\n"
+	if got := markdownTable(budgets); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
