@@ -97,11 +97,9 @@ type Bot struct {
 	Missed    bool // came back after its game had ended: nothing to wait for
 
 	pilot     *Pilot
-	readied   bool    // SetReady was called in this lobby
+	rule      playerRule
 	back      bool    // joined with the token of a bot that vanished
 	game      oneGame // its game, followed across its connections
-	asked     uint32  // the game RequestStart was called for
-	ended     uint32  // the game EndGame was called for (host)
 	nextFrame time.Duration
 	local     *Local
 	sent      map[uint32]wire.TurnInput
@@ -386,39 +384,10 @@ func (l *Local) Step() {
 	}
 }
 
-// drive does what a player would: ready in the lobby; as host, start once
-// everyone is ready and end the game once it has run the configured ticks.
+// drive does what a player would (playerRule), every bot of the harness
+// being in the game.
 func (l *Local) drive(b *Bot) {
-	s := b.Session
-	ph := s.Phase()
-	if ph != lockstep.Lobby {
-		b.readied = false
-	}
-	switch {
-	case ph == lockstep.Lobby && !b.Spectator && !b.readied:
-		b.readied = true // the session repeats it until the room shows it
-		s.SetReady(true)
-	case ph == lockstep.Lobby && s.IsHost() && b.asked != s.SetupState().Game && l.allReady(b):
-		b.asked = s.SetupState().Game // repeated by the session until the game starts
-		s.RequestStart()
-	case ph == lockstep.Playing && s.IsHost() && s.World() != nil && int(s.World().Tick) >= l.cfg.Ticks && b.ended != s.SetupState().Game:
-		b.ended = s.SetupState().Game
-		s.EndGame()
-	}
-}
-
-// allReady reports whether b's view of the roster has every bot, ready.
-func (l *Local) allReady(b *Bot) bool {
-	ps := b.Session.SetupState().Players
-	if len(ps) < l.cfg.Bots {
-		return false
-	}
-	for _, p := range ps {
-		if !p.Ready {
-			return false
-		}
-	}
-	return true
+	b.rule.step(b.Session, b.Spectator, l.cfg.Bots, l.cfg.Ticks)
 }
 
 // RunUntil steps until done returns true or the game clock passes limit
@@ -609,54 +578,31 @@ func (l *Local) Summary() Summary {
 	if l.shared != nil {
 		s.SharedTicks = l.shared.Hits()
 	}
-	results := map[uint64]bool{}
-	hashes := map[[2]uint64]bool{}
+	t := newTally(&s)
 	digests := map[uint64]bool{}
-	var up, down uint64
-	var late [len(lockstep.LatenessBuckets) + 1]uint64
 	players := 0
 	for _, b := range l.Bots {
 		st := b.Session.Stats()
-		s.StallMax = max(s.StallMax, st.StallMax)
-		if b.Session.Desync() != nil {
-			s.Desyncs++
+		t.session(st, b.Session.Desync() != nil, !b.Spectator)
+		if !b.Spectator {
+			players++
 		}
 		if b.Missed {
 			s.MissedEnds++
 		}
 		s.InputMismatches += b.Mismatches
 		s.SyncErrors += st.SyncErrors
-		for i, n := range st.Lateness {
-			late[i] += n
-		}
-		if !b.Spectator {
-			up += st.BytesOut
-			down += st.BytesIn
-			players++
-		}
-		if b.Final.OK {
-			if len(hashes) == 0 {
-				s.Hash, s.Turn = b.Final.Hash, b.Final.Turn
-				s.Played, s.Over, s.Results = int(b.Final.Tick), b.Final.Over, b.Final.Results
-				s.K, s.Delay = st.K, st.Delay
-			}
-			hashes[[2]uint64{uint64(b.Final.Turn), b.Final.Hash}] = true
-			results[b.Final.Results] = true
-			if b.FirstTurn == 0 {
-				digests[b.Final.Digest] = true
-			}
+		t.final(0, b.Final, st)
+		if b.Final.OK && b.FirstTurn == 0 {
+			digests[b.Final.Digest] = true
 		}
 	}
 	if l.Room.Desync() != nil && s.Desyncs == 0 {
 		s.Desyncs = 1
 	}
-	s.HashGroups, s.DigestGroups, s.ResultGroups = len(hashes), len(digests), len(results)
-	if secs := l.now.Seconds(); secs > 0 && players > 0 {
-		s.UpBytesPerS = float64(up) / secs / float64(players)
-		s.DownBytesPerS = float64(down) / secs / float64(players)
-	}
+	t.finish(l.now.Seconds(), players)
+	s.DigestGroups = len(digests)
 	s.RTTp50 = median(l.rtts)
-	s.LateP99 = lockstep.LatenessQuantile(late, 0.99)
 	rs := l.Room.Stats()
 	s.LateTurns = rs.LateTurns
 	for _, d := range rs.Dropped {

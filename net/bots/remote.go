@@ -50,27 +50,32 @@ type RemoteConfig struct {
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
 const roomsCreatedAtOnce = 32
 
-// remoteBot is one bot's connection and progress.
+// remoteBot is one bot's connection and progress. Its own goroutine (play)
+// writes all of it; mu guards the fields below it, which RunRemote and its
+// helpers (gameTime, the summary) also read, some while the bot still
+// plays. The fields above mu are set before the bot starts or are the
+// bot's goroutine's alone.
 type remoteBot struct {
-	i       int
+	i      int
+	pilot  *Pilot
+	room   uint32              // set before play starts
+	want   int                 // the room starts once it has this many ready players
+	shared *lockstep.SharedSim // the room's shared simulation (nil: the bot simulates alone)
+	from   netip.Addr
+	game   oneGame // its game, followed across connections
+	gotIn  bool    // the room answered the current connection's Join
+	err    error   // play's result, read after it returned
+
+	mu      sync.Mutex
 	c       *client.Client // the latest connection (nil if none was made)
-	pilot   *Pilot
-	room    uint32
-	want    int                 // the room starts once it has this many ready players
-	shared  *lockstep.SharedSim // the room's shared simulation (nil: the bot simulates alone)
-	from    netip.Addr
 	final   Final
 	token   [16]byte
 	began   time.Time // when the bot's game began (its session first playing)
 	ended   time.Time // when the room confirmed its game's end to the bot
 	rejoins int       // times the bot came back with its token
-	game    oneGame   // its game, followed across connections
-	gotIn   bool      // the room answered the current connection's Join
 	missed  bool      // its game ended while it was away
 	vacant  bool      // saw another player's slot become vacant
 	quit    bool      // saw another player leave
-	err     error
-	mu      sync.Mutex
 }
 
 // RunRemote plays bots against the server at cfg.Addr and returns the
@@ -165,12 +170,9 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	wg.Wait()
 
 	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: gameTime(bots), SchedP99: sched.p99()}
-	hashes := map[[2]uint64]bool{}
-	results := map[[2]uint64]bool{}
+	t := newTally(&s)
 	var errs []error
-	var up, down uint64
 	var rtts []time.Duration
-	var late [len(lockstep.LatenessBuckets) + 1]uint64
 	var open []*client.Client
 	for _, err := range roomErrs {
 		if err != nil {
@@ -187,48 +189,28 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		}
 		b.mu.Lock()
 		c, final := b.c, b.final
-		b.mu.Unlock()
-		if c == nil {
-			continue // it never connected: its error says why
-		}
-		c.Do(func(ses *lockstep.Session) {
-			st := ses.Stats()
-			s.StallMax = max(s.StallMax, st.StallMax)
-			up += st.BytesOut
-			down += st.BytesIn
-			for i, n := range st.Lateness {
-				late[i] += n
-			}
-			if st.RTT > 0 {
-				rtts = append(rtts, st.RTT)
-			}
-			if ses.Desync() != nil {
-				s.Desyncs++
-			}
-			if final.OK && len(hashes) == 0 {
-				s.K, s.Delay = st.K, st.Delay
-			}
-		})
 		if b.vacant {
 			s.VacanciesSeen++
 		}
 		if b.quit {
 			s.LeavesSeen++
 		}
-		s.Rejoins += b.rejoins
 		if b.missed {
 			s.MissedEnds++
 		}
-		if final.OK {
-			if len(hashes) == 0 {
-				s.Hash, s.Turn = final.Hash, final.Turn
-				s.Played, s.Over, s.Results = int(final.Tick), final.Over, final.Results
-			}
-			// Bots in different rooms play different games: compare
-			// within a room only.
-			hashes[[2]uint64{uint64(b.room)<<32 | uint64(final.Turn), final.Hash}] = true
-			results[[2]uint64{uint64(b.room), final.Results}] = true
+		s.Rejoins += b.rejoins
+		b.mu.Unlock()
+		if c == nil {
+			continue // it never connected: its error says why
 		}
+		c.Do(func(ses *lockstep.Session) {
+			st := ses.Stats()
+			t.session(st, ses.Desync() != nil, true)
+			if st.RTT > 0 {
+				rtts = append(rtts, st.RTT)
+			}
+			t.final(b.room, final, st)
+		})
 		open = append(open, c)
 	}
 	// Every bot leaves at once: each Close waits (a moment at most) for the
@@ -239,28 +221,13 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		closing.Go(c.Close)
 	}
 	closing.Wait()
-	// Rooms that one bot or more saw to the end: each adds one hash and
-	// one results table when its bots agree.
-	rooms := map[uint32]bool{}
-	for k := range results {
-		rooms[uint32(k[0])] = true
-	}
 	for g, b := range bots {
 		if b.shared != nil && g%group == 0 {
 			s.SharedTicks += b.shared.Hits() // once a room
 		}
 	}
-	s.HashGroups = len(hashes) - len(rooms) + 1
-	s.ResultGroups = len(results) - len(rooms) + 1
-	if len(hashes) == 0 {
-		s.HashGroups, s.ResultGroups = 0, 0
-	}
-	if secs := s.Wall.Seconds(); secs > 0 {
-		s.UpBytesPerS = float64(up) / secs / float64(cfg.Bots)
-		s.DownBytesPerS = float64(down) / secs / float64(cfg.Bots)
-	}
+	t.finish(s.Wall.Seconds(), cfg.Bots)
 	s.RTTp50 = median(rtts)
-	s.LateP99 = lockstep.LatenessQuantile(late, 0.99)
 	return s, errors.Join(errs...)
 }
 
@@ -517,7 +484,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		old.Close()
 	}
 	path := b.tokenPath(cfg)
-	readied, asked, ended := false, uint32(0), uint32(0)
+	var rule playerRule
 	back := sc.Token != ([16]byte{})
 	// The bot looks at its session often while something is to be done
 	// (readying, starting, ending, seeing the results) and seldom while the
@@ -532,7 +499,10 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		case <-ctx.Done():
 			return fmt.Errorf("not done (%s): %w", where(c), ctx.Err())
 		case <-c.Done():
-			if _, ok := b.finished(); ok || b.missed {
+			b.mu.Lock()
+			ok := b.final.OK || b.missed
+			b.mu.Unlock()
+			if ok {
 				return nil
 			}
 			return &lostError{c.Err()}
@@ -550,6 +520,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 					_ = os.WriteFile(path, tok[:], 0o600)
 				}
 			}
+			b.mu.Lock()
 			for _, e := range s.Events() {
 				switch e.Kind {
 				case lockstep.EvVacant:
@@ -558,20 +529,23 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 					b.quit = true
 				}
 			}
+			b.mu.Unlock()
 			ph := s.Phase()
-			if ph != lockstep.Lobby {
-				readied = false
-			}
 			if ph != lockstep.Joining && ph != lockstep.Refused {
 				b.gotIn = true
 			}
 			if b.game.missed(s, back) {
-				b.missed, done = true, true // nothing to wait for: no error, and no final
+				b.mu.Lock()
+				b.missed = true // nothing to wait for: no error, and no final
+				b.mu.Unlock()
+				done = true
 				return
 			}
-			if ph == lockstep.Playing && b.began.IsZero() {
+			if ph == lockstep.Playing {
 				b.mu.Lock()
-				b.began = time.Now()
+				if b.began.IsZero() {
+					b.began = time.Now()
+				}
 				b.mu.Unlock()
 			}
 			switch {
@@ -581,16 +555,11 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 				fail = fmt.Errorf("refused (reason %d) %q", s.Refusal().Reason, s.Refusal().Text)
 			case ph == lockstep.Left:
 				fail = fmt.Errorf("sent away: %s", s.LeaveMessage().Text)
-			case ph == lockstep.Lobby && !readied:
-				readied = true
-				s.SetReady(true)
-			case ph == lockstep.Lobby && s.IsHost() && asked != s.SetupState().Game && rosterReady(s.SetupState().Players, b.want):
-				asked = s.SetupState().Game
-				s.RequestStart()
-			case ph == lockstep.Playing && s.IsHost() && s.World() != nil && int(s.World().Tick) >= cfg.Ticks && ended != s.SetupState().Game:
-				ended = s.SetupState().Game
-				s.EndGame()
-			case ph == lockstep.Finished:
+			default:
+				rule.step(s, false, b.want, cfg.Ticks)
+				if ph != lockstep.Finished {
+					break
+				}
 				if f, ok := finalOf(s, 0); ok {
 					b.mu.Lock()
 					b.final, b.ended = f, time.Now()
@@ -651,24 +620,6 @@ func where(c *client.Client) string {
 			s.Slot(), s.Phase(), turn, tick, ended, st.State, st.Child, st.Turn, st.End, st.Final, s.IsHost())
 	})
 	return w
-}
-
-func (b *remoteBot) finished() (Final, bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.final, b.final.OK
-}
-
-func rosterReady(ps []wire.Player, want int) bool {
-	if len(ps) < want {
-		return false
-	}
-	for _, p := range ps {
-		if !p.Ready {
-			return false
-		}
-	}
-	return true
 }
 
 func median(d []time.Duration) time.Duration {
