@@ -31,10 +31,11 @@ test-race:
 	set -o pipefail; xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -race -shuffle=on -count=1 -timeout 25m -json ./... \
 		| $(GO) run ./scripts/testreport $(if $(TESTJSON),-save '$(TESTJSON)')
 
-## test-allocs: the allocations of drawing a frame, counted without -race (the
+## test-allocs: the allocations of drawing a frame (a practice game, and the
+## standard scene in a network game with the graph), counted without -race (the
 ## race detector adds its own in Ebiten's drawing).
 test-allocs:
-	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -count=1 -run '^TestWindowScreenshot$$' ./ui/
+	xvfb-run -a -s "-screen 0 1280x720x24" $(GO) test -count=1 -run '^(TestWindowScreenshot|TestFrameCost)$$' ./ui/
 
 ## test-386, test-arm64: the engine computes the same golden hashes on
 ## other architectures.
