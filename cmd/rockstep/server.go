@@ -48,8 +48,7 @@ func newLogger(format string, w io.Writer) (*slog.Logger, error) {
 // -procs or $GOMAXPROCS says otherwise. Every room runs on one loop
 // goroutine, fed by one socket reader: a second processor adds no
 // throughput, only a scheduler that spins looking for work between
-// datagrams (at 1,000 connections the server took 13 % less CPU with one,
-// at the same game speed; BENCHMARKS.md).
+// datagrams (BENCHMARKS.md has the figures).
 const serverProcs = 1
 
 // setProcs applies -procs, or serverProcs when neither it nor $GOMAXPROCS

@@ -488,9 +488,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 	back := sc.Token != ([16]byte{})
 	// The bot looks at its session often while something is to be done
 	// (readying, starting, ending, seeing the results) and seldom while the
-	// game plays itself: with 1,000 bots looking 50 times a second, looking
-	// was a tenth of their process's profile; looking seldom saved it about
-	// 2 % of its CPU.
+	// game plays itself: each look takes the client's lock, and a load
+	// test's thousand bots looking fifty times a second cost their process
+	// more than the looking was worth (BENCHMARKS.md).
 	poll := pollOften
 	t := time.NewTicker(poll)
 	defer t.Stop()
@@ -587,8 +587,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 // botInterval is a bot's transport loop period (a player's is 10 ms). A
 // bot's turns leave the moment they are complete and what it receives is
 // handled when it comes (transport.Waker); the loop period times only the
-// reliable channel, which carries lobby messages, and heartbeats. At 1,000
-// bots the longer period saved their process 5 % of its CPU.
+// reliable channel, which carries lobby messages, and heartbeats, for
+// which 30 ms is soon enough; a shorter period only costs a load test's
+// bots CPU (BENCHMARKS.md).
 const botInterval = 30 * time.Millisecond
 
 // How often a bot looks at its session: often while it has something to do

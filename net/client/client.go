@@ -2,9 +2,11 @@
 // the network, or attached to an in-process host through a pipe. The UI and
 // the bots use it.
 //
-// The session runs on the client's own goroutine at the engine's pace; the
-// UI reads and commands it through Do, and gives it the local input with
-// SetInput.
+// The session is driven at the engine's pace: over the network by the
+// transport's callbacks (what arrives, and its timer at the session's next
+// tick), through a pipe by the client's own loop (runPipe). Either way it
+// is touched only under the client's lock; the UI reads and commands it
+// through Do, and gives it the local input with SetInput.
 package client
 
 import (
@@ -103,7 +105,8 @@ const leaveGrace = 500 * time.Millisecond
 // ErrClosed is returned by Err after Close.
 var ErrClosed = errors.New("client closed")
 
-// updateEvery is the session loop's period when nothing arrives.
+// updateEvery is the period of the pipe loop (runPipe) when nothing
+// arrives; over the network the transport's timer drives the session.
 const updateEvery = 4 * time.Millisecond
 
 func newClient(opt Options) *Client {
@@ -115,6 +118,7 @@ func newClient(opt Options) *Client {
 	}
 	// lockstep.New fills the session's zero settings with the LAN defaults.
 	c := &Client{s: lockstep.New(opt.Session), opt: opt, start: time.Now(), done: make(chan struct{})}
+	c.newHost.Store(-1) // the game never moved
 	if !opt.Netsim.IsZero() {
 		c.up = transport.NewLink(opt.Netsim, opt.Seed*2+1)
 		c.down = transport.NewLink(opt.Netsim, opt.Seed*2+2)
@@ -409,8 +413,9 @@ func (c *Client) Err() error {
 // Close leaves the room and stops the loop. The Leave is queued here and
 // sent by the loop, the only goroutine that may use the transport; the loop
 // hangs up once the host has acknowledged it (or after leaveGrace), so a
-// player who leaves is seen to leave, not to crash. Close waits for that,
-// a second at most.
+// player who leaves is seen to leave, not to crash. Close waits for that
+// up to leaveGrace and a quarter of a second; a loop that has not stopped
+// by then is stopped, and waited for a second more.
 func (c *Client) Close() {
 	c.mu.Lock()
 	if !c.closing {

@@ -41,8 +41,7 @@ const (
 
 // errHostStillThere ends a client whose connection to the host was lost
 // while the host still answers: only this player's link failed, and the
-// game does not move (the player can rejoin with its token, as before host
-// migration existed).
+// game does not move (the player can rejoin with its token).
 var errHostStillThere = errors.New("the connection to the host was lost, but the host is still there: rejoin the game")
 
 // errNoSuccessor ends a client whose host went away and whose successors

@@ -17,11 +17,10 @@ import (
 // A Loop drives the sockets and clocks of many Clients from a few
 // goroutines (see Config.Loop). A Client on its own has a reader goroutine,
 // woken by Go's poller for every datagram, and a loop goroutine woken by a
-// timer for every tick: a load test's thousand bots made some 90,000
-// goroutine wake-ups a second, and the Go scheduler, timers and channels
-// took a quarter of their process. In a Loop each shard waits in its own
-// epoll for the sockets it holds and for the soonest of their clocks, and
-// handles whatever is ready in one pass.
+// timer for every tick: with many clients in one process, the wake-ups,
+// not the work, fill the scheduler (BENCHMARKS.md). In a Loop each shard
+// waits in its own epoll for the sockets it holds and for the soonest of
+// their clocks, and handles whatever is ready in one pass.
 //
 // A Loop is for processes that run many clients (load tests, bots); a
 // player's one client is better off on its own goroutines.
