@@ -162,7 +162,7 @@ func (ap *Autopilot) logf(format string, args ...any) {
 // host changed the setup after our Ready (the room then clears it) before
 // the game started.
 func (ap *Autopilot) readyAgain(a *App, now time.Time, retry bool) {
-	if a.flow.screen != screenLobby || !a.nv.ok || a.nv.phase.String() != "lobby" || !retry {
+	if a.flow.screen != screenLobby || !a.nv.ok || a.nv.phase != phaseLobby || !retry {
 		return
 	}
 	if p := (&lobbyScreen{a: a}).me(); p != nil && !p.Ready {
@@ -245,7 +245,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 	case "ready":
 		if a.flow.screen == screenPlay {
 			done = true // the game started as soon as we were ready
-		} else if a.flow.screen == screenLobby && nv.ok && nv.phase.String() == "lobby" {
+		} else if a.flow.screen == screenLobby && nv.ok && nv.phase == phaseLobby {
 			if p := (&lobbyScreen{a: a}).me(); p != nil {
 				if p.Ready {
 					done = true
@@ -311,8 +311,8 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			in.Ship = apKeys(a.frames)
 			ap.playing(nv, now)
 		}
-		// What the play screen shows, as the player reads it.
-		if ps, ok := a.cur.(*netPlayScreen); ok && ps.newsLeft > 0 && strings.HasPrefix(ps.news, "The host left:") {
+		// The news the play screen shows: who hosts the game now.
+		if ps, ok := a.cur.(*netPlayScreen); ok && ps.newsLeft > 0 && ps.newsKind == newsHosts {
 			ap.logf("news: %s", ps.news)
 			done = true
 		}

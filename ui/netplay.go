@@ -58,8 +58,10 @@ type netPlayScreen struct {
 	netOf   [2]int
 
 	// news is the last thing the room told of the players (who left, was
-	// dropped or came back), shown for a few seconds.
+	// dropped or came back; newsKind says which, 0 for the screen's own
+	// news), shown for a few seconds.
 	news     string
+	newsKind newsKind
 	newsLeft int
 	newsOf   draw.Label
 	end      *widget.Button
@@ -132,7 +134,7 @@ func (s *netPlayScreen) update(in Intents) error {
 	}
 	for _, e := range nv.news {
 		if line := newsLine(e, nv); line != "" {
-			s.news, s.newsLeft = line, newsTicks
+			s.news, s.newsKind, s.newsLeft = line, e.kind, newsTicks
 		}
 	}
 	nv.news = nv.news[:0]
@@ -181,7 +183,7 @@ func (s *netPlayScreen) update(in Intents) error {
 	s.fx.Step()
 	for _, e := range nv.events {
 		if e.Kind == game.ExtraLife && int(e.Slot) == nv.slot && nv.slot >= 0 {
-			s.news, s.newsLeft = "EXTRA LIFE", newsTicks
+			s.news, s.newsKind, s.newsLeft = "EXTRA LIFE", 0, newsTicks
 		}
 	}
 	if s.have {
