@@ -328,18 +328,21 @@ func newResponder(z *zone, ifaces []net.Interface) (*responder, error) {
 		return nil, errors.Join(errs...)
 	}
 	if r.p4 != nil {
-		r.wg.Go(func() { r.read4() })
+		r.wg.Go(func() { r.read(r.read4) })
 	}
 	if r.p6 != nil {
-		r.wg.Go(func() { r.read6() })
+		r.wg.Go(func() { r.read(r.read6) })
 	}
 	return r, nil
 }
 
-func (r *responder) read4() {
+// read hands each packet that arrives on one of the responder's sockets
+// to handle until the socket is closed. readFrom reads one packet and says
+// the interface it came in on (0: unknown).
+func (r *responder) read(readFrom func([]byte) (n, ifIndex int, src net.Addr, err error)) {
 	buf := make([]byte, maxPacket)
 	for {
-		n, cm, src, err := r.p4.ReadFrom(buf)
+		n, ifIndex, src, err := readFrom(buf)
 		if errors.Is(err, net.ErrClosed) {
 			return
 		}
@@ -347,31 +350,24 @@ func (r *responder) read4() {
 			time.Sleep(10 * time.Millisecond) // transient; never a busy loop
 			continue
 		}
-		ifIndex := 0
-		if cm != nil {
-			ifIndex = cm.IfIndex
-		}
 		r.handle(buf[:n], src, ifIndex)
 	}
 }
 
-func (r *responder) read6() {
-	buf := make([]byte, maxPacket)
-	for {
-		n, cm, src, err := r.p6.ReadFrom(buf)
-		if errors.Is(err, net.ErrClosed) {
-			return
-		}
-		if err != nil {
-			time.Sleep(10 * time.Millisecond)
-			continue
-		}
-		ifIndex := 0
-		if cm != nil {
-			ifIndex = cm.IfIndex
-		}
-		r.handle(buf[:n], src, ifIndex)
+func (r *responder) read4(b []byte) (n, ifIndex int, src net.Addr, err error) {
+	n, cm, src, err := r.p4.ReadFrom(b)
+	if cm != nil {
+		ifIndex = cm.IfIndex
 	}
+	return n, ifIndex, src, err
+}
+
+func (r *responder) read6(b []byte) (n, ifIndex int, src net.Addr, err error) {
+	n, cm, src, err := r.p6.ReadFrom(b)
+	if cm != nil {
+		ifIndex = cm.IfIndex
+	}
+	return n, ifIndex, src, err
 }
 
 func (r *responder) handle(pkt []byte, from net.Addr, ifIndex int) {
