@@ -19,6 +19,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/defaults"
+	"rockstep/internal/peertext"
 	"rockstep/net/lan"
 	"rockstep/net/room"
 	"rockstep/net/transport"
@@ -374,7 +375,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "you have created as many rooms as one player may"})
 			return
 		}
-		name := m.Name
+		name := peertext.Clean(m.Name, wire.MaxName) // a client's text, shown in lobbies and LAN lists
 		if name == "" {
 			name = h.cfg.Name
 		}

@@ -40,6 +40,88 @@ const (
 	limiterBuckets = 1024
 )
 
+// Bounds on a query the responder reads, checked on its 12-byte header
+// before anything else, so that a query built to be expensive costs no
+// more than reading that header: parsing and answering cost in proportion
+// to the questions (each is looked up and its records packed), and a 9 KB
+// query can hold about 1,500. A real asker stays far inside them:
+// Rockstep's browser sends one question and one additional record (an
+// EDNS(0) OPT) in queryPadding bytes; DNS-SD queriers (mDNSResponder,
+// Avahi, hashicorp/mdns) put the questions due at one moment in one packet
+// and keep each packet within an Ethernet frame, carrying a known-answer
+// list too long for one over several packets (RFC 6762 §7.2).
+const (
+	maxQueryBytes   = 1500      // bytes of UDP payload: one Ethernet frame's (1472 over IPv4, 1452 over IPv6) and a little
+	maxQuestions    = 32        // a querier's questions of one moment; ours asks 1
+	maxKnownAnswers = 128       // answer section (§7.1): the known answers that fit in maxQueryBytes
+	maxAuthority    = 32        // authority section: a probe's proposed records (§8.2), a host's own few
+	maxAdditional   = 8         // additional section: an OPT (EDNS(0)) and an NSEC or two
+	minQuestion     = 1 + 2 + 2 // bytes: root name, type, class
+	minRecord       = 1 + 10    // bytes: root name, type, class, TTL, RDLENGTH
+)
+
+// Why the responder turned a packet away before parsing it (respCore.rejected).
+const (
+	rejectNotQuery  = iota // a response, another opcode or no question: not for a responder
+	rejectShort            // shorter than a DNS header
+	rejectSize             // over maxQueryBytes
+	rejectQuestions        // over maxQuestions
+	rejectRecords          // over maxKnownAnswers, maxAuthority or maxAdditional
+	rejectCounts           // the counts need more bytes than the packet has
+	numRejects
+)
+
+var rejectNames = [numRejects]string{"not_query", "short", "size", "questions", "records", "counts"}
+
+// precheck returns why a packet is not a query worth parsing, reading
+// only its header, or -1 if it is one.
+func precheck(pkt []byte) int {
+	if len(pkt) < 12 {
+		return rejectShort
+	}
+	if len(pkt) > maxQueryBytes {
+		return rejectSize
+	}
+	flags := binary.BigEndian.Uint16(pkt[2:])
+	qd := int(binary.BigEndian.Uint16(pkt[4:]))
+	an := int(binary.BigEndian.Uint16(pkt[6:]))
+	ns := int(binary.BigEndian.Uint16(pkt[8:]))
+	ar := int(binary.BigEndian.Uint16(pkt[10:]))
+	switch {
+	case flags&(1<<15) != 0 || int(flags>>11)&0xf != dns.OpcodeQuery || qd == 0:
+		return rejectNotQuery
+	case qd > maxQuestions:
+		return rejectQuestions
+	case an > maxKnownAnswers || ns > maxAuthority || ar > maxAdditional:
+		return rejectRecords
+	case 12+qd*minQuestion+(an+ns+ar)*minRecord > len(pkt):
+		return rejectCounts
+	}
+	return -1
+}
+
+// readQuestions returns the id and questions of a query that passed
+// precheck; the other sections are not read (the responder has no use for
+// them: it does not suppress known answers).
+func readQuestions(pkt []byte) (id uint16, qs []dns.Question, err error) {
+	qd := int(binary.BigEndian.Uint16(pkt[4:]))
+	qs = make([]dns.Question, 0, qd)
+	off := 12
+	for range qd {
+		name, next, err := dns.UnpackDomainName(pkt, off)
+		if err != nil || next+4 > len(pkt) {
+			return 0, nil, errShort
+		}
+		qs = append(qs, dns.Question{
+			Name:   name,
+			Qtype:  binary.BigEndian.Uint16(pkt[next:]),
+			Qclass: binary.BigEndian.Uint16(pkt[next+2:]),
+		})
+		off = next + 4
+	}
+	return binary.BigEndian.Uint16(pkt), qs, nil
+}
+
 // respAction is what the responder does with a query: nothing, a unicast
 // answer to a source, or a multicast answer on an interface.
 type respAction struct {
@@ -56,7 +138,8 @@ type respCore struct {
 	prefixes func(ifIndex int) []netip.Prefix // on-link prefixes of an interface; ifIndex 0: of all of them
 	lastMC   map[int]time.Time
 	limiter  srcLimiter
-	dropped  uint64 // queries left unanswered: off-link, rate, or not ours
+	dropped  uint64             // queries left unanswered: off-link, rate, or not ours
+	rejected [numRejects]uint64 // packets turned away by their header (precheck), by reason
 }
 
 func newRespCore(z *zone, prefixes func(int) []netip.Prefix) *respCore {
@@ -83,18 +166,30 @@ func (c *respCore) onLink(src netip.Addr, ifIndex int) bool {
 // handle decides what to do with one packet that arrived at now from src
 // on interface ifIndex (0: unknown).
 func (c *respCore) handle(now time.Time, pkt []byte, src netip.AddrPort, ifIndex int) (respAction, bool) {
-	msg, _, err := unpackLenient(pkt)
-	if err != nil || msg.Response || msg.Opcode != dns.OpcodeQuery || len(msg.Question) == 0 {
-		return respAction{}, false // answers, garbage and other opcodes: not ours to answer
+	// Answers, garbage, other opcodes and queries no real asker sends are
+	// turned away by the header alone, before any parsing.
+	if why := precheck(pkt); why >= 0 {
+		c.rejected[why]++
+		return respAction{}, false
+	}
+	id, questions, err := readQuestions(pkt)
+	if err != nil {
+		c.rejected[rejectCounts]++ // the questions end past the packet
+		return respAction{}, false
 	}
 	var answers []dns.RR
 	seen := map[string]bool{}
+	asked := make(map[dns.Question]bool, len(questions))
 	unicastAsked := src.Port() != 5353 // a legacy resolver: answers go to its port (§6.7)
-	for _, q := range msg.Question {
+	for _, q := range questions {
 		if q.Qclass&(1<<15) != 0 {
 			unicastAsked = true // the QU bit (§5.4)
 		}
 		q.Qclass &^= 1 << 15
+		if asked[q] {
+			continue // a question repeated: its records are in already
+		}
+		asked[q] = true
 		for _, rr := range c.zone.Records(q) {
 			if key := rr.String(); !seen[key] {
 				seen[key] = true
@@ -114,7 +209,7 @@ func (c *respCore) handle(now time.Time, pkt []byte, src netip.AddrPort, ifIndex
 		if src.Port() != 5353 {
 			// A legacy answer echoes the id and the questions, with
 			// short TTLs (§6.7).
-			resp.Id, resp.Question = msg.Id, msg.Question
+			resp.Id, resp.Question = id, questions
 			for i, rr := range answers {
 				rr = dns.Copy(rr)
 				if rr.Header().Ttl > legacyTTL {
@@ -233,18 +328,21 @@ func newResponder(z *zone, ifaces []net.Interface) (*responder, error) {
 		return nil, errors.Join(errs...)
 	}
 	if r.p4 != nil {
-		r.wg.Go(func() { r.read4() })
+		r.wg.Go(func() { r.read(r.read4) })
 	}
 	if r.p6 != nil {
-		r.wg.Go(func() { r.read6() })
+		r.wg.Go(func() { r.read(r.read6) })
 	}
 	return r, nil
 }
 
-func (r *responder) read4() {
+// read hands each packet that arrives on one of the responder's sockets
+// to handle until the socket is closed. readFrom reads one packet and says
+// the interface it came in on (0: unknown).
+func (r *responder) read(readFrom func([]byte) (n, ifIndex int, src net.Addr, err error)) {
 	buf := make([]byte, maxPacket)
 	for {
-		n, cm, src, err := r.p4.ReadFrom(buf)
+		n, ifIndex, src, err := readFrom(buf)
 		if errors.Is(err, net.ErrClosed) {
 			return
 		}
@@ -252,31 +350,24 @@ func (r *responder) read4() {
 			time.Sleep(10 * time.Millisecond) // transient; never a busy loop
 			continue
 		}
-		ifIndex := 0
-		if cm != nil {
-			ifIndex = cm.IfIndex
-		}
 		r.handle(buf[:n], src, ifIndex)
 	}
 }
 
-func (r *responder) read6() {
-	buf := make([]byte, maxPacket)
-	for {
-		n, cm, src, err := r.p6.ReadFrom(buf)
-		if errors.Is(err, net.ErrClosed) {
-			return
-		}
-		if err != nil {
-			time.Sleep(10 * time.Millisecond)
-			continue
-		}
-		ifIndex := 0
-		if cm != nil {
-			ifIndex = cm.IfIndex
-		}
-		r.handle(buf[:n], src, ifIndex)
+func (r *responder) read4(b []byte) (n, ifIndex int, src net.Addr, err error) {
+	n, cm, src, err := r.p4.ReadFrom(b)
+	if cm != nil {
+		ifIndex = cm.IfIndex
 	}
+	return n, ifIndex, src, err
+}
+
+func (r *responder) read6(b []byte) (n, ifIndex int, src net.Addr, err error) {
+	n, cm, src, err := r.p6.ReadFrom(b)
+	if cm != nil {
+		ifIndex = cm.IfIndex
+	}
+	return n, ifIndex, src, err
 }
 
 func (r *responder) handle(pkt []byte, from net.Addr, ifIndex int) {

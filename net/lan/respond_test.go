@@ -12,7 +12,7 @@ import (
 
 // testCore is a responder core for a game on an interface (index 2) whose
 // prefix is 192.168.1.0/24 and fe80::/64.
-func testCore(t *testing.T) *respCore {
+func testCore(t testing.TB) *respCore {
 	t.Helper()
 	info := Info{ID: "abc", Name: "Friday night rocks", Host: "a-long-host-name", Players: 3, Max: 8, State: "setup", Fingerprint: "00112233445566778899aabbccddeeff"}
 	svc, err := mdns.NewMDNSService(info.ID, Service, Domain, "rockstep-"+info.ID+"."+Domain, 7777,
@@ -127,13 +127,13 @@ func TestResponderRFC6762(t *testing.T) {
 
 	t.Run("each record once, however often asked", func(t *testing.T) {
 		c := testCore(t)
-		names := make([]string, 100)
+		names := make([]string, maxQuestions) // as many as a query may ask
 		for i := range names {
 			names[i] = serviceName
 		}
 		q := query(t, true, names...)
 		a, ok := c.handle(t0, q, onLinkMDNS, 2)
-		check("100 questions", q, a, ok)
+		check("identical questions", q, a, ok)
 		if !ok {
 			t.Fatal("no answer")
 		}
@@ -143,7 +143,7 @@ func TestResponderRFC6762(t *testing.T) {
 		}
 		one := len(c.zone.Records(dns.Question{Name: serviceName, Qtype: dns.TypePTR, Qclass: dns.ClassINET}))
 		if len(msg.Answer) != one {
-			t.Errorf("%d records for 100 identical questions, want %d", len(msg.Answer), one)
+			t.Errorf("%d records for %d identical questions, want %d", len(msg.Answer), len(names), one)
 		}
 	})
 

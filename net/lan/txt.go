@@ -21,8 +21,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"rockstep/internal/peertext"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -152,26 +152,12 @@ func unescapeTXT(s string) string {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// sanitiseName makes an untrusted name safe to display: invalid UTF-8 becomes
-// U+FFFD, white space becomes a plain space, other control and format
-// characters (escapes, bidi overrides, zero-width marks) are dropped, surrounding spaces trimmed, and the result cut to at
-// most MaxName bytes on a character boundary. changed reports whether any of
-// that altered s.
+// sanitiseName makes an untrusted name safe to display on one line, as
+// every text from a peer is (peertext.Clean: no control, format or
+// invisible characters, NFC, spaces collapsed), at most MaxName bytes.
+// changed reports whether that altered s.
 func sanitiseName(s string) (clean string, changed bool) {
-	if len(s) > 4*255 { // never more than a TXT string; bounds the work below
-		s = s[:4*255]
-	}
-	var b strings.Builder
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		if unicode.IsSpace(r) {
-			r = ' ' // newlines and tabs would break a one-line listing
-		}
-		if !unicode.IsGraphic(r) {
-			continue
-		}
-		b.WriteRune(r)
-	}
-	clean = strings.TrimSpace(wire.Truncate(b.String(), MaxName))
+	clean = peertext.Clean(s, MaxName)
 	return clean, clean != s
 }
 

@@ -89,6 +89,11 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		s.stats.MalformedIn++
 		return
 	}
+	msg, ok := cleanText(msg)
+	if !ok {
+		s.stats.MalformedIn++ // a chat line of nothing visible
+		return
+	}
 	switch m := msg.(type) {
 	case wire.Welcome:
 		s.onWelcome(m)

@@ -3,6 +3,7 @@ package room
 import (
 	"time"
 
+	"rockstep/internal/peertext"
 	"rockstep/net/wire"
 )
 
@@ -264,6 +265,12 @@ func (r *Room) onChat(m *member, c wire.Chat) {
 		r.drop(DropSpoof) // the room says who spoke, whatever the packet claims
 	}
 	c.From = from
+	// One line of text to show: no control, bidi or zero-width
+	// characters (peertext.Clean). Nothing left: nothing to relay.
+	if c.Text = peertext.Clean(c.Text, wire.MaxChat); c.Text == "" {
+		r.drop(DropMalformed)
+		return
+	}
 	for _, x := range r.members {
 		r.send(x.conn, c)
 	}

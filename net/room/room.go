@@ -21,6 +21,7 @@ import (
 	"rockstep/game"
 	"rockstep/internal/ackclock"
 	"rockstep/internal/defaults"
+	"rockstep/internal/peertext"
 	"rockstep/net/wire"
 )
 
@@ -298,7 +299,7 @@ func New(cfg Config) *Room {
 	defaults.Positive(&cfg.MaxFramesPerS, def.MaxFramesPerS)
 	defaults.Positive(&cfg.ChatPerS, def.ChatPerS)
 	defaults.Positive(&cfg.ChatBurst, def.ChatBurst)
-	cfg.Name = wire.Truncate(cfg.Name, wire.MaxName)
+	cfg.Name = peertext.Clean(cfg.Name, wire.MaxName) // a room name may come from a client (CreateRoom)
 	if probe := cfg.Setup; func() bool { probe.Players = 1; return probe.Validate() != nil }() {
 		cfg.Setup = def.Setup // the room fills in the players; the rest must be valid
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/internal/peertext"
 	"rockstep/net/wire"
 )
 
@@ -57,7 +58,7 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 			return
 		}
 		spectator := r.addMember(conn, -1)
-		spectator.id, spectator.name = j.PlayerID, j.Name
+		spectator.id, spectator.name = j.PlayerID, peertext.Clean(j.Name, wire.MaxName)
 		r.welcome(spectator)
 		r.startSnapshot(spectator)
 		return
@@ -90,7 +91,7 @@ func (r *Room) freeSlot() int {
 // false (the slot left free) if no token can be made.
 func (r *Room) seat(i int, id [16]byte, name string) bool {
 	s := &r.slots[i]
-	*s = slot{used: true, id: id, name: cleanName(name, i), colour: uint8(i)}
+	*s = slot{used: true, id: id, name: r.playerName(name, i, id), colour: uint8(i)}
 	if _, err := io.ReadFull(r.cfg.Random, s.token[:]); err != nil {
 		*s = slot{}
 		return false
@@ -132,7 +133,7 @@ func (r *Room) rejoin(conn ConnID, j wire.Join) {
 		}
 		m := r.reclaimSlot(conn, i)
 		if j.Name != "" {
-			s.name = cleanName(j.Name, i)
+			s.name = r.playerName(j.Name, i, s.id)
 		}
 		r.catchUp(m)
 		return
@@ -191,21 +192,6 @@ func (r *Room) welcome(m *member) {
 	// Start again would restart, at turn 0, a player that came back into the
 	// game from a snapshot. One that has not started is sent Start until it
 	// answers (sendStarts).
-}
-
-// cleanName keeps a name printable and within limits; an empty name
-// becomes "Player N".
-func cleanName(name string, slotIdx int) string {
-	b := make([]rune, 0, len(name))
-	for _, c := range name {
-		if c >= 0x20 && c != 0x7f && c != 0xfffd {
-			b = append(b, c)
-		}
-	}
-	if n := wire.Truncate(string(b), wire.MaxName); n != "" {
-		return n
-	}
-	return "Player " + string(rune('1'+slotIdx))
 }
 
 func (r *Room) setupState() wire.SetupState {
