@@ -91,9 +91,10 @@ type acceptKey struct {
 	nonce [nonceSize]byte
 }
 
-// AddrChanger is a ServerHandler that wants to know when a session's peer
-// is heard from a new address (a client that roamed, or whose NAT mapping
-// changed): the session goes on, and datagrams follow the peer there.
+// AddrChanger is a ServerHandler that wants to know when a session moves
+// to its peer's new address (a client that roamed, or whose NAT mapping
+// changed), once that address answered a challenge: the session goes on,
+// and datagrams follow the peer there.
 type AddrChanger interface {
 	AddrChanged(c ConnID, addr netip.AddrPort)
 }
