@@ -18,7 +18,7 @@ func TestHostDropLog(t *testing.T) {
 	var d dropLog
 	var counts [numHostDrops]uint64
 	from := netip.MustParseAddrPort("10.0.0.1:4000")
-	start := time.Hour // the host's clock, well after its start
+	start := time.Hour    // the host's clock, well after its start
 	for i := range 1000 { // 10 s of drops, 100 a second of each reason
 		now := start + time.Duration(i)*10*time.Millisecond
 		for _, r := range []int{dropHostCreateRate, dropHostNoJoin} {
