@@ -20,6 +20,7 @@ import (
 	"rockstep/game"
 	"rockstep/internal/defaults"
 	"rockstep/internal/peertext"
+	"rockstep/internal/tokenbucket"
 	"rockstep/net/lan"
 	"rockstep/net/room"
 	"rockstep/net/transport"
@@ -92,7 +93,9 @@ type Host struct {
 	rec       *recorders
 	stats     statsBox
 	dropped   [numHostDrops]uint64
-	hungUp    uint64 // connections hung up on for room traffic sent in no room (onStray)
+	dlog      dropLog       // the drops above, one log line per reason per dropLogEvery
+	lastIdle  time.Duration // the last sweep for connections in no room (idleSweepEvery)
+	hungUp    uint64        // connections hung up on for room traffic sent in no room (onStray)
 	lastStat  time.Duration
 	listed    listing // the default room as last published
 	lastFlush time.Duration
@@ -111,6 +114,8 @@ type Host struct {
 
 type hosted struct {
 	r       *room.Room
+	idleAt  time.Duration // when it was opened or its last game was seen running
+	expired bool          // closed for running no game for lobbyLimit: removed at once
 	emptyAt time.Duration // when it became empty, finished or never started (0: not)
 	state   wire.RoomState
 	maker   netip.Prefix // the network of the connection that created it; invalid: none counted
@@ -144,6 +149,10 @@ type conn struct {
 	pipe    *transport.Pipe
 	stray   bool          // sent room traffic while in no room
 	strayAt time.Duration // when it first did
+
+	roomless   bool               // in no room since roomlessAt (seen by the idle sweep, or connected)
+	roomlessAt time.Duration      // when it connected, or was first seen in no room
+	creates    tokenbucket.Bucket // CreateRooms, at createPerS
 }
 
 // Host-level drop reasons (frames the host itself turns away).
@@ -151,11 +160,41 @@ const (
 	dropHostMalformed = iota
 	dropHostNotJoined
 	dropHostNoRoom
-	dropHostRoomLimit // CreateRoom over MaxRoomsPerConn or MaxRoomsPerNet
+	dropHostRoomLimit  // CreateRoom over MaxRoomsPerConn or MaxRoomsPerNet
+	dropHostCreateRate // CreateRoom over the connection's rate (createPerS): no answer
+	dropHostNoJoin     // a connection closed for joining no room within joinGrace
+	dropHostNoGame     // a created room closed for running no game for lobbyLimit
 	numHostDrops
 )
 
-var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit"}
+var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit",
+	"host_create_rate", "host_no_join", "host_no_game"}
+
+// joinGrace is how long a connection may be in no room (since it connected,
+// or since it left its room) before the host closes it: a player, a
+// spectator or a bot joins a room within moments of connecting, and a
+// room's creator hangs up once answered, while connections that never join
+// would hold their network's share of sessions (transport.Config.MaxPerSubnet)
+// with heartbeats alone. In-process clients are not closed.
+const joinGrace = 5 * time.Second
+
+// idleSweepEvery is how often the connections are looked at for joinGrace.
+const idleSweepEvery = 500 * time.Millisecond
+
+// createPerS and createBurst are the pace of one connection's CreateRooms,
+// a person's (as chat's, room.Config.ChatPerS): more are dropped unanswered
+// and counted, before they cost a look through the rooms.
+const (
+	createPerS  = 1
+	createBurst = 4
+)
+
+// lobbyLimit is how long a created room (not the default) may go without a
+// game running, since it was opened or since its last game, before it is
+// closed with its members told: rooms that never start expire even while
+// someone sits in them, so a network's MaxRoomsPerNet rooms are held only
+// as long as they are played.
+const lobbyLimit = 10 * time.Minute
 
 // makerNet is the network a room's creator is counted in: its /24 for
 // IPv4, its /64 for IPv6 (one machine may hold many addresses of it).
@@ -236,7 +275,7 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 			rc.Setup = setup
 		}
 	}
-	h.rooms[id] = &hosted{r: room.New(rc)}
+	h.rooms[id] = &hosted{r: room.New(rc), idleAt: h.now()}
 	h.order = append(h.order, id)
 	h.log.Info("room opened", "room", id, "name", name)
 	return id
@@ -278,7 +317,7 @@ func (h *Host) Attach(p *transport.Pipe) {
 func (h *Host) Connected(c transport.ConnID, addr netip.AddrPort) {
 	id := h.newConnID()
 	h.byNet[c] = id
-	h.conns[id] = &conn{addr: addr, net: c}
+	h.conns[id] = &conn{addr: addr, net: c, roomless: true, roomlessAt: h.now()}
 	h.log.Debug("connected", "conn", id, "addr", addr)
 }
 
@@ -355,6 +394,10 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		}
 		h.flush(hr)
 	case wire.CreateRoom:
+		if cn.addr.IsValid() && !cn.creates.Take(now, createPerS, createBurst) {
+			h.drop(dropHostCreateRate, cn.addr)
+			return
+		}
 		var maker netip.Prefix
 		if cn.addr.IsValid() {
 			maker = makerNet(cn.addr.Addr())
@@ -484,7 +527,7 @@ func (h *Host) Tick(wall time.Time) {
 		hr.r.Tick(now)
 		h.flush(hr)
 		h.watch(id, hr, now)
-		if id != DefaultRoom && hr.emptyAt != 0 && now-hr.emptyAt > h.cfg.Linger {
+		if id != DefaultRoom && (hr.expired || hr.emptyAt != 0 && now-hr.emptyAt > h.cfg.Linger) {
 			h.stats.mu.Lock()
 			add(&h.stats.closed, hr.r.Stats())
 			h.stats.mu.Unlock()
@@ -499,6 +542,11 @@ func (h *Host) Tick(wall time.Time) {
 			h.log.Info("room closed", "room", id)
 		}
 	}
+	if now-h.lastIdle >= idleSweepEvery {
+		h.lastIdle = now
+		h.sweepIdle(now)
+	}
+	h.dlog.flush(now, h.log, func(r int) uint64 { return h.dropped[r] })
 	// Twice a second, and at once when the default room's player count
 	// or state changes: the LAN listing shows them.
 	if now-h.lastStat >= 500*time.Millisecond || h.listingChanged() {
@@ -516,6 +564,17 @@ func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 		if d := hr.r.Desync(); d != nil {
 			h.log.Warn("desync", "room", id, "turn", d.Turn, "entries", len(d.Entries))
 		}
+	}
+	// A created room that runs no game for lobbyLimit is closed, its
+	// members told, even if someone is in it.
+	switch {
+	case st == wire.StateRunning:
+		hr.idleAt = now
+	case id != DefaultRoom && !hr.expired && now-hr.idleAt > lobbyLimit:
+		hr.expired = true
+		hr.r.Shutdown(now, "this room ran no game for too long")
+		h.flush(hr)
+		h.drop(dropHostNoGame, netip.AddrPort{})
 	}
 	// A room nobody is in expires once its game is over, or if its game
 	// never started: rooms created and left empty do not pile up.
@@ -566,5 +625,78 @@ func (h *Host) shutdown(now time.Duration) {
 	}
 	if now-h.shutAt >= shutdownGrace && h.cancel != nil {
 		h.cancel()
+	}
+}
+
+// sweepIdle closes the network connections that have been in no room for
+// joinGrace (see joinGrace).
+func (h *Host) sweepIdle(now time.Duration) {
+	if h.srv == nil {
+		return
+	}
+	for id, cn := range h.conns {
+		if cn.pipe != nil {
+			continue
+		}
+		if hr := h.rooms[cn.room]; cn.room != 0 && hr != nil && hr.r.HasConn(id) {
+			cn.roomless = false
+			continue
+		}
+		switch {
+		case !cn.roomless:
+			cn.roomless, cn.roomlessAt = true, now
+		case now-cn.roomlessAt >= joinGrace:
+			h.drop(dropHostNoJoin, cn.addr)
+			h.srv.CloseConn(cn.net, transport.CloseTimeout)
+		}
+	}
+}
+
+// drop counts a host drop of reason r (from from, if known) and logs it,
+// one line per reason per dropLogEvery.
+func (h *Host) drop(r int, from netip.AddrPort) {
+	h.dropped[r]++
+	h.dlog.note(h.now(), h.log, r, from, h.dropped[r])
+}
+
+// dropLogEvery is the least time between two log lines about one host
+// drop reason, as the transport's.
+const dropLogEvery = 10 * time.Second
+
+// dropLog writes the host's drops to its log, one line per reason per
+// dropLogEvery: the first after a quiet spell at once, the rest summed up
+// when the interval is over (flush). Loop goroutine only.
+type dropLog struct {
+	last    [numHostDrops]time.Duration
+	logged  [numHostDrops]bool
+	pending [numHostDrops]uint64
+	from    [numHostDrops]netip.AddrPort
+}
+
+func (d *dropLog) note(now time.Duration, log *slog.Logger, r int, from netip.AddrPort, total uint64) {
+	if (!d.logged[r] || now-d.last[r] >= dropLogEvery) && d.pending[r] == 0 {
+		d.last[r], d.logged[r] = now, true
+		args := []any{"reason", hostDropNames[r], "count", 1, "total", total}
+		if from.IsValid() {
+			args = append(args, "from", from.String())
+		}
+		log.Warn("host: dropped", args...)
+		return
+	}
+	d.pending[r]++
+	d.from[r] = from
+}
+
+func (d *dropLog) flush(now time.Duration, log *slog.Logger, total func(int) uint64) {
+	for r := range numHostDrops {
+		if d.pending[r] == 0 || now-d.last[r] < dropLogEvery {
+			continue
+		}
+		args := []any{"reason", hostDropNames[r], "count", d.pending[r], "in", (now - d.last[r]).Round(time.Second).String(), "total", total(r)}
+		if d.from[r].IsValid() {
+			args = append(args, "latest_from", d.from[r].String())
+		}
+		log.Warn("host: dropped", args...)
+		d.last[r], d.pending[r] = now, 0
 	}
 }

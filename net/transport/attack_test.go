@@ -248,7 +248,9 @@ func streamPair(t *testing.T) (*Server, *relay, *streamServer, *streamClient, fu
 }
 
 // TestRoaming: a client whose source port changes mid-stream (the NAT
-// between it and the server rebinds) keeps its session and its stream.
+// between it and the server rebinds) keeps its session and its stream: the
+// server challenges the new address, the client answers from there, and
+// the session moves, once per rebinding.
 func TestRoaming(t *testing.T) {
 	srv, r, sh, _, flowing := streamPair(t)
 	flowing(100)
@@ -258,8 +260,8 @@ func TestRoaming(t *testing.T) {
 		flowing(200)
 	}
 	st := srv.Stats()
-	if st.Sessions != 1 || st.Accepted != 1 || st.Migrated != 2 {
-		t.Errorf("after two rebinds: %d sessions, %d accepted, %d migrations; want 1, 1, 2", st.Sessions, st.Accepted, st.Migrated)
+	if st.Sessions != 1 || st.Accepted != 1 || st.Migrated != 2 || st.Challenges < 2 {
+		t.Errorf("after two rebinds: %d sessions, %d accepted, %d migrations, %d challenges; want 1, 1, 2, 2 or more", st.Sessions, st.Accepted, st.Migrated, st.Challenges)
 	}
 	if r.UpAddr() == before {
 		t.Fatalf("the relay did not move")

@@ -482,6 +482,18 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 			return
 		}
 		c.err = fmt.Errorf("server %v: %w", c.server, &CloseError{Reason: plain[0], ByPeer: true})
+	case kindChallenge:
+		// The server heard us from a new address (our NAT rebound, or we
+		// roamed) and asks whether we are there: the echo, sent from
+		// where we are, moves the session here.
+		if len(plain) != challengeSize {
+			c.drop(DropMalformed)
+			return
+		}
+		c.sess.lastRecv = now
+		c.writeSealed(kindResponse, plain)
+	case kindResponse:
+		c.drop(DropMalformed) // the client's to send
 	case kindDgram:
 		if len(plain) == 0 || len(plain) > wire.MaxFrame {
 			c.drop(DropMalformed)

@@ -62,8 +62,9 @@ type Config struct {
 // LAN returns the low-latency preset for a local network: KCP in nodelay mode
 // with a 10 ms interval, fast resend after 2 acknowledgements and no
 // congestion control, 128-segment windows, 1200-byte datagrams, a heartbeat
-// every 250 ms and a 3 s timeout; 2,048 sessions, at most 64 from one
-// address and 256 from one /24 or /64.
+// every 250 ms and a 3 s timeout; 2,048 sessions, at most 32 from one
+// address and 256 from one /24 or /64 (so that a handful of addresses
+// cannot hold all of their network's: eight would be needed).
 func LAN() Config {
 	return Config{
 		NoDelay:          true,
@@ -76,7 +77,7 @@ func LAN() Config {
 		Heartbeat:        250 * time.Millisecond,
 		Timeout:          3 * time.Second,
 		MaxSessions:      2048,
-		MaxPerIP:         64,
+		MaxPerIP:         32,
 		MaxPerSubnet:     256,
 		MaxQueue:         64 << 10,
 		CookieRate:       50,

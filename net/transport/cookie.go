@@ -46,16 +46,66 @@ func (j *cookieJar) make(addr netip.AddrPort, nonce []byte, w uint64) [cookieSiz
 }
 
 // verify reports whether cookie was made for addr and nonce in now's window
-// or the one before.
-func (j *cookieJar) verify(now time.Time, addr netip.AddrPort, nonce, cookie []byte) bool {
+// or the one before, and in which.
+func (j *cookieJar) verify(now time.Time, addr netip.AddrPort, nonce, cookie []byte) (made uint64, ok bool) {
 	w := window(now)
 	for _, w := range [2]uint64{w, w - 1} {
 		c := j.make(addr, nonce, w)
 		if hmac.Equal(c[:], cookie) {
-			return true
+			return w, true
 		}
 	}
-	return false
+	return 0, false
+}
+
+// usedCookies remembers the cookies whose Connect made a session, for as
+// long as they verify (their window and the next), so that a Connect is
+// accepted once: a captured one replayed from its own address makes no
+// second session. Its size is bounded by the Connect rate
+// (Config.MaxHandshakeRate) times two windows.
+type usedCookies struct {
+	w    uint64                        // the window of cur
+	cur  map[[cookieSize]byte]struct{} // cookies made in window w
+	prev map[[cookieSize]byte]struct{} // made in window w-1
+}
+
+// roll forgets the cookies that no longer verify at window w.
+func (u *usedCookies) roll(w uint64) {
+	switch {
+	case w == u.w && u.cur != nil:
+		return
+	case w == u.w+1 && u.cur != nil:
+		u.prev, u.cur = u.cur, make(map[[cookieSize]byte]struct{})
+	default:
+		u.prev, u.cur = make(map[[cookieSize]byte]struct{}), make(map[[cookieSize]byte]struct{})
+	}
+	u.w = w
+}
+
+// set returns the set of the cookies made in window made (now's window w
+// or the one before), nil for any other.
+func (u *usedCookies) set(w, made uint64) map[[cookieSize]byte]struct{} {
+	u.roll(w)
+	switch made {
+	case w:
+		return u.cur
+	case w - 1:
+		return u.prev
+	}
+	return nil
+}
+
+// seen reports whether cookie, made in window made, has made a session.
+func (u *usedCookies) seen(w, made uint64, cookie [cookieSize]byte) bool {
+	_, ok := u.set(w, made)[cookie]
+	return ok
+}
+
+// use records that cookie, made in window made, has made a session.
+func (u *usedCookies) use(w, made uint64, cookie [cookieSize]byte) {
+	if m := u.set(w, made); m != nil {
+		m[cookie] = struct{}{}
+	}
 }
 
 // subnetOf returns the network a source address is counted in: its /24

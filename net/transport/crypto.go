@@ -40,7 +40,7 @@ const (
 
 // transcriptLabel starts every signed handshake transcript and every HKDF
 // salt: a signature made for anything else never verifies here.
-const transcriptLabel = "rockstep transport v2 handshake"
+const transcriptLabel = "rockstep transport v3 handshake"
 
 // ErrHostKey is returned by Dial when the server proves a host key other
 // than the one Config.HostFingerprint asks for. Test with errors.Is; the

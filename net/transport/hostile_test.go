@@ -112,7 +112,7 @@ func TestHostileTraffic(t *testing.T) {
 			if i%10 == 0 {
 				b[0] = clientOnly[i%3]
 			} else {
-				b[0] = byte(9 + rng.IntN(247)) // no such kind
+				b[0] = byte(int(kindResponse) + 1 + rng.IntN(255-int(kindResponse))) // no such kind
 			}
 			return b
 		}), DropMalformed},

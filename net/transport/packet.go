@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/xtaci/kcp-go/v5"
 )
@@ -39,6 +40,11 @@ import (
 //	kind 9 Datagram both ways  one frame, unreliable: sent at once, never
 //	                           retransmitted or reordered by the transport
 //	                           (SendDatagram)
+//	kind 10 Challenge server→client  challenge [challengeSize]: sent to a new
+//	                           address the session's peer was heard from,
+//	                           before the session moves there
+//	kind 11 Response  client→server  the challenge, echoed from the address
+//	                           it reached
 //
 // The cookie is HMAC-SHA256(server secret, client IP (16 bytes, IPv4
 // unmapped then 4-in-6) | client port u16 | nonce | time window u64)[:16],
@@ -49,27 +55,48 @@ import (
 //
 // The session is found by its conv, never by the address a datagram came
 // from: a datagram that opens under the session's key and is not a replay
-// is the peer's, whatever its source, and the server then answers to that
-// source (a client whose address changes keeps its session). Anything else
-// is dropped and counted by reason.
+// is the peer's, whatever its source. The server answers a new source only
+// once it has proved it can receive (path validation, as QUIC's, RFC 9000
+// §8.2): it sends a Challenge there and moves the session when the Response
+// comes back from there (see Server.established). Anything else is dropped
+// and counted by reason. A cookie's Connect makes one session: a replayed
+// Connect makes none.
 //
 // Kind ids are only ever appended; a changed layout takes a new
 // protocolVersion, carried by Hello and Connect.
 const (
-	kindHello   byte = 1
-	kindCookie  byte = 2
-	kindConnect byte = 3
-	kindAccept  byte = 4
-	kindRefuse  byte = 5
-	kindData    byte = 6
-	kindPing    byte = 7
-	kindClose   byte = 8
-	kindDgram   byte = 9
+	kindHello     byte = 1
+	kindCookie    byte = 2
+	kindConnect   byte = 3
+	kindAccept    byte = 4
+	kindRefuse    byte = 5
+	kindData      byte = 6
+	kindPing      byte = 7
+	kindClose     byte = 8
+	kindDgram     byte = 9
+	kindChallenge byte = 10
+	kindResponse  byte = 11
 )
 
 // protocolVersion is the version of the datagram layout above. Version 2:
-// sealed datagrams, X25519 and a signed Accept.
-const protocolVersion byte = 2
+// sealed datagrams, X25519 and a signed Accept. Version 3: Challenge and
+// Response (a version 2 client would not answer a Challenge, and could not
+// roam).
+const protocolVersion byte = 3
+
+// challengeSize is the bytes of a path challenge: random, so that only a
+// peer that received it (and holds the session's keys) can echo it.
+const challengeSize = 16
+
+// amplification is how many times the bytes of the authentic datagrams
+// from an address not yet validated the server sends there at most
+// (challenges only), as QUIC's anti-amplification limit (RFC 9000 §8).
+const amplification = 3
+
+// challengeEvery is the least time between two challenges of one session:
+// a peer that keeps forging new source addresses gets a challenge sent out
+// at most this often. A real rebinding needs one, two if the first is lost.
+const challengeEvery = 100 * time.Millisecond
 
 // Sizes of the handshake datagrams, bytes (kind byte included).
 const (
@@ -199,7 +226,7 @@ func appendRefuse(b []byte, nonce [nonceSize]byte, reason byte) []byte {
 }
 
 // sealedKind reports whether kind is one of the sealed kinds.
-func sealedKind(kind byte) bool { return kind >= kindData && kind <= kindDgram }
+func sealedKind(kind byte) bool { return kind >= kindData && kind <= kindResponse }
 
 // convOf returns the conv id of a sealed datagram, and false if pkt is too
 // short to hold one.

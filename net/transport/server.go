@@ -49,6 +49,7 @@ type Server struct {
 	writeTo func(b []byte, to netip.AddrPort) // sends a datagram; tests may replace it
 
 	cookies    *cookieJar
+	used       usedCookies    // cookies whose Connect made a session: each makes one
 	cookieRate *rateLimiter   // Cookies per source address and port
 	allCookies *globalLimiter // Cookies in all
 	connects   *rateLimiter   // Connects per source network
@@ -90,9 +91,10 @@ type acceptKey struct {
 	nonce [nonceSize]byte
 }
 
-// AddrChanger is a ServerHandler that wants to know when a session's peer
-// is heard from a new address (a client that roamed, or whose NAT mapping
-// changed): the session goes on, and datagrams follow the peer there.
+// AddrChanger is a ServerHandler that wants to know when a session moves
+// to its peer's new address (a client that roamed, or whose NAT mapping
+// changed), once that address answered a challenge: the session goes on,
+// and datagrams follow the peer there.
 type AddrChanger interface {
 	AddrChanged(c ConnID, addr netip.AddrPort)
 }
@@ -407,7 +409,10 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 	}
 	var nonce [nonceSize]byte
 	copy(nonce[:], pkt[2:])
-	if !s.cookies.verify(now, from, nonce[:], pkt[2+nonceSize:2+nonceSize+cookieSize]) {
+	var cookie [cookieSize]byte
+	copy(cookie[:], pkt[2+nonceSize:])
+	made, ok := s.cookies.verify(now, from, nonce[:], cookie[:])
+	if !ok {
 		s.drop(DropBadCookie, from)
 		return
 	}
@@ -419,6 +424,14 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 			return
 		}
 		s.drop(DropMalformed, from) // the same nonce with another key: not a client of ours
+		return
+	}
+	// A cookie makes one session. Its Connect repeated while the Accept
+	// may be lost is answered above; once the client has spoken sealed, a
+	// copy of it (captured, and sent again from its address within the
+	// cookie's life) would make a ghost session answering to that address.
+	if s.used.seen(window(now), made, cookie) {
+		s.drop(DropReplay, from)
 		return
 	}
 	// Connects cost a key agreement and a signature: limited per source
@@ -465,6 +478,7 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 		return
 	}
 	sess := s.open(now, from, conv, ch)
+	s.used.use(window(now), made, cookie)
 	sess.nonce, sess.clientPub = nonce, clientPub
 	sess.accept = appendAccept(make([]byte, 0, acceptLen), nonce, conv, serverPub, s.key.pub, ed25519.Sign(s.key.priv, tr))
 	s.accepting[acceptKey{from, nonce}] = sess
@@ -541,19 +555,46 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		sess.accept = nil
 	}
 	// The session follows its peer to a new address once the peer's
-	// newest datagram comes from there and the old address has gone
-	// quiet: a NAT that rebinds or a client that roams moves it in
-	// migrateQuiet, while an attacker who races a copy of a datagram from
-	// its own address cannot pull the answers to itself as long as the
-	// peer is still heard where it was.
+	// newest datagram comes from there, the old address has gone quiet,
+	// and the new one has proved that it can receive: it echoed, sealed,
+	// the challenge sent there (path validation, as QUIC's). A NAT that
+	// rebinds or a client that roams moves it in migrateQuiet and a round
+	// trip; an attacker who races a copy of a datagram from its own
+	// address cannot pull the answers to itself as long as the peer is
+	// still heard where it was; and a peer that forges another's source
+	// address gets that address nothing but challenges, never more than
+	// amplification times what it sent from there, and the session stays.
 	switch {
 	case from == sess.addr:
 		sess.heardAt = now
-	case newest && now.Sub(sess.heardAt) >= s.migrateQuiet():
-		s.migrate(sess, from)
-		sess.heardAt = now
+		sess.probe = netip.AddrPort{} // the old path lives: no move
+	case pkt[0] == kindResponse:
+		// Checked below.
+	case from == sess.probe || newest && now.Sub(sess.heardAt) >= s.migrateQuiet():
+		s.probePath(now, sess, from, len(pkt))
 	}
 	switch pkt[0] {
+	case kindResponse:
+		if len(plain) != challengeSize {
+			s.drop(DropMalformed, from)
+			return
+		}
+		sess.lastRecv = now
+		switch {
+		case !sess.probe.IsValid() || from != sess.probe || [challengeSize]byte(plain) != sess.challenge:
+			// A late answer, after the move or the path's end, or an
+			// answer from elsewhere than the challenge went: not proof.
+			s.drop(DropPath, from)
+		case !s.roomFor(sess, from):
+			sess.probe = netip.AddrPort{}
+			s.drop(DropPath, from)
+		default:
+			sess.probe = netip.AddrPort{}
+			s.migrate(sess, from)
+			sess.heardAt = now
+		}
+	case kindChallenge:
+		s.drop(DropMalformed, from) // the server's to send
 	case kindPing:
 		if len(plain) != 0 {
 			s.drop(DropMalformed, from)
@@ -601,8 +642,53 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 // that a peer that is still there, even idle, is always heard within it.
 func (s *Server) migrateQuiet() time.Duration { return 2 * s.cfg.Heartbeat }
 
-// migrate follows a session's peer to a new address: its newest datagram
-// came from there.
+// probePath notes an authentic datagram of n bytes from from, an address
+// the session is not at, and sends a challenge there when one is due and
+// within the address's budget. A new address replaces the one being
+// validated (the peer moved on); one over its limits is not tried.
+func (s *Server) probePath(now time.Time, sess *session, from netip.AddrPort, n int) {
+	if from != sess.probe {
+		if !s.roomFor(sess, from) {
+			s.drop(DropPath, from)
+			return
+		}
+		sess.probe, sess.probeIn, sess.probeOut = from, 0, 0
+		_, _ = rand.Read(sess.challenge[:]) // crypto/rand.Read never fails
+	}
+	sess.probeIn += n
+	if !sess.challengeAt.IsZero() && now.Sub(sess.challengeAt) < challengeEvery {
+		return // one is on its way
+	}
+	size := sealedOverhead + challengeSize
+	if sess.probeOut+size > amplification*sess.probeIn {
+		s.drop(DropPath, from)
+		return
+	}
+	var err error
+	s.obuf, err = sess.ch.seal(s.obuf[:0], kindChallenge, sess.challenge[:])
+	if err != nil {
+		sess.fail = err // the next sweep ends it (sweepTicks)
+		return
+	}
+	sess.probeOut += len(s.obuf)
+	sess.challengeAt = now
+	s.stats.challenges.Add(1)
+	s.write(s.obuf, from)
+}
+
+// roomFor reports whether sess may be counted at to instead of where it is:
+// to's IP and network are within MaxPerIP and MaxPerSubnet with it.
+func (s *Server) roomFor(sess *session, to netip.AddrPort) bool {
+	ip, old := to.Addr(), sess.addr.Addr()
+	if ip != old && s.perIP[ip] >= s.cfg.MaxPerIP {
+		return false
+	}
+	sub := subnetOf(ip)
+	return sub == subnetOf(old) || s.perSubnet[sub] < s.cfg.MaxPerSubnet
+}
+
+// migrate follows a session's peer to a new address: it answered a
+// challenge from there.
 func (s *Server) migrate(sess *session, to netip.AddrPort) {
 	s.count(sess.addr.Addr(), -1)
 	s.count(to.Addr(), 1)

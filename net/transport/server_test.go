@@ -616,7 +616,8 @@ func TestEstablishedDropsOffline(t *testing.T) {
 
 // TestMigrationOffline: the session follows its peer to a new address on
 // the peer's newest datagram from there, once the old address has been
-// quiet for twice the heartbeat, and only then; replies go there.
+// quiet for twice the heartbeat and the new one has answered a challenge
+// from there, and only then; replies go there.
 func TestMigrationOffline(t *testing.T) {
 	cfg := LAN()
 	o := newOffline(t, cfg)
@@ -654,12 +655,28 @@ func TestMigrationOffline(t *testing.T) {
 	o.handlePacket(now, home, raced) // the original, now a replay
 	repliesGo("after a raced copy from elsewhere", home)
 	// The peer's newest datagram from a new address, home quiet for twice
-	// the heartbeat: the session moves.
+	// the heartbeat: the new address is challenged, and nothing else goes
+	// there until it answers.
 	now = now.Add(2 * cfg.Heartbeat)
+	o.take()
 	o.handlePacket(now, roamed, peer.seal(t, kindDgram, []byte("5")))
+	out := o.take()
+	if len(out) != 1 || out[0].to != roamed {
+		t.Fatalf("after the peer's datagram from a new address: sent %v, want one challenge to %v", out, roamed)
+	}
+	kind, challenge, ok := peer.open(out[0].pkt)
+	if !ok || kind != kindChallenge || len(challenge) != challengeSize {
+		t.Fatalf("sent kind %d, %d bytes (opens: %v), want a %d-byte challenge", kind, len(challenge), ok, challengeSize)
+	}
+	repliesGo("before the new address answered", home)
+	// An answer from elsewhere than the challenge went proves nothing.
+	o.handlePacket(now, addr(t, "10.0.0.10:5000"), peer.seal(t, kindResponse, challenge))
+	repliesGo("after an answer from a third address", home)
+	// The answer from there: the session moves.
+	o.handlePacket(now, roamed, peer.seal(t, kindResponse, challenge))
 	repliesGo("after the peer roamed", roamed)
-	if st := o.Stats(); st.Migrated != 1 || st.Sessions != 1 || len(o.ev.messages[c]) != 5 {
-		t.Errorf("stats %+v, %d delivered; want one migration, one session, 5 delivered", st, len(o.ev.messages[c]))
+	if st := o.Stats(); st.Migrated != 1 || st.Sessions != 1 || len(o.ev.messages[c]) != 5 || st.Challenges != 1 || st.Dropped[DropPath] != 1 {
+		t.Errorf("stats %+v, %d delivered; want one migration, one session, 5 delivered, one challenge, one path drop", st, len(o.ev.messages[c]))
 	}
 	// The per-address counts moved with it.
 	if o.perIP[home.Addr()] != 0 || o.perIP[roamed.Addr()] != 1 {

@@ -37,7 +37,17 @@ type session struct {
 	maxFrg   int       // largest frg a frame may have
 	lastRecv time.Time // last valid datagram from the peer
 	heardAt  time.Time // server side: last authentic datagram from addr (see Server.established)
-	lastSend time.Time // last datagram to the peer
+
+	// Server side: the path being validated (see Server.established). The
+	// session moves to probe only when the challenge comes back from there;
+	// until then probe is sent nothing but challenges, and no more than
+	// amplification times the bytes of the authentic datagrams from it.
+	probe       netip.AddrPort // invalid: none
+	challenge   [challengeSize]byte
+	probeIn     int       // bytes of authentic datagrams from probe
+	probeOut    int       // bytes sent to probe
+	challengeAt time.Time // the last challenge sent (to any address)
+	lastSend    time.Time // last datagram to the peer
 
 	// Frames not yet acknowledged, oldest first, to bound the queue in
 	// bytes: KCP only tells segments (WaitSnd), oldest first too.

@@ -17,17 +17,18 @@ const (
 	DropBadCookie                        // Connect whose cookie is wrong or stale
 	DropUnknownSession                   // sealed datagram for a conv no session has
 	DropForged                           // sealed datagram for a session that does not open under its key: spoofed, tampered or damaged
-	DropReplay                           // sealed datagram whose sequence number was seen before or is older than the replay window
+	DropReplay                           // sealed datagram whose sequence number was seen before or is older than the replay window; a Connect whose cookie already made a session
 	DropOverLimit                        // Connect refused by MaxSessions, MaxPerIP or MaxPerSubnet
 	DropRate                             // Hello or Connect over its rate (CookieRate, HandshakeRate and their totals)
 	DropOversize                         // datagram over MTU, or frame over wire.MaxFrame (sent or received)
 	DropQueueFull                        // frame refused by Send: MaxQueue bytes already queued
 	DropSocketFull                       // datagram the kernel dropped: the server's receive buffer was full, the server not keeping up (Linux only; not in PacketsIn)
+	DropPath                             // a session's new address not validated: its challenge withheld (over the address's byte budget) or the move refused (the address over MaxPerIP or MaxPerSubnet), or a Response that proves nothing
 	NumDropReasons
 )
 
 var dropNames = [NumDropReasons]string{
-	"malformed", "bad_cookie", "unknown_session", "forged", "replay", "over_limit", "rate", "oversize", "queue_full", "socket_full",
+	"malformed", "bad_cookie", "unknown_session", "forged", "replay", "over_limit", "rate", "oversize", "queue_full", "socket_full", "path",
 }
 
 // String returns the reason's name in snake case, as used in logs and metrics.
@@ -47,7 +48,8 @@ type ServerStats struct {
 	BytesIn    uint64 // bytes of the datagrams received
 	BytesOut   uint64 // bytes of the datagrams sent
 	Cookies    uint64 // Cookie replies sent
-	Migrated   uint64 // sessions whose peer's address changed (and was followed)
+	Migrated   uint64 // sessions whose peer's address changed (and was followed, after a challenge answered from there)
+	Challenges uint64 // path challenges sent to addresses not yet validated
 	Dropped    [NumDropReasons]uint64
 }
 
@@ -74,6 +76,7 @@ type serverCounters struct {
 	cookies    atomic.Uint64
 	dropped    [NumDropReasons]atomic.Uint64
 	migrated   atomic.Uint64
+	challenges atomic.Uint64
 }
 
 func (c *serverCounters) snapshot() ServerStats {
@@ -86,6 +89,7 @@ func (c *serverCounters) snapshot() ServerStats {
 		BytesOut:   c.bytesOut.Load(),
 		Cookies:    c.cookies.Load(),
 		Migrated:   c.migrated.Load(),
+		Challenges: c.challenges.Load(),
 	}
 	for i := range s.Dropped {
 		s.Dropped[i] = c.dropped[i].Load()
