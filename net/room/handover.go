@@ -2,6 +2,7 @@ package room
 
 import (
 	"crypto/sha256"
+	"math/bits"
 	"net/netip"
 	"strconv"
 	"time"
@@ -15,8 +16,8 @@ import (
 //
 // While a game runs, every player that could host it says where (Standby:
 // a UDP port, its host key, and which other players' ports answered its
-// probes). The room orders them (Successors: those every other candidate
-// reached first, lowest slot first) and tells everyone, with a hash of
+// probes). The room orders them (Successors: most links both ends confirm
+// first, lowest slot first; see successors) and tells everyone, with a hash of
 // every slot's token so that a successor can recognise the players without
 // knowing their tokens. When the room falls silent, or says it is going
 // (LeaveHandover), the first live successor opens a room of its own from
@@ -79,24 +80,33 @@ func (r *Room) successors() wire.Successors {
 			cand |= 1 << i
 		}
 	}
-	for pass := 0; pass < 2; pass++ {
+	// A candidate's place comes from the links to the other candidates
+	// that both ends confirm: the other's probe reached it and its own
+	// probe reached the other. Its own Reach alone never raises it (a
+	// link counts only with the other's word), and every confirmation it
+	// withholds from another costs it that link as well: a player that
+	// claims it reached nobody cannot push the others below itself. Most
+	// links first, then lowest slot; confirmed (every link both ways)
+	// candidates are thus first.
+	var links [game.MaxPlayers]int
+	n := bits.OnesCount8(cand)
+	for i := range r.slots {
+		if cand&(1<<i) == 0 {
+			continue
+		}
+		for j := range r.slots {
+			if j != i && cand&(1<<j) != 0 && r.standby[j].reach&(1<<i) != 0 && r.standby[i].reach&(1<<j) != 0 {
+				links[i]++
+			}
+		}
+	}
+	for want := n - 1; want >= 0; want-- {
 		for i := range r.slots {
-			if cand&(1<<i) == 0 {
-				continue
-			}
-			// Confirmed: every other candidate's probe reached it.
-			var reachedBy uint8
-			for j := range r.slots {
-				if j != i && cand&(1<<j) != 0 && r.standby[j].reach&(1<<i) != 0 {
-					reachedBy |= 1 << j
-				}
-			}
-			confirmed := reachedBy == cand&^(1<<i)
-			if confirmed != (pass == 0) {
+			if cand&(1<<i) == 0 || links[i] != want {
 				continue
 			}
 			sb := &r.standby[i]
-			out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(sb.addr.Unmap().WithZone(""), sb.port), Key: sb.key, Confirmed: confirmed})
+			out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(sb.addr.Unmap().WithZone(""), sb.port), Key: sb.key, Confirmed: want == n-1})
 		}
 	}
 	for i := range r.slots {
