@@ -70,3 +70,86 @@ func TestSuccessorOrderComesFromTheOthers(t *testing.T) {
 		})
 	}
 }
+
+// TestStandbyIsBoundToTheSession: a standby entry is at the address of the
+// connection that sent it, and one naming a port (or a host key) another
+// slot's player already holds is refused and counted: players behind one
+// address cannot list themselves at each other's standby ports.
+func TestStandbyIsBoundToTheSession(t *testing.T) {
+	oneAddr := func(c *room.Config) {
+		c.AddrOf = func(room.ConnID) netip.Addr { return netip.AddrFrom4([4]byte{10, 0, 0, 9}) }
+	}
+	key := func(c byte) [16]byte { return [16]byte{c} }
+	for _, tc := range []struct {
+		name      string
+		claim     wire.Standby // slot 2's, after slots 0 and 1 said theirs
+		wantSlots []uint8
+		refused   bool
+	}{
+		{"a port of its own", wire.Standby{Port: 7003, Key: key(3), Reach: 0b111}, []uint8{0, 1, 2}, false},
+		{"another player's port", wire.Standby{Port: 7001, Key: key(3), Reach: 0b111}, []uint8{0, 1}, true},
+		{"another player's port and key", wire.Standby{Port: 7002, Key: key(2), Reach: 0b111}, []uint8{0, 1}, true},
+		{"another player's key at a port of its own", wire.Standby{Port: 7003, Key: key(1), Reach: 0b111}, []uint8{0, 1}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t, oneAddr)
+			b.startGame(3)
+			b.tick(10 * time.Millisecond)
+			for c := room.ConnID(1); c <= 2; c++ {
+				b.send(c, wire.Standby{Port: 7000 + uint16(c), Key: key(byte(c)), Reach: 0b111})
+			}
+			before := b.r.Stats().Dropped[room.DropSpoof]
+			b.send(3, tc.claim)
+			b.r.SetListing([8]byte{1}) // a change: the list is sent again
+			b.flush()
+			sc, ok := last[wire.Successors](b.peer(1))
+			if !ok {
+				t.Fatal("no successor list")
+			}
+			var slots []uint8
+			for _, s := range sc.List {
+				slots = append(slots, s.Slot)
+				if want := netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 0, 0, 9}), 7001+uint16(s.Slot)); s.Slot < 2 && s.Addr != want {
+					t.Errorf("slot %d listed at %v, want %v", s.Slot, s.Addr, want)
+				}
+			}
+			if !slices.Equal(slots, tc.wantSlots) {
+				t.Errorf("successors = %v, want %v", slots, tc.wantSlots)
+			}
+			if got := b.r.Stats().Dropped[room.DropSpoof] - before; (got != 0) != tc.refused {
+				t.Errorf("spoof drops for the claim = %d, want refused %v", got, tc.refused)
+			}
+		})
+	}
+}
+
+// TestStandbyFollowsTheSessionsAddress: the address a successor is listed
+// at is its connection's as the host knows it now, not as it was when its
+// Standby came (a session the transport moved after validating the new
+// address).
+func TestStandbyFollowsTheSessionsAddress(t *testing.T) {
+	at := map[room.ConnID]netip.Addr{}
+	b := newBench(t, func(c *room.Config) {
+		c.AddrOf = func(c room.ConnID) netip.Addr { return at[c] }
+	})
+	for c := room.ConnID(1); c <= 2; c++ {
+		at[c] = netip.AddrFrom4([4]byte{10, 0, 0, byte(c)})
+	}
+	b.startGame(2)
+	b.tick(10 * time.Millisecond)
+	for c := room.ConnID(1); c <= 2; c++ {
+		b.send(c, wire.Standby{Port: 7000, Key: [16]byte{byte(c)}, Reach: 0b11})
+	}
+	at[2] = netip.AddrFrom4([4]byte{10, 0, 1, 2})
+	sc := b.r.Successors()
+	if len(sc.List) != 2 || sc.List[1].Addr != netip.AddrPortFrom(at[2], 7000) {
+		t.Fatalf("successors after conn 2 moved = %+v, want slot 1 at %v", sc.List, netip.AddrPortFrom(at[2], 7000))
+	}
+	// Moved to the address whose port 7000 slot 0 claimed first: slot 0
+	// keeps it.
+	at[2] = at[1]
+	sc = b.r.Successors()
+	if len(sc.List) != 1 || sc.List[0].Slot != 0 {
+		t.Fatalf("successors after conn 2 moved onto slot 0's port = %+v, want slot 0 alone", sc.List)
+	}
+}
