@@ -96,6 +96,8 @@ type Host struct {
 	listed    listing // the default room as last published
 	lastFlush time.Duration
 
+	roomDrops roomDropLog // the rooms' drops, logged per reason per interval (droplog.go)
+
 	// The id the default room's game is listed under on the LAN: made
 	// with the host (or kept from the host it took over from), told to
 	// the room once AdvertiseLAN runs, so that a successor lists the game
