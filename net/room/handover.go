@@ -31,7 +31,7 @@ type standby struct {
 	port  uint16
 	key   [16]byte
 	reach uint8
-	since time.Duration // when the slot first claimed this port and key: the earlier claim keeps them
+	since time.Duration // when the slot first claimed this port and key: the earlier claim keeps the port
 }
 
 // successorsEvery is how often the successor list is repeated when it has
@@ -62,14 +62,17 @@ func (r *Room) onStandby(m *member, sb wire.Standby) {
 		return
 	}
 	// A standby is bound to the session that names it: its address is the
-	// connection's own, and a port or host key another slot's player holds
-	// is refused. Players behind one address (one NAT, one machine) would
-	// otherwise list themselves at each other's ports and keys, and the
-	// others' handover would go to a port that cannot prove the key.
+	// connection's own, and a port another slot's player holds there is
+	// refused. Players behind one address (one NAT, one machine) would
+	// otherwise list themselves at each other's ports, and the others'
+	// handover would go to a player that is not the one they elected. The
+	// key is not the room's to check (two windows of one install share
+	// theirs): a port that cannot prove the key it is listed with fails
+	// every probe and dial, and goes last (successors).
 	if sb.Port != 0 {
 		addr := r.addrOf(m)
 		for j := range r.slots {
-			if j != m.slot && r.claims(j, addr, sb.Port, sb.Key) {
+			if j != m.slot && r.claims(j, addr, sb.Port) {
 				r.drop(DropSpoof)
 				return
 			}
@@ -105,13 +108,10 @@ func (r *Room) standbyOf(i int) (*standby, netip.Addr, bool) {
 }
 
 // claims reports whether slot i's current standby entry holds the port
-// port at addr, or the host key key.
-func (r *Room) claims(i int, addr netip.Addr, port uint16, key [16]byte) bool {
+// port at addr.
+func (r *Room) claims(i int, addr netip.Addr, port uint16) bool {
 	sb, at, ok := r.standbyOf(i)
-	if !ok {
-		return false
-	}
-	return at == addr && sb.port == port || key != [16]byte{} && sb.key == key
+	return ok && at == addr && sb.port == port
 }
 
 // successors returns the current successor list.
@@ -129,15 +129,15 @@ func (r *Room) successors() wire.Successors {
 			addrs[i] = addr
 		}
 	}
-	// Two entries at one port or with one key (a session moved to an
-	// address another player's port is at): the earlier claim is listed.
+	// Two entries at one port (a session moved to the address another
+	// player's port is at): the earlier claim is listed.
 	for i := range r.slots {
 		for j := range r.slots {
 			if i == j || cand&(1<<i) == 0 || cand&(1<<j) == 0 {
 				continue
 			}
 			a, b := &r.standby[i], &r.standby[j]
-			same := addrs[i] == addrs[j] && a.port == b.port || a.key != [16]byte{} && a.key == b.key
+			same := addrs[i] == addrs[j] && a.port == b.port
 			if same && (b.since < a.since || b.since == a.since && j < i) {
 				cand &^= 1 << i
 			}
