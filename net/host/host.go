@@ -100,6 +100,8 @@ type Host struct {
 	listed    listing // the default room as last published
 	lastFlush time.Duration
 
+	roomDrops dropLog // the rooms' drops, logged per reason per interval
+
 	// The id the default room's game is listed under on the LAN: made
 	// with the host (or kept from the host it took over from), told to
 	// the room once AdvertiseLAN runs, so that a successor lists the game
@@ -395,7 +397,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		h.flush(hr)
 	case wire.CreateRoom:
 		if cn.addr.IsValid() && !cn.creates.Take(now, createPerS, createBurst) {
-			h.drop(dropHostCreateRate, cn.addr)
+			h.drop(dropHostCreateRate)
 			return
 		}
 		var maker netip.Prefix
@@ -546,7 +548,7 @@ func (h *Host) Tick(wall time.Time) {
 		h.lastIdle = now
 		h.sweepIdle(now)
 	}
-	h.dlog.flush(now, h.log, func(r int) uint64 { return h.dropped[r] })
+	h.dlog.note(h.log, "host: dropped", now, h.dropped[:], hostDropName)
 	// Twice a second, and at once when the default room's player count
 	// or state changes: the LAN listing shows them.
 	if now-h.lastStat >= 500*time.Millisecond || h.listingChanged() {
@@ -574,7 +576,7 @@ func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 		hr.expired = true
 		hr.r.Shutdown(now, "this room ran no game for too long")
 		h.flush(hr)
-		h.drop(dropHostNoGame, netip.AddrPort{})
+		h.drop(dropHostNoGame)
 	}
 	// A room nobody is in expires once its game is over, or if its game
 	// never started: rooms created and left empty do not pile up.
@@ -646,57 +648,14 @@ func (h *Host) sweepIdle(now time.Duration) {
 		case !cn.roomless:
 			cn.roomless, cn.roomlessAt = true, now
 		case now-cn.roomlessAt >= joinGrace:
-			h.drop(dropHostNoJoin, cn.addr)
+			h.drop(dropHostNoJoin)
 			h.srv.CloseConn(cn.net, transport.CloseTimeout)
 		}
 	}
 }
 
-// drop counts a host drop of reason r (from from, if known) and logs it,
-// one line per reason per dropLogEvery.
-func (h *Host) drop(r int, from netip.AddrPort) {
-	h.dropped[r]++
-	h.dlog.note(h.now(), h.log, r, from, h.dropped[r])
-}
+// drop counts a host drop of reason r; Tick logs it (dropLog).
+func (h *Host) drop(r int) { h.dropped[r]++ }
 
-// dropLogEvery is the least time between two log lines about one host
-// drop reason, as the transport's.
-const dropLogEvery = 10 * time.Second
-
-// dropLog writes the host's drops to its log, one line per reason per
-// dropLogEvery: the first after a quiet spell at once, the rest summed up
-// when the interval is over (flush). Loop goroutine only.
-type dropLog struct {
-	last    [numHostDrops]time.Duration
-	logged  [numHostDrops]bool
-	pending [numHostDrops]uint64
-	from    [numHostDrops]netip.AddrPort
-}
-
-func (d *dropLog) note(now time.Duration, log *slog.Logger, r int, from netip.AddrPort, total uint64) {
-	if (!d.logged[r] || now-d.last[r] >= dropLogEvery) && d.pending[r] == 0 {
-		d.last[r], d.logged[r] = now, true
-		args := []any{"reason", hostDropNames[r], "count", 1, "total", total}
-		if from.IsValid() {
-			args = append(args, "from", from.String())
-		}
-		log.Warn("host: dropped", args...)
-		return
-	}
-	d.pending[r]++
-	d.from[r] = from
-}
-
-func (d *dropLog) flush(now time.Duration, log *slog.Logger, total func(int) uint64) {
-	for r := range numHostDrops {
-		if d.pending[r] == 0 || now-d.last[r] < dropLogEvery {
-			continue
-		}
-		args := []any{"reason", hostDropNames[r], "count", d.pending[r], "in", (now - d.last[r]).Round(time.Second).String(), "total", total(r)}
-		if d.from[r].IsValid() {
-			args = append(args, "latest_from", d.from[r].String())
-		}
-		log.Warn("host: dropped", args...)
-		d.last[r], d.pending[r] = now, 0
-	}
-}
+// hostDropName names a host drop reason, for the log.
+func hostDropName(r int) string { return hostDropNames[r] }

@@ -78,6 +78,7 @@ func (h *Host) publishStats() {
 	h.stats.mu.Lock()
 	add(&sum, h.stats.closed)
 	h.stats.mu.Unlock()
+	h.roomDrops.note(h.log, "room: dropped", h.now(), sum.Dropped[:], room.DropReasonName)
 	s.Turns, s.LateTurns, s.Resends = sum.Turns, sum.LateTurns, sum.Resends
 	s.FramesIn, s.FramesOut, s.BytesIn, s.BytesOut = sum.FramesIn, sum.FramesOut, sum.BytesIn, sum.BytesOut
 	for i, n := range sum.Dropped {

@@ -2,6 +2,7 @@ package room
 
 import (
 	"crypto/sha256"
+	"math/bits"
 	"net/netip"
 	"strconv"
 	"time"
@@ -15,20 +16,22 @@ import (
 //
 // While a game runs, every player that could host it says where (Standby:
 // a UDP port, its host key, and which other players' ports answered its
-// probes). The room orders them (Successors: those every other candidate
-// reached first, lowest slot first) and tells everyone, with a hash of
+// probes). The room orders them (Successors: most links both ends confirm
+// first, lowest slot first; see successors) and tells everyone, with a hash of
 // every slot's token so that a successor can recognise the players without
 // knowing their tokens. When the room falls silent, or says it is going
 // (LeaveHandover), the first live successor opens a room of its own from
 // its confirmed world (Resume) and the others join it with their tokens.
 
-// standby is what a slot's player said about hosting.
+// standby is what a slot's player said about hosting. Its address is not
+// kept: it is the connection's own, asked of the host (Config.AddrOf) each
+// time it is used, so the entry follows the session where it moves.
 type standby struct {
 	m     *member // the connection that said it; stale once the slot's member changes
 	port  uint16
 	key   [16]byte
 	reach uint8
-	addr  netip.Addr
+	since time.Duration // when the slot first claimed this port and key: the earlier claim keeps the port
 }
 
 // successorsEvery is how often the successor list is repeated when it has
@@ -58,12 +61,57 @@ func (r *Room) onStandby(m *member, sb wire.Standby) {
 		r.drop(DropSpoof) // spectators never host
 		return
 	}
-	var addr netip.Addr
-	if r.cfg.AddrOf != nil {
-		addr = r.cfg.AddrOf(m.conn)
+	// A standby is bound to the session that names it: its address is the
+	// connection's own, and a port another slot's player holds there is
+	// refused. Players behind one address (one NAT, one machine) would
+	// otherwise list themselves at each other's ports, and the others'
+	// handover would go to a player that is not the one they elected. The
+	// key is not the room's to check (two windows of one install share
+	// theirs): a port that cannot prove the key it is listed with fails
+	// every probe and dial, and goes last (successors).
+	if sb.Port != 0 {
+		addr := r.addrOf(m)
+		for j := range r.slots {
+			if j != m.slot && r.claims(j, addr, sb.Port) {
+				r.drop(DropSpoof)
+				return
+			}
+		}
 	}
-	r.standby[m.slot] = standby{m: m, port: sb.Port, key: sb.Key, reach: sb.Reach, addr: addr}
+	prev := &r.standby[m.slot]
+	since := r.now
+	if prev.m == m && prev.port == sb.Port && prev.key == sb.Key {
+		since = prev.since
+	}
+	r.standby[m.slot] = standby{m: m, port: sb.Port, key: sb.Key, reach: sb.Reach, since: since}
 	r.updateSuccessors(false)
+}
+
+// addrOf returns the IP address m's connection comes from now (none for
+// an in-process one), unmapped and without zone.
+func (r *Room) addrOf(m *member) netip.Addr {
+	if r.cfg.AddrOf == nil {
+		return netip.Addr{}
+	}
+	return r.cfg.AddrOf(m.conn).Unmap().WithZone("")
+}
+
+// standbyOf returns slot i's standby entry if it is its current player's
+// and names a port, with the address it is at.
+func (r *Room) standbyOf(i int) (*standby, netip.Addr, bool) {
+	s, sb := &r.slots[i], &r.standby[i]
+	if sb.m == nil || sb.m != s.m || !sb.m.connected || sb.port == 0 {
+		return nil, netip.Addr{}, false
+	}
+	addr := r.addrOf(sb.m)
+	return sb, addr, addr.IsValid()
+}
+
+// claims reports whether slot i's current standby entry holds the port
+// port at addr.
+func (r *Room) claims(i int, addr netip.Addr, port uint16) bool {
+	sb, at, ok := r.standbyOf(i)
+	return ok && at == addr && sb.port == port
 }
 
 // successors returns the current successor list.
@@ -73,30 +121,55 @@ func (r *Room) successors() wire.Successors {
 		return out
 	}
 	var cand uint8
+	var addrs [game.MaxPlayers]netip.Addr
 	for i := range r.slots {
-		s, sb := &r.slots[i], &r.standby[i]
-		if s.inGame && !s.drop && s.m != nil && s.m.connected && sb.m == s.m && sb.port != 0 && sb.addr.IsValid() {
+		s := &r.slots[i]
+		if _, addr, ok := r.standbyOf(i); ok && s.inGame && !s.drop {
 			cand |= 1 << i
+			addrs[i] = addr
 		}
 	}
-	for pass := 0; pass < 2; pass++ {
-		for i := range r.slots {
-			if cand&(1<<i) == 0 {
+	// Two entries at one port (a session moved to the address another
+	// player's port is at): the earlier claim is listed.
+	for i := range r.slots {
+		for j := range r.slots {
+			if i == j || cand&(1<<i) == 0 || cand&(1<<j) == 0 {
 				continue
 			}
-			// Confirmed: every other candidate's probe reached it.
-			var reachedBy uint8
-			for j := range r.slots {
-				if j != i && cand&(1<<j) != 0 && r.standby[j].reach&(1<<i) != 0 {
-					reachedBy |= 1 << j
-				}
+			a, b := &r.standby[i], &r.standby[j]
+			same := addrs[i] == addrs[j] && a.port == b.port
+			if same && (b.since < a.since || b.since == a.since && j < i) {
+				cand &^= 1 << i
 			}
-			confirmed := reachedBy == cand&^(1<<i)
-			if confirmed != (pass == 0) {
+		}
+	}
+	// A candidate's place comes from the links to the other candidates
+	// that both ends confirm: the other's probe reached it and its own
+	// probe reached the other. Its own Reach alone never raises it (a
+	// link counts only with the other's word), and every confirmation it
+	// withholds from another costs it that link as well: a player that
+	// claims it reached nobody cannot push the others below itself. Most
+	// links first, then lowest slot; confirmed (every link both ways)
+	// candidates are thus first.
+	var links [game.MaxPlayers]int
+	n := bits.OnesCount8(cand)
+	for i := range r.slots {
+		if cand&(1<<i) == 0 {
+			continue
+		}
+		for j := range r.slots {
+			if j != i && cand&(1<<j) != 0 && r.standby[j].reach&(1<<i) != 0 && r.standby[i].reach&(1<<j) != 0 {
+				links[i]++
+			}
+		}
+	}
+	for want := n - 1; want >= 0; want-- {
+		for i := range r.slots {
+			if cand&(1<<i) == 0 || links[i] != want {
 				continue
 			}
 			sb := &r.standby[i]
-			out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(sb.addr.Unmap().WithZone(""), sb.port), Key: sb.key, Confirmed: confirmed})
+			out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1})
 		}
 	}
 	for i := range r.slots {

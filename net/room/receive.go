@@ -139,6 +139,7 @@ func (r *Room) Tick(now time.Duration) {
 			continue
 		}
 	}
+	r.tickPace()
 	switch r.state {
 	case wire.StateSetup:
 		r.pingMembers()

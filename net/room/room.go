@@ -106,10 +106,13 @@ const (
 	DropSpoof             // claimed to be someone else, or did the host's job
 	DropSnapshot          // a snapshot chunk not asked for or inconsistent
 	DropChat              // a chat line over the connection's chat rate (ChatPerS)
+	DropReadyRate         // a Ready over the member's rate (ReadyPerS): held, the newest taken later
+	DropSetupRate         // a SetupChange over the host's rate (SetupPerS): held, the newest taken later
+	DropStartRate         // a start over the room's game rate (GamesPerS): held while everyone stays ready
 	numDropReasons
 )
 
-var dropNames = [numDropReasons]string{"malformed", "unexpected", "not_member", "rate", "turn_window", "bad_count", "spoof", "snapshot", "chat_rate"}
+var dropNames = [numDropReasons]string{"malformed", "unexpected", "not_member", "rate", "turn_window", "bad_count", "spoof", "snapshot", "chat_rate", "ready_rate", "setup_rate", "start_rate"}
 
 // DropReasonName returns the name of drop reason i, as used in logs and metrics.
 func DropReasonName(i int) string {
@@ -196,6 +199,8 @@ type Room struct {
 	historyFrom uint32        // the oldest master turn a resuming player can be sent
 	resumedAt   uint32        // the first turn this room compiled itself (Resume's h.Next)
 
+	pace roomPace // games at a person's pace (pace.go)
+
 	snap snapshotRelay
 	rec  Recorder
 	// desync snapshots being assembled, one per slot
@@ -252,6 +257,8 @@ type member struct {
 	chatTokens float64       // chat lines it may send now (see allowChat)
 	chatAt     time.Duration // when chatTokens was last brought up to date
 	chatted    bool          // chatTokens is in use
+
+	pace memberPace // Ready and SetupChange at a person's pace (pace.go)
 }
 
 // slot is a player's place in the game; it outlives connections.

@@ -219,7 +219,9 @@ func (r *Room) broadcastSetup() {
 	r.updateSuccessors(false) // the roster may have changed them (only while running)
 }
 
-func (r *Room) onSetupChange(m *member, c wire.SetupChange) {
+// takeSetupChange applies the host's SetupChange (taken at its pace:
+// onSetupChange).
+func (r *Room) takeSetupChange(m *member, c wire.SetupChange) {
 	if r.state != wire.StateSetup || m.slot != r.hostSlot() {
 		r.drop(DropSpoof)
 		return
@@ -247,7 +249,8 @@ func (r *Room) onSetupChange(m *member, c wire.SetupChange) {
 	r.broadcastSetup()
 }
 
-func (r *Room) onReady(m *member, rd wire.Ready) {
+// takeReady applies a member's Ready (taken at its pace: onReady).
+func (r *Room) takeReady(m *member, rd wire.Ready) {
 	if m.slot < 0 {
 		if !rd.Ready || r.state == wire.StateRunning {
 			r.drop(DropUnexpected)
@@ -272,7 +275,7 @@ func (r *Room) onReady(m *member, rd wire.Ready) {
 		r.send(m.conn, r.setupState())
 	}
 	if r.cfg.AutoStart > 0 && r.PlayerCount() >= r.cfg.AutoStart && r.allReady() {
-		r.start()
+		r.startPaced()
 	}
 }
 
@@ -292,7 +295,7 @@ func (r *Room) onStartGame(m *member, sg wire.StartGame) {
 		r.drop(DropUnexpected)
 		return
 	}
-	r.start()
+	r.startPaced()
 }
 
 func (r *Room) allReady() bool {
@@ -355,7 +358,9 @@ func (r *Room) start() {
 	r.snap.ready, r.snap.asking = false, false
 	r.pausing, r.ending, r.endSeen = false, false, false
 	r.end, r.final = 0, 0
+	r.pace.startHeld = false
 	for _, m := range r.members {
+		m.pace.heldReady, m.pace.heldSetup = false, false // lobby requests of the lobby just left
 		m.started, m.masterAck, m.sentTo, m.resentTo = false, 0, 0, 0
 		m.needSnap = false // a spectator of the last game: this one starts at turn 0
 		m.lastStart = r.now - r.cfg.ResendEvery*10
