@@ -238,6 +238,8 @@ type member struct {
 	sentTo     uint32         // master turns below this were sent at least once
 	resentTo   uint32         // master turns below this may have been sent more than once
 	ackClock   ackclock.Clock // how long its acknowledgements take: when to resend
+	waitFrom   time.Duration  // when its acknowledgements last advanced, or its oldest outstanding turn was sent
+	backoff    uint8          // resends in a row with no acknowledgement between them
 
 	inPlace    bool // came back to a resumed game where its own world stood (no snapshot)
 	needSnap   bool // waiting for a snapshot before the master stream

@@ -394,8 +394,8 @@ func TestVacancyReconnectAndDrop(t *testing.T) {
 	// as vacant and the game goes on.
 	b.playIdle(1, 2)
 	for i := 0; i < 40; i++ {
-		b.send(1, wire.Ping{})
-		b.send(2, wire.Ping{})
+		b.ack(1) // heard, and hearing the room
+		b.ack(2)
 		b.tick(100 * time.Millisecond)
 		if i == 10 {
 			if _, child := b.r.State(); child != wire.ChildLagging || b.r.Status().Lagging != 0b100 {
@@ -452,8 +452,8 @@ func TestVacancyReconnectAndDrop(t *testing.T) {
 	// Now player 2 vanishes for good: after the vacancy timeout it is dropped
 	// by a master turn carrying game.Leave.
 	for i := 0; i < 100; i++ {
-		b.send(1, wire.Ping{})
-		b.send(8, wire.Ping{})
+		b.ack(1)
+		b.ack(8)
 		b.tick(100 * time.Millisecond)
 	}
 	for turn := uint32(4); turn < 7; turn++ {
@@ -620,6 +620,7 @@ func TestGameOverWaitsOnlyForLivePlayers(t *testing.T) {
 	b.playIdle(0, 2)
 	for i := 0; i < 6; i++ { // player 2 falls silent and its slot becomes vacant
 		b.play(1, uint32(i+1), 0)
+		b.ack(1)
 		b.tick(250 * time.Millisecond)
 	}
 	if b.r.Status().Vacant != 0b10 {
@@ -1279,6 +1280,7 @@ func TestStatusRepeatsSeldomWhileTurnsFlow(t *testing.T) {
 		for end := b.now + d; b.now < end; turn++ {
 			for _, c := range conns {
 				b.play(c, turn, 0)
+				b.ack(c)
 			}
 			b.tick(33 * time.Millisecond)
 		}

@@ -255,15 +255,47 @@ func (r *Room) onMasterAck(m *member, ack uint32) {
 		return
 	}
 	m.masterAck = ack
+	m.waitFrom, m.backoff = r.now, 0 // the member hears us: resends go back to its usual pace
 	if t := ack - 1; r.nextTurn-t <= masterRing {
 		m.ackClock.Acked(r.now-r.compiledAt[t%masterRing], t >= m.resentTo)
 	}
 }
 
+// Resends to a member whose acknowledgements do not advance fall in rate:
+// the wait doubles with every resend after the first that brought no
+// acknowledgement, up to maxResendWait. A member that acknowledges nothing
+// for SilenceTimeout while turns are outstanding is lost as silent
+// (ackSilent), through the vacancy path like any silent connection: its
+// frames alone (keep-alives from an address that never receives) do not
+// keep it in the game. See docs/ARCHITECTURE.md, "Resends".
+const (
+	maxResendWait = 2 * time.Second
+	maxBackoff    = 6 // doublings: 50 ms floor × 2⁵ = 1.6 s, then maxResendWait
+)
+
+// resendWait returns how long after the last master frame m is sent the
+// unacknowledged turns again.
+func (r *Room) resendWait(m *member) time.Duration {
+	w := m.ackClock.Timeout(r.cfg.ResendEvery)
+	if m.backoff > 1 {
+		w <<= min(m.backoff-1, maxBackoff)
+	}
+	return min(w, max(maxResendWait, r.cfg.ResendEvery))
+}
+
+// ackSilent reports whether a running game's member has acknowledged
+// nothing for SilenceTimeout while master turns were outstanding.
+func (r *Room) ackSilent(m *member) bool {
+	return r.state == wire.StateRunning && m.connected && m.started && !m.needSnap &&
+		m.masterAck < m.sentTo && r.now-m.waitFrom > r.cfg.SilenceTimeout
+}
+
 // sendMasters sends each playing or watching client the master turns it
 // has not acknowledged, oldest first, at most wire.MaxBatch per frame: new
-// turns at once, and unacknowledged ones again when the member's
-// acknowledgement is overdue (its ack clock, ResendEvery at the least).
+// turns at once while fewer than wire.MaxBatch are outstanding, and
+// unacknowledged ones again when the member's acknowledgement is overdue
+// (its ack clock, ResendEvery at the least, backing off while nothing is
+// acknowledged: resendWait).
 func (r *Room) sendMasters(resend bool) {
 	for _, m := range r.members {
 		if m.needSnap || !m.connected {
@@ -272,12 +304,18 @@ func (r *Room) sendMasters(resend bool) {
 		if m.masterAck >= r.nextTurn {
 			continue
 		}
-		fresh := m.sentTo < r.nextTurn
-		if !fresh && !(resend && r.now-m.lastMaster >= m.ackClock.Timeout(r.cfg.ResendEvery)) {
+		if m.masterAck >= m.sentTo {
+			m.waitFrom, m.backoff = r.now, 0 // nothing was outstanding: the wait starts now
+		}
+		// A full batch outstanding is a full window: the next frame would
+		// repeat it, not carry the new turn, so it waits for a resend.
+		fresh := m.sentTo < r.nextTurn && m.sentTo-m.masterAck < wire.MaxBatch
+		if !fresh && !(resend && r.now-m.lastMaster >= r.resendWait(m)) {
 			continue
 		}
 		if !fresh {
 			r.stats.Resends++
+			m.backoff = min(m.backoff+1, maxBackoff+1)
 		}
 		from := m.masterAck
 		if r.nextTurn-from > masterRing {

@@ -1,0 +1,88 @@
+package room_test
+
+import (
+	"testing"
+	"time"
+
+	"rockstep/net/room"
+	"rockstep/net/wire"
+)
+
+// Tests of what the room believes of its members (issue 42): their
+// acknowledgements, round trips, frame rates, end claims and snapshots are
+// checked against what the room itself sees.
+
+// ack acknowledges, from conn, every master turn the room compiled (the
+// bench delivers at once): a player that acknowledges nothing is lost as
+// silent in the end.
+func (b *bench) ack(conn room.ConnID) {
+	b.t.Helper()
+	b.send(conn, wire.ClientPacket{MasterAck: b.r.Turn()})
+}
+
+// countMasters returns how many master frames the peer received, and
+// clears its inbox.
+func countMasters(p *peer) int {
+	n := 0
+	for _, m := range p.got {
+		if _, ok := m.(wire.MasterPacket); ok {
+			n++
+		}
+	}
+	p.got = p.got[:0]
+	return n
+}
+
+// TestResendsToADeafMemberBackOff: a player whose acknowledgements never
+// advance (its session was moved to an address that does not answer, or
+// it will not say) gets resends at a falling rate, not a batch every
+// compiled turn, and is lost as silent in the end: its slot is held as
+// vacant and it is told why.
+func TestResendsToADeafMemberBackOff(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.K = 1 })
+	b.startGame(2)
+	turn := uint32(0)
+	// step plays one turn from both players every 10 ms; player 1
+	// acknowledges everything, player 2 nothing.
+	step := func() {
+		b.play(1, turn, 0)
+		b.send(1, wire.ClientPacket{MasterAck: b.r.Turn()})
+		if st, _ := b.r.State(); st == wire.StateRunning && b.r.Status().Vacant == 0 {
+			b.play(2, turn, 0)
+		}
+		turn++
+		b.tick(10 * time.Millisecond)
+	}
+	for range 50 { // half a second: the window fills
+		step()
+	}
+	countMasters(b.peer(1))
+	countMasters(b.peer(2))
+	for range 100 { // one second
+		step()
+	}
+	normal, deaf := countMasters(b.peer(1)), countMasters(b.peer(2))
+	if normal < 90 {
+		t.Fatalf("the acknowledging player got %d master frames in a second of 100 turns: the game did not run", normal)
+	}
+	t.Logf("normal %d deaf %d", normal, deaf)
+	if deaf > 8 {
+		t.Errorf("the player who acknowledges nothing got %d master frames in a second (the other %d), want at most 8: resends must back off", deaf, normal)
+	}
+	var left wire.Leave
+	for range 400 { // four seconds more: past SilenceTimeout (3 s)
+		step()
+		for _, m := range b.peer(2).got {
+			if l, ok := m.(wire.Leave); ok {
+				left = l
+			}
+		}
+		b.peer(2).got = b.peer(2).got[:0]
+	}
+	if left.Reason != wire.LeaveTimeout || left.Text == "" {
+		t.Errorf("the deaf player was told %+v, want LeaveTimeout with words", left)
+	}
+	if v := b.r.Status().Vacant; v != 0b10 {
+		t.Errorf("vacant = %b, want slot 1 held (the vacancy path drops it in time)", v)
+	}
+}
