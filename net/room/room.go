@@ -168,11 +168,12 @@ type Room struct {
 	compiledAt   [masterRing]time.Duration // when each master turn was compiled and first sent
 	hashes       [hashRing]hashRecord
 	desync       *DesyncInfo
-	ending       bool           // the host ended the game: EventEnd goes in the next compiled turn
-	endSeen      bool           // a player reported its world ended at endAt
-	endAt        uint32         // the earliest turn a player reported its world ended at
-	end          wire.EndReason // finished: why
-	final        uint32         // finished: the game's last turn
+	ending       bool                    // the host ended the game: EventEnd goes in the next compiled turn
+	endSeen      bool                    // a player reported its world ended, this game
+	endClaims    [game.MaxPlayers]uint32 // the turn each slot of endClaimed last reported its world ended at
+	endClaimed   uint8                   // slots that reported an end this game
+	end          wire.EndReason          // finished: why
+	final        uint32                  // finished: the game's last turn
 	lastStatus   time.Duration
 	lastHost     int // the host slot the last roster named
 	statusDirty  bool

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"math/bits"
 	"time"
 
 	"rockstep/game"
@@ -498,11 +499,15 @@ func (r *Room) EndGame() {
 	r.compile()
 }
 
-// checkEnded finishes the game once every player still playing has
-// reported that its confirmed world ended at the same turn: the game over
-// is a fact the room confirms, never one it predicts. The hashes of that
-// turn were compared as they came (recordHash): a disagreement is a desync,
-// not an end.
+// checkEnded finishes the game at the first turn a strict majority of the
+// players still playing reported their confirmed worlds ended at: the game
+// over is a fact the room confirms, never one it predicts, and never one
+// player's word. The hashes of that turn were compared as they came
+// (recordHash): a disagreement is a desync, not an end; and as the end is
+// a function of the world, players whose hashes agree agree on it. A claim
+// at a turn the others' worlds went on from ("my world ended here", with a
+// true hash) is outvoted and forgotten, and holds nothing back: each
+// player's latest claim is a candidate of its own.
 func (r *Room) checkEnded() {
 	if r.state != wire.StateRunning || !r.endSeen || r.child == wire.ChildDesynced {
 		return
@@ -513,11 +518,26 @@ func (r *Room) checkEnded() {
 			need |= 1 << i
 		}
 	}
-	rec := &r.hashes[r.endAt%hashRing]
-	if need == 0 || rec.turn != r.endAt || rec.ended&need != need {
+	if need == 0 {
 		return
 	}
-	r.finish(wire.EndGameOver, r.endAt)
+	found, at := false, uint32(0)
+	for i := range r.endClaims {
+		if r.endClaimed&(1<<i) == 0 {
+			continue
+		}
+		t := r.endClaims[i]
+		rec := &r.hashes[t%hashRing]
+		if rec.turn != t || t >= r.nextTurn || 2*bits.OnesCount8(rec.ended&need) <= bits.OnesCount8(need) {
+			continue
+		}
+		if !found || t < at {
+			found, at = true, t
+		}
+	}
+	if found {
+		r.finish(wire.EndGameOver, at)
+	}
 }
 
 // recordHash compares slot's hash for turn with the others reported for
@@ -538,9 +558,12 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 	rec.hashes[slotIdx] = h
 	if ended {
 		rec.ended |= 1 << slotIdx
-		if !r.endSeen || turn < r.endAt {
-			r.endSeen, r.endAt = true, turn
+		if !r.endSeen {
+			r.endClaimed = 0 // the claims of an earlier game
 		}
+		r.endSeen = true
+		r.endClaims[slotIdx] = turn
+		r.endClaimed |= 1 << slotIdx
 	}
 	if r.rec != nil {
 		r.rec.Hash(turn, slotIdx, h)

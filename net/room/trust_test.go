@@ -86,3 +86,54 @@ func TestResendsToADeafMemberBackOff(t *testing.T) {
 		t.Errorf("vacant = %b, want slot 1 held (the vacancy path drops it in time)", v)
 	}
 }
+
+// TestFalseEndClaimDoesNotHoldTheEnd: a player that says its world ended
+// at an early turn (with that turn's true hash) neither ends the game
+// there nor keeps the room from finishing at the real end, which the
+// majority reports (issue 42: a room stuck 90 s and more).
+func TestFalseEndClaimDoesNotHoldTheEnd(t *testing.T) {
+	tests := []struct {
+		name    string
+		players int
+		// the liar (the last player) also reports the real end
+		liarReportsEnd bool
+	}{
+		{"two players, the liar reports the real end too", 2, true},
+		{"three players, the liar never reports the real end", 3, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t, nil)
+			b.startGame(tc.players)
+			liar := room.ConnID(tc.players)
+			report := func(c room.ConnID, turn uint32, ended bool) {
+				b.send(c, wire.ClientPacket{MasterAck: b.r.Turn(), HasHash: true, HashTurn: turn, HashLow: 0x1000 + turn, Ended: ended})
+			}
+			const early, end = 2, 8
+			for turn := uint32(0); turn <= end; turn++ {
+				b.playIdle(turn, tc.players)
+				for c := room.ConnID(1); c <= room.ConnID(tc.players); c++ {
+					switch {
+					case c == liar && turn == early:
+						report(c, turn, true) // "my world ended here"
+					case turn == end && (c != liar || tc.liarReportsEnd):
+						report(c, turn, true)
+					default:
+						report(c, turn, false)
+					}
+				}
+				if turn == early {
+					if st, _ := b.r.State(); st != wire.StateRunning {
+						t.Fatalf("the room finished at turn %d on one player's word", early)
+					}
+				}
+			}
+			b.tick(10 * time.Millisecond)
+			st, child := b.r.State()
+			reason, final := b.r.Ended()
+			if st != wire.StateFinished || reason != wire.EndGameOver || final != end {
+				t.Fatalf("state %d child %d, ended %d at turn %d; want finished by game over at turn %d", st, child, reason, final, end)
+			}
+		})
+	}
+}
