@@ -512,12 +512,7 @@ func (r *Room) checkEnded() {
 	if r.state != wire.StateRunning || !r.endSeen || r.child == wire.ChildDesynced {
 		return
 	}
-	var need uint8
-	for i := range r.slots {
-		if s := &r.slots[i]; s.inGame && s.live && !s.drop {
-			need |= 1 << i
-		}
-	}
+	need := r.liveMask()
 	if need == 0 {
 		return
 	}
@@ -572,6 +567,11 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 		if i != slotIdx && rec.mask&(1<<i) != 0 && rec.hashes[i] != h {
 			r.declareDesync(rec)
 			return
+		}
+	}
+	if turn > r.agreedTurn || r.hashes[r.agreedTurn%hashRing].turn != r.agreedTurn {
+		if need := r.liveMask(); 2*bits.OnesCount8(rec.mask&need) > bits.OnesCount8(need) {
+			r.agreedTurn = turn // a snapshot of this turn can be checked at once
 		}
 	}
 }

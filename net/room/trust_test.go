@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"rockstep/game"
 	"rockstep/net/room"
 	"rockstep/net/wire"
 )
@@ -133,6 +134,105 @@ func TestFalseEndClaimDoesNotHoldTheEnd(t *testing.T) {
 			reason, final := b.r.Ended()
 			if st != wire.StateFinished || reason != wire.EndGameOver || final != end {
 				t.Fatalf("state %d child %d, ended %d at turn %d; want finished by game over at turn %d", st, child, reason, final, end)
+			}
+		})
+	}
+}
+
+// snapshotAsks returns the turns the peer was asked for its world at, and
+// clears its inbox.
+func snapshotAsks(p *peer) []uint32 {
+	var out []uint32
+	for _, m := range p.got {
+		if q, ok := m.(wire.SnapshotRequest); ok {
+			out = append(out, q.Turn)
+		}
+	}
+	p.got = p.got[:0]
+	return out
+}
+
+// TestPoisonedSnapshotIsRefused: the world a player sends for a spectator
+// must hash to what the other players reported for that turn. A poisoned
+// one (a score of 999,999 nobody had, hashed honestly) is refused, its
+// sender is not asked again, and another player's world is relayed
+// instead. The players report each turn's hash a turn late, as clients do:
+// the turn the room asks for may be one nobody has reported yet.
+func TestPoisonedSnapshotIsRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		// the poisoner answers with this turn instead of the one asked
+		// for (clients send a later one if they no longer keep it); -1:
+		// the one asked for
+		turn int
+	}{
+		{"the turn asked for", -1},
+		{"the last turn, not yet reported", 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t, nil)
+			b.startGame(3)
+			good := []byte("the world the players share: score 1,200")
+			poisoned := []byte("a world nobody had: score 999,999 .......")
+			low := uint32(game.Sum64(good))
+			for turn := uint32(0); turn <= 5; turn++ {
+				b.playIdle(turn, 3)
+				if turn > 0 {
+					for c := room.ConnID(1); c <= 3; c++ {
+						b.send(c, wire.ClientPacket{MasterAck: b.r.Turn(), HasHash: true, HashTurn: turn - 1, HashLow: low})
+					}
+				}
+			}
+			for c := room.ConnID(1); c <= 3; c++ {
+				b.peer(c).got = nil
+			}
+			b.send(9, wire.Join{Spectate: true, Name: "Cy", PlayerID: [16]byte{9}})
+			asks := snapshotAsks(b.peer(1))
+			if len(asks) != 1 {
+				t.Fatalf("player 1 was asked for its world %d times, want once", len(asks))
+			}
+			turn := asks[0]
+			if tc.turn >= 0 {
+				turn = uint32(tc.turn)
+			}
+			b.send(1, wire.SnapshotChunk{Turn: turn, Hash: game.Sum64(poisoned), Total: 1, Data: poisoned})
+			if tc.turn >= 0 {
+				// The others report that turn: it is not the poisoned world.
+				for c := room.ConnID(2); c <= 3; c++ {
+					b.send(c, wire.ClientPacket{MasterAck: b.r.Turn(), HasHash: true, HashTurn: turn, HashLow: low})
+				}
+				b.tick(10 * time.Millisecond)
+			}
+			for _, m := range b.peer(9).got {
+				if c, ok := m.(wire.SnapshotChunk); ok && c.Hash == game.Sum64(poisoned) {
+					t.Fatal("the poisoned world was relayed to the spectator")
+				}
+			}
+			if got := b.r.Stats().Dropped[room.DropSnapshot]; got != 1 {
+				t.Errorf("snapshot drops = %d, want 1", got)
+			}
+			asks = snapshotAsks(b.peer(2))
+			if len(asks) != 1 {
+				t.Fatalf("player 2 was asked %d times, want once after the refusal", len(asks))
+			}
+			b.send(2, wire.SnapshotChunk{Turn: asks[0], Hash: game.Sum64(good), Total: 1, Data: good})
+			b.tick(10 * time.Millisecond)
+			relayed := false
+			for _, m := range b.peer(9).got {
+				if c, ok := m.(wire.SnapshotChunk); ok {
+					if c.Hash != game.Sum64(good) || string(c.Data) != string(good) {
+						t.Fatalf("relayed %q, want the players' world", c.Data)
+					}
+					relayed = true
+				}
+			}
+			if !relayed {
+				t.Fatal("the good world was not relayed to the spectator")
+			}
+			b.tick(2 * time.Second) // the spectator does not restore: chunks again, no new ask
+			if n := len(snapshotAsks(b.peer(1))); n != 0 {
+				t.Errorf("the poisoner was asked again %d times", n)
 			}
 		})
 	}
