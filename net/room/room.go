@@ -167,7 +167,6 @@ type Room struct {
 	master       [masterRing]wire.MasterTurn
 	compiledAt   [masterRing]time.Duration // when each master turn was compiled and first sent
 	hashes       [hashRing]hashRecord
-	agreedTurn   uint32 // the newest turn a strict majority of the live players reported the same hash for (if its record holds it)
 	desync       *DesyncInfo
 	ending       bool                    // the host ended the game: EventEnd goes in the next compiled turn
 	endSeen      bool                    // a player reported its world ended, this game

@@ -569,11 +569,6 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 			return
 		}
 	}
-	if turn > r.agreedTurn || r.hashes[r.agreedTurn%hashRing].turn != r.agreedTurn {
-		if need := r.liveMask(); 2*bits.OnesCount8(rec.mask&need) > bits.OnesCount8(need) {
-			r.agreedTurn = turn // a snapshot of this turn can be checked at once
-		}
-	}
 }
 
 func (r *Room) declareDesync(rec *hashRecord) {

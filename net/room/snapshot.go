@@ -10,15 +10,15 @@ import (
 
 // The room runs no engine, so a snapshot for a spectator or a returning
 // player comes from a playing client: the room asks one for its world at
-// the end of a turn the players' hashes agree on (one the client still
-// keeps, if there is one), checks that the bytes hash (game.Sum64, the
-// world hash the clients report the low half of) to the hash a majority
-// of the live players reported for that turn, and relays it,
-// followed by the master turns after it. A snapshot whose hash no other
-// player reported waits for their reports (snapshotAsk at most); one
-// whose hash differs from a report is refused, its sender is not asked
-// again this game while another player can be, and another player is
-// asked at once. See docs/ARCHITECTURE.md, "Snapshots".
+// the end of the last turn compiled (or the first it completes after it),
+// checks that the bytes hash (game.Sum64, the world hash whose low half
+// the clients report) to the hash a majority of the live players reported
+// for that turn, and relays it, followed by the master turns after it. A
+// snapshot whose turn not enough players have reported yet waits for
+// their reports (snapshotAsk at most); one whose hash differs from a
+// report is refused, its sender is not asked again this game while
+// another player can be, and another player is asked at once. See
+// docs/ARCHITECTURE.md, "Snapshots".
 
 const (
 	snapshotAsk   = time.Second            // ask another client if no snapshot came by then
@@ -45,11 +45,6 @@ type snapshotRelay struct {
 	refused     uint8  // slots whose snapshot did not match the agreed hash
 	refusedGame uint32 // the game refused is of
 }
-
-// recentWorlds is how many turns back a client keeps its worlds
-// (lockstep.Config.KeepWorlds' default): a turn the room asks for within
-// it is sent as it was, so its hash can be checked at once.
-const recentWorlds = 8
 
 // startSnapshot marks m as needing a snapshot before the master stream.
 func (r *Room) startSnapshot(m *member) {
@@ -108,10 +103,7 @@ func (r *Room) relaySnapshots() {
 }
 
 // askSnapshot asks the lowest playing, connected, up-to-date client for its
-// world, preferring a different one from the last that failed to answer:
-// at the newest turn whose hash a majority of the live players reported,
-// if the client still keeps that turn's world, else at the last turn
-// compiled (checked when the others' hashes of it come in).
+// world, preferring a different one from the last that failed to answer.
 func (r *Room) askSnapshot() {
 	s := &r.snap
 	pick := r.snapshotSource()
@@ -121,9 +113,6 @@ func (r *Room) askSnapshot() {
 	turn := uint32(0)
 	if r.nextTurn > 0 {
 		turn = r.nextTurn - 1
-	}
-	if a := r.agreedTurn; a < r.nextTurn && r.nextTurn-a <= recentWorlds && r.hashes[a%hashRing].turn == a {
-		turn = a
 	}
 	s.asking, s.checking, s.src, s.srcSlot, s.askAt, s.askTurn = true, false, pick.conn, pick.slot, r.now, turn
 	s.asm.Reset()

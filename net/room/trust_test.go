@@ -160,14 +160,11 @@ func snapshotAsks(p *peer) []uint32 {
 // the turn the room asks for may be one nobody has reported yet.
 func TestPoisonedSnapshotIsRefused(t *testing.T) {
 	tests := []struct {
-		name string
-		// the poisoner answers with this turn instead of the one asked
-		// for (clients send a later one if they no longer keep it); -1:
-		// the one asked for
-		turn int
+		name        string
+		reportFirst bool // the others report the turn before the poisoned world is in
 	}{
-		{"the turn asked for", -1},
-		{"the last turn, not yet reported", 5},
+		{"the others report the turn first", true},
+		{"the poisoned world comes first", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,17 +190,19 @@ func TestPoisonedSnapshotIsRefused(t *testing.T) {
 				t.Fatalf("player 1 was asked for its world %d times, want once", len(asks))
 			}
 			turn := asks[0]
-			if tc.turn >= 0 {
-				turn = uint32(tc.turn)
-			}
-			b.send(1, wire.SnapshotChunk{Turn: turn, Hash: game.Sum64(poisoned), Total: 1, Data: poisoned})
-			if tc.turn >= 0 {
-				// The others report that turn: it is not the poisoned world.
+			others := func() { // the others report that turn: it is not the poisoned world
 				for c := room.ConnID(2); c <= 3; c++ {
 					b.send(c, wire.ClientPacket{MasterAck: b.r.Turn(), HasHash: true, HashTurn: turn, HashLow: low})
 				}
-				b.tick(10 * time.Millisecond)
 			}
+			if tc.reportFirst {
+				others()
+			}
+			b.send(1, wire.SnapshotChunk{Turn: turn, Hash: game.Sum64(poisoned), Total: 1, Data: poisoned})
+			if !tc.reportFirst {
+				others()
+			}
+			b.tick(10 * time.Millisecond)
 			for _, m := range b.peer(9).got {
 				if c, ok := m.(wire.SnapshotChunk); ok && c.Hash == game.Sum64(poisoned) {
 					t.Fatal("the poisoned world was relayed to the spectator")
