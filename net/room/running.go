@@ -24,6 +24,10 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 	r.onMasterAck(m, p.MasterAck)
 	if m.needSnap && p.MasterAck > m.snapTurn {
 		m.needSnap = false // the snapshot arrived and was restored
+		// The turns since the snapshot go out now, long after they were
+		// compiled: their waits say nothing of the round trip.
+		m.resentTo = max(m.resentTo, r.nextTurn)
+		m.sampleFrom, m.sampleGame = r.nextTurn, r.game
 	}
 	if m.slot < 0 {
 		if len(p.Turns) > 0 {
@@ -39,8 +43,9 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 	if !s.inGame || s.drop {
 		return
 	}
+	m.bursts.packet(r.now)
 	if p.HasStats {
-		s.rtt, s.fps = p.RTT, p.FPS
+		s.rtt, s.fps = r.trustRTT(s, m, p.RTT), r.trustFPS(m, p.FPS)
 	}
 	for i := range p.Turns {
 		r.storeTurn(m.slot, &p.Turns[i])
@@ -259,6 +264,12 @@ func (r *Room) onMasterAck(m *member, ack uint32) {
 	m.waitFrom, m.backoff = r.now, 0 // the member hears us: resends go back to its usual pace
 	if t := ack - 1; r.nextTurn-t <= masterRing {
 		m.ackClock.Acked(r.now-r.compiledAt[t%masterRing], t >= m.resentTo)
+		// Every wait, a resent turn's too (from its first sending: the
+		// longer for the loss): a bound must not be below the truth, and
+		// past ackclock.Max every turn is resent.
+		if t >= r.resumedAt && (m.sampleGame != r.game || t >= m.sampleFrom) {
+			m.waits.sample(r.now, r.now-r.compiledAt[t%masterRing])
+		}
 	}
 }
 
@@ -381,6 +392,10 @@ func (r *Room) tickRunning() {
 	}
 	r.sendStarts()
 	r.relaySnapshots()
+	r.checkSlow()
+	if r.state != wire.StateRunning {
+		return // the last player was sent away
+	}
 	if r.child == wire.ChildIterating || r.child == wire.ChildVacancy || r.child == wire.ChildLagging {
 		// Vacant slots that must be dropped do not wait for anyone.
 		r.compile()
@@ -620,6 +635,9 @@ func (r *Room) broadcastStatus() {
 
 func (r *Room) status() wire.RoomStatus {
 	st := wire.RoomStatus{State: r.state, Child: r.child, Turn: r.nextTurn}
+	if r.state == wire.StateRunning {
+		st.Slow = r.slow
+	}
 	if r.state == wire.StateFinished && r.end != 0 {
 		st.End, st.Final = r.end, r.final
 	}

@@ -236,3 +236,141 @@ func TestPoisonedSnapshotIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// paced is a player of the timing tests that draws a frame every frame
+// ticks: only then does it run the master turns that have arrived (as
+// many ticks as the game's clock allows) and send its packet.
+type paced struct {
+	*player
+	frame  int // ticks between frames
+	budget int // ticks the game's clock allows it to run
+}
+
+// timingRun plays ps for the given ticks against b's room and returns the
+// largest K and delay the room chose, and the last status.
+func timingRun(t *testing.T, b *bench, ps []*paced, ticks int) (maxK, maxDelay int, st wire.RoomStatus) {
+	t.Helper()
+	var start wire.Start
+	for _, m := range b.peer(1).got {
+		if s, ok := m.(wire.Start); ok {
+			start = s
+		}
+	}
+	for _, p := range ps {
+		if p.held != nil {
+			continue // playing on from an earlier run
+		}
+		p.cur = wire.RoomEvent{K: start.K, Delay: start.Delay, At: start.FirstTurn}
+		p.next, p.exec, p.held = start.FirstTurn, start.FirstTurn, map[uint32]wire.MasterTurn{}
+		p.queueUpTo(start.FirstTurn + uint32(start.Delay) - 1)
+	}
+	const tick = time.Second / 60
+	for i := 1; i <= ticks; i++ {
+		for _, p := range ps {
+			if p.frame > 0 && i%p.frame == 0 && b.r.HasConn(p.conn) {
+				cp := p.packet()
+				// A client acknowledges what has arrived, not what it ran.
+				for ; ; cp.MasterAck++ {
+					if _, ok := p.held[cp.MasterAck]; !ok {
+						break
+					}
+				}
+				b.send(p.conn, cp)
+			}
+		}
+		b.tick(tick)
+		for _, p := range ps {
+			if p.frame == 0 || !b.r.HasConn(p.conn) {
+				continue
+			}
+			p.budget++
+			p.receive(b.now, masters(b.peer(p.conn)))
+			if i%p.frame != 0 {
+				continue
+			}
+			for {
+				mt, ok := p.held[p.exec]
+				if !ok || p.budget < int(mt.Count) {
+					break
+				}
+				p.budget -= int(mt.Count)
+				p.execute(mt)
+				delete(p.held, p.exec)
+				p.exec++
+			}
+		}
+		k, d := b.r.Timing()
+		maxK, maxDelay = max(maxK, k), max(maxDelay, d)
+	}
+	return maxK, maxDelay, b.r.Status()
+}
+
+// TestReportsBoundedByWhatTheRoomMeasures: a member reporting a 60 s round
+// trip and one frame a second, while its acknowledgements come as fast as
+// the others', raises neither K past what the honest players' reports call
+// for nor the delay past what the room measures of its round trip: the
+// 40 ms link, the wait for its next packet (up to a turn) and the room's
+// margin, 200 ms at most (issue 42: K 8 and 16 turns, 2.1 s, for
+// everyone).
+func TestReportsBoundedByWhatTheRoomMeasures(t *testing.T) {
+	const measured = 200 * time.Millisecond
+	run := func(liar bool) (int, int) {
+		b := newBench(t, func(c *room.Config) { c.FixedTiming = false; c.K = 1 })
+		b.startGame(3)
+		var ps []*paced
+		for c := room.ConnID(1); c <= 3; c++ {
+			p := &paced{player: &player{conn: c, rtt: 40, fps: 60, lag: 40 * time.Millisecond}, frame: 1}
+			if liar && c == 3 {
+				p.rtt, p.fps = 60_000, 1
+			}
+			ps = append(ps, p)
+		}
+		k, d, _ := timingRun(t, b, ps, 1200)
+		if b.r.Turn() < 100 {
+			t.Fatalf("liar %v: the game reached turn %d in 20 s", liar, b.r.Turn())
+		}
+		return k, d
+	}
+	hk, hd := run(false)
+	lk, ld := run(true)
+	lag := time.Duration(lk*ld) * time.Second / 60
+	if lk > hk || lag > measured {
+		t.Errorf("with the liar: K up to %d, delay up to %d (%v); without: K %d, delay %d; want K at most %d and at most %v", lk, ld, lag, hk, hd, hk, measured)
+	}
+}
+
+// TestSlowMachineIsToldThenSentAway: a player whose machine really draws 10
+// frames a second (its acknowledgements come up to 100 ms late) makes
+// turns no longer than maxSlowK ticks (4), is shown as slow in the room's
+// status, and after 30 s of it is sent away with words; the others play on.
+func TestSlowMachineIsToldThenSentAway(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.FixedTiming = false; c.K = 1 })
+	b.startGame(2)
+	fast := &paced{player: &player{conn: 1, rtt: 10, fps: 60, lag: 5 * time.Millisecond}, frame: 1}
+	slow := &paced{player: &player{conn: 2, rtt: 10, fps: 10, lag: 5 * time.Millisecond}, frame: 6}
+	k, _, st := timingRun(t, b, []*paced{fast, slow}, 10*60)
+	if k > 4 {
+		t.Errorf("one slow machine made turns of %d ticks, want at most 4", k)
+	}
+	if st.Slow != 0b10 {
+		t.Errorf("status slow = %b after 10 s, want slot 1 shown as slow", st.Slow)
+	}
+	turn := b.r.Turn()
+	b.peer(2).got = nil
+	timingRun(t, b, []*paced{fast, slow}, 30*60)
+	var left wire.Leave
+	for _, m := range b.peer(2).got {
+		if l, ok := m.(wire.Leave); ok {
+			left = l
+		}
+	}
+	if left.Reason != wire.LeaveTooSlow || left.Text == "" {
+		t.Errorf("after 40 s the slow player was told %+v, want LeaveTooSlow with words", left)
+	}
+	if b.r.HasConn(2) {
+		t.Error("the slow player is still in the room")
+	}
+	if st, _ := b.r.State(); st != wire.StateRunning || b.r.Turn() <= turn {
+		t.Errorf("state %d at turn %d (was %d): the game must go on without it", st, b.r.Turn(), turn)
+	}
+}
