@@ -9,7 +9,7 @@ import (
 )
 
 // What a member says of itself is checked against what the room sees
-// (docs/ARCHITECTURE.md, "Timing"). The room times every master turn from
+// (docs/ARCHITECTURE.md, "Timing adapts"). The room times every master turn from
 // its compiling to the member's acknowledgement: the network's round trip
 // both ways plus the member's wait until its next packet (a frame, or a
 // turn). A member's reported round trip counts up to the longest such wait

@@ -279,7 +279,7 @@ func (r *Room) onMasterAck(m *member, ack uint32) {
 // for SilenceTimeout while turns are outstanding is lost as silent
 // (ackSilent), through the vacancy path like any silent connection: its
 // frames alone (keep-alives from an address that never receives) do not
-// keep it in the game. See docs/ARCHITECTURE.md, "Resends".
+// keep it in the game. See docs/ARCHITECTURE.md, "Master packet".
 const (
 	maxResendWait = 2 * time.Second
 	maxBackoff    = 6 // doublings: 50 ms floor × 2⁵ = 1.6 s, then maxResendWait

@@ -18,7 +18,7 @@ import (
 // their reports (snapshotAsk at most); one whose hash differs from a
 // report is refused, its sender is not asked again this game while
 // another player can be, and another player is asked at once. See
-// docs/ARCHITECTURE.md, "Snapshots".
+// docs/ARCHITECTURE.md, "The room runs no engine code".
 
 const (
 	snapshotAsk   = time.Second            // ask another client if no snapshot came by then
