@@ -270,7 +270,7 @@ func (s *Session) onStatus(m wire.RoomStatus) {
 	}
 	old := s.room.status
 	s.room.status = m
-	if m.State != old.State || m.Child != old.Child || m.Lagging != old.Lagging || m.Vacant != old.Vacant {
+	if m.State != old.State || m.Child != old.Child || m.Lagging != old.Lagging || m.Vacant != old.Vacant || m.Slow != old.Slow {
 		s.emit(Event{Kind: EvStatus})
 	}
 	switch {

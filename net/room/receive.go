@@ -133,7 +133,12 @@ func (r *Room) Tick(now time.Duration) {
 	r.advance(now)
 	for i := 0; i < len(r.members); i++ {
 		m := r.members[i]
-		if m.connected && now-m.heard > r.cfg.SilenceTimeout {
+		if m.connected && (now-m.heard > r.cfg.SilenceTimeout || r.ackSilent(m)) {
+			if now-m.heard <= r.cfg.SilenceTimeout {
+				// It sends but never acknowledges: whatever answers there
+				// does not receive the game (or will not say so).
+				r.send(m.conn, wire.Leave{Reason: wire.LeaveTimeout, Text: "no acknowledgement from you for too long"})
+			}
 			r.lose(m)
 			i = -1 // lose may remove members; start over (bounded by len)
 			continue

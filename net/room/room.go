@@ -173,11 +173,12 @@ type Room struct {
 	compiledAt   [masterRing]time.Duration // when each master turn was compiled and first sent
 	hashes       [hashRing]hashRecord
 	desync       *DesyncInfo
-	ending       bool           // the host ended the game: EventEnd goes in the next compiled turn
-	endSeen      bool           // a player reported its world ended at endAt
-	endAt        uint32         // the earliest turn a player reported its world ended at
-	end          wire.EndReason // finished: why
-	final        uint32         // finished: the game's last turn
+	ending       bool                    // the host ended the game: EventEnd goes in the next compiled turn
+	endSeen      bool                    // a player reported its world ended, this game
+	endClaims    [game.MaxPlayers]uint32 // the turn each slot of endClaimed last reported its world ended at
+	endClaimed   uint8                   // slots that reported an end this game
+	end          wire.EndReason          // finished: why
+	final        uint32                  // finished: the game's last turn
 	lastStatus   time.Duration
 	lastHost     int // the host slot the last roster named
 	statusDirty  bool
@@ -186,6 +187,7 @@ type Room struct {
 	lastTiming   time.Duration // when timing was last decided
 	shrinkVotes  int           // decisions in a row that called for less delay
 	lastPing     time.Duration // when members were last pinged
+	slow         uint8         // slots whose machines do not keep up (RoomStatus.Slow)
 
 	// host migration (handover.go)
 	standby     [game.MaxPlayers]standby
@@ -245,6 +247,12 @@ type member struct {
 	sentTo     uint32         // master turns below this were sent at least once
 	resentTo   uint32         // master turns below this may have been sent more than once
 	ackClock   ackclock.Clock // how long its acknowledgements take: when to resend
+	waits      waitMeter      // the same waits, for what its reports may ask (measure.go)
+	bursts     burstMeter     // how often its client packets come, for the frame rate it may claim
+	sampleFrom uint32         // in game sampleGame, turns below this were sent late (caught up from a snapshot): not timed
+	sampleGame uint32
+	waitFrom   time.Duration // when its acknowledgements last advanced, or its oldest outstanding turn was sent
+	backoff    uint8         // resends in a row with no acknowledgement between them
 
 	inPlace    bool // came back to a resumed game where its own world stood (no snapshot)
 	needSnap   bool // waiting for a snapshot before the master stream
@@ -272,11 +280,13 @@ type slot struct {
 	tokenHash [16]byte // TokenHash of the token, kept with it: successors are sent often
 	ready     bool
 	colour    uint8
-	rtt       uint16 // ms
-	fps       uint8
-	inGame    bool // took part in the running game and is not dropped
-	live      bool // running: the room waits for this slot's packets
-	rejoining bool // reconnected; live again with its first packet for nextTurn
+	rtt       uint16        // ms: as reported, bounded by what the room measured (trustRTT)
+	fps       uint8         // as reported, bounded by what the room measured (trustFPS)
+	pinged    uint16        // ms: the round trip the room measured in the lobby
+	slowSince time.Duration // when its machine began not to keep up (0: it does)
+	inGame    bool          // took part in the running game and is not dropped
+	live      bool          // running: the room waits for this slot's packets
+	rejoining bool          // reconnected; live again with its first packet for nextTurn
 	vacant    bool
 	dropAt    time.Duration // vacant: when the slot is dropped
 	drop      bool          // drop in the next compiled turn

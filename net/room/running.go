@@ -1,6 +1,7 @@
 package room
 
 import (
+	"math/bits"
 	"time"
 
 	"rockstep/game"
@@ -23,6 +24,10 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 	r.onMasterAck(m, p.MasterAck)
 	if m.needSnap && p.MasterAck > m.snapTurn {
 		m.needSnap = false // the snapshot arrived and was restored
+		// The turns since the snapshot go out now, long after they were
+		// compiled: their waits say nothing of the round trip.
+		m.resentTo = max(m.resentTo, r.nextTurn)
+		m.sampleFrom, m.sampleGame = r.nextTurn, r.game
 	}
 	if m.slot < 0 {
 		if len(p.Turns) > 0 {
@@ -38,8 +43,9 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 	if !s.inGame || s.drop {
 		return
 	}
+	m.bursts.packet(r.now)
 	if p.HasStats {
-		s.rtt, s.fps = p.RTT, p.FPS
+		s.rtt, s.fps = r.trustRTT(s, m, p.RTT), r.trustFPS(m, p.FPS)
 	}
 	for i := range p.Turns {
 		r.storeTurn(m.slot, &p.Turns[i])
@@ -255,15 +261,53 @@ func (r *Room) onMasterAck(m *member, ack uint32) {
 		return
 	}
 	m.masterAck = ack
+	m.waitFrom, m.backoff = r.now, 0 // the member hears us: resends go back to its usual pace
 	if t := ack - 1; r.nextTurn-t <= masterRing {
 		m.ackClock.Acked(r.now-r.compiledAt[t%masterRing], t >= m.resentTo)
+		// Every wait, a resent turn's too (from its first sending: the
+		// longer for the loss): a bound must not be below the truth, and
+		// past ackclock.Max every turn is resent.
+		if t >= r.resumedAt && (m.sampleGame != r.game || t >= m.sampleFrom) {
+			m.waits.sample(r.now, r.now-r.compiledAt[t%masterRing])
+		}
 	}
+}
+
+// Resends to a member whose acknowledgements do not advance fall in rate:
+// the wait doubles with every resend after the first that brought no
+// acknowledgement, up to maxResendWait. A member that acknowledges nothing
+// for SilenceTimeout while turns are outstanding is lost as silent
+// (ackSilent), through the vacancy path like any silent connection: its
+// frames alone (keep-alives from an address that never receives) do not
+// keep it in the game. See docs/ARCHITECTURE.md, "Master packet".
+const (
+	maxResendWait = 2 * time.Second
+	maxBackoff    = 6 // doublings: 50 ms floor × 2⁵ = 1.6 s, then maxResendWait
+)
+
+// resendWait returns how long after the last master frame m is sent the
+// unacknowledged turns again.
+func (r *Room) resendWait(m *member) time.Duration {
+	w := m.ackClock.Timeout(r.cfg.ResendEvery)
+	if m.backoff > 1 {
+		w <<= min(m.backoff-1, maxBackoff)
+	}
+	return min(w, max(maxResendWait, r.cfg.ResendEvery))
+}
+
+// ackSilent reports whether a running game's member has acknowledged
+// nothing for SilenceTimeout while master turns were outstanding.
+func (r *Room) ackSilent(m *member) bool {
+	return r.state == wire.StateRunning && m.connected && m.started && !m.needSnap &&
+		m.masterAck < m.sentTo && r.now-m.waitFrom > r.cfg.SilenceTimeout
 }
 
 // sendMasters sends each playing or watching client the master turns it
 // has not acknowledged, oldest first, at most wire.MaxBatch per frame: new
-// turns at once, and unacknowledged ones again when the member's
-// acknowledgement is overdue (its ack clock, ResendEvery at the least).
+// turns at once while fewer than wire.MaxBatch are outstanding, and
+// unacknowledged ones again when the member's acknowledgement is overdue
+// (its ack clock, ResendEvery at the least, backing off while nothing is
+// acknowledged: resendWait).
 func (r *Room) sendMasters(resend bool) {
 	for _, m := range r.members {
 		if m.needSnap || !m.connected {
@@ -272,12 +316,18 @@ func (r *Room) sendMasters(resend bool) {
 		if m.masterAck >= r.nextTurn {
 			continue
 		}
-		fresh := m.sentTo < r.nextTurn
-		if !fresh && !(resend && r.now-m.lastMaster >= m.ackClock.Timeout(r.cfg.ResendEvery)) {
+		if m.masterAck >= m.sentTo {
+			m.waitFrom, m.backoff = r.now, 0 // nothing was outstanding: the wait starts now
+		}
+		// A full batch outstanding is a full window: the next frame would
+		// repeat it, not carry the new turn, so it waits for a resend.
+		fresh := m.sentTo < r.nextTurn && m.sentTo-m.masterAck < wire.MaxBatch
+		if !fresh && !(resend && r.now-m.lastMaster >= r.resendWait(m)) {
 			continue
 		}
 		if !fresh {
 			r.stats.Resends++
+			m.backoff = min(m.backoff+1, maxBackoff+1)
 		}
 		from := m.masterAck
 		if r.nextTurn-from > masterRing {
@@ -342,6 +392,10 @@ func (r *Room) tickRunning() {
 	}
 	r.sendStarts()
 	r.relaySnapshots()
+	r.checkSlow()
+	if r.state != wire.StateRunning {
+		return // the last player was sent away
+	}
 	if r.child == wire.ChildIterating || r.child == wire.ChildVacancy || r.child == wire.ChildLagging {
 		// Vacant slots that must be dropped do not wait for anyone.
 		r.compile()
@@ -460,26 +514,40 @@ func (r *Room) EndGame() {
 	r.compile()
 }
 
-// checkEnded finishes the game once every player still playing has
-// reported that its confirmed world ended at the same turn: the game over
-// is a fact the room confirms, never one it predicts. The hashes of that
-// turn were compared as they came (recordHash): a disagreement is a desync,
-// not an end.
+// checkEnded finishes the game at the first turn a strict majority of the
+// players still playing reported their confirmed worlds ended at: the game
+// over is a fact the room confirms, never one it predicts, and never one
+// player's word. The hashes of that turn were compared as they came
+// (recordHash): a disagreement is a desync, not an end; and as the end is
+// a function of the world, players whose hashes agree agree on it. A claim
+// at a turn the others' worlds went on from ("my world ended here", with a
+// true hash) is outvoted and forgotten, and holds nothing back: each
+// player's latest claim is a candidate of its own.
 func (r *Room) checkEnded() {
 	if r.state != wire.StateRunning || !r.endSeen || r.child == wire.ChildDesynced {
 		return
 	}
-	var need uint8
-	for i := range r.slots {
-		if s := &r.slots[i]; s.inGame && s.live && !s.drop {
-			need |= 1 << i
-		}
-	}
-	rec := &r.hashes[r.endAt%hashRing]
-	if need == 0 || rec.turn != r.endAt || rec.ended&need != need {
+	need := r.liveMask()
+	if need == 0 {
 		return
 	}
-	r.finish(wire.EndGameOver, r.endAt)
+	found, at := false, uint32(0)
+	for i := range r.endClaims {
+		if r.endClaimed&(1<<i) == 0 {
+			continue
+		}
+		t := r.endClaims[i]
+		rec := &r.hashes[t%hashRing]
+		if rec.turn != t || t >= r.nextTurn || 2*bits.OnesCount8(rec.ended&need) <= bits.OnesCount8(need) {
+			continue
+		}
+		if !found || t < at {
+			found, at = true, t
+		}
+	}
+	if found {
+		r.finish(wire.EndGameOver, at)
+	}
 }
 
 // recordHash compares slot's hash for turn with the others reported for
@@ -500,9 +568,12 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 	rec.hashes[slotIdx] = h
 	if ended {
 		rec.ended |= 1 << slotIdx
-		if !r.endSeen || turn < r.endAt {
-			r.endSeen, r.endAt = true, turn
+		if !r.endSeen {
+			r.endClaimed = 0 // the claims of an earlier game
 		}
+		r.endSeen = true
+		r.endClaims[slotIdx] = turn
+		r.endClaimed |= 1 << slotIdx
 	}
 	if r.rec != nil {
 		r.rec.Hash(turn, slotIdx, h)
@@ -564,6 +635,9 @@ func (r *Room) broadcastStatus() {
 
 func (r *Room) status() wire.RoomStatus {
 	st := wire.RoomStatus{State: r.state, Child: r.child, Turn: r.nextTurn}
+	if r.state == wire.StateRunning {
+		st.Slow = r.slow
+	}
 	if r.state == wire.StateFinished && r.end != 0 {
 		st.End, st.Final = r.end, r.final
 	}

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"math/bits"
 	"time"
 
 	"rockstep/game"
@@ -9,9 +10,15 @@ import (
 
 // The room runs no engine, so a snapshot for a spectator or a returning
 // player comes from a playing client: the room asks one for its world at
-// the end of a turn, checks the bytes against the hash the client states
-// and against the hashes other players reported for that turn, and relays
-// it, followed by the master turns after it.
+// the end of the last turn compiled (or the first it completes after it),
+// checks that the bytes hash (game.Sum64, the world hash whose low half
+// the clients report) to the hash a majority of the live players reported
+// for that turn, and relays it, followed by the master turns after it. A
+// snapshot whose turn not enough players have reported yet waits for
+// their reports (snapshotAsk at most); one whose hash differs from a
+// report is refused, its sender is not asked again this game while
+// another player can be, and another player is asked at once. See
+// docs/ARCHITECTURE.md, "The room runs no engine code".
 
 const (
 	snapshotAsk   = time.Second            // ask another client if no snapshot came by then
@@ -29,6 +36,14 @@ type snapshotRelay struct {
 	askAt   time.Duration
 	askTurn uint32
 	asm     wire.Assembly
+
+	// checking: data holds a whole snapshot from src, of turn with hash,
+	// waiting for the others' hashes of that turn.
+	checking bool
+	srcSlot  int
+
+	refused     uint8  // slots whose snapshot did not match the agreed hash
+	refusedGame uint32 // the game refused is of
 }
 
 // startSnapshot marks m as needing a snapshot before the master stream.
@@ -56,6 +71,7 @@ func (r *Room) relaySnapshots() {
 	if !waiting || r.state != wire.StateRunning {
 		return
 	}
+	r.checkSnapshot() // the others' hashes may have come in
 	s := &r.snap
 	if !r.usable() {
 		if !s.asking || r.now-s.askAt >= snapshotAsk {
@@ -98,24 +114,40 @@ func (r *Room) askSnapshot() {
 	if r.nextTurn > 0 {
 		turn = r.nextTurn - 1
 	}
-	s.asking, s.src, s.askAt, s.askTurn = true, pick.conn, r.now, turn
+	s.asking, s.checking, s.src, s.srcSlot, s.askAt, s.askTurn = true, false, pick.conn, pick.slot, r.now, turn
 	s.asm.Reset()
 	r.send(pick.conn, wire.SnapshotRequest{Turn: turn})
 }
 
 // snapshotSource returns the player to ask for the world: the lowest
 // playing, connected, up-to-date one, a different one from the last that
-// failed to answer if there is one; nil if nobody can be asked.
+// failed to answer if there is one, and one whose snapshot was refused
+// only if no one else can be asked; nil if nobody can be asked.
 func (r *Room) snapshotSource() *member {
 	s := &r.snap
+	refused := s.refused
+	if s.refusedGame != r.game {
+		refused = 0
+	}
 	var pick *member
+	better := func(m *member) bool {
+		switch {
+		case pick == nil:
+			return true
+		case refused&(1<<pick.slot) != 0 && refused&(1<<m.slot) == 0:
+			return true
+		case refused&(1<<m.slot) != 0 && refused&(1<<pick.slot) == 0:
+			return false
+		}
+		return s.asking && pick.conn == s.src
+	}
 	for i := range r.slots {
 		sl := &r.slots[i]
 		m := sl.m
 		if !sl.inGame || !sl.live || m == nil || !m.connected || !m.started || m.needSnap {
 			continue
 		}
-		if pick == nil || (s.asking && pick.conn == s.src) {
+		if better(m) {
 			pick = m
 		}
 	}
@@ -143,29 +175,81 @@ func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
 	if data == nil {
 		return
 	}
-	if game.Sum64(data) != hash || !r.hashAgrees(turn, uint32(hash)) {
+	if game.Sum64(data) != hash {
 		r.drop(DropSnapshot)
 		s.askAt = r.now - snapshotAsk // ask someone again at once
 		return
 	}
 	s.data = append(s.data[:0], data...)
-	s.turn, s.hash, s.ready, s.asking = turn, hash, true, false
+	s.turn, s.hash, s.ready, s.checking = turn, hash, false, true
+	r.checkSnapshot()
 	r.relaySnapshots()
 }
 
-// hashAgrees reports whether no other player reported a different hash for
-// turn.
-func (r *Room) hashAgrees(turn uint32, low uint32) bool {
+// checkSnapshot settles a snapshot waiting for the others' hashes: relayed
+// once they agree with it, refused (and another player asked) as soon as
+// one differs.
+func (r *Room) checkSnapshot() {
+	s := &r.snap
+	if !s.checking {
+		return
+	}
+	switch r.snapshotVerdict(s.turn, s.hash) {
+	case snapAgreed:
+		s.ready, s.asking, s.checking = true, false, false
+	case snapRefused:
+		r.drop(DropSnapshot)
+		if s.refusedGame != r.game {
+			s.refused, s.refusedGame = 0, r.game
+		}
+		if s.srcSlot >= 0 {
+			s.refused |= 1 << s.srcSlot
+		}
+		s.checking = false
+		s.askAt = r.now - snapshotAsk // ask someone else at once
+	}
+}
+
+type snapVerdict int
+
+const (
+	snapUnknown snapVerdict = iota // not enough of the others reported that turn yet
+	snapAgreed
+	snapRefused
+)
+
+// snapshotVerdict says whether a world of turn whose bytes hash to h is
+// the one the players agreed on: every hash reported for turn must be h's
+// low half, and a strict majority of the live players must have reported
+// it. The sender's own report counts as one, as in every other vote on
+// hashes: it cannot outvote the others, and a report of its own that
+// differs from theirs is a desync.
+func (r *Room) snapshotVerdict(turn uint32, h uint64) snapVerdict {
 	rec := &r.hashes[turn%hashRing]
-	if rec.turn != turn {
-		return true
+	if rec.turn != turn || rec.mask == 0 {
+		return snapUnknown
 	}
 	for i := 0; i < game.MaxPlayers; i++ {
-		if rec.mask&(1<<i) != 0 && rec.hashes[i] != low {
-			return false
+		if rec.mask&(1<<i) != 0 && rec.hashes[i] != uint32(h) {
+			return snapRefused
 		}
 	}
-	return true
+	if 2*bits.OnesCount8(rec.mask&r.liveMask()) > bits.OnesCount8(r.liveMask()) {
+		return snapAgreed
+	}
+	return snapUnknown
+}
+
+// liveMask returns the slots the room waits for: in the game, live, not
+// being dropped.
+func (r *Room) liveMask() uint8 {
+	var need uint8
+	for i := range r.slots {
+		if s := &r.slots[i]; s.inGame && s.live && !s.drop {
+			need |= 1 << i
+		}
+	}
+	return need
 }
 
 // onDesyncChunk assembles a player's world sent for the desync report and

@@ -40,6 +40,12 @@ const (
 // covers it keeps every player fed. When even the longest delay cannot
 // cover it at the current turn length, turns grow longer (K) instead: the
 // game then keeps its real speed with coarser turns rather than crawling.
+//
+// A report is bounded by what the room sees of the player (measure.go):
+// its round trip by the acknowledgement waits the room timed, its frame
+// rate by how often its packets come; and one machine's frame rate makes
+// turns of maxSlowK ticks at most (that machine is told, and in time sent
+// away, rather than slowing everyone for ever).
 func (r *Room) wantTiming() (k, delay uint8) {
 	maxRTT, minFPS := 0, game.TicksPerSecond
 	for i := range r.slots {
@@ -55,6 +61,7 @@ func (r *Room) wantTiming() (k, delay uint8) {
 		}
 	}
 	kk := (game.TicksPerSecond + minFPS - 1) / minFPS // ticks each frame must run
+	kk = min(kk, maxSlowK)                            // a slower machine is told, not waited for (measure.go)
 	kk = max(kk, r.cfg.K, 1)
 	kk = min(kk, wire.MaxK)
 	need := maxRTT*6/5 + marginMs // ms
@@ -122,7 +129,8 @@ func (r *Room) adaptTiming(t uint32, mt *wire.MasterTurn) {
 // The room measures every member's round trip itself during setup, so that
 // the lobby shows pings and a game starts with the delay the network
 // needs; while a game runs, the players' own reports (which include the
-// turn round trip) take over.
+// turn round trip) take over, bounded by the acknowledgement waits the
+// room times (measure.go).
 const roomPingEvery = 500 * time.Millisecond
 
 // pingMembers sends a Ping to every member now and then.
@@ -151,4 +159,5 @@ func (r *Room) onPong(m *member, p wire.Pong) {
 	// At least 1 ms: a roster's 0 means not measured yet, and a round
 	// trip on one machine takes well under a millisecond.
 	s.rtt = uint16(min(max(rtt.Milliseconds(), 1), 65535))
+	s.pinged = s.rtt
 }

@@ -838,7 +838,8 @@ func (m *Chat) decodePayload(r *reader) error {
 }
 
 // RoomStatus: State u8, Child u8, Turn uvarint, Lagging u8, Vacant u8,
-// VacancyMs uvarint, End u8, and only if End is not zero: Final uvarint.
+// VacancyMs uvarint, End u8, and only if End is not zero: Final uvarint;
+// then Slow u8.
 
 func (m RoomStatus) check() error {
 	if err := checkRange("state", int(m.State), int(StateSetup), int(StateFinished)); err != nil {
@@ -865,7 +866,7 @@ func (m RoomStatus) appendPayload(b []byte) []byte {
 	if m.End != 0 {
 		b = binary.AppendUvarint(b, uint64(m.Final))
 	}
-	return b
+	return append(b, m.Slow)
 }
 
 func (m *RoomStatus) decodePayload(r *reader) error {
@@ -879,6 +880,7 @@ func (m *RoomStatus) decodePayload(r *reader) error {
 	if m.End != 0 {
 		m.Final = r.uvarint32("final turn")
 	}
+	m.Slow = r.u8("slow")
 	return r.err
 }
 

@@ -382,8 +382,11 @@ const (
 	// this one gives it to the other, named alone in the Successors sent
 	// just before. Go there and catch up from its snapshot: the turns this
 	// room compiled are not that room's.
-	LeaveYield     LeaveReason = 7
-	leaveReasonEnd             = 8
+	LeaveYield LeaveReason = 7
+	// LeaveTooSlow: the player's machine could not keep up with the game
+	// (RoomStatus.Slow said so for long enough); Text says how slow.
+	LeaveTooSlow   LeaveReason = 8
+	leaveReasonEnd             = 9
 )
 
 // Leave says goodbye.
@@ -452,6 +455,10 @@ type RoomStatus struct {
 	// confirmed world is over or that carries EventEnd; Final is that turn.
 	End   EndReason
 	Final uint32
+	// Slow: bit i says slot i's machine does not keep up with the game (its
+	// frames or ticks come too slowly for the longest turn the room allows
+	// one player to ask for); it is sent away if it stays so.
+	Slow uint8
 }
 
 // Kick asks the room to remove the player in Slot from its lobby (the host
