@@ -42,7 +42,12 @@ import (
 // Version 6: Successors carries the game's LAN listing id (Listing), so
 // that a successor lists the game under the id it had, and a successor
 // that finds an earlier one leading too gives it the game (LeaveYield).
-const Version = 6
+//
+// Version 7: the room says which players' machines cannot keep up
+// (RoomStatus.Slow) and sends one away that stays so (LeaveTooSlow); the
+// transport (its protocol 3) validates a new address with a challenge
+// before a session moves there, which a version 6 peer cannot answer.
+const Version = 7
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
 // on, unless told otherwise; joining "host" without a port means this one.
