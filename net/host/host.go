@@ -323,6 +323,16 @@ func (h *Host) Connected(c transport.ConnID, addr netip.AddrPort) {
 	h.log.Debug("connected", "conn", id, "addr", addr)
 }
 
+// AddrChanged follows a connection that the transport moved to its peer's
+// new address (validated by a challenge): the rooms' standby entries and
+// per-network counts ask addrOf, which must name where the peer is now.
+func (h *Host) AddrChanged(c transport.ConnID, addr netip.AddrPort) {
+	if cn := h.conns[h.byNet[c]]; cn != nil {
+		cn.addr = addr
+		h.log.Debug("moved", "conn", h.byNet[c], "addr", addr)
+	}
+}
+
 // newConnID returns an id no connection of this host has had.
 func (h *Host) newConnID() room.ConnID {
 	id := h.nextConn
