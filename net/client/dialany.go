@@ -1,0 +1,77 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"rockstep/net/transport"
+)
+
+// ErrNoAnswer is DialAny's error when no address answered: the game is
+// gone, or none of its addresses is reachable from here.
+var ErrNoAnswer = errors.New("the host did not answer")
+
+// DialAny connects to the host at whichever of addrs answers first (an
+// invite code's addresses: the router's outside address, the LAN's) and
+// starts the session, as Dial does. It dials them all at once, keeps the
+// first handshake that proves the host key opt.Transport.HostFingerprint
+// pins (the transport checks it at the Accept, before the session
+// exists), and closes the others: a second host that also answers, or one
+// with another key, gets nothing but the handshake. When none connects,
+// the error says why, in this order: a host with another key (matching
+// transport.ErrHostKey), a refusal (transport.ErrRefused), else
+// ErrNoAnswer.
+func DialAny(ctx context.Context, addrs []string, opt Options) (*Client, error) {
+	if len(addrs) == 0 {
+		return nil, errors.New("dial: no address to try")
+	}
+	c := newClient(opt)
+	type result struct {
+		addr string
+		tc   *transport.Client
+		err  error
+	}
+	race, cancel := context.WithCancel(ctx)
+	results := make(chan result, len(addrs)) // every dial's goroutine returns at once
+	for _, a := range addrs {
+		go func() {
+			tc, err := c.dial(race, a, c.opt.Transport)
+			results <- result{a, tc, err}
+		}()
+	}
+	var keyErr, refused, other error
+	for i := range addrs {
+		r := <-results
+		if r.err == nil {
+			cancel() // the others stop their handshakes
+			go func(left int) {
+				for range left {
+					if r := <-results; r.tc != nil {
+						r.tc.Close() // answered too, later: hang up
+					}
+				}
+			}(len(addrs) - 1 - i)
+			return c.begin(r.tc, r.addr)
+		}
+		switch {
+		case errors.Is(r.err, transport.ErrHostKey):
+			keyErr = r.err
+		case errors.Is(r.err, transport.ErrRefused):
+			refused = r.err
+		case other == nil:
+			other = r.err
+		}
+	}
+	cancel()
+	switch {
+	case keyErr != nil:
+		return nil, keyErr
+	case refused != nil:
+		return nil, refused
+	case ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return nil, ctx.Err() // the player gave up
+	}
+	return nil, fmt.Errorf("%w (tried %s): %w", ErrNoAnswer, strings.Join(addrs, ", "), other)
+}
