@@ -89,6 +89,16 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	defer stop()
 	// On loopback, each room's bots dial from their own address, as the
 	// machines of a LAN would, so per-IP limits see one machine per room.
+	pin := ""
+	if code, ok := joinCode(o.join); ok {
+		addr, err := resolveCode(ctx, code)
+		if err != nil {
+			fmt.Fprintf(stderr, "rockstep: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "rockstep: invite code %s: the host answers at %s\n", code, addr)
+		o.join, pin = addr, code.Fingerprint()
+	}
 	spread := false
 	if ap, err := netip.ParseAddrPort(o.join); err == nil && ap.Addr().Is4() && ap.Addr().IsLoopback() && o.perRoom > 0 {
 		spread = true
@@ -96,7 +106,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
-		Predict: o.predict, SyncTest: o.syncTest, Share: o.share,
+		Predict: o.predict, SyncTest: o.syncTest, Share: o.share, Pin: pin,
 	})
 	return report(s, err, stdout, stderr)
 }

@@ -24,20 +24,46 @@ var ErrNoAnswer = errors.New("the host did not answer")
 // transport.ErrHostKey), a refusal (transport.ErrRefused), else
 // ErrNoAnswer.
 func DialAny(ctx context.Context, addrs []string, opt Options) (*Client, error) {
-	if len(addrs) == 0 {
-		return nil, errors.New("dial: no address to try")
-	}
 	c := newClient(opt)
+	tc, addr, err := race(ctx, addrs, func(ctx context.Context, a string) (*transport.Client, error) {
+		return c.dial(ctx, a, c.opt.Transport)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c.begin(tc, addr)
+}
+
+// Resolve finds which of addrs a host answers at with the key cfg pins,
+// as DialAny does, and hangs up: for callers that dial it many times over
+// (the bots).
+func Resolve(ctx context.Context, addrs []string, cfg transport.Config) (string, error) {
+	tc, addr, err := race(ctx, addrs, func(ctx context.Context, a string) (*transport.Client, error) {
+		return transport.Dial(ctx, a, cfg)
+	})
+	if err != nil {
+		return "", err
+	}
+	tc.Close()
+	return addr, nil
+}
+
+// race dials every address at once and returns the first connection, and
+// its address; the others are cancelled, or closed if they connect too.
+func race(ctx context.Context, addrs []string, dial func(context.Context, string) (*transport.Client, error)) (*transport.Client, string, error) {
+	if len(addrs) == 0 {
+		return nil, "", errors.New("dial: no address to try")
+	}
 	type result struct {
 		addr string
 		tc   *transport.Client
 		err  error
 	}
-	race, cancel := context.WithCancel(ctx)
-	results := make(chan result, len(addrs)) // every dial's goroutine returns at once
+	all, cancel := context.WithCancel(ctx)
+	results := make(chan result, len(addrs)) // no dial's goroutine ever waits to report
 	for _, a := range addrs {
 		go func() {
-			tc, err := c.dial(race, a, c.opt.Transport)
+			tc, err := dial(all, a)
 			results <- result{a, tc, err}
 		}()
 	}
@@ -53,7 +79,7 @@ func DialAny(ctx context.Context, addrs []string, opt Options) (*Client, error) 
 					}
 				}
 			}(len(addrs) - 1 - i)
-			return c.begin(r.tc, r.addr)
+			return r.tc, r.addr, nil
 		}
 		switch {
 		case errors.Is(r.err, transport.ErrHostKey):
@@ -67,11 +93,11 @@ func DialAny(ctx context.Context, addrs []string, opt Options) (*Client, error) 
 	cancel()
 	switch {
 	case keyErr != nil:
-		return nil, keyErr
+		return nil, "", keyErr
 	case refused != nil:
-		return nil, refused
+		return nil, "", refused
 	case ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return nil, ctx.Err() // the player gave up
+		return nil, "", ctx.Err() // the player gave up
 	}
-	return nil, fmt.Errorf("%w (tried %s): %w", ErrNoAnswer, strings.Join(addrs, ", "), other)
+	return nil, "", fmt.Errorf("%w (tried %s): %w", ErrNoAnswer, strings.Join(addrs, ", "), other)
 }

@@ -119,10 +119,10 @@ func TestJoinCodeSecondAddress(t *testing.T) {
 	if got := c.HostAddr(); got != h.Addr() {
 		t.Errorf("HostAddr() = %s, want %s", got, h.Addr())
 	}
+	inLobby(t, c)
 	if got := c.HostFingerprint(); got != a.Fingerprint() {
 		t.Errorf("HostFingerprint() = %s, want %s", got, a.Fingerprint())
 	}
-	inLobby(t, c)
 }
 
 // TestJoinCodeOnlyThePinnedKey: of two hosts that both answer, the code
@@ -140,6 +140,26 @@ func TestJoinCodeOnlyThePinnedKey(t *testing.T) {
 	inLobby(t, c)
 	if n := hb.Host.Stats().RoomPlayers; n != 0 {
 		t.Errorf("B's room holds %d players, want 0", n)
+	}
+}
+
+// TestJoinCodeResolve: the bots' way, Resolve finds the address that
+// answers with the pinned key and hangs up.
+func TestJoinCodeResolve(t *testing.T) {
+	a := newKey(t)
+	h := codeHost(t, a)
+	cfg := transport.LAN()
+	cfg.HostFingerprint = a.Fingerprint()[:transport.MinPinLen]
+	cfg.HandshakeTimeout = 2 * time.Second
+	ctx, cancel := context.WithTimeout(context.Background(), codePatience)
+	defer cancel()
+	got, err := Resolve(ctx, []string{silentAddr(t), h.Addr()}, cfg)
+	if err != nil || got != h.Addr() {
+		t.Fatalf("Resolve = %q, %v; want %s", got, err, h.Addr())
+	}
+	cfg.HostFingerprint = newKey(t).Fingerprint()[:transport.MinPinLen]
+	if got, err := Resolve(ctx, []string{h.Addr()}, cfg); !errors.Is(err, transport.ErrHostKey) {
+		t.Fatalf("Resolve with another key's pin = %q, %v; want ErrHostKey", got, err)
 	}
 }
 
