@@ -153,12 +153,9 @@ const (
 
 func (r *inviteRow) build(a *App, col *widget.Container) {
 	t := a.theme()
-	r.label = t.dim(" ")
-	col.AddChild(r.label)
 	r.row = t.hbox(12, widget.ContainerOpts.WidgetOpts(stretchRow()))
-	r.code = t.text(" ", &t.headingFace, colAccent,
-		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
-	r.row.AddChild(r.code)
+	r.label = t.dim(" ", widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	r.row.AddChild(r.label)
 	if clipboard() != nil {
 		r.copy = t.buttonFunc("Copy", func() {
 			r.copied.Store(copyUnknown)
@@ -169,11 +166,38 @@ func (r *inviteRow) build(a *App, col *widget.Container) {
 					r.copied.Store(copyFailed)
 				}
 			})
-		}, t.size(110, 0))
+		}, t.size(100, 0))
 		r.row.AddChild(r.copy)
 	}
-	r.row.GetWidget().SetVisibility(widget.Visibility_Hide)
-	col.AddChild(r.row)
+	r.code = t.text(" ", &t.headingFace, colAccent)
+	for _, w := range []*widget.Widget{r.row.GetWidget(), r.code.GetWidget()} {
+		w.SetVisibility(widget.Visibility_Hide)
+	}
+	col.AddChild(r.row, r.code)
+}
+
+// codeGroupsPerLine is the most groups of four a line of the lobby's code
+// holds: six fill the lobby's column at its narrowest.
+const codeGroupsPerLine = 6
+
+// codeLines breaks a grouped code into lines of even length, at most
+// codeGroupsPerLine groups each.
+func codeLines(code string) string {
+	groups := strings.Split(code, "-")
+	lines := (len(groups) + codeGroupsPerLine - 1) / codeGroupsPerLine
+	per := (len(groups) + lines - 1) / lines
+	var b strings.Builder
+	for i, g := range groups {
+		switch {
+		case i == 0:
+		case i%per == 0:
+			b.WriteString("-\n")
+		default:
+			b.WriteByte('-')
+		}
+		b.WriteString(g)
+	}
+	return b.String()
 }
 
 // update shows the code of the game we host: made again when what goes in
@@ -194,9 +218,9 @@ func (r *inviteRow) update(hosting bool, nv *netView) {
 	}
 	switch r.copied.Load() {
 	case copyDone:
-		r.label.Label = "Invite code (copied): players on the internet or your network join with it"
+		r.label.Label = "Invite code, copied: players on the internet or your network join with it"
 	case copyFailed:
-		r.label.Label = "Invite code (could not copy it: read it out or type it): players join with it"
+		r.label.Label = "Invite code (it could not be copied: read it out): players join with it"
 	}
 }
 
@@ -207,12 +231,13 @@ func (r *inviteRow) show(code string) {
 	}
 	r.shown = code
 	r.copied.Store(copyUnknown)
+	vis := widget.Visibility_Show
 	if code == "" {
-		r.label.Label = " "
-		r.row.GetWidget().SetVisibility(widget.Visibility_Hide)
-		return
+		vis = widget.Visibility_Hide
 	}
 	r.label.Label = "Invite code: players on the internet or your network join with it"
-	r.code.Label = code
-	r.row.GetWidget().SetVisibility(widget.Visibility_Show)
+	r.code.Label = codeLines(code)
+	for _, w := range []*widget.Widget{r.row.GetWidget(), r.code.GetWidget()} {
+		w.SetVisibility(vis)
+	}
 }

@@ -205,3 +205,16 @@ func TestLobbyShowsInviteCode(t *testing.T) {
 		t.Errorf("the code holds %v pinned to %s, want %v pinned to %s", c.Addrs, c.Fingerprint(), want, app.nv.hostFingerprint()[:16])
 	}
 }
+
+func TestCodeLines(t *testing.T) {
+	for _, tc := range []struct{ code, want string }{
+		{"AAAA-BBBB-CC", "AAAA-BBBB-CC"},
+		{"AAAA-BBBB-CCCC-DDDD-EEEE-FF", "AAAA-BBBB-CCCC-DDDD-EEEE-FF"},
+		{"AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GG", "AAAA-BBBB-CCCC-DDDD-\nEEEE-FFFF-GG"},
+		{"A1-A2-A3-A4-A5-A6-A7-A8-A9-B1-B2-B3-B4", "A1-A2-A3-A4-A5-\nA6-A7-A8-A9-B1-\nB2-B3-B4"},
+	} {
+		if got := codeLines(tc.code); got != tc.want {
+			t.Errorf("codeLines(%s) = %q, want %q", tc.code, got, tc.want)
+		}
+	}
+}
