@@ -10,8 +10,23 @@ import (
 )
 
 // ErrNoAnswer is DialAny's error when no address answered: the game is
-// gone, or none of its addresses is reachable from here.
+// gone, or none of its addresses is reachable from here. The error is a
+// *NoAnswerError.
 var ErrNoAnswer = errors.New("the host did not answer")
+
+// NoAnswerError is DialAny's error when no address answered.
+type NoAnswerError struct {
+	Addrs []string // tried
+	Err   error    // what the first dial that failed said
+}
+
+func (e *NoAnswerError) Error() string {
+	return fmt.Sprintf("%v (tried %s): %v", ErrNoAnswer, strings.Join(e.Addrs, ", "), e.Err)
+}
+
+// Unwrap makes errors.Is(err, ErrNoAnswer) true, and Is of what the dial
+// said (transport.ErrTimeout, mostly).
+func (e *NoAnswerError) Unwrap() []error { return []error{ErrNoAnswer, e.Err} }
 
 // DialAny connects to the host at whichever of addrs answers first (an
 // invite code's addresses: the router's outside address, the LAN's) and
@@ -67,7 +82,7 @@ func race(ctx context.Context, addrs []string, dial func(context.Context, string
 			results <- result{a, tc, err}
 		}()
 	}
-	var keyErr, refused, other error
+	var keyErr, refused, bad, other error
 	for i := range addrs {
 		r := <-results
 		if r.err == nil {
@@ -86,6 +101,8 @@ func race(ctx context.Context, addrs []string, dial func(context.Context, string
 			keyErr = r.err
 		case errors.Is(r.err, transport.ErrRefused):
 			refused = r.err
+		case errors.Is(r.err, transport.ErrBadConfig):
+			bad = r.err // ours, not the host's: never "no answer"
 		case other == nil:
 			other = r.err
 		}
@@ -96,8 +113,10 @@ func race(ctx context.Context, addrs []string, dial func(context.Context, string
 		return nil, "", keyErr
 	case refused != nil:
 		return nil, "", refused
+	case bad != nil:
+		return nil, "", bad
 	case ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return nil, "", ctx.Err() // the player gave up
 	}
-	return nil, "", fmt.Errorf("%w (tried %s): %w", ErrNoAnswer, strings.Join(addrs, ", "), other)
+	return nil, "", &NoAnswerError{Addrs: addrs, Err: other}
 }

@@ -175,3 +175,16 @@ func TestJoinCodeGone(t *testing.T) {
 		t.Errorf("error %q: want it to name %s and %s", err, x, y)
 	}
 }
+
+// TestJoinCodeBadPin: a pin too short to pin anything is our mistake, and
+// is said so, not taken for a host that did not answer.
+func TestJoinCodeBadPin(t *testing.T) {
+	o := Options{Session: lockstep.Config{Name: "guest"}, Transport: transport.LAN()}
+	o.Transport.HostFingerprint = "0123"
+	ctx, cancel := context.WithTimeout(context.Background(), codePatience)
+	defer cancel()
+	c, err := DialAny(ctx, []string{silentAddr(t), silentAddr(t)}, o)
+	if c != nil || !errors.Is(err, transport.ErrBadConfig) || errors.Is(err, ErrNoAnswer) {
+		t.Fatalf("DialAny with a 16-bit pin: %v, %v; want ErrBadConfig", c, err)
+	}
+}
