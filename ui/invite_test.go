@@ -3,7 +3,10 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -216,5 +219,125 @@ func TestCodeLines(t *testing.T) {
 		if got := codeLines(tc.code); got != tc.want {
 			t.Errorf("codeLines(%s) = %q, want %q", tc.code, got, tc.want)
 		}
+	}
+}
+
+// TestInviteCopyAndPaste: with a clipboard tool (a fake one here: a file),
+// the lobby's Copy puts the code on the clipboard, and the join screen's
+// Paste puts it in the code field.
+func TestInviteCopyAndPaste(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "clipboard")
+	old := clipboard
+	clipboard = func() *clipTool {
+		return &clipTool{copy: []string{"sh", "-c", `cat > "$0"`, file}, paste: []string{"cat", file}}
+	}
+	t.Cleanup(func() { clipboard = old })
+
+	host, err := NewApp(Options{Seed: 7, ConfigDir: t.TempDir(), Discovery: &lan.Fake{}, Listen: "127.0.0.1:0", Name: "Grace", Silent: true})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	defer host.Close()
+	host.script = func(int) Intents { return Intents{} }
+	host.emit(Intent{Kind: IntentHost})
+	var lobby *lobbyScreen
+	if !testwait.Until(inviteTestPatience, func() bool {
+		if err := host.Update(); err != nil {
+			t.Fatal(err)
+		}
+		lobby, _ = host.cur.(*lobbyScreen)
+		return lobby != nil && lobby.invite.shown != ""
+	}) {
+		t.Fatalf("no invite code in the lobby (screen %T)", host.cur)
+	}
+	code := lobby.invite.shown
+	lobby.invite.copy.Click()
+	if !testwait.Until(inviteTestPatience, func() bool {
+		if err := host.Update(); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(file)
+		return string(b) == code && strings.Contains(lobby.invite.label.Label, "copied")
+	}) {
+		b, _ := os.ReadFile(file)
+		t.Fatalf("after Copy the clipboard holds %q and the lobby says %q; want %q, copied", b, lobby.invite.label.Label, code)
+	}
+
+	guest, err := NewApp(Options{Seed: 8, ConfigDir: t.TempDir(), Discovery: &lan.Fake{}, Silent: true})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	defer guest.Close()
+	guest.script = func(int) Intents { return Intents{} }
+	guest.emit(Intent{Kind: IntentOpenJoin})
+	if err := guest.Update(); err != nil {
+		t.Fatal(err)
+	}
+	join, ok := guest.cur.(*joinScreen)
+	if !ok || join.code.paste == nil {
+		t.Fatalf("screen %T, want the join screen with Paste", guest.cur)
+	}
+	join.code.paste.Click()
+	if !testwait.Until(inviteTestPatience, func() bool {
+		if err := guest.Update(); err != nil {
+			t.Fatal(err)
+		}
+		return join.code.input.GetText() == code
+	}) {
+		t.Fatalf("after Paste the code field holds %q, want %q", join.code.input.GetText(), code)
+	}
+}
+
+// TestJoinByCodeInTheApp: a guest's game given a code whose first address
+// never answers and whose second is the host's joins the host's lobby,
+// and then names the address that answered.
+func TestJoinByCodeInTheApp(t *testing.T) {
+	host, err := NewApp(Options{Seed: 7, ConfigDir: t.TempDir(), Discovery: &lan.Fake{}, Listen: "127.0.0.1:0", Name: "Grace", Silent: true})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	defer host.Close()
+	host.script = func(int) Intents { return Intents{} }
+	host.emit(Intent{Kind: IntentHost})
+	if !testwait.Until(inviteTestPatience, func() bool {
+		if err := host.Update(); err != nil {
+			t.Fatal(err)
+		}
+		return host.nv.hostFingerprint() != "" && host.net.addr != ""
+	}) {
+		t.Fatal("the host's game did not open")
+	}
+	silent, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	hostAddr := host.net.addr
+	c, err := invite.New([]netip.AddrPort{netip.MustParseAddrPort(silent.LocalAddr().String()), netip.MustParseAddrPort(hostAddr)}, host.nv.hostFingerprint())
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	guest, err := NewApp(Options{Seed: 8, ConfigDir: t.TempDir(), Discovery: &lan.Fake{}, Name: "Ada", Silent: true})
+	if err != nil {
+		t.Fatalf("NewApp: %v", err)
+	}
+	defer guest.Close()
+	guest.script = func(int) Intents { return Intents{} }
+	guest.emit(Intent{Kind: IntentOpenJoin})
+	guest.emit(Intent{Kind: IntentJoinCode, Addr: c.String()})
+	if !testwait.Until(inviteTestPatience, func() bool {
+		if err := guest.Update(); err != nil {
+			t.Fatal(err)
+		}
+		if err := host.Update(); err != nil {
+			t.Fatal(err)
+		}
+		return guest.cur.id() == screenLobby && len(guest.nv.setup.Players) == 2
+	}) {
+		t.Fatalf("the guest is on %v (join screen says %q), want the host's lobby with both players", guest.cur.id(), guest.flow.joinErr)
+	}
+	if got := guest.nv.addr(); got != hostAddr {
+		t.Errorf("the guest's game is at %q, want %q", got, hostAddr)
 	}
 }
