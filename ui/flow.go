@@ -505,7 +505,7 @@ func dialErrorText(target string, err error) string {
 	case noAnswer(err) != "": // an invite code's addresses, all silent
 		return "The host did not answer (at " + noAnswer(err) + "): the game may have ended, or none of the code's addresses can be reached from here."
 	case errors.Is(err, transport.ErrHostKey):
-		return "Not joined: the host that answered has another host key than " + target + " asked for, so it is another game. Check the code (or the address) with the host."
+		return "Not joined: the computer that answered is not the host of " + target + " (its host key differs). Check the code or the address with the host."
 	case errors.Is(err, transport.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("No answer from %s in %d seconds. Is the game still hosted, and is the address right?", target, int(dialTimeout/time.Second))
 	case errors.As(err, &dnsErr):

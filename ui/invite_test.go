@@ -91,7 +91,7 @@ func TestJoinCodeFailures(t *testing.T) {
 		want string
 	}{
 		{"gone", &client.NoAnswerError{Addrs: []string{"203.0.113.7:7777", "192.168.1.20:7777"}, Err: transport.ErrTimeout}, "The host did not answer (at 203.0.113.7:7777, 192.168.1.20:7777)"},
-		{"another key", fmt.Errorf("dial: %w", &transport.HostKeyError{Want: uiTestFP[:16], Got: strings.Repeat("f", 32)}), "another host key"},
+		{"another key", fmt.Errorf("dial: %w", &transport.HostKeyError{Want: uiTestFP[:16], Got: strings.Repeat("f", 32)}), "is not the host of the game of the invite code (its host key differs)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &flow{screen: screenJoin}
