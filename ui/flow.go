@@ -260,7 +260,7 @@ func (f *flow) apply(in Intent) []effect {
 			if f.target != "" {
 				return nil
 			}
-			if isInviteCode(in.Addr) { // pasted in the address field, or -join CODE
+			if codeShaped(in.Addr) { // pasted in the address field, or -join CODE
 				return f.joinCode(in.Addr)
 			}
 			addr, err := parseJoinAddr(in.Addr)

@@ -59,6 +59,7 @@ func TestJoinCodeFlow(t *testing.T) {
 		{"two symbols swapped", Intent{Kind: IntentJoinCode, Addr: string(garbled)}, nil, "This invite code is garbled"},
 		{"letter O", Intent{Kind: IntentJoinCode, Addr: "O" + code[1:]}, nil, "no 0, O, 1, I or L"},
 		{"empty", Intent{Kind: IntentJoinCode, Addr: "  "}, nil, "Type or paste the invite code"},
+		{"garbled, in the address field or -join", Intent{Kind: IntentJoinAddr, Addr: string(garbled)}, nil, "This invite code is garbled"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &flow{screen: screenJoin}
@@ -206,6 +207,25 @@ func TestLobbyShowsInviteCode(t *testing.T) {
 	want := netip.MustParseAddrPort(app.net.addr)
 	if len(c.Addrs) != 1 || c.Addrs[0] != want || c.Fingerprint() != app.nv.hostFingerprint()[:16] {
 		t.Errorf("the code holds %v pinned to %s, want %v pinned to %s", c.Addrs, c.Fingerprint(), want, app.nv.hostFingerprint()[:16])
+	}
+}
+
+func TestCodeShaped(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"K7QM-XXXX-ABCD-EF", true},
+		{"k7qm xxxx abcd ef", true},
+		{"K7QM-XXXX-AB", false},
+		{"192.168.1.20", false},
+		{"game-box", false},
+		{"my-game-host-name", false},
+		{"abcd-efgh-ijkl-mnop.lan", false},
+	} {
+		if got := codeShaped(tc.s); got != tc.want {
+			t.Errorf("codeShaped(%q) = %v, want %v", tc.s, got, tc.want)
+		}
 	}
 }
 

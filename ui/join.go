@@ -46,7 +46,7 @@ func newJoinScreen(a *App) *joinScreen {
 	by := t.hbox(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	s.addr = t.input("host or host:port", func(text string) { a.emit(Intent{Kind: IntentJoinAddr, Addr: text}) },
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(560, 0))
-	if a.opt.Join != "" && !isInviteCode(a.opt.Join) {
+	if a.opt.Join != "" && !codeShaped(a.opt.Join) {
 		s.addr.SetText(a.opt.Join)
 	}
 	by.AddChild(s.addr)
