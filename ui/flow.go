@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/net/invite"
 	"rockstep/net/lan"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -260,7 +261,7 @@ func (f *flow) apply(in Intent) []effect {
 			if f.target != "" {
 				return nil
 			}
-			if codeShaped(in.Addr) { // pasted in the address field, or -join CODE
+			if invite.Looks(in.Addr) { // pasted in the address field, or -join CODE
 				return f.joinCode(in.Addr)
 			}
 			addr, err := parseJoinAddr(in.Addr)

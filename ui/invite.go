@@ -17,28 +17,6 @@ import (
 // while it is joined: which address answers is not known yet.
 const codeTarget = "the game of the invite code"
 
-// codeShaped reports whether s is written as an invite code is, groups of
-// four letters or digits joined by dashes or spaces, at least four of
-// them: typed as an address, it is a code to be read as one (and said to
-// be garbled if it does not decode), not a host name to look up.
-func codeShaped(s string) bool {
-	groups := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool { return r == '-' || r == ' ' })
-	if len(groups) < 4 {
-		return false
-	}
-	for i, g := range groups {
-		if len(g) > 4 || (len(g) < 4 && i < len(groups)-1) {
-			return false
-		}
-		for _, r := range g {
-			if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // joinCode starts joining the game of the invite code s, every address
 // in it at once, pinned to its key; or says on the join screen why the
 // code cannot be used.
@@ -106,7 +84,7 @@ func (c *codeField) build(a *App, col *widget.Container) {
 	row := t.hbox(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	c.input = t.input("XXXX-XXXX-XXXX-XXXX-…", func(text string) { a.emit(Intent{Kind: IntentJoinCode, Addr: text}) },
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(560, 0))
-	if codeShaped(a.opt.Join) {
+	if invite.Looks(a.opt.Join) {
 		c.input.SetText(a.opt.Join)
 	}
 	row.AddChild(c.input)

@@ -210,25 +210,6 @@ func TestLobbyShowsInviteCode(t *testing.T) {
 	}
 }
 
-func TestCodeShaped(t *testing.T) {
-	for _, tc := range []struct {
-		s    string
-		want bool
-	}{
-		{"K7QM-XXXX-ABCD-EF", true},
-		{"k7qm xxxx abcd ef", true},
-		{"K7QM-XXXX-AB", false},
-		{"192.168.1.20", false},
-		{"game-box", false},
-		{"my-game-host-name", false},
-		{"abcd-efgh-ijkl-mnop.lan", false},
-	} {
-		if got := codeShaped(tc.s); got != tc.want {
-			t.Errorf("codeShaped(%q) = %v, want %v", tc.s, got, tc.want)
-		}
-	}
-}
-
 func TestCodeLines(t *testing.T) {
 	for _, tc := range []struct{ code, want string }{
 		{"AAAA-BBBB-CC", "AAAA-BBBB-CC"},

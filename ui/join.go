@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/assets/palette"
+	"rockstep/net/invite"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -46,7 +47,7 @@ func newJoinScreen(a *App) *joinScreen {
 	by := t.hbox(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	s.addr = t.input("host or host:port", func(text string) { a.emit(Intent{Kind: IntentJoinAddr, Addr: text}) },
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(560, 0))
-	if a.opt.Join != "" && !codeShaped(a.opt.Join) {
+	if a.opt.Join != "" && !invite.Looks(a.opt.Join) {
 		s.addr.SetText(a.opt.Join)
 	}
 	by.AddChild(s.addr)

@@ -87,10 +87,13 @@ func report(s bots.Summary, err error, stdout, stderr io.Writer) int {
 func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// On loopback, each room's bots dial from their own address, as the
-	// machines of a LAN would, so per-IP limits see one machine per room.
 	pin := ""
-	if code, ok := joinCode(o.join); ok {
+	code, ok, err := joinCode(o.join)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: -join %s: %v\n", o.join, err)
+		return 2
+	}
+	if ok {
 		addr, err := resolveCode(ctx, code)
 		if err != nil {
 			fmt.Fprintf(stderr, "rockstep: %v\n", err)
@@ -99,6 +102,8 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: invite code %s: the host answers at %s\n", code, addr)
 		o.join, pin = addr, code.Fingerprint()
 	}
+	// On loopback, each room's bots dial from their own address, as the
+	// machines of a LAN would, so per-IP limits see one machine per room.
 	spread := false
 	if ap, err := netip.ParseAddrPort(o.join); err == nil && ap.Addr().Is4() && ap.Addr().IsLoopback() && o.perRoom > 0 {
 		spread = true

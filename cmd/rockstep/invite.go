@@ -16,12 +16,15 @@ import (
 // code's host: its handshakes, all at once.
 const resolveTimeout = 10 * time.Second
 
-// joinCode reads a -join value as an invite code: a value that decodes as
-// one is one, anything else is an address, as before codes (an address has
-// dots or colons, and host names all but never pass a code's check).
-func joinCode(join string) (invite.Code, bool) {
-	c, err := invite.Decode(join)
-	return c, err == nil
+// joinCode reads a -join value as an invite code: a value that looks like
+// one (invite.Looks) is one, and an error if it does not decode; anything
+// else is an address, as before codes.
+func joinCode(join string) (c invite.Code, ok bool, err error) {
+	if !invite.Looks(join) {
+		return c, false, nil
+	}
+	c, err = invite.Decode(join)
+	return c, err == nil, err
 }
 
 // resolveCode finds which of a code's addresses its host answers at, with

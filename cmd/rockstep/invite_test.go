@@ -57,3 +57,15 @@ func TestJoinCodeOfAnotherKey(t *testing.T) {
 		t.Errorf("stderr does not say the key is not the code's:\n%s", bots.stderr())
 	}
 }
+
+// TestJoinGarbledCode: bots given a garbled code say so and exit 2, and
+// dial nothing.
+func TestJoinGarbledCode(t *testing.T) {
+	bots := start(t, "-bots", "1", "-join", "K7QM-XXXX-ABCD-EFGH-JKMN", "-ticks", "60")
+	if exit, _ := bots.wait(t, gameLimit); exit != 2 {
+		t.Fatalf("bots with a garbled code: exit %d, want 2; stderr:\n%s", exit, bots.stderr())
+	}
+	if !strings.Contains(bots.stderr(), "this invite code is garbled") {
+		t.Errorf("stderr does not say the code is garbled:\n%s", bots.stderr())
+	}
+}

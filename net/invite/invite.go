@@ -191,6 +191,29 @@ func Encode(c Code) (string, error) {
 	return group(withChecks(digits(&w.v))), nil
 }
 
+// Looks reports whether s is written as a code is: groups of four
+// letters or digits joined by dashes or spaces, at least four of them.
+// Where a code or an address may be given (-join, the join screen's
+// address field), text that looks like a code is read as one, and said to
+// be garbled if it does not decode, rather than looked up as a host name.
+func Looks(s string) bool {
+	groups := strings.FieldsFunc(strings.TrimSpace(s), func(r rune) bool { return r == '-' || r == ' ' })
+	if len(groups) < 4 {
+		return false
+	}
+	for i, g := range groups {
+		if len(g) > groupLen || (len(g) < groupLen && i < len(groups)-1) {
+			return false
+		}
+		for _, r := range g {
+			if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Decode reads a code as a player typed or pasted it: any case, with or
 // without spaces and dashes. Its errors say what is wrong in a player's
 // words and match ErrGarbled or ErrNewer.

@@ -198,3 +198,25 @@ func TestHostAddrs(t *testing.T) {
 		})
 	}
 }
+
+func TestCodeLooks(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"K7QM-XXXX-ABCD-EF", true},
+		{"k7qm xxxx abcd ef", true},
+		{"K7QM-XXXX-AB", false},
+		{"192.168.1.20", false},
+		{"game-box", false},
+		{"my-game-host-name", false},
+		{"abcd-efgh-ijkl-mnop.lan", false},
+	} {
+		if got := Looks(tc.s); got != tc.want {
+			t.Errorf("Looks(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+	if s := mustCode(t, testFP, "203.0.113.7:7777").String(); !Looks(s) {
+		t.Errorf("Looks(%s) = false for a code", s)
+	}
+}
