@@ -462,7 +462,7 @@ func (a *App) carry(effs []effect) error {
 					cfg.hostFP = a.saved.Key // the host it was playing under, or the successor named for it
 				}
 			}
-			a.net = dial(cfg, e.addr)
+			a.net = dial(cfg, e.addr, e.addrs...)
 		case effDisconnect:
 			a.disconnect()
 		case effQuit:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"rockstep/game"
+	"rockstep/net/invite"
 	"rockstep/net/lan"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -80,6 +81,7 @@ const (
 	IntentKick                               // lobby, the host: remove the player in Slot from the room
 	IntentOpenControls                       // main menu, settings: the Controls screen
 	IntentSaveControls                       // controls: keep the bindings of Settings and stay
+	IntentJoinCode                           // join the game of the invite code Addr typed or pasted by the player
 )
 
 // Intent is one thing the player asked for.
@@ -87,7 +89,7 @@ type Intent struct {
 	Kind     IntentKind
 	Game     lan.Game   // IntentJoinLAN
 	Rejoin   bool       // IntentJoinLAN: the game is the one this player crashed out of; come back with the kept token
-	Addr     string     // IntentJoinAddr, IntentRejoin
+	Addr     string     // IntentJoinAddr, IntentRejoin, IntentJoinCode (the code)
 	Ready    bool       // IntentReady
 	Setup    game.Setup // IntentSetup
 	Text     string     // IntentSay
@@ -123,12 +125,14 @@ type effect struct {
 	addr     string
 	rejoin   bool   // effDial: with the token kept for this game
 	gameID   string // effDial: the LAN game's id, when joined from the list
-	hostFP   string // effDial: the host key the LAN list showed; the dial accepts no other
+	hostFP   string // effDial: the host key the LAN list showed, or an invite code's pin; the dial accepts no other
 	ready    bool
 	slot     uint8 // effKick
 	setup    game.Setup
 	text     string
 	settings Settings
+
+	addrs []string // effDial: an invite code's addresses, all tried at once (addr is then "")
 }
 
 // netStatus is what the flow observes of the network each frame.
@@ -248,9 +252,17 @@ func (f *flow) apply(in Intent) []effect {
 			}
 			f.joinErr, f.target, f.hosting, f.rejoin = "", gameName(in.Game), false, in.Rejoin
 			return []effect{{kind: effDial, addr: in.Game.Addr.String(), rejoin: in.Rejoin, gameID: in.Game.ID, hostFP: in.Game.Fingerprint}}
+		case IntentJoinCode:
+			if f.target != "" {
+				return nil
+			}
+			return f.joinCode(in.Addr)
 		case IntentJoinAddr:
 			if f.target != "" {
 				return nil
+			}
+			if invite.Looks(in.Addr) { // pasted in the address field, or -join CODE
+				return f.joinCode(in.Addr)
 			}
 			addr, err := parseJoinAddr(in.Addr)
 			if err != nil {
@@ -491,6 +503,10 @@ func dialErrorText(target string, err error) string {
 	var dnsErr *net.DNSError
 	var refused *transport.RefusedError
 	switch {
+	case noAnswer(err) != "": // an invite code's addresses, all silent
+		return "The host did not answer (at " + noAnswer(err) + "): the game may have ended, or none of the code's addresses can be reached from here."
+	case errors.Is(err, transport.ErrHostKey):
+		return "Not joined: the computer that answered is not the host of " + target + " (its host key differs). Check the code or the address with the host."
 	case errors.Is(err, transport.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Sprintf("No answer from %s in %d seconds. Is the game still hosted, and is the address right?", target, int(dialTimeout/time.Second))
 	case errors.As(err, &dnsErr):

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/assets/palette"
+	"rockstep/net/invite"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -20,6 +21,7 @@ type joinScreen struct {
 	addr    *widget.TextInput
 	join    *widget.Button
 	status  *widget.Text
+	code    codeField // Join → Invite code (invite.go)
 	sig     string
 	rows    []lanRow
 	polled  int // ticks since the list was last read
@@ -45,13 +47,14 @@ func newJoinScreen(a *App) *joinScreen {
 	by := t.hbox(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	s.addr = t.input("host or host:port", func(text string) { a.emit(Intent{Kind: IntentJoinAddr, Addr: text}) },
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(560, 0))
-	if a.opt.Join != "" {
+	if a.opt.Join != "" && !invite.Looks(a.opt.Join) {
 		s.addr.SetText(a.opt.Join)
 	}
 	by.AddChild(s.addr)
 	s.join = t.buttonFunc("Join", func() { a.emit(Intent{Kind: IntentJoinAddr, Addr: s.addr.GetText()}) }, t.size(140, 0))
 	by.AddChild(s.join)
 	col.AddChild(by)
+	s.code.build(a, col)
 	// Two lines of room, so that a message does not move the buttons.
 	s.status = t.para(" ", &t.bodyFace, palette.Danger, joinListWidth, stretchRow(), t.size(0, 56))
 	col.AddChild(s.status)
@@ -88,6 +91,7 @@ func (s *joinScreen) update(Intents) error {
 		s.status.SetColor(col)
 	}
 	enable(s.join, f.target == "")
+	s.code.update(f.target == "")
 	return nil
 }
 

@@ -34,6 +34,7 @@ type lobbyScreen struct {
 	hint                             *widget.Text
 	chat                             *widget.Container
 	say                              *widget.TextInput
+	invite                           inviteRow // the invite code of the game we host (invite.go)
 
 	hostWhere string // where others join the game we host, worked out once
 	rosterSig string
@@ -69,6 +70,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.where)
 	s.hostKey = t.dim(" ")
 	left.AddChild(s.hostKey)
+	s.invite.build(a, left)
 	s.roster = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 150)))
 	left.AddChild(s.roster)
 
@@ -204,6 +206,7 @@ func (s *lobbyScreen) update(Intents) error {
 	case nv.active():
 		s.where.Label = "at " + nv.addr()
 	}
+	s.invite.update(a.flow.hosting, nv)
 	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
 		// host's screen shows: joined from the LAN list, no other key

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -130,14 +131,21 @@ func (g *netGame) hostFingerprint() string {
 	return ""
 }
 
-// dial starts joining the room at addr.
-func dial(cfg netConfig, addr string) *netGame {
+// dial starts joining the room at addr, or, if anyOf is given, at
+// whichever of those addresses answers first (an invite code's).
+func dial(cfg netConfig, addr string, anyOf ...string) *netGame {
 	g := &netGame{cfg: cfg, addr: addr, dialing: true}
 	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
 	g.cancel = cancel
 	go func() {
 		defer cancel()
-		c, err := client.Dial(ctx, addr, cfg.guestOptions())
+		var c *client.Client
+		var err error
+		if len(anyOf) > 0 {
+			c, err = client.DialAny(ctx, anyOf, cfg.guestOptions())
+		} else {
+			c, err = client.Dial(ctx, addr, cfg.guestOptions())
+		}
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.dialing = false
@@ -240,6 +248,16 @@ func waitForHostPlayer(ctx context.Context, h *host.Host) {
 		case <-t.C:
 		}
 	}
+}
+
+// noAnswer returns the addresses tried when err says none of an invite
+// code's addresses answered, else "".
+func noAnswer(err error) string {
+	var na *client.NoAnswerError
+	if errors.As(err, &na) {
+		return strings.Join(na.Addrs, ", ")
+	}
+	return ""
 }
 
 // client returns the session's client once connected, else nil.
@@ -412,6 +430,9 @@ func (g *netGame) read(v *netView) {
 		v.succ.List = append(list[:0], v.succ.List...)
 	})
 	v.roomHere = g.h != nil || c.Hosting()
+	if g.addr == "" {
+		g.addr = c.HostAddr() // the invite code's address that answered
+	}
 	if n, slot := c.Handovers(); n > g.handovers {
 		g.handovers = n
 		if a := c.HostAddr(); a != "" {

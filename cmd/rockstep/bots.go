@@ -87,6 +87,21 @@ func report(s bots.Summary, err error, stdout, stderr io.Writer) int {
 func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	pin := ""
+	code, ok, err := joinCode(o.join)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: -join %s: %v\n", o.join, err)
+		return 2
+	}
+	if ok {
+		addr, err := resolveCode(ctx, code)
+		if err != nil {
+			fmt.Fprintf(stderr, "rockstep: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "rockstep: invite code %s: the host answers at %s\n", code, addr)
+		o.join, pin = addr, code.Fingerprint()
+	}
 	// On loopback, each room's bots dial from their own address, as the
 	// machines of a LAN would, so per-IP limits see one machine per room.
 	spread := false
@@ -96,7 +111,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
-		Predict: o.predict, SyncTest: o.syncTest, Share: o.share,
+		Predict: o.predict, SyncTest: o.syncTest, Share: o.share, Pin: pin,
 	})
 	return report(s, err, stdout, stderr)
 }

@@ -43,7 +43,7 @@ func run(args []string) int {
 	var bo botsOptions
 	fs.IntVar(&bo.n, "bots", 0, "run `N` headless bot players instead of the game, and print a one-line key=value summary")
 	fs.BoolVar(&bo.local, "local", false, "with -bots: play against an in-process room over simulated links")
-	fs.StringVar(&bo.join, "join", "", fmt.Sprintf("open the game and join the game at `ADDR` (host or host:port, port %d by default); with -bots: the server the bots join", wire.DefaultPort))
+	fs.StringVar(&bo.join, "join", "", fmt.Sprintf("open the game and join the game at `ADDR` (host or host:port, port %d by default), or the one an invite code names; with -bots: the server the bots join", wire.DefaultPort))
 	fs.IntVar(&bo.ticks, "ticks", 3000, "with -bots: game ticks every bot plays (60 a second)")
 	fs.StringVar(&bo.netsim, "netsim", "", "simulate a bad network on every link (the bots'), or on the game's own links: `SPEC` like latency=80ms,jitter=30ms,loss=5%,dup=2%,reorder=2%,bw=1mbps")
 	fs.BoolVar(&bo.fast, "fast", false, "with -bots -local: run on a virtual clock as fast as the machine allows")

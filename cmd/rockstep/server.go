@@ -127,6 +127,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 			log.Warn("cannot advertise on the LAN; players can still join by address", "err", err)
 		}
 	}
+	logServerCode(log, srv) // before "listening", which tests and scripts wait for
 	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()), "procs", procs)
 	if err := h.Serve(ctx, srv); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("server stopped", "err", err)

@@ -45,6 +45,9 @@ type RemoteConfig struct {
 	// (lockstep.SharedSim), so that a load test's CPU goes to the network
 	// it measures; their hashes then agree by construction.
 	Share bool
+	// Pin, if set, is the server's host key fingerprint or its first
+	// 16 or more hex digits (an invite code's): the bots join no other.
+	Pin string
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -88,6 +91,9 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	if cfg.Transport.MTU == 0 {
 		cfg.Transport = transport.LAN()
 		cfg.Transport.Interval = botInterval
+	}
+	if cfg.Pin != "" {
+		cfg.Transport.HostFingerprint = cfg.Pin
 	}
 	if cfg.Transport.Loop == nil {
 		// Hundreds of bots in one process: their sockets and clocks are

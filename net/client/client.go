@@ -178,6 +178,12 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.begin(tc, addr)
+}
+
+// begin runs the session over tc, connected to the host at addr.
+func (c *Client) begin(tc *transport.Client, addr string) (*Client, error) {
+	opt := c.opt
 	c.hostAddr.Store(addr)
 	if opt.Standby {
 		if err := c.openStandby(); err != nil {

@@ -47,9 +47,11 @@ type Config struct {
 	// then changes with every Listen).
 	HostKey *HostKey
 	// HostFingerprint, for a client, is the fingerprint (see Fingerprint)
-	// of the only host key Dial accepts; "": any. Joining a game from the
-	// LAN list sets it to the listing's, so that a responder that answers
-	// for someone else's game cannot take its players.
+	// of the only host key Dial accepts, or its first MinPinLen or more
+	// hex digits (an invite code's pin: see net/invite); "": any. Joining
+	// a game from the LAN list sets it to the listing's, so that a
+	// responder that answers for someone else's game cannot take its
+	// players.
 	HostFingerprint string
 
 	// Loop, for a client, drives its socket and clock with many others'
@@ -157,7 +159,7 @@ func (cfg Config) withDefaults() (Config, error) {
 		return cfg, bad("CookieRate", cfg.CookieRate)
 	case cfg.HandshakeRate < 1 || cfg.MaxHandshakeRate < cfg.HandshakeRate:
 		return cfg, bad("HandshakeRate", cfg.HandshakeRate)
-	case cfg.HostFingerprint != "" && !ValidFingerprint(cfg.HostFingerprint):
+	case cfg.HostFingerprint != "" && !ValidPin(cfg.HostFingerprint):
 		return cfg, bad("HostFingerprint", cfg.HostFingerprint)
 	case cfg.HandshakeTimeout < 0:
 		return cfg, bad("HandshakeTimeout", cfg.HandshakeTimeout)

@@ -64,6 +64,17 @@ func ValidFingerprint(s string) bool {
 	return true
 }
 
+// MinPinLen is the fewest hex digits of a fingerprint that pin a host key
+// (Config.HostFingerprint): 64 bits, which an invite code carries; finding
+// another key with the same first 64 bits takes about 2⁶⁴ tries.
+const MinPinLen = 16
+
+// ValidPin reports whether s is a fingerprint or its first MinPinLen or
+// more hex digits.
+func ValidPin(s string) bool {
+	return len(s) >= MinPinLen && len(s) <= FingerprintLen && ValidFingerprint(s+strings.Repeat("0", FingerprintLen-len(s)))
+}
+
 // FormatFingerprint groups a fingerprint for people to read and compare:
 // "1a2b 3c4d 5e6f …", four digits a group.
 func FormatFingerprint(fp string) string {
