@@ -566,6 +566,7 @@ var leaves = map[wire.LeaveReason]string{
 	wire.LeaveShutdown: "The room was closed.",
 	wire.LeaveTimeout:  "The connection to the game was lost.",
 	wire.LeaveGameOver: "The game is over.",
+	wire.LeaveTooSlow:  "Your computer could not keep up with the game.",
 }
 
 // leaveText explains why the room sent us away.

@@ -429,7 +429,7 @@ func TestEveryRefusalAndLeaveIsExplained(t *testing.T) {
 	if got := refusalText(wire.Refuse{Reason: 200}); got != fallback {
 		t.Errorf("an unknown refusal: %q, want %q", got, fallback)
 	}
-	for l := wire.LeaveReason(0); l <= wire.LeaveGameOver; l++ {
+	for _, l := range []wire.LeaveReason{0, wire.LeaveQuit, wire.LeaveKicked, wire.LeaveShutdown, wire.LeaveTimeout, wire.LeaveGameOver, wire.LeaveTooSlow} {
 		if got := leaveText(wire.Leave{Reason: l}); got == "You left the game." {
 			t.Errorf("leave reason %d has no words of its own", l)
 		}

@@ -50,6 +50,8 @@ type netPlayScreen struct {
 	strip     draw.Label // the reconnecting strip
 	stripS    string     // its line, formatted when stripKey changes
 	stripKey  [2]int     // vacant slots and seconds left of stripS
+	slowS     string     // the strip's line for machines too slow, formatted when slowKey changes
+	slowKey   uint8      // the slow slots of slowS
 
 	board   draw.Scoreboard
 	specOf  draw.Label
@@ -239,7 +241,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	}
 	s.drawHUD(dst, r, h, v, me)
 	newsY := 48.0
-	if line := s.reconnecting(); line != "" {
+	if line := s.stripLine(); line != "" {
 		// The game goes on meanwhile: a strip at the top, not a banner.
 		h.Band(field, r, v, &s.strip, line, 22, colWarn, 1, 0.7)
 		newsY = 56
@@ -310,6 +312,35 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		return "PAUSED", "the host paused the game", palette.Text
 	}
 	return "", "", color.RGBA{}
+}
+
+// stripLine is the line of the strip at the top of the field while the
+// game goes on: a player's slot waiting for them to reconnect, or else a
+// machine that cannot keep up; "" for neither.
+func (s *netPlayScreen) stripLine() string {
+	if line := s.reconnecting(); line != "" {
+		return line
+	}
+	return s.slowLine()
+}
+
+// slowLine says whose machine the room finds too slow for the game (it
+// sends one away that stays so, with words), or "".
+func (s *netPlayScreen) slowLine() string {
+	nv := &s.a.nv
+	mask := nv.status.Slow
+	if mask == 0 || nv.status.State != wire.StateRunning || nv.desync != nil || nv.ended {
+		return ""
+	}
+	if s.slowS == "" || s.slowKey != mask {
+		s.slowKey = mask
+		if nv.slot >= 0 && mask&(1<<nv.slot) != 0 {
+			s.slowS = "Your computer cannot keep up with the game: close other programs, or it will be sent away"
+		} else {
+			s.slowS = s.names(mask) + " cannot keep up with the game: it runs slower for everyone"
+		}
+	}
+	return s.slowS
 }
 
 // reconnecting returns the line of the strip shown while a player's slot
