@@ -220,6 +220,11 @@ func (s *netPlayScreen) fraction() float64 {
 func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	e := s.a.env
 	r := e.draw
+	if s.graph.Shown {
+		// The graph stands beside the field: the field makes room for it.
+		b := dst.Bounds()
+		v = draw.FitViewBeside(float64(b.Dx()), float64(b.Dy()), s.graph.Width(float64(b.Dy())))
+	}
 	field := r.Begin(dst, v)
 	r.DrawBackdrop(dst, field, s.ticks)
 	if !s.have {
@@ -263,7 +268,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 		a := min(float32(s.newsLeft)/(game.TicksPerSecond/2), 1)
 		h.Text(field, v, &s.newsOf, s.news, draw.FaceSub, draw.FieldW/2, newsY, text.AlignCenter, palette.Text, a)
 	}
-	s.graph.Draw(field, r, h, v)
+	s.graph.Draw(dst, r, h, v)
 }
 
 // newsLine is what the player is told of news of a player, or "".

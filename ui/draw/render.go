@@ -304,3 +304,7 @@ func (r *Renderer) Overlay() *Beams {
 func (r *Renderer) DrawOverlay(dst *ebiten.Image) {
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }
+
+// FieldRect returns the screen rectangle, in pixels, of the field as last
+// begun: what nothing of the HUD may cover.
+func (r *Renderer) FieldRect() image.Rectangle { return r.fieldRect }
