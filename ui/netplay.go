@@ -65,6 +65,10 @@ type netPlayScreen struct {
 	newsLeft int
 	newsOf   draw.Label
 	end      *widget.Button
+
+	hint controlsHint // the player's controls, the game's first seconds
+	beat heartbeat
+	ran  int // world ticks the displayed world advanced this update
 }
 
 // The in-game menu's note under its heading.
@@ -82,6 +86,9 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
 		s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
 	}
+	if a.nv.slot >= 0 {
+		s.hint.show(a.controlsLines(true))
+	}
 	s.retheme()
 	return s
 }
@@ -97,6 +104,11 @@ func (s *netPlayScreen) retheme() {
 	s.menuNote = t.dim(menuNoteRunning, centred())
 	s.menu.AddChild(s.menuNote)
 	s.menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
+	s.menu.AddChild(t.buttonFunc("Controls", func() {
+		// Back to the game, with the controls shown again.
+		s.hint.show(a.controlsLines(true))
+		a.emit(Intent{Kind: IntentResume})
+	}, stretchRow()))
 	s.pause = t.buttonFunc("Pause for everyone", func() {
 		a.emit(Intent{Kind: IntentPause, Paused: a.nv.status.Child != wire.ChildPaused})
 	}, stretchRow())
@@ -151,9 +163,11 @@ func (s *netPlayScreen) update(in Intents) error {
 	} else {
 		s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
 	}
+	s.ran = 0
 	if nv.hasWorld && (!s.have || nv.world.Tick != s.cur.Tick) {
 		now := time.Now()
 		if s.have && nv.world.Tick > s.cur.Tick {
+			s.ran = int(nv.world.Tick - s.cur.Tick)
 			s.prev = s.cur
 			s.span = time.Duration(nv.world.Tick-s.cur.Tick) * time.Second / game.TicksPerSecond
 		} else {
@@ -188,10 +202,14 @@ func (s *netPlayScreen) update(in Intents) error {
 	}
 	if s.have {
 		a.sound.react(nv.events, &s.prev, &s.cur, nv.slot)
+		a.sound.heartbeat(&s.beat, &s.cur, s.ran)
 	}
 	nv.events = nv.events[:0] // each event once, however often the view is read
 	if s.bannerLeft > 0 {
 		s.bannerLeft--
+	}
+	if nv.status.Child != wire.ChildPaused {
+		s.hint.step()
 	}
 	if st := nv.status; st.Child == wire.ChildVacancy && st.VacancyMs != s.vacancyMs {
 		s.vacancyMs, s.vacancyAt = st.VacancyMs, time.Now()
@@ -260,6 +278,9 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	case s.bannerLeft > 0 && !s.a.flow.gameMenu:
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
 		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", palette.Text, min(a, 1))
+	}
+	if title == "" && !s.a.flow.gameMenu {
+		s.hint.draw(e, field, v)
 	}
 	if me < 0 {
 		h.Text(dst, v, &s.specOf, "SPECTATING", draw.FaceLabel, draw.FieldW/2, draw.FieldH+9, text.AlignCenter, colAccent, 1)

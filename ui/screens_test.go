@@ -258,6 +258,13 @@ func walkScreens(t *testing.T) {
 					w.guest.SetInput(apKeys(w.frames + 100))
 				}
 				return w.cur2() == screenPlay && w.nv.hasWorld && w.nv.world.Tick > 200 && w.hasParticles()
+			}, check: func(w *walker) string {
+				// The game's first seconds show the player's controls.
+				s := w.App.cur.(*netPlayScreen)
+				if lines := strings.Join(s.hint.lines, " "); s.hint.left == 0 || !strings.Contains(lines, "stays set when you let go") {
+					return fmt.Sprintf("the controls hint (%d ticks left) says %q", s.hint.left, lines)
+				}
+				return ""
 			}},
 		{name: "graph", act: func(w *walker) { w.pressF3 = true }, done: func(w *walker) bool { return w.frames-w.began > 150 }, check: func(w *walker) string {
 			// The graph stands beside the field: no pixel of it over play.

@@ -143,3 +143,19 @@ func (s *sound) play(c cue) {
 	p.Play()
 	s.voices = append(s.voices, p)
 }
+
+// heartbeat plays the heartbeat's beats in ticks world ticks of the
+// displayed world w (0 while the game waits: no beat), and reports
+// whether a beat fell in them (played or, silent, not).
+func (s *sound) heartbeat(hb *heartbeat, w *game.World, ticks int) bool {
+	beat, high := hb.step(w, ticks)
+	if !beat || s == nil || s.ctx == nil || s.volume == 0 {
+		return beat
+	}
+	pcm := s.fx.BeatLow
+	if high {
+		pcm = s.fx.BeatHigh
+	}
+	s.play(cue{pcm, 0.8})
+	return true
+}
