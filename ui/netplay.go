@@ -250,8 +250,10 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 		return
 	}
 	t := s.fraction()
-	r.DrawWorld(field, &s.prev, &s.cur, t)
+	// Explosions under the world: the rocks and ships in a flash stay
+	// drawn over it.
 	s.fx.Draw(field, r, 1)
+	r.DrawWorld(field, &s.prev, &s.cur, t)
 
 	nv := &s.a.nv
 	h := e.hud

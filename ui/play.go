@@ -99,8 +99,10 @@ func (s *playScene) Draw(screen *ebiten.Image, v draw.View, t float64) {
 	r := s.env.draw
 	field := r.Begin(screen, v)
 	r.DrawBackdrop(screen, field, s.ticks)
-	r.DrawWorld(field, &s.prev, &s.world, t)
+	// Explosions under the world: the rocks and ships in a flash stay
+	// drawn over it.
 	s.fx.Draw(field, r, t)
+	r.DrawWorld(field, &s.prev, &s.world, t)
 
 	h := s.env.hud
 	if s.world.Over || s.paused || s.menu {
