@@ -485,6 +485,9 @@ func TestNoAudioDeviceIsSilent(t *testing.T) {
 	if s.ctx != nil {
 		t.Fatal("an audio context was opened with ROCKSTEP_AUDIO=off")
 	}
+	if s.silentWhy() == "" {
+		t.Error("silent, and no reason for the Settings screen to give")
+	}
 	w := game.StandardScene(1)
 	s.react([]game.Event{{Kind: game.ShipDestroyed}}, w, w, 0)
 	var none *sound
