@@ -42,6 +42,7 @@ func TestSoundsAreShortAudibleStereoPCM(t *testing.T) {
 		{"Shot", a.Sounds.Shot}, {"Thrust", a.Sounds.Thrust}, {"Explosion", a.Sounds.Explosion},
 		{"Boom", a.Sounds.Boom}, {"Respawn", a.Sounds.Respawn},
 		{"ExtraLife", a.Sounds.ExtraLife}, {"Warp", a.Sounds.Warp}, {"Saucer", a.Sounds.Saucer},
+		{"BeatLow", a.Sounds.BeatLow}, {"BeatHigh", a.Sounds.BeatHigh},
 	} {
 		if len(tc.pcm) == 0 || len(tc.pcm)%4 != 0 {
 			t.Errorf("%s: %d bytes, want whole 16-bit stereo frames", tc.name, len(tc.pcm))

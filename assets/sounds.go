@@ -20,6 +20,9 @@ type Sounds struct {
 	ExtraLife []byte // an extra life: a bright rising arpeggio, 0.5 s
 	Warp      []byte // a jump into or out of hyperspace: a swept whoosh, 0.3 s
 	Saucer    []byte // a saucer comes on: a warbling siren, 0.8 s
+	// The heartbeat: two low thumps played by turns, quickening as the
+	// wave's rocks thin out, 0.14 s each.
+	BeatLow, BeatHigh []byte
 }
 
 // noise is a tiny deterministic PRNG (xorshift32): the same sounds every run.
@@ -119,5 +122,18 @@ func makeSounds() Sounds {
 			return 0.18 * sq * math.Min(1, (0.8-t)/0.2)
 		})
 	}
+	// A thump: a low sine with its second and third harmonics (so that
+	// small speakers, which cannot play 55 Hz, still carry it), its pitch
+	// sagging a little as it dies away.
+	thump := func(f0 float64) []byte {
+		phase := 0.0
+		return synth(0.14, func(t float64) float64 {
+			f := f0 * (1 - 0.15*t/0.14) // Hz
+			phase += 2 * math.Pi * f / SampleRate
+			env := math.Min(1, t/0.006) * math.Exp(-t*18)
+			return 0.75 * (math.Sin(phase) + 0.5*math.Sin(2*phase) + 0.25*math.Sin(3*phase)) * env
+		})
+	}
+	s.BeatLow, s.BeatHigh = thump(55), thump(65.4) // A1 and C2
 	return s
 }

@@ -110,5 +110,10 @@ func (b *backdrop) draw(e *env, dst *ebiten.Image, _ draw.View, t float64) {
 	field := r.Begin(dst, v)
 	r.DrawBackdrop(dst, field, b.ticks)
 	r.DrawWorld(field, &b.prev, &b.world, t)
-	e.hud.Dim(field, r)
+	e.hud.Shade(field, r, backdropShade)
 }
+
+// backdropShade is how dark the menus lay over their drifting rocks: the
+// rocks (and their glow) come out well below the subtitle's grey, so
+// that they read as scenery passing behind the title, never over it.
+const backdropShade = 0.72

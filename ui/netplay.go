@@ -67,6 +67,10 @@ type netPlayScreen struct {
 	newsLeft int
 	newsOf   draw.Label
 	end      *widget.Button
+
+	hint controlsHint // the player's controls, the game's first seconds
+	beat heartbeat
+	ran  int // world ticks the displayed world advanced this update
 }
 
 // The in-game menu's note under its heading.
@@ -84,6 +88,9 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
 		s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
 	}
+	if a.nv.slot >= 0 {
+		s.hint.show(a.controlsLines(true))
+	}
 	s.retheme()
 	return s
 }
@@ -99,6 +106,11 @@ func (s *netPlayScreen) retheme() {
 	s.menuNote = t.dim(menuNoteRunning, centred())
 	s.menu.AddChild(s.menuNote)
 	s.menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
+	s.menu.AddChild(t.buttonFunc("Controls", func() {
+		// Back to the game, with the controls shown again.
+		s.hint.show(a.controlsLines(true))
+		a.emit(Intent{Kind: IntentResume})
+	}, stretchRow()))
 	s.pause = t.buttonFunc("Pause for everyone", func() {
 		a.emit(Intent{Kind: IntentPause, Paused: a.nv.status.Child != wire.ChildPaused})
 	}, stretchRow())
@@ -153,9 +165,11 @@ func (s *netPlayScreen) update(in Intents) error {
 	} else {
 		s.menu.GetWidget().SetVisibility(widget.Visibility_Hide)
 	}
+	s.ran = 0
 	if nv.hasWorld && (!s.have || nv.world.Tick != s.cur.Tick) {
 		now := time.Now()
 		if s.have && nv.world.Tick > s.cur.Tick {
+			s.ran = int(nv.world.Tick - s.cur.Tick)
 			s.prev = s.cur
 			s.span = time.Duration(nv.world.Tick-s.cur.Tick) * time.Second / game.TicksPerSecond
 		} else {
@@ -190,10 +204,14 @@ func (s *netPlayScreen) update(in Intents) error {
 	}
 	if s.have {
 		a.sound.react(nv.events, &s.prev, &s.cur, nv.slot)
+		a.sound.heartbeat(&s.beat, &s.cur, s.ran)
 	}
 	nv.events = nv.events[:0] // each event once, however often the view is read
 	if s.bannerLeft > 0 {
 		s.bannerLeft--
+	}
+	if nv.status.Child != wire.ChildPaused {
+		s.hint.step()
 	}
 	if st := nv.status; st.Child == wire.ChildVacancy && st.VacancyMs != s.vacancyMs {
 		s.vacancyMs, s.vacancyAt = st.VacancyMs, time.Now()
@@ -222,6 +240,11 @@ func (s *netPlayScreen) fraction() float64 {
 func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	e := s.a.env
 	r := e.draw
+	if s.graph.Shown {
+		// The graph stands beside the field: the field makes room for it.
+		b := dst.Bounds()
+		v = draw.FitViewBeside(float64(b.Dx()), float64(b.Dy()), s.graph.Width(float64(b.Dy())))
+	}
 	field := r.Begin(dst, v)
 	r.DrawBackdrop(dst, field, s.ticks)
 	if !s.have {
@@ -229,8 +252,10 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 		return
 	}
 	t := s.fraction()
-	r.DrawWorld(field, &s.prev, &s.cur, t)
+	// Explosions under the world: the rocks and ships in a flash stay
+	// drawn over it.
 	s.fx.Draw(field, r, 1)
+	r.DrawWorld(field, &s.prev, &s.cur, t)
 
 	nv := &s.a.nv
 	h := e.hud
@@ -258,6 +283,9 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 		a := float32(s.bannerLeft) / (bannerTicks / 3)
 		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", palette.Text, min(a, 1))
 	}
+	if title == "" && !s.a.flow.gameMenu {
+		s.hint.draw(e, field, v)
+	}
 	if me < 0 {
 		h.Text(dst, v, &s.specOf, "SPECTATING", draw.FaceLabel, draw.FieldW/2, draw.FieldH+9, text.AlignCenter, colAccent, 1)
 	}
@@ -265,7 +293,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 		a := min(float32(s.newsLeft)/(game.TicksPerSecond/2), 1)
 		h.Text(field, v, &s.newsOf, s.news, draw.FaceSub, draw.FieldW/2, newsY, text.AlignCenter, palette.Text, a)
 	}
-	s.graph.Draw(field, r, h, v)
+	s.graph.Draw(dst, r, h, v)
 }
 
 // newsLine is what the player is told of news of a player, or "".

@@ -22,8 +22,9 @@ type playScene struct {
 	prev  game.World // the state one tick before, drawn from for interpolation
 	fx    *draw.Particles
 	sound *sound // nil: silent
+	beat  heartbeat
 
-	hint       bool // show the controls for a while: the first game only
+	hint       controlsHint // the controls, shown for a while in the first game
 	paused     bool
 	menu       bool   // the practice menu is open: the game waits
 	overAt     uint32 // ticks when the game was over and its score entered (0: not yet)
@@ -36,7 +37,6 @@ type playScene struct {
 const (
 	me          = 0                       // the local player's slot
 	bannerTicks = 2 * game.TicksPerSecond // how long "WAVE n" shows
-	hintTicks   = 8 * game.TicksPerSecond // how long the controls hint shows
 )
 
 func newPlayScene(e *env, seed uint64, wave uint8) (*playScene, error) {
@@ -47,7 +47,7 @@ func newPlayScene(e *env, seed uint64, wave uint8) (*playScene, error) {
 	if err != nil {
 		return nil, fmt.Errorf("new game, seed %d: %w", seed, err)
 	}
-	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: draw.NewParticles(seed), hint: true, best: -1}
+	s := &playScene{env: e, seed: seed, wave: wave, world: *w, prev: *w, fx: draw.NewParticles(seed), best: -1}
 	s.bannerWave, s.bannerLeft = w.Wave, bannerTicks
 	return s, nil
 }
@@ -60,7 +60,6 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 		if err != nil {
 			return s, err
 		}
-		next.hint = false
 		return next, nil
 	}
 	if in.Pause && !s.world.Over {
@@ -70,6 +69,7 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 		s.prev = s.world
 		return s, nil
 	}
+	s.hint.step()
 	var inputs [game.MaxPlayers]game.Input
 	inputs[me] = in.Ship
 	s.prev = s.world
@@ -83,6 +83,7 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 	s.fx.React(events)
 	s.env.hud.React(events, me)
 	s.sound.react(events, &s.prev, &s.world, me)
+	s.sound.heartbeat(&s.beat, &s.world, 1)
 	s.fx.Step()
 	if s.bannerLeft > 0 {
 		s.bannerLeft--
@@ -98,8 +99,10 @@ func (s *playScene) Draw(screen *ebiten.Image, v draw.View, t float64) {
 	r := s.env.draw
 	field := r.Begin(screen, v)
 	r.DrawBackdrop(screen, field, s.ticks)
-	r.DrawWorld(field, &s.prev, &s.world, t)
+	// Explosions under the world: the rocks and ships in a flash stay
+	// drawn over it.
 	s.fx.Draw(field, r, t)
+	r.DrawWorld(field, &s.prev, &s.world, t)
 
 	h := s.env.hud
 	if s.world.Over || s.paused || s.menu {
@@ -124,12 +127,8 @@ func (s *playScene) Draw(screen *ebiten.Image, v draw.View, t float64) {
 		}
 		h.Banner(field, v, h.WaveBanner(s.bannerWave), "", palette.Text, a)
 	}
-	if s.hint && !s.world.Over && s.ticks < hintTicks {
-		a := float32(hintTicks-s.ticks) / game.TicksPerSecond
-		if a > 1 {
-			a = 1
-		}
-		h.Hint(field, r, v, "←/→ turn    ↑/↓ thrust level    hold Space to charge, release to fire    Shift hyperspace    P pause    Esc menu", a)
+	if !s.world.Over && !s.menu {
+		s.hint.draw(s.env, field, v)
 	}
 }
 
@@ -148,6 +147,7 @@ func newPracticeScreen(a *App) (*practiceScreen, error) {
 		return nil, err
 	}
 	p.sound = a.sound
+	p.hint.show(a.controlsLines(false))
 	a.opt.Seed++
 	s := &practiceScreen{a: a, scene: p}
 	s.retheme()
@@ -162,6 +162,13 @@ func (s *practiceScreen) retheme() {
 	menu.AddChild(t.heading("Paused", centred()))
 	menu.AddChild(t.button("Resume", a.emit, Intent{Kind: IntentResume}, stretchRow()))
 	menu.AddChild(t.button("Restart", a.emit, Intent{Kind: IntentRestart}, stretchRow()))
+	menu.AddChild(t.buttonFunc("Controls", func() {
+		// Back to the game, with the controls shown again.
+		if p, ok := s.scene.(*playScene); ok {
+			p.hint.show(a.controlsLines(false))
+		}
+		a.emit(Intent{Kind: IntentResume})
+	}, stretchRow()))
 	menu.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, stretchRow()))
 	top := t.screenRoot(menu, false)
 	top.RemoveChild(menu) // until Esc
@@ -175,7 +182,7 @@ func (s *practiceScreen) restart() error {
 	if err != nil {
 		return err
 	}
-	p.sound, p.hint = s.a.sound, false
+	p.sound = s.a.sound
 	s.a.opt.Seed++
 	s.scene = p
 	return nil

@@ -192,6 +192,15 @@ func (s *resultsScreen) colourOf(slot int) int {
 	return slot
 }
 
+// initialFocus implements focusStart: Back to lobby while it is offered,
+// so that Enter after a game stays in the room; else Main menu.
+func (s *resultsScreen) initialFocus() widget.Focuser {
+	if s.rematch.GetWidget().Disabled {
+		return nil
+	}
+	return s.rematch
+}
+
 func (s *resultsScreen) id() screenID            { return screenResults }
 func (s *resultsScreen) root() *widget.Container { return s.top }
 func (s *resultsScreen) update(Intents) error {

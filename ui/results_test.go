@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ebitenui/ebitenui/widget"
 
 	"rockstep/game"
 )
@@ -76,4 +79,36 @@ func TestResultsLinesAndTitle(t *testing.T) {
 	if title, _ := resultsTitle(&r, results(&r, nil)); title != "GAME ENDED" {
 		t.Errorf("a game the host ended: title %q", title)
 	}
+}
+
+// Enter after a game goes back to the lobby, not out of the room: the
+// results focus Back to lobby while it is offered, Main menu once the
+// room is gone.
+func TestResultsFocusBackToLobby(t *testing.T) {
+	app := newTestApp(t, func(int) Intents { return Intents{} })
+	app.flow.screen = screenResults
+	s := newResultsScreen(app)
+	app.cur, app.ui.Container = s, s.root()
+	var in Intents
+	app.navigate(&in)
+	if got := app.ui.GetFocusedWidget(); got != s.rematch {
+		t.Errorf("focused %q, want Back to lobby", buttonLabel(got))
+	}
+	app.flow.roomGone = "The room has closed."
+	if err := s.update(Intents{}); err != nil {
+		t.Fatal(err)
+	}
+	app.ui.SetFocusedWidget(nil)
+	app.navigate(&in)
+	if got := app.ui.GetFocusedWidget(); got == nil || got == s.rematch {
+		t.Errorf("room gone: focused %q, want Main menu", buttonLabel(got))
+	}
+}
+
+// buttonLabel names a focused widget by its text, if it is a button.
+func buttonLabel(f widget.Focuser) string {
+	if b, ok := f.(*widget.Button); ok {
+		return b.Text().Label
+	}
+	return fmt.Sprintf("%T", f)
 }

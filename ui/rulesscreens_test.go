@@ -77,7 +77,7 @@ func walkRules(t *testing.T) {
 	practice := func() *playScene { s, _ := w.App.practice(); return s }
 	saucersOn := false
 	w.stages = []stage{
-		{name: "saucers", act: func(w *walker) { practice().hint = false }, done: func(w *walker) bool {
+		{name: "saucers", act: func(w *walker) { practice().hint.left = 0 }, done: func(w *walker) bool {
 			// Two saucers come on after the wave's banner.
 			s := practice()
 			if s.bannerLeft > 0 {

@@ -258,8 +258,23 @@ func walkScreens(t *testing.T) {
 					w.guest.SetInput(apKeys(w.frames + 100))
 				}
 				return w.cur2() == screenPlay && w.nv.hasWorld && w.nv.world.Tick > 200 && w.hasParticles()
+			}, check: func(w *walker) string {
+				// The game's first seconds show the player's controls.
+				s := w.App.cur.(*netPlayScreen)
+				if lines := strings.Join(s.hint.lines, " "); s.hint.left == 0 || !strings.Contains(lines, "stays set when you let go") {
+					return fmt.Sprintf("the controls hint (%d ticks left) says %q", s.hint.left, lines)
+				}
+				return ""
 			}},
-		{name: "graph", act: func(w *walker) { w.pressF3 = true }, done: func(w *walker) bool { return w.frames-w.began > 150 }},
+		{name: "graph", act: func(w *walker) { w.pressF3 = true }, done: func(w *walker) bool { return w.frames-w.began > 150 }, check: func(w *walker) string {
+			// The graph stands beside the field: no pixel of it over play.
+			s := w.App.cur.(*netPlayScreen)
+			graph, field := s.graph.Rect(), w.App.env.draw.FieldRect()
+			if graph.Empty() || graph.Overlaps(field) {
+				return fmt.Sprintf("the network graph at %v, the field at %v: want it drawn beside the field", graph, field)
+			}
+			return inside("the network graph", graph, "the window", image.Rect(0, 0, int(w.App.screenW), int(w.App.screenH)))
+		}},
 		{name: "paused", act: func(w *walker) {
 			w.emit(Intent{Kind: IntentGameMenu})
 			w.emit(Intent{Kind: IntentPause, Paused: true})

@@ -24,6 +24,9 @@ type sound struct {
 	fx     *assets.Sounds
 	volume float64 // 0..1
 	voices []*audio.Player
+	// why says why nothing plays ("" while sound can play): for the
+	// Settings screen to say so beside the volume.
+	why string
 }
 
 // cue is one effect to play, at a gain of 0..1.
@@ -40,10 +43,12 @@ func newSound(fx *assets.Sounds, volume int) *sound {
 	s := &sound{fx: fx}
 	s.setVolume(volume)
 	if fx == nil || os.Getenv(EnvAudio) == "off" {
+		s.why = "Sound is off (" + EnvAudio + "=off): nothing will play."
 		return s
 	}
 	if ok, why := audioDevice(); !ok {
 		log.Printf("rockstep: no sound: %s", why)
+		s.why = "No sound device found: nothing will play."
 		return s
 	}
 	s.ctx = audio.CurrentContext()
@@ -142,4 +147,28 @@ func (s *sound) play(c cue) {
 	p.SetVolume(min(c.gain, 1) * s.volume)
 	p.Play()
 	s.voices = append(s.voices, p)
+}
+
+// heartbeat plays the heartbeat's beats in ticks world ticks of the
+// displayed world w (0 while the game waits: no beat), and reports
+// whether a beat fell in them (played or, silent, not).
+func (s *sound) heartbeat(hb *heartbeat, w *game.World, ticks int) bool {
+	beat, high := hb.step(w, ticks)
+	if !beat || s == nil || s.ctx == nil || s.volume == 0 {
+		return beat
+	}
+	pcm := s.fx.BeatLow
+	if high {
+		pcm = s.fx.BeatHigh
+	}
+	s.play(cue{pcm, 0.8})
+	return true
+}
+
+// silentWhy returns why no sound plays on this machine, or "" if it can.
+func (s *sound) silentWhy() string {
+	if s == nil {
+		return "Sound is off: nothing will play."
+	}
+	return s.why
 }

@@ -47,7 +47,8 @@ var soundCues = []soundCue{
 }
 
 // TestSoundIsHeard plays each cue of the game (shot, thrust, explosion,
-// ship destroyed, respawn) through a PulseAudio server of the test's own,
+// ship destroyed, respawn), then the heartbeat of a full wave and of its
+// last rock, through a PulseAudio server of the test's own,
 // whose only sink is a null sink, records the sink's monitor with parec
 // and finds every cue in the recording, in order, by its waveform. At
 // volume 0 the recording is silent. The cues are played in a child process
@@ -86,6 +87,7 @@ func TestSoundIsHeard(t *testing.T) {
 		t.Logf("%s: at %.3f s, correlation %.3f", c.name, float64(at)/assets.SampleRate, correl)
 		from = at + len(c.pcm(a.Sounds))/4
 	}
+	heartbeatHeard(t, rec, from, a.Sounds)
 
 	t.Setenv(envSoundVolume, "0")
 	quiet := record(t, sock, func() { inWindowProcess(t) })
@@ -116,19 +118,73 @@ func playCues(t *testing.T) {
 	if p.played != len(soundCues) {
 		t.Fatalf("played %d cues, want %d", p.played, len(soundCues))
 	}
+	if p.beats != [2]int{beatsMany, beatsFew} {
+		t.Fatalf("beat %v times, want %v", p.beats, [2]int{beatsMany, beatsFew})
+	}
+}
+
+// The heartbeat part of the sound test: beatsMany beats of a full wave,
+// a pause of beatPause updates (the game waiting: no ticks, no beat), then
+// beatsFew beats of the wave's last rock.
+const (
+	beatsMany = 3
+	beatsFew  = 5
+	beatPause = 60
+)
+
+// heartbeatHeard finds the heartbeat in rec after sample from: every
+// sound after it is one of the two notes; they fall in two runs split by
+// the pause, and the run of few rocks beats at least twice as quick.
+func heartbeatHeard(t *testing.T, rec []int16, from int, fx *assets.Sounds) {
+	t.Helper()
+	var at []int
+	for range beatsMany + beatsFew + 1 {
+		lo, cl := findCue(rec, mono(fx.BeatLow), from)
+		hi, ch := findCue(rec, mono(fx.BeatHigh), from)
+		if lo < 0 && hi < 0 {
+			break
+		}
+		if ch > cl {
+			lo, cl = hi, ch
+		}
+		if cl < 0.9 {
+			t.Fatalf("heartbeat: the sound after sample %d is no beat (best match %.2f at %d)", from, cl, lo)
+		}
+		at = append(at, lo)
+		from = lo + len(fx.BeatLow)/4
+	}
+	if len(at) != beatsMany+beatsFew {
+		t.Fatalf("heartbeat: %d beats heard at %v, want %d", len(at), at, beatsMany+beatsFew)
+	}
+	mean := func(x []int) float64 { return float64(x[len(x)-1]-x[0]) / float64(len(x)-1) / assets.SampleRate }
+	many, few := mean(at[:beatsMany]), mean(at[beatsMany:])
+	t.Logf("heartbeat: a beat every %.3f s with a full wave, every %.3f s with one rock left", many, few)
+	if few*2 > many {
+		t.Errorf("heartbeat: every %.3f s with one rock left, %.3f s with a full wave: want it at least twice as quick", few, many)
+	}
 }
 
 // cuePlayer plays soundCues one after another, each 10 updates after the
-// last sound stopped.
+// last sound stopped, then the heartbeat (see heartbeatHeard).
 type cuePlayer struct {
 	s      *sound
 	frame  int
 	next   int // update at which the next cue may play
 	played int
+
+	// Then the heartbeat: a full wave, a pause, one small rock left.
+	beating   bool
+	hb        heartbeat
+	beats     [2]int // beats of the full wave, of the last rock
+	paused    int    // updates of the pause so far
+	full, few *game.World
 }
 
 func (p *cuePlayer) Update() error {
 	p.frame++
+	if p.beating {
+		return p.heartbeat()
+	}
 	for _, v := range p.s.voices {
 		if v.IsPlaying() {
 			p.next = p.frame + 10
@@ -138,7 +194,8 @@ func (p *cuePlayer) Update() error {
 		return nil
 	}
 	if p.played == len(soundCues) {
-		return ebiten.Termination
+		p.beating = true // at a world tick an update, as a game runs
+		return p.heartbeat()
 	}
 	c := soundCues[p.played]
 	var prev, cur game.World
@@ -149,6 +206,38 @@ func (p *cuePlayer) Update() error {
 	p.s.react(c.events, &prev, &cur, 0)
 	p.played++
 	p.next = p.frame + 10
+	return nil
+}
+
+// heartbeat runs the heartbeat's part, a world tick an update, and ends
+// the window once the last beat has sounded.
+func (p *cuePlayer) heartbeat() error {
+	if p.full == nil {
+		p.full = game.StandardScene(1)
+		few := *p.full
+		few.NumRocks, few.Rocks[0].Size = 1, game.Small
+		p.few = &few
+	}
+	switch {
+	case p.beats[0] < beatsMany:
+		if p.s.heartbeat(&p.hb, p.full, 1) {
+			p.beats[0]++
+		}
+	case p.paused < beatPause:
+		p.paused++
+		p.s.heartbeat(&p.hb, p.few, 0) // the game waits: no beat
+	case p.beats[1] < beatsFew:
+		if p.s.heartbeat(&p.hb, p.few, 1) {
+			p.beats[1]++
+		}
+	default:
+		for _, v := range p.s.voices {
+			if v.IsPlaying() {
+				return nil
+			}
+		}
+		return ebiten.Termination
+	}
 	return nil
 }
 
@@ -395,6 +484,9 @@ func TestNoAudioDeviceIsSilent(t *testing.T) {
 	s := newSound(a.Sounds, 80)
 	if s.ctx != nil {
 		t.Fatal("an audio context was opened with ROCKSTEP_AUDIO=off")
+	}
+	if s.silentWhy() == "" {
+		t.Error("silent, and no reason for the Settings screen to give")
 	}
 	w := game.StandardScene(1)
 	s.react([]game.Event{{Kind: game.ShipDestroyed}}, w, w, 0)

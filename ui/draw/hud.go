@@ -271,9 +271,13 @@ func (h *HUD) WaveBanner(n uint8) string {
 
 // Dim darkens the field under a banner, so that it stands out from the
 // rocks drifting behind it.
-func (h *HUD) Dim(dst *ebiten.Image, r *Renderer) {
+func (h *HUD) Dim(dst *ebiten.Image, r *Renderer) { h.Shade(dst, r, 0.45) }
+
+// Shade darkens the field by a (0..1: the opacity of the black laid over
+// it).
+func (h *HUD) Shade(dst *ebiten.Image, r *Renderer, a float32) {
 	b := r.fieldRect
 	r.hud.reset()
-	r.hud.Rect(float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), Tint(palette.Bars, 0.45))
+	r.hud.Rect(float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), Tint(palette.Bars, a))
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }

@@ -1,9 +1,11 @@
 package draw
 
 import (
+	"image"
 	"image/color"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -57,6 +59,8 @@ type NetGraph struct {
 	values [numSeries]Label
 	texts  [numSeries]string
 	title  Label
+	face   text.GoTextFace // the panel's, sized for its scale
+	rect   image.Rectangle // where the panel was last drawn, pixels
 
 	// Paused says the game is paused: the session waits on purpose, so
 	// its samples count no loss and no stall (the few frames it sends
@@ -119,59 +123,133 @@ func (g *NetGraph) latest() [numSeries]float64 {
 	return *g.at(g.n - 1)
 }
 
-// Draw draws the graph as a panel at the right of the field.
+// The graph's panel, in its own units (scaled by panelScale): it stands
+// beside the field, never over it, so the ships it would hide stay in
+// sight (docs/ARCHITECTURE.md, the HUD).
+const (
+	panelW   = 260.0 // units
+	panelH   = 40 + rowH*numSeries
+	rowH     = 40.0
+	sparkW   = 110.0 // width of a sparkline, units
+	panelGap = 8.0   // pixels between the field and the panel
+)
+
+// panelScale returns the panel's pixels per unit on a screen h pixels
+// high: the scale the field would have there, but never so small that its
+// text (15 units) falls under 12 pixels, nor so large that it crowds the
+// field.
+func panelScale(h float64) float64 { return min(max(h/(FieldH+HUDTop+hudBottom), 0.8), 1.4) }
+
+// Width returns the pixels the graph takes at the right of a screen h
+// pixels high while it is shown, 0 while it is hidden: what the field's
+// view leaves free for it (see FitViewBeside).
+func (g *NetGraph) Width(h float64) float64 {
+	if !g.Shown {
+		return 0
+	}
+	return panelW*panelScale(h) + 2*panelGap
+}
+
+// FitViewBeside returns the view of the field on a screen of w×h pixels
+// with right pixels kept free at its right for a panel: the field and the
+// HUD's bands as large as fit in the rest, and the field and the panel
+// centred together.
+func FitViewBeside(w, h, right float64) View {
+	if right <= 0 || right >= w {
+		return FitView(w, h)
+	}
+	return FitView(w-right, h)
+}
+
+// Rect returns the screen rectangle, in pixels, the graph was last drawn
+// in (empty before it is drawn).
+func (g *NetGraph) Rect() image.Rectangle { return g.rect }
+
+// Draw draws the graph as a panel at the right of the field of view v,
+// on the screen dst (see FitViewBeside for the room it needs).
 func (g *NetGraph) Draw(dst *ebiten.Image, r *Renderer, h *HUD, v View) {
 	if !g.Shown {
+		g.rect = image.Rectangle{}
 		return
 	}
-	h.rescale(v)
-	const (
-		panelW = 300.0 // world units
-		rowH   = 40.0
-		top    = 70.0
-		spark  = 140.0 // width of a sparkline, units
-	)
-	x0 := FieldW - panelW - 16
+	pv, rect := panelView(v, dst.Bounds())
+	g.face.Source = h.label.Source
+	g.face.Size = max(sizeLabel*pv.Scale, minLabelPx)
 	r.hud.reset()
-	px, py := v.pt(x0, top)
-	r.hud.Rect(px, py, v.px(panelW), v.px(rowH*numSeries+40), Tint(palette.Bars, 0.78))
-	r.hud.Rect(px, py, v.px(panelW), 1, Tint(palette.Border, 1))
+	px, py := pv.pt(0, 0)
+	r.hud.Rect(px, py, pv.px(panelW), pv.px(panelH), Tint(palette.Bars, 0.78))
+	r.hud.Rect(px, py, pv.px(panelW), 1, Tint(palette.Border, 1))
+	g.rect = rect
 	latest := g.latest()
 	for s := 0; s < numSeries; s++ {
-		y := top + 36 + float64(s)*rowH
+		y := 36 + float64(s)*rowH
 		// The line's scale: at least a small floor, so that noise
 		// around zero stays flat.
 		peak := seriesFloor(s)
 		for i := 0; i < g.n; i++ {
 			peak = math.Max(peak, g.at(i)[s])
 		}
-		sx := x0 + panelW - spark - 12
-		bx, by := v.pt(sx, y+rowH-14)
-		r.hud.Rect(bx, by, v.px(spark), 1, Tint(palette.Border, 1))
+		sx := panelW - sparkW - 12
+		bx, by := pv.pt(sx, y+rowH-14)
+		r.hud.Rect(bx, by, pv.px(sparkW), 1, Tint(palette.Border, 1))
 		col := seriesColour(s)
 		var lx, ly float32
 		for i := 0; i < g.n; i++ {
 			val := g.at(i)[s]
-			qx, qy := v.pt(sx+spark*float64(graphLen-g.n+i)/float64(graphLen-1), y+rowH-14-(rowH-22)*math.Max(0, val)/peak)
+			qx, qy := pv.pt(sx+sparkW*float64(graphLen-g.n+i)/float64(graphLen-1), y+rowH-14-(rowH-22)*math.Max(0, val)/peak)
 			if i > 0 {
-				r.hud.line(lx, ly, qx, qy, max(1.2, v.px(1.5)), Tint(col, 0.9))
+				r.hud.line(lx, ly, qx, qy, max(1.2, pv.px(1.5)), Tint(col, 0.9))
 			}
 			lx, ly = qx, qy
 		}
-		t := formatSeries(s, latest[s])
-		g.texts[s] = t
+		g.texts[s] = formatSeries(s, latest[s])
 	}
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 	title := "NETWORK  (F3 hides)"
 	if g.Paused {
 		title = "NETWORK  ·  PAUSED  (F3 hides)"
 	}
-	h.text(dst, v, &g.title, title, &h.label, x0+12, top+10, text.AlignStart, palette.Dim, 1)
+	g.text(dst, pv, &g.title, title, 12, 10, palette.Dim)
 	for s := 0; s < numSeries; s++ {
-		y := top + 36 + float64(s)*rowH
-		h.text(dst, v, &g.labels[s], seriesNames[s], &h.label, x0+12, y+2, text.AlignStart, palette.Dim, 1)
-		h.text(dst, v, &g.values[s], g.texts[s], &h.label, x0+12, y+20, text.AlignStart, seriesColour(s), 1)
+		y := 36 + float64(s)*rowH
+		g.text(dst, pv, &g.labels[s], seriesNames[s], 12, y+2, palette.Dim)
+		g.text(dst, pv, &g.values[s], g.texts[s], 12, y+20, valueColour(s, g.texts[s]))
 	}
+}
+
+// panelView returns the view of the graph's panel (its units onto
+// pixels) beside the field of view v on screen, and the panel's rectangle
+// in pixels: right of the field, centred in the screen's height.
+func panelView(v View, screen image.Rectangle) (View, image.Rectangle) {
+	ps := panelScale(float64(screen.Dy()))
+	pv := View{
+		Scale: ps,
+		X0:    math.Ceil(v.X0 + FieldW*v.Scale + panelGap),
+		Y0:    math.Round(float64(screen.Min.Y) + (float64(screen.Dy())-panelH*ps)/2),
+	}
+	px, py := pv.pt(0, 0)
+	w, h := pv.px(panelW), pv.px(panelH)
+	return pv, image.Rect(int(math.Floor(float64(px))), int(math.Floor(float64(py))),
+		int(math.Ceil(float64(px+w))), int(math.Ceil(float64(py+h))))
+}
+
+// text draws s through label l in the graph's face at panel point (x, y).
+// The graph keeps a face of its own: the HUD's are sized for the field,
+// whose scale is not the panel's.
+func (g *NetGraph) text(dst *ebiten.Image, pv View, l *Label, s string, x, y float64, c color.RGBA) {
+	sx, sy := pv.pt(x, y)
+	l.draw(dst, s, &g.face, sx, sy, text.AlignStart, c, 1)
+}
+
+// valueColour is the colour of series s's value as written (shown): its
+// own colour, but a value that reads as zero is neutral, never the red of
+// loss, stall or corrections, which would read as trouble.
+func valueColour(s int, shown string) color.RGBA {
+	num := strings.TrimSuffix(shown, seriesUnits[s])
+	if v, err := strconv.ParseFloat(num, 64); err == nil && v == 0 {
+		return palette.Dim
+	}
+	return seriesColour(s)
 }
 
 // seriesFloor is the least full scale of series s's sparkline.

@@ -1,10 +1,12 @@
 package draw
 
 import (
+	"image"
 	"math"
 	"testing"
 	"time"
 
+	"rockstep/assets/palette"
 	"rockstep/net/lockstep"
 )
 
@@ -72,5 +74,60 @@ func TestNetGraphCountsNoLossOrStallWhilePaused(t *testing.T) {
 	g.Sample(200*time.Millisecond, st)
 	if got := g.latest(); got[gLoss] != 100 || got[gStall] != 1000 {
 		t.Errorf("playing: loss %v %%, stall %v ms/s, want 100 and 1000", got[gLoss], got[gStall])
+	}
+}
+
+// The graph stands beside the field, never over it, inside the screen,
+// with text of at least 12 pixels, at every size the game is made for.
+func TestNetGraphStandsBesideTheField(t *testing.T) {
+	g := NetGraph{Shown: true}
+	for _, sz := range []struct {
+		name string
+		w, h int
+	}{{"800x600", 800, 600}, {"1280x720", 1280, 720}, {"2560x1440", 2560, 1440}, {"1024x768", 1024, 768}, {"ultrawide", 3440, 1440}} {
+		t.Run(sz.name, func(t *testing.T) {
+			screen := image.Rect(0, 0, sz.w, sz.h)
+			v := FitViewBeside(float64(sz.w), float64(sz.h), g.Width(float64(sz.h)))
+			pv, panel := panelView(v, screen)
+			field := image.Rect(int(math.Floor(v.X0)), int(math.Floor(v.Y0)), int(math.Ceil(v.X0+FieldW*v.Scale)), int(math.Ceil(v.Y0+FieldH*v.Scale)))
+			if panel.Overlaps(field) {
+				t.Errorf("the graph at %v overlaps the field at %v", panel, field)
+			}
+			if !panel.In(screen) {
+				t.Errorf("the graph at %v is not inside the screen %v", panel, screen)
+			}
+			if px := sizeLabel * pv.Scale; px < minLabelPx {
+				t.Errorf("the graph's text is %.1f px, want at least %d", px, minLabelPx)
+			}
+		})
+	}
+	var hidden NetGraph
+	if got := hidden.Width(720); got != 0 {
+		t.Errorf("a hidden graph takes %v px, want 0", got)
+	}
+}
+
+// Zero reads as nothing wrong: loss, stall and corrections at zero are
+// written in the neutral colour, not the red of trouble.
+func TestNetGraphZeroIsNeutral(t *testing.T) {
+	tests := []struct {
+		name   string
+		series int
+		v      float64
+		danger bool
+	}{
+		{"no loss", gLoss, 0, false},
+		{"no stall", gStall, 0, false},
+		{"no corrections", gCorrections, 0, false},
+		{"loss under the rounding", gLoss, 0.04, false},
+		{"some loss", gLoss, 2.5, true},
+		{"some stall", gStall, 12, true},
+		{"some corrections", gCorrections, 0.5, true},
+	}
+	for _, tt := range tests {
+		got := valueColour(tt.series, formatSeries(tt.series, tt.v)) == palette.Danger
+		if got != tt.danger {
+			t.Errorf("%s (%q): drawn in red %v, want %v", tt.name, formatSeries(tt.series, tt.v), got, tt.danger)
+		}
 	}
 }

@@ -183,7 +183,7 @@ func (ps *Particles) Draw(dst *ebiten.Image, r *Renderer, t float64) {
 		q := &ps.p[i]
 		x, y := q.x-q.vx*back, q.y-q.vy*back
 		f := (q.life + back) / q.span // of its life left, 0..1
-		a := float32(f * f)
+		a := flashAlpha(f)
 		c := Tint(q.col, a)
 		switch {
 		case q.ring:
@@ -210,8 +210,18 @@ func (ps *Particles) Draw(dst *ebiten.Image, r *Renderer, t float64) {
 			b.line(x0, y0, x1, y1, r.lineWidth, c)
 		}
 	}
-	b.flush(dst, r.white, ebiten.BlendLighter)
+	// Drawn over, not added: sparks piled on one another never pass the
+	// brightest of them, and none is opaque, so a flash never whites out
+	// the shards in it that kill.
+	b.flush(dst, r.white, ebiten.BlendSourceOver)
 }
+
+// flashMax is the opacity of a particle at its brightest.
+const flashMax = 0.65
+
+// flashAlpha is the opacity of a particle with fraction f of its life
+// left: fading as the square of it, never above flashMax.
+func flashAlpha(f float64) float32 { return float32(min(f*f, 1) * flashMax) }
 
 // Len returns how many particles are alive.
 func (ps *Particles) Len() int { return ps.n }

@@ -185,7 +185,65 @@ func (r *Renderer) drawRocks(prev, cur *game.World, t float64) {
 		rad := toUnits(game.RockRadius(rk.Size))
 		// A faint fill gives the rocks body without hiding what is behind.
 		r.outline(&r.glow, &r.core, outline.Rocks[rk.Shape&3], x, y, toRadians(a), rad, rad*1.1, palette.Rock, 1, 0.06)
+		r.edgeHint(x, y, toUnits(rk.Vel.X), toUnits(rk.Vel.Y), rad)
 	}
+}
+
+// edgeWarnTicks is how long before a rock shows at the far edge the edge
+// warns of it: 0.75 s of world ticks.
+const edgeWarnTicks = 45
+
+// edgeHint marks the edge a rock at (x, y) moving (vx, vy) units a tick
+// with radius rad is about to come in by, where it wraps round: a short
+// line along that edge, brighter as the rock nears, so that a rock never
+// comes in from nowhere. Drawing only: the engine is not asked.
+func (r *Renderer) edgeHint(x, y, vx, vy, rad float64) {
+	// Ticks until the wrapped copy's edge reaches the far edge (the copy
+	// shows once the rock is within rad of the near one), by axis.
+	if at, ok := edgeTicks(x, vx, rad, FieldW); ok {
+		ey := wrapFloat(y+vy*at, FieldH)
+		ex := 0.0 // moving right, it comes in at the left
+		if vx < 0 {
+			ex = FieldW
+		}
+		r.edgeMark(ex, ey-rad, ex, ey+rad, at)
+	}
+	if at, ok := edgeTicks(y, vy, rad, FieldH); ok {
+		ex := wrapFloat(x+vx*at, FieldW)
+		ey := 0.0
+		if vy < 0 {
+			ey = FieldH
+		}
+		r.edgeMark(ex-rad, ey, ex+rad, ey, at)
+	}
+}
+
+// edgeTicks returns the ticks until a rock at p moving v a tick, of
+// radius rad, begins to show at the far edge of a field size long, if it
+// is due within edgeWarnTicks.
+func edgeTicks(p, v, rad, size float64) (float64, bool) {
+	var d float64 // units to go
+	switch {
+	case v > 0:
+		d = size - rad - p
+	case v < 0:
+		d = p - rad
+	default:
+		return 0, false
+	}
+	at := d / math.Abs(v)
+	return at, at > 0 && at < edgeWarnTicks
+}
+
+// edgeMark draws the warning line from (x0, y0) to (x1, y1) at an edge,
+// at ticks from the rock's coming in.
+func (r *Renderer) edgeMark(x0, y0, x1, y1, ticks float64) {
+	a := float32(0.85 * (1 - ticks/edgeWarnTicks))
+	p0x, p0y := r.v.pt(x0, y0)
+	p1x, p1y := r.v.pt(x1, y1)
+	w := r.lineWidth * 1.5
+	r.glow.glow(p0x, p0y, p1x, p1y, r.glowWidth, Tint(palette.Rock, a*glowAlpha))
+	r.core.line(p0x, p0y, p1x, p1y, w, Tint(palette.Rock, a))
 }
 
 func (r *Renderer) drawBullets(prev, cur *game.World, t float64) {
@@ -304,3 +362,7 @@ func (r *Renderer) Overlay() *Beams {
 func (r *Renderer) DrawOverlay(dst *ebiten.Image) {
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }
+
+// FieldRect returns the screen rectangle, in pixels, of the field as last
+// begun: what nothing of the HUD may cover.
+func (r *Renderer) FieldRect() image.Rectangle { return r.fieldRect }

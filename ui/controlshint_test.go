@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// The controls hint says the player's own bindings, keys or pad, and what
+// the thrust level means.
+func TestControlsHintSaysTheBindings(t *testing.T) {
+	rebound := DefaultKeys()
+	rebound.Up, rebound.Fire = []string{"K"}, []string{"ControlLeft"}
+	tests := []struct {
+		name    string
+		b       KeyBindings
+		pad     bool
+		network bool
+		want    []string
+		not     []string
+	}{
+		{"default keys, practice", DefaultKeys(), false, false, []string{"← / A", "→ / D", "↑ / W raises the level", "↓ / S lowers it", "stays set when you let go", "hold Space", "Shift", "P pause"}, []string{"F3"}},
+		{"default keys, network", DefaultKeys(), false, true, []string{"↑ / W", "F3 network", "Esc menu"}, []string{"P pause"}},
+		{"rebound keys", rebound, false, false, []string{"K raises the level", "hold ControlLeft"}, []string{"↑", "Space"}},
+		{"gamepad", DefaultPad(), true, true, []string{"D-pad left", "left stick", "RT / RB raises the level", "LT / LB lowers it", "hold A", "HYPERSPACE  Y", "Start menu"}, []string{"Esc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := strings.Join(controlsText(tt.b, tt.pad, tt.network), "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("hint %q: no %q", got, w)
+				}
+			}
+			for _, n := range tt.not {
+				if strings.Contains(got, n) {
+					t.Errorf("hint %q: says %q", got, n)
+				}
+			}
+		})
+	}
+}
+
+// The hint shows for hintTicks, fading, then is gone; show starts it again
+// (the in-game menu's Controls).
+func TestControlsHintFades(t *testing.T) {
+	var c controlsHint
+	c.show([]string{"a"})
+	for range hintTicks - 1 {
+		c.step()
+	}
+	if c.left != 1 {
+		t.Fatalf("%d ticks left after %d, want 1", c.left, hintTicks-1)
+	}
+	c.step()
+	c.step()
+	if c.left != 0 {
+		t.Fatalf("%d ticks left after the end, want 0", c.left)
+	}
+	c.show([]string{"a"})
+	if c.left != hintTicks {
+		t.Errorf("shown again: %d ticks left, want %d", c.left, hintTicks)
+	}
+}
