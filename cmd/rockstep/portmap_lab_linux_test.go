@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"rockstep/internal/natlab"
+	"rockstep/internal/testwait"
+	"rockstep/internal/userdir"
+)
+
+// startInLab runs the command with args in namespace ns of the lab, as
+// start does on the machine.
+func startInLab(t *testing.T, lab *natlab.Lab, ns string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: lab.Command(context.Background(), ns, os.Args[0], args...)}
+	config := t.TempDir()
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0",
+		"XDG_CONFIG_HOME="+config, userdir.Env+"="+filepath.Join(config, "rockstep"))
+	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
+	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if p.cmd.ProcessState == nil {
+			_ = p.cmd.Process.Kill()
+			_ = p.cmd.Wait()
+		}
+	})
+	return p
+}
+
+var (
+	portmapOpened = regexp.MustCompile(`time=(\S+) level=INFO msg=portmap verdict=opened proto=(\S+) external=(\S+)`)
+	listeningAt   = regexp.MustCompile(`time=(\S+) level=INFO msg=listening`)
+	botHash       = regexp.MustCompile(`hash=([0-9a-f]{16}) hash_groups=(\d+) results=([0-9a-f]{16}) result_groups=(\d+)`)
+)
+
+// labMappings lists the UDP mappings of the router of ns, as upnpc -l
+// run there shows them.
+func labMappings(t *testing.T, lab *natlab.Lab, ns string) []string {
+	t.Helper()
+	out, err := lab.Output(ns, "upnpc", "-l")
+	if err != nil {
+		t.Fatalf("upnpc -l: %v\n%s", err, out)
+	}
+	var m []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "UDP") && strings.Contains(l, "->") {
+			m = append(m, strings.TrimSpace(l))
+		}
+	}
+	return m
+}
+
+// TestPortmapLabGame: `rockstep -server -portmap` in a home behind a
+// router running miniupnpd (internal/natlab) gets its port opened and
+// logs the external address; two bots on the internet join that address
+// and two in the home join the LAN address; the four play a game to its
+// end on one hash and one results table; after SIGTERM the router holds
+// no mapping.
+func TestPortmapLabGame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a namespace lab and plays 10 seconds of game")
+	}
+	lab := natlab.Build(t, natlab.Options{})
+	srv := startInLab(t, lab, lab.Home, "-server", "-portmap", "-listen", ":7777", "-lan=false", "-record", "off")
+	var m []string
+	if !testwait.Until(startLimit, func() bool { m = portmapOpened.FindStringSubmatch(srv.stderr()); return m != nil }) {
+		t.Fatalf("no port mapping opened within %v:\n%s", startLimit, srv.stderr())
+	}
+	if l := listeningAt.FindStringSubmatch(srv.stderr()); l != nil {
+		t0, err0 := time.Parse(time.RFC3339Nano, l[1])
+		t1, err1 := time.Parse(time.RFC3339Nano, m[1])
+		if err0 == nil && err1 == nil {
+			t.Logf("from listening to the router's verdict: %v (%s)", t1.Sub(t0), m[0])
+		}
+	}
+	join := m[3] // the address players on the internet are given (the invite code carries it)
+	if want := natlab.External.String() + ":7777"; join != want || m[2] != "PCP" {
+		t.Fatalf("opened by %s at %s, want by PCP at %s", m[2], join, want)
+	}
+	if got := labMappings(t, lab, lab.Home); len(got) != 1 || !strings.Contains(got[0], "7777->"+natlab.HomeHost.String()+":7777") {
+		t.Fatalf("upnpc -l lists %q, want 7777->%v:7777", got, natlab.HomeHost)
+	}
+	outside := startInLab(t, lab, lab.Internet, "-bots", "2", "-join", join, "-players", "4", "-ticks", "600", "-seed", "1")
+	inside := startInLab(t, lab, lab.Home, "-bots", "2", "-join", natlab.HomeHost.String()+":7777", "-players", "4", "-ticks", "600", "-seed", "2")
+	var sums [][]string
+	for _, b := range []*proc{outside, inside} {
+		if code, _ := b.wait(t, gameLimit); code != 0 {
+			t.Fatalf("bots exited %d:\n%s\n%s\nserver:\n%s", code, b.stdout(), b.stderr(), srv.stderr())
+		}
+		s := botHash.FindStringSubmatch(b.stdout())
+		if s == nil || s[2] != "1" || s[4] != "1" {
+			t.Fatalf("bots' summary %q: want one hash and one results table", b.stdout())
+		}
+		t.Logf("bots: %s", strings.TrimSpace(b.stdout()))
+		sums = append(sums, s)
+	}
+	if sums[0][1] != sums[1][1] || sums[0][3] != sums[1][3] {
+		t.Fatalf("outside and inside ended on different games: hash %s vs %s, results %s vs %s", sums[0][1], sums[1][1], sums[0][3], sums[1][3])
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := srv.wait(t, startLimit); code != 0 {
+		t.Fatalf("server exited %d after SIGTERM:\n%s", code, srv.stderr())
+	}
+	if got := labMappings(t, lab, lab.Home); len(got) != 0 {
+		t.Fatalf("after SIGTERM upnpc -l lists %q, want no mapping", got)
+	}
+}
