@@ -43,7 +43,8 @@ type Verdict uint8
 
 // The verdicts.
 const (
-	Asking    Verdict = iota // still asking
+	NotAsked  Verdict = iota // nothing asked (the zero Status)
+	Asking                   // still asking
 	Opened                   // the router forwards External to our port
 	NoAnswer                 // no router answered any protocol
 	Refused                  // a router answered but would not map the port
@@ -63,11 +64,13 @@ type Status struct {
 
 // Done reports whether asking is over (the verdict will change only if a
 // mapping is lost and asked again).
-func (s Status) Done() bool { return s.Verdict != Asking }
+func (s Status) Done() bool { return s.Verdict != Asking && s.Verdict != NotAsked }
 
 // String is the verdict in a player's words, one sentence for the lobby.
 func (s Status) String() string {
 	switch s.Verdict {
+	case NotAsked:
+		return ""
 	case Asking:
 		return "Asking your router to open a port for players on the internet…"
 	case Opened:
