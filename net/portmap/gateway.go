@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/netip"
-	"os"
 	"strings"
 )
 
@@ -16,16 +15,9 @@ import (
 var errNoGateway = errors.New("no default gateway")
 
 // DefaultGateway returns the gateway of the default IPv4 route: the router
-// to ask. On Linux it reads /proc/net/route; elsewhere it is not known
-// yet, and port mapping says there is no router.
-func DefaultGateway() (netip.Addr, error) {
-	f, err := os.Open("/proc/net/route")
-	if err != nil {
-		return netip.Addr{}, fmt.Errorf("%w: %v", errNoGateway, err)
-	}
-	defer f.Close()
-	return parseProcRoute(f)
-}
+// to ask (gateway_*.go: Linux reads /proc/net/route, macOS and the BSDs
+// the routing table, Windows the adapters' gateways).
+func DefaultGateway() (netip.Addr, error) { return defaultGateway() }
 
 // parseProcRoute finds the default route's gateway in Linux's
 // /proc/net/route: lines of "Iface Destination Gateway Flags ...", with
