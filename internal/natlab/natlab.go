@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,36 @@ type Lab struct {
 
 var labSeq atomic.Uint32
 
+// prefix starts the name of every lab namespace, followed by the process
+// id of the test that made it.
+const prefix = "rsl"
+
+// sweep deletes the namespaces of labs whose test process is gone (one
+// killed by a timeout never ran its cleanups): nothing of a lab outlives
+// the next.
+func sweep() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "ip", "netns", "list").Output()
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok {
+			continue
+		}
+		pid, _, ok := strings.Cut(rest, "-")
+		if n, err := strconv.Atoi(pid); !ok || err != nil || n <= 0 {
+			continue
+		} else if _, err := os.Stat(fmt.Sprintf("/proc/%d", n)); err == nil {
+			continue // its test still runs
+		}
+		_ = run("ip", "netns", "delete", name)
+	}
+}
+
 // Build builds the lab, or skips the test saying why it cannot.
 func Build(t testing.TB, o Options) *Lab {
 	t.Helper()
@@ -80,8 +111,9 @@ func Build(t testing.TB, o Options) *Lab {
 			t.Skipf("natlab: needs %s (Debian: apt-get install -y iproute2 nftables miniupnpd-nftables miniupnpc natpmpc; make test installs them as root): %v", c, err)
 		}
 	}
+	sweep()
 	// Short names: unique per process and lab.
-	p := fmt.Sprintf("rsl%d-%d-", os.Getpid(), labSeq.Add(1))
+	p := fmt.Sprintf("%s%d-%d-", prefix, os.Getpid(), labSeq.Add(1))
 	l := &Lab{Home: p + "home", Router: p + "router", Home2: p + "home2", Router2: p + "router2",
 		Home3: p + "home3", Inner: p + "inner", Outer: p + "outer", Internet: p + "inet", dir: t.TempDir()}
 	all := []string{l.Home, l.Router, l.Home2, l.Router2, l.Home3, l.Inner, l.Outer, l.Internet}
@@ -198,6 +230,7 @@ deny 0-65535 0.0.0.0/0 0-65535
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "ip", "netns", "exec", ns, "miniupnpd", "-d", "-f", cf, "-P", filepath.Join(l.dir, ns+".pid"))
+	cmd.WaitDelay = waitDelay
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -218,16 +251,24 @@ deny 0-65535 0.0.0.0/0 0-65535
 	})
 	// Ready once it listens: its SSDP port, and HTTP.
 	if !testwait.Until(10*time.Second, func() bool {
-		o, _ := exec.Command("ip", "netns", "exec", ns, "ss", "-lun").CombinedOutput()
-		return bytes.Contains(o, []byte(":1900"))
+		o, _ := l.Output(ns, "ss", "-lun")
+		return strings.Contains(o, ":1900")
 	}) {
 		t.Fatalf("natlab: miniupnpd in %s did not start:\n%s", ns, out.String())
 	}
 }
 
-// Command returns a command running name with args in namespace ns.
+// waitDelay bounds how long a lab command's Wait waits for its output
+// once it is killed or has exited: a child that kept the pipes open must
+// not hang a test.
+const waitDelay = 5 * time.Second
+
+// Command returns a command running name with args in namespace ns. Its
+// Wait returns at most waitDelay after ctx ends or the command exits.
 func (l *Lab) Command(ctx context.Context, ns, name string, args ...string) *exec.Cmd {
-	return exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns, name}, args...)...)
+	cmd := exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", ns, name}, args...)...)
+	cmd.WaitDelay = waitDelay
+	return cmd
 }
 
 // Output runs name with args in namespace ns and returns its output.
@@ -245,8 +286,14 @@ func (l *Lab) must(t testing.TB, ns string, name string, args ...string) {
 	}
 }
 
+// run runs a command in the machine's own namespace (creating and
+// deleting the lab's), for 30 s at most.
 func run(name string, args ...string) error {
-	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.WaitDelay = waitDelay
+	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, bytes.TrimSpace(out))
 	}
 	return nil
