@@ -38,6 +38,7 @@ import (
 //	               rematch must wait for the host's Start)
 //	wait-alone     stay in the lobby until every other player has left
 //	wait-host      play on until the game says who hosts it now (the host went away)
+//	wait-portmap   in the lobby of a game we host, wait for the router's verdict on its port and log the lobby's sentence
 //	linger S       keep playing S seconds (so the others reach the same tick)
 //	quit           leave the game and end the program
 //
@@ -108,7 +109,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap":
 		case "join":
 			want = 1
 		case "setup":
@@ -318,6 +319,11 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		}
 	case "wait-alone":
 		done = a.flow.screen == screenLobby && nv.ok && len(nv.setup.Players) == 1
+	case "wait-portmap": // the router's verdict on our room's port, as the lobby shows it
+		if a.flow.screen == screenLobby && nv.portmap.Done() {
+			ap.logf("portmap: %s (%v after this step began)", portmapLine(nv.portmap), now.Sub(ap.since).Round(time.Millisecond))
+			done = true
+		}
 	case "hold-lobby":
 		if a.flow.screen != screenLobby {
 			ap.mu.Lock()

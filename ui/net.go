@@ -72,7 +72,8 @@ type netGame struct {
 
 	handovers int // the host migrations seen (read)
 
-	pm *portmap.Mapper // asks the router for our room's port; nil until we host (under mu)
+	pm       *portmap.Mapper // asks the router for our room's port; nil until we host (under mu)
+	pmClosed bool            // close has taken pm: no new one (under mu)
 }
 
 func (cfg netConfig) options() client.Options {
@@ -238,7 +239,7 @@ func startPortmap(cfg netConfig, port uint16) *portmap.Mapper {
 func (g *netGame) mapSuccessorPort(c *client.Client) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.pm == nil && g.h == nil {
+	if g.pm == nil && g.h == nil && !g.pmClosed {
 		if port := c.StandbyPort(); port != 0 {
 			g.pm = startPortmap(g.cfg, port)
 		}
@@ -306,6 +307,7 @@ func (g *netGame) status() (dialing bool, err error) {
 func (g *netGame) close() <-chan struct{} {
 	g.mu.Lock()
 	c, pm := g.c, g.pm
+	g.pmClosed = true
 	if g.cancel != nil {
 		g.cancel()
 		g.cancel = nil

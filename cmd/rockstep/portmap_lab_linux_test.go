@@ -16,13 +16,16 @@ import (
 )
 
 // startInLab runs the command with args in namespace ns of the lab, as
-// start does on the machine.
+// start does on the machine; a window (-host) keeps the machine's DISPLAY.
 func startInLab(t *testing.T, lab *natlab.Lab, ns string, args ...string) *proc {
 	t.Helper()
 	p := &proc{cmd: lab.Command(context.Background(), ns, os.Args[0], args...)}
 	config := t.TempDir()
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0",
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "GORACE=atexit_sleep_ms=0",
 		"XDG_CONFIG_HOME="+config, userdir.Env+"="+filepath.Join(config, "rockstep"))
+	if args[0] != "-host" {
+		p.cmd.Env = append(p.cmd.Env, "DISPLAY=", "WAYLAND_DISPLAY=")
+	}
 	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
 	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
 	if err := p.cmd.Start(); err != nil {
@@ -115,5 +118,40 @@ func TestPortmapLabGame(t *testing.T) {
 	}
 	if got := labMappings(t, lab, lab.Home); len(got) != 0 {
 		t.Fatalf("after SIGTERM upnpc -l lists %q, want no mapping", got)
+	}
+}
+
+var portmapSaid = regexp.MustCompile(`autopilot: portmap: (.*) \((\S+) after this step began\)`)
+
+// TestPortmapLabHostButton: the game's window in the home behind
+// miniupnpd, opened with -host (the Host button's path), shows in its
+// lobby that the router opened the port by PCP with the external address;
+// upnpc -l lists the mapping while the lobby is open, and none once the
+// player has quit.
+func TestPortmapLabHostButton(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a namespace lab and opens a window")
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	}
+	lab := natlab.Build(t, natlab.Options{})
+	win := startInLab(t, lab, lab.Home, "-host", "-name", "Hostess", "-autopilot", "wait-portmap; hold-lobby 10; quit")
+	var m []string
+	if !testwait.Until(stepLimit, func() bool { m = portmapSaid.FindStringSubmatch(win.stderr()); return m != nil }) {
+		t.Fatalf("the lobby said nothing of the router within %v:\n%s", stepLimit, win.stderr())
+	}
+	t.Logf("the lobby says, %s after it opened: %s", m[2], m[1])
+	if want := "Players on the internet can join at " + natlab.External.String() + ":7777 (your router opened port 7777 by PCP)"; !strings.Contains(m[1], want) {
+		t.Fatalf("the lobby says %q, want %q", m[1], want)
+	}
+	if got := labMappings(t, lab, lab.Home); len(got) != 1 || !strings.Contains(got[0], "7777->"+natlab.HomeHost.String()+":7777") {
+		t.Fatalf("upnpc -l lists %q, want 7777->%v:7777", got, natlab.HomeHost)
+	}
+	if code, _ := win.wait(t, gameLimit); code != 0 {
+		t.Fatalf("the window exited %d:\n%s", code, win.stderr())
+	}
+	if got := labMappings(t, lab, lab.Home); len(got) != 0 {
+		t.Fatalf("after Quit upnpc -l lists %q, want no mapping", got)
 	}
 }
