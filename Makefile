@@ -10,7 +10,8 @@ SHELL := /bin/bash
 test: check-tools vet test-race test-allocs test-386 test-arm64
 
 ## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth and
-## Mesa, qemu-aarch64-static, ip, pulseaudio): installed with apt-get where missing when
+## Mesa, qemu-aarch64-static, ip, pulseaudio, and for the port mapping lab nft,
+## miniupnpd, upnpc, natpmpc): installed with apt-get where missing when
 ## run as root, saying so; otherwise named, with the command, and make stops.
 check-tools:
 	@GO='$(GO)' sh scripts/test-tools.sh

@@ -5,10 +5,17 @@
 # the command to run and fails. Go itself is assumed: it is named, never
 # installed. GO names the go command (default go).
 #
+# Before it installs anything it makes sure a policy-rc.d forbids starting
+# services (POLICY_RC_D, default /usr/sbin/policy-rc.d: one that exits 101
+# is created where there is none, and left there): miniupnpd-nftables
+# must never start its daemon on the machine's real interfaces; the tests
+# run it only inside their own network namespaces (internal/natlab).
+#
 # Tested by scripts/tools_test.go with a PATH that hides the tools and a fake
 # apt-get that records its arguments.
 set -u
 GO=${GO:-go}
+POLICY_RC_D=${POLICY_RC_D:-/usr/sbin/policy-rc.d}
 
 # tool package why: one line per tool, in the order they are reported.
 needs='gcc gcc for -race
@@ -18,7 +25,11 @@ xvfb-run xvfb for the window tests (a virtual X server)
 xauth xauth for xvfb-run
 qemu-aarch64-static qemu-user-static for the arm64 determinism test
 ip iproute2 for the private network namespaces of the LAN and end-to-end tests
-pulseaudio pulseaudio for the sound test (a null sink, recorded with its parec)'
+pulseaudio pulseaudio for the sound test (a null sink, recorded with its parec)
+nft nftables for the NAT of the port mapping lab (internal/natlab)
+miniupnpd miniupnpd-nftables for the router of the lab (UPnP IGD, NAT-PMP, PCP)
+upnpc miniupnpc to list the mappings of the lab router
+natpmpc natpmpc to ask the lab router by NAT-PMP'
 
 # missing prints "package|what it is and why" for each missing tool, one a line.
 missing() {
@@ -44,6 +55,13 @@ pkgs=$(echo "$need" | cut -d'|' -f1 | tr '\n' ' ' | sed 's/ $//')
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "make test: installing $pkgs (apt-get install -y $pkgs)"
+	if [ ! -e "$POLICY_RC_D" ]; then
+		printf '#!/bin/sh\n# make test: no package installed for the tests starts a service.\nexit 101\n' >"$POLICY_RC_D" &&
+			chmod 755 "$POLICY_RC_D" || {
+			echo "make test: cannot create $POLICY_RC_D to keep services from starting" >&2
+			exit 1
+		}
+	fi
 	log=$(mktemp)
 	if ! { DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs; } >"$log" 2>&1; then

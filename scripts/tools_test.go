@@ -18,15 +18,16 @@ import (
 
 // hidden are the commands a fake machine lacks (or fakes): what make test
 // may install, and the commands the install logic asks.
-var hidden = []string{"xvfb-run", "Xvfb", "xauth", "qemu-aarch64-static", "ip", "pulseaudio", "parec", "apt-get", "dpkg-query", "id"}
+var hidden = []string{"xvfb-run", "Xvfb", "xauth", "qemu-aarch64-static", "ip", "pulseaudio", "parec", "nft", "miniupnpd", "upnpc", "natpmpc", "apt-get", "dpkg-query", "id"}
 
 // fakeMachine is a PATH of one folder: links to every command on the real
 // PATH except the hidden ones, and fakes of id (root or not), dpkg-query and
 // apt-get. The fake apt-get records its arguments in aptLog and, on
 // install, installs fakes of the packages' commands into the folder.
 type fakeMachine struct {
-	bin    string
-	aptLog string
+	bin      string
+	aptLog   string
+	policyRC string // where make check-tools is told the policy-rc.d is
 }
 
 // Fakes of the system's commands. The packages' commands print their
@@ -51,6 +52,10 @@ for p; do
 	qemu-user-static) tools=qemu-aarch64-static ;;
 	iproute2) tools=ip ;;
 	pulseaudio) tools="pulseaudio parec" ;;
+	nftables) tools=nft ;;
+	miniupnpd-nftables) tools=miniupnpd ;;
+	miniupnpc) tools=upnpc ;;
+	natpmpc) tools=natpmpc ;;
 	*) tools= ;;
 	esac
 	for t in $tools; do printf '#!/bin/sh\necho %s\n' "$t" >"@BIN@/$t"; chmod +x "@BIN@/$t"; done
@@ -62,7 +67,7 @@ done
 func newFakeMachine(t *testing.T, uid string, aptFails bool, alsoHide ...string) *fakeMachine {
 	t.Helper()
 	dir := t.TempDir()
-	m := &fakeMachine{bin: filepath.Join(dir, "bin"), aptLog: filepath.Join(dir, "apt.log")}
+	m := &fakeMachine{bin: filepath.Join(dir, "bin"), aptLog: filepath.Join(dir, "apt.log"), policyRC: filepath.Join(dir, "policy-rc.d")}
 	if err := os.Mkdir(m.bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +123,11 @@ func (m *fakeMachine) checkTools(t *testing.T) (code int, stdout, stderr string)
 	// This machine's environment, but its PATH, and nothing from a make
 	// this test may run under (make test's flags and jobserver).
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "MAKE") && !strings.HasPrefix(kv, "MFLAGS=") && !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, "GO=") {
+		if !strings.HasPrefix(kv, "MAKE") && !strings.HasPrefix(kv, "MFLAGS=") && !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, "GO=") && !strings.HasPrefix(kv, "POLICY_RC_D=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "PATH="+m.bin)
+	cmd.Env = append(cmd.Env, "PATH="+m.bin, "POLICY_RC_D="+m.policyRC)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -158,7 +163,7 @@ func TestCheckTools(t *testing.T) {
 			t.Skipf("needs %s on PATH to build the fake machine: %v", tool, err)
 		}
 	}
-	const missing = "xvfb xauth qemu-user-static iproute2 pulseaudio libgl1-mesa-dri"
+	const missing = "xvfb xauth qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc libgl1-mesa-dri"
 
 	t.Run("as root, it installs what is missing", func(t *testing.T) {
 		m := newFakeMachine(t, "0", false)
@@ -174,6 +179,11 @@ func TestCheckTools(t *testing.T) {
 		if want := []string{"update -qq", "install -y -qq " + missing}; !slices.Equal(calls, want) {
 			t.Errorf("apt-get called with %q, want %q", calls, want)
 		}
+		// No service may start on the machine: a policy-rc.d that
+		// refuses every start (exit 101) was put there first.
+		if err := exec.Command(m.policyRC).Run(); err == nil || err.(*exec.ExitError).ExitCode() != 101 {
+			t.Errorf("policy-rc.d: %v, want one that exits 101", err)
+		}
 		// Installed: a second run has nothing to do.
 		if err := os.Remove(m.aptLog); err != nil {
 			t.Fatal(err)
@@ -187,7 +197,7 @@ func TestCheckTools(t *testing.T) {
 		m := newFakeMachine(t, "0", false)
 		m.install(t, "xvfb", "xauth", "libgl1-mesa-dri")
 		code, stdout, stderr := m.checkTools(t)
-		if code != 0 || stdout != "make test: installing qemu-user-static iproute2 pulseaudio (apt-get install -y qemu-user-static iproute2 pulseaudio)\n" {
+		if code != 0 || stdout != "make test: installing qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc (apt-get install -y qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc)\n" {
 			t.Errorf("exit %d, said %q (stderr %q)", code, stdout, stderr)
 		}
 	})
@@ -205,6 +215,20 @@ func TestCheckTools(t *testing.T) {
 		}
 		if calls := m.aptCalls(); calls != nil {
 			t.Errorf("apt-get called as a user: %q", calls)
+		}
+	})
+
+	t.Run("a policy-rc.d already there is left alone", func(t *testing.T) {
+		m := newFakeMachine(t, "0", false)
+		const own = "#!/bin/sh\nexit 0\n"
+		if err := os.WriteFile(m.policyRC, []byte(own), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if code, stdout, stderr := m.checkTools(t); code != 0 {
+			t.Fatalf("exit %d: %s %s", code, stdout, stderr)
+		}
+		if b, err := os.ReadFile(m.policyRC); err != nil || string(b) != own {
+			t.Errorf("policy-rc.d now %q (%v), want it left as it was", b, err)
 		}
 	})
 

@@ -53,6 +53,9 @@ type Options struct {
 
 	Netsim transport.Impairment // makes this player's own links bad (-netsim)
 	Listen string               // where a hosted game listens; "" means :7777, else any free port
+	// NoPortmap keeps a hosted game from asking the router to open its
+	// port this run, whatever the settings say (-portmap=false).
+	NoPortmap bool
 
 	// ConfigDir holds settings.json and the replays folder; "" means
 	// userdir.Dir(), where -server records too.
@@ -499,6 +502,7 @@ func (a *App) netConfig() netConfig {
 		name: a.settings.Name, playerID: a.settings.ID(), netsim: a.opt.Netsim,
 		seed: a.opt.Seed, listen: a.opt.Listen, fps: func() int { return int(ebiten.ActualFPS() + 0.5) },
 		predict: predictOn(a.settings, a.opt.Predict), syncTest: a.opt.SyncTest,
+		portmap: a.settings.Portmap && !a.opt.NoPortmap,
 	}
 	if a.opt.Autopilot != nil {
 		cfg.onTurnEnd = a.opt.Autopilot.turnEnd

@@ -3,12 +3,15 @@ package ui
 import (
 	"fmt"
 	"io"
+	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"rockstep/game"
+	"rockstep/net/invite"
 )
 
 // An Autopilot plays the game through the UI's own paths, for the
@@ -38,6 +41,7 @@ import (
 //	               rematch must wait for the host's Start)
 //	wait-alone     stay in the lobby until every other player has left
 //	wait-host      play on until the game says who hosts it now (the host went away)
+//	wait-portmap   in the lobby of a game we host, wait for the router's verdict on its port and log the lobby's sentence
 //	linger S       keep playing S seconds (so the others reach the same tick)
 //	quit           leave the game and end the program
 //
@@ -108,7 +112,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap":
 		case "join":
 			want = 1
 		case "setup":
@@ -318,6 +322,18 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		}
 	case "wait-alone":
 		done = a.flow.screen == screenLobby && nv.ok && len(nv.setup.Players) == 1
+	case "wait-portmap": // the router's verdict on our room's port, and the invite code, as the lobby shows them
+		ls, ok := a.cur.(*lobbyScreen)
+		if !ok || a.flow.screen != screenLobby || !nv.portmap.Done() {
+			break
+		}
+		code := ls.invite.shown
+		if nv.external.IsValid() && !codeHolds(code, nv.external) {
+			break // the code with the router's address is made at the lobby's next update
+		}
+		ap.logf("portmap: %s (%v after this step began)", portmapLine(nv.portmap), now.Sub(ap.since).Round(time.Millisecond))
+		ap.logf("invite code: %s", code)
+		done = true
 	case "hold-lobby":
 		if a.flow.screen != screenLobby {
 			ap.mu.Lock()
@@ -411,4 +427,10 @@ func apKeys(n int) game.Input {
 		in |= game.Fire
 	}
 	return in
+}
+
+// codeHolds reports whether the invite code names addr.
+func codeHolds(code string, addr netip.AddrPort) bool {
+	c, err := invite.Decode(code)
+	return err == nil && slices.Contains(c.Addrs, addr)
 }

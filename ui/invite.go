@@ -45,9 +45,8 @@ func sentence(s string) string {
 }
 
 // externalAddr is the router's outside address for the game we host, once
-// the router opened a port (net/portmap, issue 43 item 1); invalid while
-// there is none. Until the port mapping is merged, there never is.
-func (v *netView) externalAddr() netip.AddrPort { return netip.AddrPort{} }
+// the router opened a port (net/portmap); invalid while there is none.
+func (v *netView) externalAddr() netip.AddrPort { return v.external }
 
 // hostCode returns the invite code of the game we host: its addresses
 // (the router's outside one first, when there is one; see

@@ -13,6 +13,7 @@ import (
 
 	"rockstep/assets/palette"
 	"rockstep/game"
+	"rockstep/net/portmap"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
@@ -36,7 +37,8 @@ type lobbyScreen struct {
 	say                              *widget.TextInput
 	invite                           inviteRow // the invite code of the game we host (invite.go)
 
-	hostWhere string // where others join the game we host, worked out once
+	portmap   *widget.Text // what the router said of our room's port (updatePortmap)
+	hostWhere string       // where others join the game we host, worked out once
 	rosterSig string
 	chatSig   string
 	setupSig  string
@@ -70,6 +72,8 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.where)
 	s.hostKey = t.dim(" ")
 	left.AddChild(s.hostKey)
+	s.portmap = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
+	left.AddChild(s.portmap)
 	s.invite.build(a, left)
 	s.roster = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 150)))
 	left.AddChild(s.roster)
@@ -213,6 +217,7 @@ func (s *lobbyScreen) update(Intents) error {
 		// is accepted.
 		s.hostKey.Label = "Host key " + transport.FormatFingerprint(fp)
 	}
+	s.updatePortmap()
 	s.updateRoster()
 	s.updateSetup()
 	s.updateChat()
@@ -524,4 +529,41 @@ func pingLabel(p wire.Player, me int, roomHere bool) string {
 		return "—"
 	}
 	return strconv.Itoa(int(p.Ping)) + " ms"
+}
+
+// updatePortmap shows what the router said when asked to open our room's
+// port to the internet (only when the room runs here).
+func (s *lobbyScreen) updatePortmap() {
+	label := portmapLine(s.a.nv.portmap)
+	if !s.a.nv.roomHere || label == "" {
+		label = " "
+	}
+	s.portmap.Label = label
+}
+
+// portmapLine is the lobby's sentence for what came of asking the router
+// to open the room's port, in a player's words ("": nothing asked).
+func portmapLine(st portmap.Status) string {
+	forward := fmt.Sprintf("forward UDP port %d on your router to this computer", st.Internal)
+	switch st.Verdict {
+	case portmap.Asking:
+		return "Asking your router to open a port for players on the internet…"
+	case portmap.Opened:
+		return fmt.Sprintf("Players on the internet can join with the invite code below (your router opened port %d by %v: %v).", st.External.Port(), st.Proto, st.External)
+	case portmap.NoAnswer:
+		return "Players on the internet cannot join yet: your router did not answer when asked to open a port. To let them in, " + forward + "."
+	case portmap.Refused:
+		why := ""
+		if st.Why != "" {
+			why = " (" + st.Why + ")"
+		}
+		return "Players on the internet cannot join yet: your router refused to open a port" + why + ". To let them in, " + forward + "."
+	case portmap.DoubleNAT:
+		return "Players on the internet cannot join: your router's outside address is itself private (double NAT: a second router or your provider's NAT is in the way)."
+	case portmap.NoRouter:
+		return "Players on the internet cannot join: no router was found to open a port."
+	case portmap.Off:
+		return "Only players on your network can join: asking the router to open a port is off in Settings."
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/netip"
 	"os"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"rockstep/net/client"
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
+	"rockstep/net/portmap"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -45,6 +47,10 @@ type netConfig struct {
 	// token, if set, reclaims a slot in a running game: the player comes
 	// back after a crash.
 	token [16]byte
+	// portmap asks the router to open the port of a room this player
+	// hosts (or takes over) to the internet: the setting, unless
+	// -portmap=false.
+	portmap bool
 }
 
 // netGame is one network session: a client, and the room too when we
@@ -66,6 +72,9 @@ type netGame struct {
 	cancel   context.CancelFunc // of the dial
 
 	handovers int // the host migrations seen (read)
+
+	pm       *portmap.Mapper // asks the router for our room's port; nil until we host (under mu)
+	pmClosed bool            // close has taken pm: no new one (under mu)
 }
 
 func (cfg netConfig) options() client.Options {
@@ -194,6 +203,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	}
 	g.h = host.New(hc)
 	g.addr = srv.Addr().String()
+	g.pm = startPortmap(cfg, srv.Addr().Port())
 	g.hostFP = srv.HostKey().Fingerprint()
 	ctx, stop := context.WithCancel(context.Background())
 	g.hostStop, g.hostDone = stop, make(chan struct{})
@@ -216,6 +226,41 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 		}
 	}()
 	return g
+}
+
+// portmapGateway, if set, finds the router to ask instead of the default
+// route: the package's tests set it, so that no test asks the machine's
+// real router.
+var portmapGateway func() (netip.Addr, error)
+
+// startPortmap asks the router, in the background, to open UDP port to
+// the internet; with port mapping off it only says so.
+func startPortmap(cfg netConfig, port uint16) *portmap.Mapper {
+	if !cfg.portmap {
+		return portmap.Disabled(port)
+	}
+	return portmap.Start(port, portmap.Config{Gateway: portmapGateway})
+}
+
+// mapSuccessorPort asks the router for the port of the room c runs since
+// it took the game over (host migration), once.
+func (g *netGame) mapSuccessorPort(c *client.Client) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pm == nil && g.h == nil && !g.pmClosed {
+		if port := c.StandbyPort(); port != 0 {
+			g.pm = startPortmap(g.cfg, port)
+		}
+	}
+}
+
+// portmapStatus returns what came of asking the router (the zero Status:
+// nothing asked).
+func (g *netGame) portmapStatus() portmap.Status {
+	g.mu.Lock()
+	pm := g.pm
+	g.mu.Unlock()
+	return pm.Status()
 }
 
 // listingHostName is the host name a game this player hosts is listed
@@ -279,7 +324,8 @@ func (g *netGame) status() (dialing bool, err error) {
 // when that is done (the program waits for it before it exits).
 func (g *netGame) close() <-chan struct{} {
 	g.mu.Lock()
-	c := g.c
+	c, pm := g.c, g.pm
+	g.pmClosed = true
 	if g.cancel != nil {
 		g.cancel()
 		g.cancel = nil
@@ -295,6 +341,9 @@ func (g *netGame) close() <-chan struct{} {
 			g.hostStop()
 			<-g.hostDone
 		}
+		// The room is closed (or handed over): the router forgets the
+		// port, waiting a second at most.
+		pm.Close()
 	}()
 	return done
 }
@@ -365,6 +414,12 @@ type netView struct {
 	token    [16]byte
 	closed   bool // the session's loop has stopped
 	lost     bool // it stopped because the connection was lost (no answer, or the host hung up), not by our leaving
+	// portmap is what came of asking the router to open our room's port
+	// (the zero Status: not asked, we do not host); external is where
+	// players on the internet reach the room when it opened (the invite
+	// code carries it), else invalid.
+	portmap  portmap.Status
+	external netip.AddrPort
 }
 
 // read fills v from g's session, if it has a client yet. It reuses v's
@@ -432,6 +487,13 @@ func (g *netGame) read(v *netView) {
 	v.roomHere = g.h != nil || c.Hosting()
 	if g.addr == "" {
 		g.addr = c.HostAddr() // the invite code's address that answered
+	}
+	if c.Hosting() {
+		g.mapSuccessorPort(c) // we took the game over: our own router, our own port
+	}
+	v.portmap, v.external = g.portmapStatus(), netip.AddrPort{}
+	if v.portmap.Verdict == portmap.Opened {
+		v.external = v.portmap.External
 	}
 	if n, slot := c.Handovers(); n > g.handovers {
 		g.handovers = n

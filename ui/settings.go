@@ -28,6 +28,11 @@ type Settings struct {
 	// network games, hiding the latency (-predict=false overrides it for
 	// a run). A file without the field keeps the default, on.
 	Predict bool `json:"predict"`
+	// Portmap lets players on the internet join a game this player hosts:
+	// the game asks the home router (PCP, NAT-PMP, UPnP) to open its port
+	// (-portmap=false overrides it for a run). A file without the field
+	// keeps the default, on.
+	Portmap bool `json:"portmap"`
 }
 
 // KeyBindings name the keys of each ship control, by Ebiten's key names
@@ -71,6 +76,7 @@ func DefaultSettings() Settings {
 		Pad:      DefaultPad(),
 		Volume:   70,
 		Predict:  true,
+		Portmap:  true,
 	}
 }
 

@@ -21,6 +21,7 @@ type settingsScreen struct {
 	volume *widget.Text
 	full   *widget.Button
 	pred   *widget.Button
+	pmap   *widget.Button
 }
 
 func newSettingsScreen(a *App) *settingsScreen {
@@ -69,6 +70,14 @@ func newSettingsScreen(a *App) *settingsScreen {
 		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
 	form.AddChild(pred)
 
+	form.AddChild(label("Internet"))
+	pmap := t.hbox(14)
+	s.pmap = t.buttonFunc("", func() { s.edit.Portmap = !s.edit.Portmap; s.show() }, t.size(120, 0),
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	pmap.AddChild(s.pmap, t.dim("Let players on the internet join (ask my router to open a port)",
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+	form.AddChild(pmap)
+
 	form.AddChild(label("Controls"))
 	form.AddChild(t.buttonFunc("Keys and gamepad…", func() {
 		d := s.edit
@@ -111,6 +120,12 @@ func (s *settingsScreen) show() {
 		s.pred.SetText("Off")
 	}
 	s.a.theme().setOn(s.pred, s.edit.Predict)
+	if s.edit.Portmap {
+		s.pmap.SetText("On")
+	} else {
+		s.pmap.SetText("Off")
+	}
+	s.a.theme().setOn(s.pmap, s.edit.Portmap)
 }
 
 func (s *settingsScreen) id() screenID            { return screenSettings }

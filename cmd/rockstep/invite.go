@@ -42,15 +42,16 @@ func resolveCode(ctx context.Context, code invite.Code) (string, error) {
 }
 
 // logServerCode logs the server's invite code: the addresses it knows (its
-// listen address if it is not unspecified, else its interfaces'), never
-// an outside one, which only the router knows.
-func logServerCode(log *slog.Logger, srv *transport.Server) {
+// listen address if it is not unspecified, else its interfaces'), after
+// external, the router's outside address, when -portmap opened one (the
+// code is logged again then, with it first).
+func logServerCode(log *slog.Logger, srv *transport.Server, external netip.AddrPort) {
 	listen, err := netip.ParseAddrPort(srv.Addr().String())
 	if err != nil {
 		log.Warn("no invite code", "err", err)
 		return
 	}
-	addrs := invite.HostAddrs(listen, invite.InterfaceAddrs(), netip.AddrPort{})
+	addrs := invite.HostAddrs(listen, invite.InterfaceAddrs(), external)
 	code, err := invite.New(addrs, srv.HostKey().Fingerprint())
 	if err != nil {
 		log.Warn("no invite code", "err", err)

@@ -67,6 +67,7 @@ func run(args []string) int {
 	fs.IntVar(&so.maxConns, "max-conns", 0, fmt.Sprintf("with -server: connections at once, players and spectators of every room (default %d)", transport.LAN().MaxSessions))
 	fs.IntVar(&so.procs, "procs", 0, fmt.Sprintf("with -server: processors running the server's Go code at once (default $GOMAXPROCS if set, else %d: every room runs on one loop)", serverProcs))
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
+	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -90,7 +91,10 @@ func run(args []string) int {
 		return runReplay(ro, os.Stdout, os.Stderr)
 	}
 	so.record, bo.record = ro.record, ro.record
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *server {
+		so.portmap = set["portmap"] && *portmapFlag
 		return runServer(so, os.Stderr)
 	}
 	if *browse {
@@ -111,8 +115,6 @@ func run(args []string) int {
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	wo := windowOptions{seed: *seed, wave: uint8(*wave), practice: *practice, host: *hostNow, join: bo.join,
 		predict: po.override(), syncTest: po.syncTest, netsim: bo.netsim, autopilot: *autopilot}
 	if set["name"] {
@@ -120,6 +122,9 @@ func run(args []string) int {
 	}
 	if set["listen"] {
 		wo.listen = so.listen
+	}
+	if set["portmap"] && !*portmapFlag {
+		wo.noPortmap = true
 	}
 	return runWindow(wo)
 }
@@ -137,4 +142,5 @@ type windowOptions struct {
 	listen    string
 	netsim    string
 	autopilot string
+	noPortmap bool // -portmap=false: never ask the router this run, whatever the settings
 }

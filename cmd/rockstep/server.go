@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/netip"
 	"os"
 	"os/signal"
 	"runtime"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"rockstep/net/host"
+	"rockstep/net/portmap"
 	"rockstep/net/transport"
 )
 
@@ -32,6 +34,7 @@ type serverOptions struct {
 	procs     int    // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
 	record    string // replay file ("off": none; "": the replays folder)
 	handover  bool   // hand running games to their players when stopped
+	portmap   bool   // ask the router to forward the port (-portmap; off unless asked)
 }
 
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
@@ -127,14 +130,54 @@ func runServer(o serverOptions, stderr io.Writer) int {
 			log.Warn("cannot advertise on the LAN; players can still join by address", "err", err)
 		}
 	}
-	logServerCode(log, srv) // before "listening", which tests and scripts wait for
+	logServerCode(log, srv, netip.AddrPort{}) // before "listening", which tests and scripts wait for
 	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()), "procs", procs)
+	if o.portmap {
+		pm := startPortmap(srv, log)
+		// Deleted on the way out: after SIGINT/SIGTERM and the rooms'
+		// goodbyes (deferred calls run last in, first out).
+		defer pm.Close()
+	}
 	if err := h.Serve(ctx, srv); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("server stopped", "err", err)
 		return 1
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// startPortmap asks the router for a mapping of the server's UDP port, in
+// the background, and logs each verdict with the external address.
+func startPortmap(srv *transport.Server, log *slog.Logger) *portmap.Mapper {
+	port := srv.Addr().Port()
+	return portmap.Start(port, portmap.Config{OnChange: func(st portmap.Status) {
+		switch st.Verdict {
+		case portmap.Asking:
+			log.Info("portmap", "verdict", "asking", "port", port)
+		case portmap.Opened:
+			log.Info("portmap", "verdict", "opened", "proto", st.Proto.String(), "external", st.External.String(), "port", port, "say", st.String())
+			logServerCode(log, srv, st.External)
+		default:
+			log.Warn("portmap", "verdict", verdictName(st.Verdict), "port", port, "say", st.String())
+		}
+	}})
+}
+
+// verdictName is a port mapping verdict as a log value.
+func verdictName(v portmap.Verdict) string {
+	switch v {
+	case portmap.NoAnswer:
+		return "no_answer"
+	case portmap.Refused:
+		return "refused"
+	case portmap.DoubleNAT:
+		return "double_nat"
+	case portmap.NoRouter:
+		return "no_router"
+	case portmap.Off:
+		return "off"
+	}
+	return "asking"
 }
 
 // hostName is the machine's name as LAN lists show it.

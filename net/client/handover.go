@@ -484,6 +484,16 @@ func (c *Client) HostAddr() string {
 	return ""
 }
 
+// StandbyPort returns the UDP port of this player's standby socket, where
+// it hosts the game if it takes it over (0: no standby). A player that
+// took the game over asks its router to open this port.
+func (c *Client) StandbyPort() uint16 {
+	if c.standby == nil {
+		return 0
+	}
+	return c.standby.Port()
+}
+
 // Hosting reports whether this player hosts the game since a handover.
 func (c *Client) Hosting() bool {
 	c.mu.Lock()

@@ -1,0 +1,214 @@
+package portmap_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/netip"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"rockstep/internal/natlab"
+	"rockstep/net/portmap"
+)
+
+// envLabHelper marks the test binary re-run inside a lab namespace as the
+// host asking its router: it holds the protocols to try ("pcp,natpmp,upnp").
+const envLabHelper = "ROCKSTEP_PORTMAP_LAB_HELPER"
+
+// labReport is what the helper prints: the verdict and how long it took.
+type labReport struct {
+	Status portmap.Status
+	Says   string
+	MS     int64 // milliseconds from Start to the verdict
+}
+
+// TestLabHelper is not a test of its own: re-run by the lab tests inside
+// a home namespace, it asks the router for UDP port 7777 as the Host
+// button does, prints the verdict as one JSON line, and deletes the
+// mapping when its input says "close" (or ends).
+func TestLabHelper(t *testing.T) {
+	order := os.Getenv(envLabHelper)
+	if order == "" {
+		t.Skip("run by the lab tests inside a lab namespace")
+	}
+	var protos []portmap.Proto
+	for _, p := range strings.Split(order, ",") {
+		protos = append(protos, map[string]portmap.Proto{"pcp": portmap.PCP, "natpmp": portmap.NATPMP, "upnp": portmap.UPnP}[p])
+	}
+	start := time.Now()
+	m := portmap.Start(7777, portmap.Config{Order: protos})
+	for !m.Status().Done() { // bounded: the machine gives a verdict within its waits (2.3 s)
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("no verdict in 20 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	st := m.Status()
+	b, _ := json.Marshal(labReport{Status: st, Says: st.String(), MS: time.Since(start).Milliseconds()})
+	fmt.Printf("LAB %s\n", b)
+	in := bufio.NewScanner(os.Stdin)
+	for in.Scan() && in.Text() != "close" {
+	}
+	m.Close()
+	fmt.Println("LAB closed")
+}
+
+// labHost is the helper running in a lab namespace.
+type labHost struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan string
+	report labReport
+}
+
+func startLabHost(t *testing.T, lab *natlab.Lab, ns, order string) *labHost {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	cmd := lab.Command(ctx, ns, os.Args[0], "-test.run=^TestLabHelper$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), envLabHelper+"="+order)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	h := &labHost{cmd: cmd, stdin: stdin, lines: make(chan string, 100)}
+	go func() {
+		defer close(h.lines)
+		s := bufio.NewScanner(stdout)
+		for s.Scan() {
+			h.lines <- s.Text()
+		}
+	}()
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	if !h.await(t, "LAB {") {
+		t.Fatal("the host in the lab gave no verdict")
+	}
+	return h
+}
+
+// await reads the helper's lines until one starting with prefix (true),
+// or its end (false). Bounded by the helper's own context.
+func (h *labHost) await(t *testing.T, prefix string) bool {
+	t.Helper()
+	for l := range h.lines {
+		if strings.HasPrefix(l, prefix) {
+			if prefix == "LAB {" {
+				if err := json.Unmarshal([]byte(strings.TrimPrefix(l, "LAB ")), &h.report); err != nil {
+					t.Fatalf("helper: %v: %s", err, l)
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func (h *labHost) close(t *testing.T) {
+	t.Helper()
+	fmt.Fprintln(h.stdin, "close")
+	if !h.await(t, "LAB closed") {
+		t.Fatal("the host in the lab did not close")
+	}
+}
+
+// mappings lists the router's mappings as upnpc sees them from ns: the
+// lines of its table naming UDP.
+func mappings(t *testing.T, lab *natlab.Lab, ns string) []string {
+	t.Helper()
+	out, err := lab.Output(ns, "upnpc", "-l")
+	if err != nil {
+		t.Fatalf("upnpc -l: %v\n%s", err, out)
+	}
+	var m []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "UDP") && strings.Contains(l, "->") {
+			m = append(m, strings.TrimSpace(l))
+		}
+	}
+	return m
+}
+
+// TestLabOpensPort: the host behind miniupnpd asks, the router maps UDP
+// 7777 to it by the protocol expected, upnpc in the home namespace lists
+// the mapping, and after Close it lists none.
+func TestLabOpensPort(t *testing.T) {
+	tests := []struct {
+		name  string
+		opt   natlab.Options
+		order string
+		want  portmap.Proto
+	}{
+		{"PCP first", natlab.Options{}, "pcp,natpmp,upnp", portmap.PCP},
+		{"NAT-PMP", natlab.Options{}, "natpmp,upnp", portmap.NATPMP},
+		{"UPnP when NAT-PMP and PCP are off", natlab.Options{NoPCP: true}, "pcp,natpmp,upnp", portmap.UPnP},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			lab := natlab.Build(t, tt.opt)
+			h := startLabHost(t, lab, lab.Home, tt.order)
+			st := h.report.Status
+			t.Logf("verdict after %d ms: %s", h.report.MS, h.report.Says)
+			want := netip.AddrPortFrom(natlab.External, 7777)
+			if st.Verdict != portmap.Opened || st.Proto != tt.want || st.External != want {
+				t.Fatalf("status %+v (%q), want opened by %v at %v", st, h.report.Says, tt.want, want)
+			}
+			if !strings.Contains(h.report.Says, "by "+tt.want.String()) {
+				t.Errorf("says %q, want %q", h.report.Says, "by "+tt.want.String())
+			}
+			m := mappings(t, lab, lab.Home)
+			if len(m) != 1 || !strings.Contains(m[0], "7777->"+natlab.HomeHost.String()+":7777") {
+				t.Fatalf("upnpc -l lists %q, want the one mapping 7777->%v:7777", m, natlab.HomeHost)
+			}
+			if !tt.opt.NoPCP {
+				out, err := lab.Output(lab.Home, "natpmpc", "-g", "10.10.0.1")
+				if err != nil || !strings.Contains(out, natlab.External.String()) {
+					t.Errorf("natpmpc -g: %v: %s; want the public address %v", err, out, natlab.External)
+				}
+			}
+			h.close(t)
+			if m := mappings(t, lab, lab.Home); len(m) != 0 {
+				t.Fatalf("after close upnpc -l lists %q, want no mapping", m)
+			}
+		})
+	}
+}
+
+// TestLabRouterSilentOrDoubleNAT: behind a router without miniupnpd the
+// verdict is that the router did not answer; behind two NATs, that it is
+// double NAT.
+func TestLabRouterSilentOrDoubleNAT(t *testing.T) {
+	lab := natlab.Build(t, natlab.Options{})
+	tests := []struct {
+		name string
+		ns   string
+		want portmap.Verdict
+		says string
+	}{
+		{"router without miniupnpd", lab.Home2, portmap.NoAnswer, "did not answer"},
+		{"double NAT", lab.Home3, portmap.DoubleNAT, "double NAT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := startLabHost(t, lab, tt.ns, "pcp,natpmp,upnp")
+			t.Logf("verdict after %d ms: %s", h.report.MS, h.report.Says)
+			if h.report.Status.Verdict != tt.want || !strings.Contains(h.report.Says, tt.says) {
+				t.Fatalf("status %+v (%q), want %v saying %q", h.report.Status, h.report.Says, tt.want, tt.says)
+			}
+			h.close(t)
+		})
+	}
+}

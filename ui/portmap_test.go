@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"errors"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"rockstep/net/portmap"
+)
+
+// No test of this package asks the machine's real router for a port: a
+// hosted game's port mapping finds no router.
+func init() {
+	portmapGateway = func() (netip.Addr, error) { return netip.Addr{}, errors.New("the ui tests ask no router") }
+}
+
+func TestPortmapLine(t *testing.T) {
+	ext := netip.MustParseAddrPort("203.0.113.7:7777")
+	tests := []struct {
+		name string
+		st   portmap.Status
+		want []string // phrases the sentence must hold
+	}{
+		{"nothing asked", portmap.Status{}, nil},
+		{"asking", portmap.Status{Verdict: portmap.Asking, Internal: 7777}, []string{"Asking your router"}},
+		{"opened by NAT-PMP", portmap.Status{Verdict: portmap.Opened, Proto: portmap.NATPMP, External: ext, Internal: 7777},
+			[]string{"Players on the internet can join with the invite code below", "your router opened port 7777 by NAT-PMP: 203.0.113.7:7777"}},
+		{"no answer", portmap.Status{Verdict: portmap.NoAnswer, Internal: 7777}, []string{"did not answer", "forward UDP port 7777"}},
+		{"refused, with the router's reason", portmap.Status{Verdict: portmap.Refused, Why: "not authorized", Internal: 7777}, []string{"refused to open a port (not authorized)", "forward UDP port 7777"}},
+		{"double NAT", portmap.Status{Verdict: portmap.DoubleNAT, Internal: 7777}, []string{"double NAT"}},
+		{"no router", portmap.Status{Verdict: portmap.NoRouter, Internal: 7777}, []string{"no router"}},
+		{"off in Settings", portmap.Status{Verdict: portmap.Off, Internal: 7777}, []string{"off in Settings"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := portmapLine(tt.st)
+			if tt.want == nil && got != "" {
+				t.Fatalf("portmapLine = %q, want nothing", got)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("portmapLine = %q, want it to say %q", got, w)
+				}
+			}
+		})
+	}
+}
+
+// TestNetConfigPortmap: the setting asks the router, -portmap=false keeps
+// it from asking for the run, and a fresh install asks.
+func TestNetConfigPortmap(t *testing.T) {
+	tests := []struct {
+		name    string
+		setting bool
+		noFlag  bool
+		want    bool
+	}{
+		{"setting on", true, false, true},
+		{"setting off", false, false, false},
+		{"-portmap=false", true, true, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &App{opt: Options{NoPortmap: tt.noFlag}, settings: DefaultSettings()}
+			a.settings.Portmap = tt.setting
+			if got := a.netConfig().portmap; got != tt.want {
+				t.Errorf("portmap %v, want %v", got, tt.want)
+			}
+		})
+	}
+	if !DefaultSettings().Portmap {
+		t.Error("a fresh install does not ask the router; want it on by default")
+	}
+}
