@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
@@ -279,5 +280,34 @@ func TestPredictFlagOverridesTheSetting(t *testing.T) {
 		if got := predictOn(Settings{Predict: tc.setting}, tc.override); got != tc.want {
 			t.Errorf("%s: predict %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestSettingsSayNothingWillPlay: where no sound plays (no sound device,
+// as under the test's driver), the volume row says so, in the sound's own
+// words, rather than offering a volume that changes nothing.
+func TestSettingsSayNothingWillPlay(t *testing.T) {
+	d := newInputDriver(t, Options{ConfigDir: t.TempDir(), Silent: true})
+	d.app.emit(Intent{Kind: IntentOpenSettings})
+	d.update(InputState{})
+	why := d.app.sound.silentWhy()
+	if why == "" {
+		t.Fatal("a silent app gives no reason for its silence")
+	}
+	found := false
+	var walk func(w widget.PreferredSizeLocateableWidget)
+	walk = func(w widget.PreferredSizeLocateableWidget) {
+		if tx, ok := w.(*widget.Text); ok && tx.Label == why {
+			found = true
+		}
+		if c, ok := w.(widget.Containerer); ok {
+			for _, ch := range c.Children() {
+				walk(ch)
+			}
+		}
+	}
+	walk(d.app.cur.(*settingsScreen).top)
+	if !found {
+		t.Errorf("the settings screen does not say %q", why)
 	}
 }

@@ -55,6 +55,11 @@ func newSettingsScreen(a *App) *settingsScreen {
 		s.volume,
 		t.buttonFunc("+", func() { s.edit.Volume = min(s.edit.Volume+10, 100); s.show() }, t.size(48, 0)),
 	)
+	if why := a.sound.silentWhy(); why != "" {
+		// A volume nothing will play at says so (no sound device, or
+		// sound turned off for this run).
+		vol.AddChild(t.dim(why, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+	}
 	form.AddChild(vol)
 
 	form.AddChild(label("Full screen"))
