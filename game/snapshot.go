@@ -134,7 +134,7 @@ const bodySize = 4 + 8 + 8
 // with it, or "".
 func bodyAt(b []byte) (id uint32, pos, vel fixed.Vec, problem string) {
 	_ = b[bodySize-1]
-	id, pos, vel = u32At(b), vecAt(b[4:]), vecAt(b[12:])
+	id, pos, vel = bytesin.LE32(b), vecAt(b[4:]), vecAt(b[12:])
 	if !onField(pos) {
 		problem = "position off the field"
 	}
@@ -184,14 +184,8 @@ func (r *reader) flag(what string) bool {
 	return false
 }
 
-func u16At(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
-
-func u32At(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-
 func vecAt(b []byte) fixed.Vec {
-	return fixed.Vec{X: fixed.Num(u32At(b)), Y: fixed.Num(u32At(b[4:]))}
+	return fixed.Vec{X: fixed.Num(bytesin.LE32(b)), Y: fixed.Num(bytesin.LE32(b[4:]))}
 }
 
 func onField(p fixed.Vec) bool {
@@ -233,13 +227,13 @@ func (sh *Ship) decode(b []byte) (problem string) {
 	sh.Present, sh.Alive = b[0] == 1, b[1] == 1
 	sh.Pos = vecAt(b[2:])
 	sh.Vel = vecAt(b[10:])
-	sh.Angle = fixed.Angle(u16At(b[18:]))
+	sh.Angle = fixed.Angle(bytesin.LE16(b[18:]))
 	sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown, sh.Lives = b[20], b[21], b[22], b[23], b[24]
-	sh.Invuln = u16At(b[25:])
-	sh.RespawnIn = u16At(b[27:])
-	sh.Score = u32At(b[29:])
-	sh.Kills = u16At(b[33:])
-	sh.Deaths = u16At(b[35:])
+	sh.Invuln = bytesin.LE16(b[25:])
+	sh.RespawnIn = bytesin.LE16(b[27:])
+	sh.Score = bytesin.LE32(b[29:])
+	sh.Kills = bytesin.LE16(b[33:])
+	sh.Deaths = bytesin.LE16(b[35:])
 	sh.Prev = Input(b[37])
 	sh.Jump, sh.JumpCool = b[38], b[39]
 	switch {
@@ -272,8 +266,8 @@ func (sh *Ship) decode(b []byte) (problem string) {
 func (rk *Rock) decode(b []byte) (problem string) {
 	_ = b[rockSize-1]
 	rk.ID, rk.Pos, rk.Vel, problem = bodyAt(b)
-	rk.Angle = fixed.Angle(u16At(b[bodySize:]))
-	rk.Spin = int16(u16At(b[bodySize+2:]))
+	rk.Angle = fixed.Angle(bytesin.LE16(b[bodySize:]))
+	rk.Spin = int16(bytesin.LE16(b[bodySize+2:]))
 	rk.Size, rk.Shape = b[bodySize+4], b[bodySize+5]
 	switch {
 	case problem != "":
@@ -286,7 +280,7 @@ func (rk *Rock) decode(b []byte) (problem string) {
 func (u *Bullet) decode(b []byte) (problem string) {
 	_ = b[bulletSize-1]
 	u.ID, u.Pos, u.Vel, problem = bodyAt(b)
-	u.Life = u16At(b[bodySize:])
+	u.Life = bytesin.LE16(b[bodySize:])
 	u.Owner, u.Power = b[bodySize+2], b[bodySize+3]
 	switch {
 	case problem != "":
@@ -304,7 +298,7 @@ func (u *Saucer) decode(b []byte) (problem string) {
 	_ = b[saucerSize-1]
 	u.ID, u.Pos, u.Vel, problem = bodyAt(b)
 	u.Size = b[bodySize]
-	u.Life = u16At(b[bodySize+1:])
+	u.Life = bytesin.LE16(b[bodySize+1:])
 	u.FireIn, u.TurnIn = b[bodySize+3], b[bodySize+4]
 	switch {
 	case problem != "":

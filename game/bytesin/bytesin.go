@@ -77,7 +77,7 @@ func (r *Reader) U8() uint8 {
 // U16 reads a little-endian uint16.
 func (r *Reader) U16() uint16 {
 	if p := r.Take(2); p != nil {
-		return uint16(p[0]) | uint16(p[1])<<8
+		return LE16(p)
 	}
 	return 0
 }
@@ -85,7 +85,7 @@ func (r *Reader) U16() uint16 {
 // U32 reads a little-endian uint32.
 func (r *Reader) U32() uint32 {
 	if p := r.Take(4); p != nil {
-		return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
+		return LE32(p)
 	}
 	return 0
 }
@@ -93,8 +93,7 @@ func (r *Reader) U32() uint32 {
 // U64 reads a little-endian uint64.
 func (r *Reader) U64() uint64 {
 	if p := r.Take(8); p != nil {
-		return uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24 |
-			uint64(p[4])<<32 | uint64(p[5])<<40 | uint64(p[6])<<48 | uint64(p[7])<<56
+		return LE64(p)
 	}
 	return 0
 }
@@ -119,6 +118,19 @@ func (r *Reader) Uvarint() uint64 {
 	r.off += n
 	return v
 }
+
+// LE16 decodes a little-endian uint16 from the first 2 bytes of b: for a
+// fixed-width block read with Take and decoded in place.
+func LE16(b []byte) uint16 { _ = b[1]; return uint16(b[0]) | uint16(b[1])<<8 }
+
+// LE32 decodes a little-endian uint32 from the first 4 bytes of b.
+func LE32(b []byte) uint32 {
+	_ = b[3]
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// LE64 decodes a little-endian uint64 from the first 8 bytes of b.
+func LE64(b []byte) uint64 { return uint64(LE32(b)) | uint64(LE32(b[4:]))<<32 }
 
 // uvarint is encoding/binary.Uvarint: the value and the bytes it took, 0
 // if b ends first, negative if the value overflows a uint64.
