@@ -66,37 +66,29 @@ func (r *Reader) Take(n int) []byte {
 	return p
 }
 
-// U8 reads a byte.
-func (r *Reader) U8() uint8 {
-	if p := r.Take(1); p != nil {
-		return p[0]
+// zeros is what a fixed-width read decodes after a failure; never written.
+var zeros [8]byte
+
+// word reads a fixed-width field of n ≤ 8 bytes: its bytes, or zeros
+// after a failure.
+func (r *Reader) word(n int) []byte {
+	if p := r.Take(n); p != nil {
+		return p
 	}
-	return 0
+	return zeros[:n]
 }
+
+// U8 reads a byte.
+func (r *Reader) U8() uint8 { return r.word(1)[0] }
 
 // U16 reads a little-endian uint16.
-func (r *Reader) U16() uint16 {
-	if p := r.Take(2); p != nil {
-		return LE16(p)
-	}
-	return 0
-}
+func (r *Reader) U16() uint16 { return LE16(r.word(2)) }
 
 // U32 reads a little-endian uint32.
-func (r *Reader) U32() uint32 {
-	if p := r.Take(4); p != nil {
-		return LE32(p)
-	}
-	return 0
-}
+func (r *Reader) U32() uint32 { return LE32(r.word(4)) }
 
 // U64 reads a little-endian uint64.
-func (r *Reader) U64() uint64 {
-	if p := r.Take(8); p != nil {
-		return LE64(p)
-	}
-	return 0
-}
+func (r *Reader) U64() uint64 { return LE64(r.word(8)) }
 
 // Uvarint reads an unsigned varint (encoding/binary's format), failing with
 // ErrTruncated if it is cut short and ErrOverflow if it is longer than a
