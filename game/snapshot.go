@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"rockstep/game/bytesin"
 	"rockstep/game/fixed"
 )
 
@@ -133,7 +134,7 @@ const bodySize = 4 + 8 + 8
 // with it, or "".
 func bodyAt(b []byte) (id uint32, pos, vel fixed.Vec, problem string) {
 	_ = b[bodySize-1]
-	id, pos, vel = u32At(b), vecAt(b[4:]), vecAt(b[12:])
+	id, pos, vel = bytesin.LE32(b), vecAt(b[4:]), vecAt(b[12:])
 	if !onField(pos) {
 		problem = "position off the field"
 	}
@@ -151,60 +152,29 @@ func (w *World) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// reader reads a snapshot; after the first error every read returns zero.
+// reader reads a snapshot (bytesin's little-endian fields, fixed width);
+// after the first error every read returns zero.
 type reader struct {
-	b   []byte
-	off int
-	err error
+	bytesin.Reader
 }
 
 func (r *reader) fail(what string) {
-	if r.err == nil {
-		r.err = errors.New(what)
+	if r.Err() == nil {
+		r.Fail(errors.New(what))
 	}
 }
 
-func (r *reader) take(n int) []byte {
-	if r.err != nil {
-		return nil
+// err returns the first failure, a short read naming the length of the
+// snapshot it ran off.
+func (r *reader) err(size int) error {
+	if err := r.Err(); err != bytesin.ErrTruncated {
+		return err
 	}
-	if len(r.b)-r.off < n {
-		r.fail("truncated at byte " + strconv.Itoa(len(r.b)))
-		return nil
-	}
-	p := r.b[r.off : r.off+n]
-	r.off += n
-	return p
-}
-
-func (r *reader) u8() uint8 {
-	if p := r.take(1); p != nil {
-		return p[0]
-	}
-	return 0
-}
-
-func (r *reader) u16() uint16 {
-	if p := r.take(2); p != nil {
-		return uint16(p[0]) | uint16(p[1])<<8
-	}
-	return 0
-}
-
-func (r *reader) u32() uint32 {
-	if p := r.take(4); p != nil {
-		return uint32(p[0]) | uint32(p[1])<<8 | uint32(p[2])<<16 | uint32(p[3])<<24
-	}
-	return 0
-}
-
-func (r *reader) u64() uint64 {
-	lo := r.u32()
-	return uint64(lo) | uint64(r.u32())<<32
+	return errors.New("truncated at byte " + strconv.Itoa(size))
 }
 
 func (r *reader) flag(what string) bool {
-	switch r.u8() {
+	switch r.U8() {
 	case 0:
 		return false
 	case 1:
@@ -214,14 +184,8 @@ func (r *reader) flag(what string) bool {
 	return false
 }
 
-func u16At(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }
-
-func u32At(b []byte) uint32 {
-	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
-}
-
 func vecAt(b []byte) fixed.Vec {
-	return fixed.Vec{X: fixed.Num(u32At(b)), Y: fixed.Num(u32At(b[4:]))}
+	return fixed.Vec{X: fixed.Num(bytesin.LE32(b)), Y: fixed.Num(bytesin.LE32(b[4:]))}
 }
 
 func onField(p fixed.Vec) bool {
@@ -235,7 +199,7 @@ func entity(kind string, i int) string { return kind + " " + strconv.Itoa(i) + "
 // count reads the count of a list of kind that holds at most max. A count
 // above max fails the snapshot and reads as 0 (the world is thrown away).
 func (r *reader) count(kind string, max int) uint8 {
-	n := r.u8()
+	n := r.U8()
 	if int(n) > max {
 		r.fail(kind + " count " + strconv.Itoa(int(n)) + " above " + strconv.Itoa(max))
 		return 0
@@ -263,13 +227,13 @@ func (sh *Ship) decode(b []byte) (problem string) {
 	sh.Present, sh.Alive = b[0] == 1, b[1] == 1
 	sh.Pos = vecAt(b[2:])
 	sh.Vel = vecAt(b[10:])
-	sh.Angle = fixed.Angle(u16At(b[18:]))
+	sh.Angle = fixed.Angle(bytesin.LE16(b[18:]))
 	sh.Thrust, sh.Hold, sh.Charge, sh.Cooldown, sh.Lives = b[20], b[21], b[22], b[23], b[24]
-	sh.Invuln = u16At(b[25:])
-	sh.RespawnIn = u16At(b[27:])
-	sh.Score = u32At(b[29:])
-	sh.Kills = u16At(b[33:])
-	sh.Deaths = u16At(b[35:])
+	sh.Invuln = bytesin.LE16(b[25:])
+	sh.RespawnIn = bytesin.LE16(b[27:])
+	sh.Score = bytesin.LE32(b[29:])
+	sh.Kills = bytesin.LE16(b[33:])
+	sh.Deaths = bytesin.LE16(b[35:])
 	sh.Prev = Input(b[37])
 	sh.Jump, sh.JumpCool = b[38], b[39]
 	switch {
@@ -302,8 +266,8 @@ func (sh *Ship) decode(b []byte) (problem string) {
 func (rk *Rock) decode(b []byte) (problem string) {
 	_ = b[rockSize-1]
 	rk.ID, rk.Pos, rk.Vel, problem = bodyAt(b)
-	rk.Angle = fixed.Angle(u16At(b[bodySize:]))
-	rk.Spin = int16(u16At(b[bodySize+2:]))
+	rk.Angle = fixed.Angle(bytesin.LE16(b[bodySize:]))
+	rk.Spin = int16(bytesin.LE16(b[bodySize+2:]))
 	rk.Size, rk.Shape = b[bodySize+4], b[bodySize+5]
 	switch {
 	case problem != "":
@@ -316,7 +280,7 @@ func (rk *Rock) decode(b []byte) (problem string) {
 func (u *Bullet) decode(b []byte) (problem string) {
 	_ = b[bulletSize-1]
 	u.ID, u.Pos, u.Vel, problem = bodyAt(b)
-	u.Life = u16At(b[bodySize:])
+	u.Life = bytesin.LE16(b[bodySize:])
 	u.Owner, u.Power = b[bodySize+2], b[bodySize+3]
 	switch {
 	case problem != "":
@@ -334,7 +298,7 @@ func (u *Saucer) decode(b []byte) (problem string) {
 	_ = b[saucerSize-1]
 	u.ID, u.Pos, u.Vel, problem = bodyAt(b)
 	u.Size = b[bodySize]
-	u.Life = u16At(b[bodySize+1:])
+	u.Life = bytesin.LE16(b[bodySize+1:])
 	u.FireIn, u.TurnIn = b[bodySize+3], b[bodySize+4]
 	switch {
 	case problem != "":
@@ -349,38 +313,38 @@ func (u *Saucer) decode(b []byte) (problem string) {
 }
 
 func (w *World) decode(data []byte) error {
-	r := &reader{b: data}
-	if string(r.take(len(snapshotMagic))) != snapshotMagic {
+	r := &reader{bytesin.New(data)}
+	if string(r.Take(len(snapshotMagic))) != snapshotMagic {
 		return errors.New("not a Rockstep world snapshot")
 	}
-	if v := r.u8(); v != SnapshotVersion {
+	if v := r.U8(); v != SnapshotVersion {
 		return errors.New("version " + strconv.Itoa(int(v)) + ", want " + strconv.Itoa(SnapshotVersion))
 	}
 	s := &w.Setup
-	s.Seed = r.u64()
-	s.Players = r.u8()
-	s.Mode = Mode(r.u8())
-	s.Lives = r.u8()
-	s.StartWave = r.u8()
+	s.Seed = r.U64()
+	s.Players = r.U8()
+	s.Mode = Mode(r.U8())
+	s.Lives = r.U8()
+	s.StartWave = r.U8()
 	s.FriendlyFire = r.flag("friendly fire")
 	s.Saucers = r.flag("saucers")
 	s.Hyperspace = r.flag("hyperspace")
-	if r.err == nil {
+	if r.Err() == nil {
 		if err := s.Validate(); err != nil {
 			return err
 		}
 	}
-	w.Tick = r.u32()
-	w.Rand.State = r.u64()
-	w.NextID = r.u32()
-	w.Wave = r.u8()
-	w.WaveIn = r.u16()
+	w.Tick = r.U32()
+	w.Rand.State = r.U64()
+	w.NextID = r.U32()
+	w.Wave = r.U8()
+	w.WaveIn = r.U16()
 	w.Over = r.flag("game over")
-	w.Winner = int8(r.u8())
+	w.Winner = int8(r.U8())
 	if w.Winner < -1 || w.Winner >= MaxPlayers {
 		r.fail("winner " + strconv.Itoa(int(w.Winner)) + " is no slot")
 	}
-	w.SaucerIn = r.u16()
+	w.SaucerIn = r.U16()
 	switch {
 	case !s.Saucers && w.SaucerIn != 0:
 		r.fail("saucer timer running with saucers off")
@@ -388,19 +352,19 @@ func (w *World) decode(data []byte) error {
 		r.fail("saucer timer " + strconv.Itoa(int(w.SaucerIn)) + " outside 1.." + strconv.Itoa(maxSaucerInterval))
 	}
 	for i := range w.Ships {
-		if b := r.take(shipSize); b != nil {
+		if b := r.Take(shipSize); b != nil {
 			r.check("ship", i, w.Ships[i].decode(b))
 		}
 	}
 	w.NumRocks = r.count("rock", MaxRocks)
 	for k := range int(w.NumRocks) {
-		if b := r.take(rockSize); b != nil {
+		if b := r.Take(rockSize); b != nil {
 			r.check("rock", k, w.Rocks[k].decode(b))
 		}
 	}
 	w.NumBullet = r.count("bullet", MaxBullets)
 	for k := range int(w.NumBullet) {
-		if b := r.take(bulletSize); b != nil {
+		if b := r.Take(bulletSize); b != nil {
 			r.check("bullet", k, w.Bullets[k].decode(b))
 		}
 	}
@@ -409,15 +373,15 @@ func (w *World) decode(data []byte) error {
 		r.fail("saucers on the field with saucers off")
 	}
 	for k := range int(w.NumSaucer) {
-		if b := r.take(saucerSize); b != nil {
+		if b := r.Take(saucerSize); b != nil {
 			r.check("saucer", k, w.Saucers[k].decode(b))
 		}
 	}
-	if r.err != nil {
-		return r.err
+	if err := r.err(len(data)); err != nil {
+		return err
 	}
-	if r.off != len(data) {
-		return errors.New(strconv.Itoa(len(data)-r.off) + " bytes after the end")
+	if r.Len() != 0 {
+		return errors.New(strconv.Itoa(r.Len()) + " bytes after the end")
 	}
 	return nil
 }

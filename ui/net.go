@@ -105,7 +105,7 @@ func (cfg netConfig) guestOptions() client.Options {
 		}
 		o.HostKey = key
 	}
-	o.HostConfig = host.Defaults()
+	o.HostConfig = host.LAN()
 	o.HostConfig.Goodbye = goodbye(cfg.name)
 	if cfg.recordDir != "" {
 		o.HostConfig.Record, o.HostConfig.RecordDir = true, cfg.recordDir
@@ -194,7 +194,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 		g.dialErr = err
 		return g
 	}
-	hc := host.Defaults()
+	hc := host.LAN()
 	hc.Name = roomName
 	hc.Handover = true // a host who closes the window hands a running game to the others
 	hc.Goodbye = goodbye(cfg.name)

@@ -94,7 +94,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		log.Error("cannot listen", "addr", o.listen, "err", err)
 		return 1
 	}
-	cfg := host.Defaults()
+	cfg := host.LAN()
 	cfg.Name, cfg.Log = o.name, log
 	cfg.Record = o.record != "off"
 	if o.record != "off" {

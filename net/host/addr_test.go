@@ -9,7 +9,7 @@ import (
 // its peer's new address, the host names that address (the rooms' standby
 // entries are checked against it).
 func TestConnectionFollowsItsMove(t *testing.T) {
-	h := New(Defaults())
+	h := New(LAN())
 	from := netip.MustParseAddrPort("192.0.2.1:4000")
 	to := netip.MustParseAddrPort("198.51.100.7:5000")
 	h.Connected(7, from)

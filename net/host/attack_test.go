@@ -126,7 +126,7 @@ func (a *attacker) fromServer(up *net.UDPConn, client netip.AddrPort) {
 // (every bot ends on the same hash, with no desync), and every replay and
 // forgery that reaches the server is counted as one.
 func TestGameUnderAttackOnPath(t *testing.T) {
-	srv := serve(t, host.Defaults()).Transport
+	srv := serve(t, host.LAN()).Transport
 
 	a := newAttacker(t, srv.Addr())
 	gctx, gcancel := context.WithTimeout(context.Background(), gameLimit)

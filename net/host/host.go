@@ -55,11 +55,18 @@ type Config struct {
 	Goodbye string
 }
 
-// Defaults returns a host's settings for a LAN.
-func Defaults() Config {
+// LAN returns a host's settings for a LAN, the preset named as
+// transport.LAN(), room.LAN() and lockstep.LAN() are.
+func LAN() Config {
 	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second,
 		Goodbye: "the server is shutting down"}
 }
+
+// Defaults is LAN.
+//
+// Deprecated: use LAN. It stays until net/client and net/bots, whose
+// callers are another branch's, are moved to LAN.
+func Defaults() Config { return LAN() }
 
 // DefaultRoom is the id of the room a Join with RoomID 0 goes to.
 const DefaultRoom = 1
@@ -212,7 +219,7 @@ func makerNet(ip netip.Addr) netip.Prefix {
 
 // New returns a host with its default room open.
 func New(cfg Config) *Host {
-	def := Defaults()
+	def := LAN()
 	defaults.Positive(&cfg.MaxRooms, def.MaxRooms)
 	defaults.Positive(&cfg.Linger, def.Linger)
 	defaults.Positive(&cfg.MaxRoomsPerConn, def.MaxRoomsPerConn)

@@ -34,7 +34,7 @@ func serve(t *testing.T, cfg host.Config) *hosttest.Server {
 }
 
 func TestBotsPlayOverLoopback(t *testing.T) {
-	addr := serve(t, host.Defaults()).Addr()
+	addr := serve(t, host.LAN()).Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{Addr: addr, Bots: 4, Ticks: 300, Seed: 2})
@@ -50,7 +50,7 @@ func TestBotsPlayOverLoopback(t *testing.T) {
 // TestRoomsAndPipe: a client creates a room by message, bots play in it,
 // while an in-process client plays in the default room through a pipe.
 func TestRoomsAndPipe(t *testing.T) {
-	hs := serve(t, host.Defaults())
+	hs := serve(t, host.LAN())
 	h, addr := hs.Host, hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
@@ -97,7 +97,7 @@ func TestRoomsAndPipe(t *testing.T) {
 func TestShutdownTellsClients(t *testing.T) {
 	for _, goodbye := range []string{"", "Ada left"} {
 		t.Run(goodbye, func(t *testing.T) {
-			cfg, want := host.Defaults(), "the server is shutting down"
+			cfg, want := host.LAN(), "the server is shutting down"
 			if goodbye != "" {
 				cfg.Goodbye, want = goodbye, goodbye
 			}
@@ -134,7 +134,7 @@ func shutdownTellsClients(t *testing.T, cfg host.Config, want string) {
 }
 
 func TestMetrics(t *testing.T) {
-	hs := serve(t, host.Defaults())
+	hs := serve(t, host.LAN())
 	h, addr := hs.Host, hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
@@ -172,7 +172,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // TestClientNetsim: -netsim makes a client's own links slow; its measured
 // round trip shows it.
 func TestClientNetsim(t *testing.T) {
-	addr := serve(t, host.Defaults()).Addr()
+	addr := serve(t, host.LAN()).Addr()
 	imp, err := transport.ParseImpairment("latency=30ms")
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +192,7 @@ func TestClientNetsim(t *testing.T) {
 // TestHostRecordsGames: a host with recording on writes a replay of the
 // game that verifies to the players' final hash.
 func TestHostRecordsGames(t *testing.T) {
-	cfg := host.Defaults()
+	cfg := host.LAN()
 	cfg.Record, cfg.RecordFile = true, filepath.Join(t.TempDir(), "game.rsrp")
 	hs := serve(t, cfg)
 	addr := hs.Addr()
@@ -229,7 +229,7 @@ func TestHostRecordsGames(t *testing.T) {
 // from count a player in the same Tick that lets the player in, not at the
 // next twice-a-second refresh: a new game is never listed as empty.
 func TestStatsFollowTheDefaultRoomAtOnce(t *testing.T) {
-	h := host.New(host.Defaults())
+	h := host.New(host.LAN())
 	if n := h.Stats().RoomPlayers; n != 0 {
 		t.Fatalf("players before anyone joined = %d, want 0", n)
 	}

@@ -72,7 +72,7 @@ func askRooms(t *testing.T, ctx context.Context, addr string, ask wire.CreateRoo
 // refused; rooms left empty expire; bots that need rooms then still get
 // them.
 func TestRoomExhaustion(t *testing.T) {
-	cfg := host.Defaults()
+	cfg := host.LAN()
 	cfg.Linger = 2 * time.Second
 	hs := serve(t, cfg)
 	h, addr := hs.Host, hs.Addr()
@@ -98,7 +98,7 @@ func TestRoomExhaustion(t *testing.T) {
 // TestBotsReadTheRefusal: bots whose room the server will not create
 // stop with the server's refusal, not at their own timeout.
 func TestBotsReadTheRefusal(t *testing.T) {
-	cfg := host.Defaults()
+	cfg := host.LAN()
 	cfg.MaxRooms = 1 // the default room only
 	addr := serve(t, cfg).Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
@@ -114,7 +114,7 @@ func TestBotsReadTheRefusal(t *testing.T) {
 // for, not a second one; once someone is in that room, or for another
 // name, the same machine gets a new room.
 func TestCreateRoomAskedAgain(t *testing.T) {
-	hs := serve(t, host.Defaults())
+	hs := serve(t, host.LAN())
 	h, addr := hs.Host, hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()

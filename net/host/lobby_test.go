@@ -12,7 +12,7 @@ import (
 // one and the default room stay. The host's clock is moved, not waited
 // for. (The rule does not look at who is in a room.)
 func TestRoomsThatRunNoGameClose(t *testing.T) {
-	cfg := Defaults()
+	cfg := LAN()
 	cfg.Linger = 24 * time.Hour // only lobbyLimit closes rooms here
 	h := New(cfg)
 	old := h.openRoom("old", game.Setup{}, 0)

@@ -56,7 +56,7 @@ func TestFourAddressesLeaveRoomForAFifth(t *testing.T) {
 	// Handshakes fast, so that the test does not wait on their rate: the
 	// limits at stake are the sessions'.
 	tc.HandshakeRate, tc.MaxHandshakeRate = 10000, 10000
-	hs := hosttest.Start(t, tc, host.Defaults())
+	hs := hosttest.Start(t, tc, host.LAN())
 	addr := hs.Addr()
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
@@ -95,7 +95,7 @@ func TestFourAddressesLeaveRoomForAFifth(t *testing.T) {
 // so; one that joined stays.
 func TestConnectionsThatJoinNothingAreClosed(t *testing.T) {
 	tc := transport.LAN()
-	hs := hosttest.Start(t, tc, host.Defaults())
+	hs := hosttest.Start(t, tc, host.LAN())
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	hold := newHeld(t)

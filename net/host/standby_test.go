@@ -16,7 +16,7 @@ import (
 // LAN lists show the same game at its new address; a game that was not
 // listed gets an id of its own.
 func TestResumedHostKeepsTheGamesListing(t *testing.T) {
-	old := host.New(host.Defaults())
+	old := host.New(host.LAN())
 	id := old.ListingID()
 	if len(id) != 16 {
 		t.Fatalf("listing id %q, want 16 hex digits", id)
@@ -30,7 +30,7 @@ func TestResumedHostKeepsTheGamesListing(t *testing.T) {
 	hd := room.Handover{Game: 1, Name: "Ada’s game", Setup: setup, Present: 0b11, Expected: 0b11, Next: 100, K: 2, Delay: 1,
 		Names: [game.MaxPlayers]string{"Ada", "Bo"}, Listing: listing}
 
-	h := host.NewResumed(host.Defaults(), hd)
+	h := host.NewResumed(host.LAN(), hd)
 	h.Tick(time.Now())
 	if got := h.ListingID(); got != id {
 		t.Errorf("resumed host lists the game as %q, want the old host's %q", got, id)
@@ -40,12 +40,12 @@ func TestResumedHostKeepsTheGamesListing(t *testing.T) {
 	}
 
 	hd.Listing, hd.Name = [8]byte{}, ""
-	h = host.NewResumed(host.Defaults(), hd)
+	h = host.NewResumed(host.LAN(), hd)
 	h.Tick(time.Now())
 	if got := h.ListingID(); len(got) != 16 || got == id {
 		t.Errorf("a game that was not listed: id %q, want a new one", got)
 	}
-	if got, want := h.Stats().Name, host.Defaults().Name; got != want {
+	if got, want := h.Stats().Name, host.LAN().Name; got != want {
 		t.Errorf("no name handed over: room called %q, want the host's default %q", got, want)
 	}
 }

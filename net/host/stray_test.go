@@ -25,7 +25,7 @@ import (
 func TestFrozenPlayerIsHungUpAndComesBack(t *testing.T) {
 	tc := transport.LAN()
 	tc.Timeout = time.Minute // the transport never gives up here: only the room does
-	hc := host.Defaults()    // the room gives up after its usual 3 s
+	hc := host.LAN()         // the room gives up after its usual 3 s
 	hs := hosttest.Start(t, tc, hc)
 	h, srv := hs.Host, hs.Transport
 	addr := srv.Addr().String()
@@ -130,7 +130,7 @@ func (p *lobbyPinger) Tick(now time.Time) {
 func TestDroppedLobbyPlayerWhoOnlyPingsIsHungUp(t *testing.T) {
 	tc := transport.LAN()
 	tc.Timeout = time.Minute // only the room gives up on the silent player
-	hc := host.Defaults()
+	hc := host.LAN()
 	hs := hosttest.Start(t, tc, hc)
 	h, srv := hs.Host, hs.Transport
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -21,7 +21,7 @@ func TestCreatedRoomNameIsCleaned(t *testing.T) {
 		{"nothing visible", "\u200B\u202E\x00", "Rockstep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := host.New(host.Defaults())
+			h := host.New(host.LAN())
 			p := transport.NewPipe()
 			h.Attach(p)
 			// exchange sends m and returns the first message of type T

@@ -199,8 +199,9 @@ func New(cfg Config) *Session {
 	cfg.PredictWindow = min(cfg.PredictWindow, len(predictedTicks{})-wire.MaxK)
 	switch {
 	case cfg.KeepWorlds == 0 && cfg.Shared != nil:
-		// A desync report would tell nothing, and copying the world into
-		// the ring each turn was 4 % of 1,000 bots' CPU; a rejoining
+		// A shared world agrees with its sharers by construction, so a
+		// desync report would tell nothing, and copying the world into the
+		// ring each turn would cost every sharer for nothing; a rejoining
 		// player's snapshot is sent at the next turn completed.
 	case cfg.KeepWorlds == 0:
 		cfg.KeepWorlds = 8

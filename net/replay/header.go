@@ -84,8 +84,8 @@ func ReadHeader(r io.Reader) (Header, error) {
 			if _, err := io.ReadFull(br, payload); err != nil {
 				return h, ErrTruncated
 			}
-			f := &field{b: payload[:n]}
-			turn, reason := f.turn(), f.u8()
+			f := newField(payload[:n])
+			turn, reason := f.turn(), f.U8()
 			if f.done() == nil {
 				h.EndTurn, h.EndReason = turn, int(reason)
 			}
@@ -112,9 +112,9 @@ func ReadHeader(r io.Reader) (Header, error) {
 // mp, reused), or k, the ticks per turn at the start, if it does not
 // decode: the header skims and does not judge.
 func turnTicks(payload []byte, mp *wire.MasterPacket, k int) int {
-	f := &field{b: payload}
-	body := f.take(int(min(f.uvarint(), MaxRecord)))
-	if f.err != nil || mp.DecodePayload(body) != nil || len(mp.Turns) != 1 {
+	f := newField(payload)
+	body := f.Take(int(min(f.Uvarint(), MaxRecord)))
+	if f.Err() != nil || mp.DecodePayload(body) != nil || len(mp.Turns) != 1 {
 		return max(k, 1)
 	}
 	return int(mp.Turns[0].Count)

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"rockstep/game"
+	"rockstep/game/bytesin"
 	"rockstep/net/wire"
 )
 
@@ -89,86 +90,53 @@ func readRecord(br *bufio.Reader) (kind byte, payload []byte, size int64, err er
 
 func uvarintLen(n uint64) int { return len(binary.AppendUvarint(nil, n)) }
 
-// field reads the fields of one record.
+// field reads the fields of one record: bytesin's little-endian fields
+// and varints, and the record's own turn and string fields.
 type field struct {
-	b   []byte
-	err error
+	bytesin.Reader
 }
 
-func (f *field) take(n int) []byte {
-	if f.err != nil || len(f.b) < n {
-		f.err = ErrTruncated
-		return nil
-	}
-	p := f.b[:n]
-	f.b = f.b[n:]
-	return p
-}
-
-func (f *field) u8() uint8 {
-	if p := f.take(1); p != nil {
-		return p[0]
-	}
-	return 0
-}
-
-func (f *field) u32() uint32 {
-	if p := f.take(4); p != nil {
-		return binary.LittleEndian.Uint32(p)
-	}
-	return 0
-}
-
-func (f *field) u64() uint64 {
-	if p := f.take(8); p != nil {
-		return binary.LittleEndian.Uint64(p)
-	}
-	return 0
-}
-
-func (f *field) uvarint() uint64 {
-	if f.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(f.b)
-	if n <= 0 {
-		f.err = ErrTruncated
-		return 0
-	}
-	f.b = f.b[n:]
-	return v
-}
+func newField(payload []byte) *field { return &field{bytesin.New(payload)} }
 
 func (f *field) turn() uint32 {
-	v := f.uvarint()
+	v := f.Uvarint()
 	if v > 1<<32-1 {
-		f.err = errors.New("turn out of range")
+		f.Fail(errors.New("turn out of range"))
 	}
 	return uint32(v)
 }
 
 func (f *field) str(max int) string {
-	n := f.uvarint()
+	n := f.Uvarint()
 	if n > uint64(max) {
-		f.err = errors.New("string too long")
+		f.Fail(errors.New("string too long"))
 		return ""
 	}
-	s := string(f.take(int(n)))
+	s := string(f.Take(int(n)))
 	if !utf8.ValidString(s) {
-		f.err = errors.New("string not UTF-8")
+		f.Fail(errors.New("string not UTF-8"))
 	}
 	return s
 }
 
+// done returns the record's first failure, a short read or a varint too
+// long as ErrTruncated, or an error if bytes follow its last field.
 func (f *field) done() error {
-	if f.err == nil && len(f.b) != 0 {
-		return fmt.Errorf("%d bytes after the record", len(f.b))
+	switch err := f.Err(); err {
+	case nil:
+		if f.Len() != 0 {
+			return fmt.Errorf("%d bytes after the record", f.Len())
+		}
+		return nil
+	case bytesin.ErrTruncated, bytesin.ErrOverflow:
+		return ErrTruncated
+	default:
+		return err
 	}
-	return f.err
 }
 
 func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error {
-	f := &field{b: payload}
+	f := newField(payload)
 	switch kind {
 	case kindStart:
 		if rp.Setup.Validate() == nil {
@@ -176,10 +144,10 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 			// start would mix the setup of one game with the rest of another.
 			return errors.New("a second start record")
 		}
-		s := game.Setup{Seed: f.u64(), Players: f.u8(), Mode: game.Mode(f.u8()), Lives: f.u8(), StartWave: f.u8()}
-		s.FriendlyFire, s.Saucers, s.Hyperspace = f.u8() == 1, f.u8() == 1, f.u8() == 1
-		name, started := f.str(wire.MaxName), f.u64()
-		k, delay, protocol := f.u8(), f.u8(), f.u8()
+		s := game.Setup{Seed: f.U64(), Players: f.U8(), Mode: game.Mode(f.U8()), Lives: f.U8(), StartWave: f.U8()}
+		s.FriendlyFire, s.Saucers, s.Hyperspace = f.U8() == 1, f.U8() == 1, f.U8() == 1
+		name, started := f.str(wire.MaxName), f.U64()
+		k, delay, protocol := f.U8(), f.U8(), f.U8()
 		if err := f.done(); err != nil {
 			return fmt.Errorf("start: %w", err)
 		}
@@ -191,9 +159,9 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 		rp.Setup, rp.RoomName, rp.Started = s, name, time.Unix(int64(started), 0)
 		rp.K, rp.Delay, rp.Protocol = int(k), int(delay), int(protocol)
 	case kindTurn:
-		n := f.uvarint()
-		body := f.take(int(min(n, MaxRecord)))
-		live, wait := f.u8(), f.uvarint()
+		n := f.Uvarint()
+		body := f.Take(int(min(n, MaxRecord)))
+		live, wait := f.U8(), f.Uvarint()
 		if err := f.done(); err != nil {
 			return fmt.Errorf("turn: %w", err)
 		}
@@ -210,7 +178,7 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 		}
 		rp.Turns = append(rp.Turns, Turn{MasterTurn: mt, Log: TurnLog{Live: live, Wait: time.Duration(min(wait, 1<<40)) * time.Millisecond}})
 	case kindHash:
-		turn, slot, low := f.turn(), f.u8(), f.u32()
+		turn, slot, low := f.turn(), f.U8(), f.U32()
 		if err := f.done(); err != nil {
 			return fmt.Errorf("hash: %w", err)
 		}
@@ -219,7 +187,7 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 		}
 		rp.addHash(turn, slot, low)
 	case kindHashes:
-		turn, mask, low := f.turn(), f.u8(), f.u32()
+		turn, mask, low := f.turn(), f.U8(), f.U32()
 		if err := f.done(); err != nil {
 			return fmt.Errorf("hashes: %w", err)
 		}
@@ -230,27 +198,27 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 		}
 	case kindDesync:
 		d := &wire.DesyncReport{Turn: f.turn()}
-		n := f.u8()
+		n := f.U8()
 		if n > game.MaxPlayers {
 			return fmt.Errorf("desync: %d entries", n)
 		}
 		for i := 0; i < int(n); i++ {
-			d.Entries = append(d.Entries, wire.HashEntry{Slot: f.u8(), HashLow: f.u32()})
+			d.Entries = append(d.Entries, wire.HashEntry{Slot: f.U8(), HashLow: f.U32()})
 		}
 		if err := f.done(); err != nil {
 			return fmt.Errorf("desync: %w", err)
 		}
 		rp.Desync = d
 	case kindSnapshot:
-		slot, turn := f.u8(), f.turn()
-		if f.err != nil || slot >= game.MaxPlayers {
+		slot, turn := f.U8(), f.turn()
+		if f.Err() != nil || slot >= game.MaxPlayers {
 			return errors.New("snapshot: bad header")
 		}
 		if len(rp.Snapshots) < 4*game.MaxPlayers {
-			rp.Snapshots = append(rp.Snapshots, Snapshot{Slot: slot, Turn: turn, Data: append([]byte(nil), f.b...)})
+			rp.Snapshots = append(rp.Snapshots, Snapshot{Slot: slot, Turn: turn, Data: append([]byte(nil), f.Rest()...)})
 		}
 	case kindEnd:
-		turn, reason := f.turn(), f.u8()
+		turn, reason := f.turn(), f.U8()
 		if err := f.done(); err != nil {
 			return fmt.Errorf("end: %w", err)
 		}

@@ -8,10 +8,30 @@ import (
 	"rockstep/net/wire"
 )
 
-// Config is the settings of a UDP transport, server or client. Listen and
-// Dial take a zero numeric field as LAN()'s value; NoDelay, FastResend,
-// NoCongestion, Log, HostKey and HostFingerprint are taken as given.
+// Config is the settings of a UDP transport: those of the link, which both
+// ends read, and those that only a server (Listen) or only a client (Dial)
+// reads, each in its own type. They stay embedded in one Config because
+// one value is both at once: a player's client keeps its transport
+// settings and, for host migration, listens with them as a standby server
+// (net/client's openStandby sets HostKey) and dials with them again
+// (dialKeyed sets HostFingerprint); embedding keeps cfg.MaxSessions and
+// cfg.HostFingerprint where callers set them. Listen ignores ClientConfig
+// and Dial ServerConfig; both check all of it.
+//
+// Listen and Dial take a zero numeric field as LAN()'s value; NoDelay,
+// FastResend, NoCongestion, Log, HostKey, HostFingerprint and Loop are
+// taken as given.
 type Config struct {
+	LinkConfig
+	ServerConfig
+	ClientConfig
+
+	Log *slog.Logger // nil: no log; drops are logged one line per reason per dropLogEvery (the first at once)
+}
+
+// LinkConfig is the settings of a connection that both its ends read: KCP,
+// datagram size, liveness and the send queue.
+type LinkConfig struct {
 	NoDelay      bool          // KCP nodelay mode: 30 ms minimum retransmission timeout instead of 100 ms
 	Interval     time.Duration // loop period: KCP flush, heartbeats, timeouts and Tick; 10 ms to 5 s (KCP's range)
 	FastResend   int           // resend a segment after this many later segments are acknowledged; 0: off
@@ -24,10 +44,15 @@ type Config struct {
 	Heartbeat time.Duration // send a Ping when nothing was sent for this long
 	Timeout   time.Duration // a peer silent for this long is gone
 
-	MaxSessions  int // server: sessions in total
-	MaxPerIP     int // server: sessions per source IP
-	MaxPerSubnet int // server: sessions per source /24 (IPv4) or /64 (IPv6)
-	MaxQueue     int // bytes of frames queued unacknowledged per session before Send fails
+	MaxQueue int // bytes of frames queued unacknowledged per session before Send fails
+}
+
+// ServerConfig is the settings only a server reads: its limits on
+// sessions and handshakes, and its identity.
+type ServerConfig struct {
+	MaxSessions  int // sessions in total
+	MaxPerIP     int // sessions per source IP
+	MaxPerSubnet int // sessions per source /24 (IPv4) or /64 (IPv6)
 
 	// Handshake rates, per second, each with bursts of one second's worth.
 	// A Cookie costs one HMAC and holds no state, and is never larger than
@@ -35,30 +60,35 @@ type Config struct {
 	// spoofer cannot use up another socket's share) and in all; a Connect
 	// with a valid cookie (whose source is proven) costs a key agreement
 	// and a signature, so Connects are limited per source network.
-	CookieRate       int // server: Cookies sent to one source address and port
-	MaxCookieRate    int // server: Cookies sent in all
-	HandshakeRate    int // server: Connects handled from one source /24 (IPv4) or /64 (IPv6)
-	MaxHandshakeRate int // server: Connects handled in all
-
-	HandshakeTimeout time.Duration // client: Dial gives up after this
+	CookieRate       int // Cookies sent to one source address and port
+	MaxCookieRate    int // Cookies sent in all
+	HandshakeRate    int // Connects handled from one source /24 (IPv4) or /64 (IPv6)
+	MaxHandshakeRate int // Connects handled in all
 
 	// HostKey is the server's long-term identity, which it proves in every
 	// handshake; nil: a fresh key for this server only (its fingerprint
 	// then changes with every Listen).
 	HostKey *HostKey
-	// HostFingerprint, for a client, is the fingerprint (see Fingerprint)
-	// of the only host key Dial accepts, or its first MinPinLen or more
-	// hex digits (an invite code's pin: see net/invite); "": any. Joining
-	// a game from the LAN list sets it to the listing's, so that a
-	// responder that answers for someone else's game cannot take its
-	// players.
+}
+
+// ClientConfig is the settings only a client reads: how long it tries,
+// whom it trusts, and what drives it.
+type ClientConfig struct {
+	HandshakeTimeout time.Duration // Dial gives up after this
+
+	// HostFingerprint is the fingerprint (see Fingerprint) of the only
+	// host key Dial accepts, or its first MinPinLen or more hex digits (an
+	// invite code's pin: see net/invite); "": any. Joining a game from the
+	// LAN list sets it to the listing's, so that a responder that answers
+	// for someone else's game cannot take its players.
 	HostFingerprint string
 
-	// Loop, for a client, drives its socket and clock with many others'
-	// (see Loop); nil, or a system without Loops: goroutines of its own.
+	// Loop drives the client's socket and clock with many others' (see
+	// Loop); nil, or a system without Loops: goroutines of its own. It is
+	// no setting but a shared, running driver, passed here so that a
+	// harness of many clients (the bots) hands it to every Dial with the
+	// rest of their settings; Config's == compares it by pointer.
 	Loop *Loop
-
-	Log *slog.Logger // nil: no log; drops are logged one line per reason per dropLogEvery (the first at once)
 }
 
 // LAN returns the low-latency preset for a local network: KCP in nodelay mode
@@ -69,24 +99,30 @@ type Config struct {
 // cannot hold all of their network's: eight would be needed).
 func LAN() Config {
 	return Config{
-		NoDelay:          true,
-		Interval:         10 * time.Millisecond,
-		FastResend:       2,
-		NoCongestion:     true,
-		SendWindow:       128,
-		RecvWindow:       128,
-		MTU:              1200,
-		Heartbeat:        250 * time.Millisecond,
-		Timeout:          3 * time.Second,
-		MaxSessions:      2048,
-		MaxPerIP:         32,
-		MaxPerSubnet:     256,
-		MaxQueue:         64 << 10,
-		CookieRate:       50,
-		MaxCookieRate:    20000,
-		HandshakeRate:    50,
-		MaxHandshakeRate: 2000,
-		HandshakeTimeout: 5 * time.Second,
+		LinkConfig: LinkConfig{
+			NoDelay:      true,
+			Interval:     10 * time.Millisecond,
+			FastResend:   2,
+			NoCongestion: true,
+			SendWindow:   128,
+			RecvWindow:   128,
+			MTU:          1200,
+			Heartbeat:    250 * time.Millisecond,
+			Timeout:      3 * time.Second,
+			MaxQueue:     64 << 10,
+		},
+		ServerConfig: ServerConfig{
+			MaxSessions:      2048,
+			MaxPerIP:         32,
+			MaxPerSubnet:     256,
+			CookieRate:       50,
+			MaxCookieRate:    20000,
+			HandshakeRate:    50,
+			MaxHandshakeRate: 2000,
+		},
+		ClientConfig: ClientConfig{
+			HandshakeTimeout: 5 * time.Second,
+		},
 	}
 }
 

@@ -704,8 +704,8 @@ func (s *Server) migrate(sess *session, to netip.AddrPort) {
 func (s *Server) tick(now time.Time) {
 	s.now = now
 	// KCP's timers, for the sessions that have work for them: most carry
-	// only datagrams most of the time, and touching all of them every tick
-	// was, at 1,000 connections, 3 % of the server's CPU.
+	// only datagrams most of the time, so walking every session each tick
+	// would spend the tick fetching sessions that have nothing to do.
 	busy := s.busy[:0]
 	for _, sess := range s.busy {
 		if sess.closing {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"rockstep/game"
+	"rockstep/game/bytesin"
 )
 
 // The encoding of every message is canonical: a value has exactly one
@@ -178,7 +179,7 @@ func decodeAs[T any, P interface {
 	decoder
 }](pl []byte) (T, error) {
 	var m T
-	r := reader{b: pl}
+	r := newReader(pl)
 	if err := P(&m).decodePayload(&r); err != nil {
 		return m, err
 	}
@@ -188,46 +189,49 @@ func decodeAs[T any, P interface {
 	return m, P(&m).check()
 }
 
-// reader reads the fields of a payload. The first failure sticks: later
-// reads return zero values, and err names the field that failed.
+// reader reads the fields of a payload with game/bytesin's reader. The
+// first failure sticks: later reads return zero values, and the error
+// names the field that failed and wraps one of this package's errors.
+// What is the wire's own: every read names its field, and a varint must
+// be minimally encoded (an encoding is canonical).
 type reader struct {
-	b   []byte
-	err error
+	bytesin.Reader
 }
 
+func newReader(payload []byte) reader { return reader{bytesin.New(payload)} }
+
 func (r *reader) fail(field string, err error) {
-	if r.err == nil {
-		r.err = fmt.Errorf("%s: %w", field, err)
+	if r.Err() == nil {
+		r.Fail(fmt.Errorf("%s: %w", field, err))
 	}
 }
 
 // finish reports the first error, or trailing bytes.
 func (r *reader) finish() error {
-	if r.err == nil && len(r.b) > 0 {
-		r.err = fmt.Errorf("%d bytes after the payload: %w", len(r.b), ErrTrailing)
+	if r.Err() == nil && r.Len() > 0 {
+		r.Fail(fmt.Errorf("%d bytes after the payload: %w", r.Len(), ErrTrailing))
 	}
-	return r.err
+	return r.Err()
 }
 
-// take returns the next n bytes, or nil after a failure.
-func (r *reader) take(field string, n int) []byte {
-	if r.err != nil {
-		return nil
-	}
-	if n > len(r.b) {
+// need fails naming field if fewer than n bytes are left, so that the
+// bytesin read that follows returns zero under this package's error. (After
+// an earlier failure fail keeps that one; need stays small enough to inline.)
+func (r *reader) need(field string, n int) {
+	if n > r.Len() {
 		r.fail(field, ErrTruncated)
-		return nil
 	}
-	v := r.b[:n:n]
-	r.b = r.b[n:]
-	return v
+}
+
+// take returns the next n bytes (capped at n), or nil after a failure.
+func (r *reader) take(field string, n int) []byte {
+	r.need(field, n)
+	return r.Take(n)
 }
 
 func (r *reader) u8(field string) uint8 {
-	if v := r.take(field, 1); v != nil {
-		return v[0]
-	}
-	return 0
+	r.need(field, 1)
+	return r.U8()
 }
 
 func (r *reader) bool(field string) bool {
@@ -242,17 +246,13 @@ func (r *reader) bool(field string) bool {
 }
 
 func (r *reader) u32le(field string) uint32 {
-	if v := r.take(field, 4); v != nil {
-		return binary.LittleEndian.Uint32(v)
-	}
-	return 0
+	r.need(field, 4)
+	return r.U32()
 }
 
 func (r *reader) u64le(field string) uint64 {
-	if v := r.take(field, 8); v != nil {
-		return binary.LittleEndian.Uint64(v)
-	}
-	return 0
+	r.need(field, 8)
+	return r.U64()
 }
 
 func (r *reader) bytes16(field string) (a [16]byte) {
@@ -264,10 +264,11 @@ func (r *reader) bytes16(field string) (a [16]byte) {
 
 // uvarint reads a minimally encoded unsigned varint.
 func (r *reader) uvarint(field string) uint64 {
-	if r.err != nil {
+	if r.Err() != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b)
+	rest := r.Rest()
+	v, n := binary.Uvarint(rest)
 	switch {
 	case n == 0:
 		r.fail(field, ErrTruncated)
@@ -275,11 +276,11 @@ func (r *reader) uvarint(field string) uint64 {
 	case n < 0:
 		r.fail(field, fmt.Errorf("varint overflows 64 bits: %w", ErrInvalid))
 		return 0
-	case n > 1 && r.b[n-1] == 0:
+	case n > 1 && rest[n-1] == 0:
 		r.fail(field, fmt.Errorf("varint not minimally encoded: %w", ErrInvalid))
 		return 0
 	}
-	r.b = r.b[n:]
+	r.Take(n)
 	return v
 }
 
@@ -313,7 +314,7 @@ func (r *reader) delta(field string, base uint32) uint32 {
 // result is a copy, nil when empty.
 func (r *reader) bytes(field string, max int) []byte {
 	n := r.uvarint(field)
-	if r.err != nil {
+	if r.Err() != nil {
 		return nil
 	}
 	if n > uint64(max) {
@@ -330,7 +331,7 @@ func (r *reader) bytes(field string, max int) []byte {
 // string reads a length-prefixed UTF-8 string of at most max bytes.
 func (r *reader) string(field string, max int) string {
 	n := r.uvarint(field)
-	if r.err != nil {
+	if r.Err() != nil {
 		return ""
 	}
 	if n > uint64(max) {
@@ -449,7 +450,7 @@ func (m *Join) decodePayload(r *reader) error {
 	m.Spectate = r.bool("spectate")
 	m.Resuming = r.bool("resuming")
 	m.Resume = r.uvarint32("resume")
-	return r.err
+	return r.Err()
 }
 
 // Welcome: RoomID u32 LE, Slot u8, Token 16, State u8, Resumed.
@@ -475,7 +476,7 @@ func (m *Welcome) decodePayload(r *reader) error {
 	m.Token = r.bytes16("token")
 	m.State = RoomState(r.u8("state"))
 	m.Resumed = r.bool("resumed")
-	return r.err
+	return r.Err()
 }
 
 // Refuse: Reason u8, Text.
@@ -497,7 +498,7 @@ func (m Refuse) appendPayload(b []byte) []byte {
 func (m *Refuse) decodePayload(r *reader) error {
 	m.Reason = RefuseReason(r.u8("reason"))
 	m.Text = r.string("text", MaxText)
-	return r.err
+	return r.Err()
 }
 
 // SetupState: Revision uvarint, RoomID u32 LE, Game uvarint, Name, Setup, MaxSlots u8,
@@ -572,8 +573,8 @@ func (m *SetupState) decodePayload(r *reader) error {
 	m.Setup = r.setup()
 	m.MaxSlots = r.u8("max slots")
 	n := int(r.u8("player count"))
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if n > game.MaxPlayers {
 		return fmt.Errorf("%d players, limit %d: %w", n, game.MaxPlayers, ErrLimit)
@@ -593,8 +594,8 @@ func (m *SetupState) decodePayload(r *reader) error {
 		p.Ping = uint16(r.uvarintMax("ping", math.MaxUint16))
 		p.ID = r.bytes16("id")
 		p.Name = r.string("name", MaxName)
-		if r.err != nil {
-			return fmt.Errorf("player %d: %w", i, r.err)
+		if r.Err() != nil {
+			return fmt.Errorf("player %d: %w", i, r.Err())
 		}
 	}
 	return nil
@@ -607,7 +608,7 @@ func (m SetupChange) appendPayload(b []byte) []byte { return appendSetup(b, m.Se
 
 func (m *SetupChange) decodePayload(r *reader) error {
 	m.Setup = r.setup()
-	return r.err
+	return r.Err()
 }
 
 // Ready: Ready bool.
@@ -617,7 +618,7 @@ func (m Ready) appendPayload(b []byte) []byte { return appendBool(b, m.Ready) }
 
 func (m *Ready) decodePayload(r *reader) error {
 	m.Ready = r.bool("ready")
-	return r.err
+	return r.Err()
 }
 
 // Start: Setup, then a Name for every slot in Setup.Players (lowest
@@ -688,7 +689,7 @@ func (m *Start) decodePayload(r *reader) error {
 		m.ChangeK = r.u8("change k")
 		m.ChangeDelay = r.u8("change delay")
 	}
-	return r.err
+	return r.Err()
 }
 
 // Ping and Pong: ID u32 LE, Time i64 LE.
@@ -706,7 +707,7 @@ func (m Pong) appendPayload(b []byte) []byte { return Ping(m).appendPayload(b) }
 func (m *Ping) decodePayload(r *reader) error {
 	m.ID = r.u32le("id")
 	m.Time = int64(r.u64le("time"))
-	return r.err
+	return r.Err()
 }
 
 func (m *Pong) decodePayload(r *reader) error { return (*Ping)(m).decodePayload(r) }
@@ -727,7 +728,7 @@ func (m Leave) appendPayload(b []byte) []byte {
 func (m *Leave) decodePayload(r *reader) error {
 	m.Reason = LeaveReason(r.u8("reason"))
 	m.Text = r.string("text", MaxText)
-	return r.err
+	return r.Err()
 }
 
 // SnapshotRequest: Turn uvarint.
@@ -740,7 +741,7 @@ func (m SnapshotRequest) appendPayload(b []byte) []byte {
 
 func (m *SnapshotRequest) decodePayload(r *reader) error {
 	m.Turn = r.uvarint32("turn")
-	return r.err
+	return r.Err()
 }
 
 // SnapshotChunk: Turn uvarint, Hash u64 LE, Total u8, Index u8, Data.
@@ -772,7 +773,7 @@ func (m *SnapshotChunk) decodePayload(r *reader) error {
 	m.Total = r.u8("total")
 	m.Index = r.u8("index")
 	m.Data = r.bytes("data", MaxChunk)
-	return r.err
+	return r.Err()
 }
 
 // DesyncReport: Turn uvarint, entry count u8, entries of Slot u8 and
@@ -802,8 +803,8 @@ func (m DesyncReport) appendPayload(b []byte) []byte {
 func (m *DesyncReport) decodePayload(r *reader) error {
 	m.Turn = r.uvarint32("turn")
 	n := int(r.u8("entry count"))
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if n > game.MaxPlayers {
 		return fmt.Errorf("%d entries, limit %d: %w", n, game.MaxPlayers, ErrLimit)
@@ -813,8 +814,8 @@ func (m *DesyncReport) decodePayload(r *reader) error {
 	}
 	for i := range m.Entries {
 		m.Entries[i] = HashEntry{Slot: r.u8("slot"), HashLow: r.u32le("hash")}
-		if r.err != nil {
-			return fmt.Errorf("entry %d: %w", i, r.err)
+		if r.Err() != nil {
+			return fmt.Errorf("entry %d: %w", i, r.Err())
 		}
 	}
 	return nil
@@ -834,7 +835,7 @@ func (m Chat) appendPayload(b []byte) []byte { return appendString(append(b, m.F
 func (m *Chat) decodePayload(r *reader) error {
 	m.From = r.u8("from")
 	m.Text = r.string("text", MaxChat)
-	return r.err
+	return r.Err()
 }
 
 // RoomStatus: State u8, Child u8, Turn uvarint, Lagging u8, Vacant u8,
@@ -881,7 +882,7 @@ func (m *RoomStatus) decodePayload(r *reader) error {
 		m.Final = r.uvarint32("final turn")
 	}
 	m.Slow = r.u8("slow")
-	return r.err
+	return r.Err()
 }
 
 // CreateRoom: Name string, Setup.
@@ -900,7 +901,7 @@ func (m CreateRoom) appendPayload(b []byte) []byte {
 func (m *CreateRoom) decodePayload(r *reader) error {
 	m.Name = r.string("name", MaxName)
 	m.Setup = r.setup()
-	return r.err
+	return r.Err()
 }
 
 // RoomCreated: RoomID u32 LE.
@@ -913,7 +914,7 @@ func (m RoomCreated) appendPayload(b []byte) []byte {
 
 func (m *RoomCreated) decodePayload(r *reader) error {
 	m.RoomID = r.u32le("room id")
-	return r.err
+	return r.Err()
 }
 
 // Kick: Slot u8.
@@ -923,7 +924,7 @@ func (m Kick) appendPayload(b []byte) []byte { return append(b, m.Slot) }
 
 func (m *Kick) decodePayload(r *reader) error {
 	m.Slot = r.u8("slot")
-	return r.err
+	return r.Err()
 }
 
 // EndGame: no payload.
@@ -931,7 +932,7 @@ func (m *Kick) decodePayload(r *reader) error {
 func (m EndGame) check() error                  { return nil }
 func (m EndGame) appendPayload(b []byte) []byte { return b }
 
-func (m *EndGame) decodePayload(r *reader) error { return r.err }
+func (m *EndGame) decodePayload(r *reader) error { return r.Err() }
 
 // StartGame: Game uvarint.
 
@@ -940,7 +941,7 @@ func (m StartGame) appendPayload(b []byte) []byte { return binary.AppendUvarint(
 
 func (m *StartGame) decodePayload(r *reader) error {
 	m.Game = r.uvarint32("game")
-	return r.err
+	return r.Err()
 }
 
 // Pause: Paused bool.
@@ -950,7 +951,7 @@ func (m Pause) appendPayload(b []byte) []byte { return appendBool(b, m.Paused) }
 
 func (m *Pause) decodePayload(r *reader) error {
 	m.Paused = r.bool("paused")
-	return r.err
+	return r.Err()
 }
 
 // Standby: Port u16 LE, Key 16, Reach u8.
@@ -969,7 +970,7 @@ func (m *Standby) decodePayload(r *reader) error {
 	}
 	m.Key = r.bytes16("key")
 	m.Reach = r.u8("reach")
-	return r.err
+	return r.Err()
 }
 
 // Successors: Game uvarint, Turn uvarint, count u8, then per successor
@@ -1018,11 +1019,11 @@ func (m *Successors) decodePayload(r *reader) error {
 	m.Game = r.uvarint32("game")
 	m.Turn = r.uvarint32("turn")
 	n := int(r.u8("successors"))
-	if r.err == nil && n > game.MaxPlayers {
+	if r.Err() == nil && n > game.MaxPlayers {
 		r.fail("successors", fmt.Errorf("%d, limit %d: %w", n, game.MaxPlayers, ErrLimit))
 	}
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if n > 0 {
 		m.List = make([]Successor, n)
@@ -1047,5 +1048,5 @@ func (m *Successors) decodePayload(r *reader) error {
 	if v := r.take("listing", 8); v != nil {
 		m.Listing = [8]byte(v)
 	}
-	return r.err
+	return r.Err()
 }

@@ -168,7 +168,7 @@ func (p *ClientPacket) appendPayload(out []byte) []byte {
 // into p, reusing p.Turns. It allocates nothing once p.Turns has grown to
 // the packets it sees. On error p is left in an unspecified state.
 func (p *ClientPacket) DecodePayload(payload []byte) error {
-	r := reader{b: payload}
+	r := newReader(payload)
 	return decodeError(TypeClientPacket, p.decode(&r))
 }
 
@@ -187,8 +187,8 @@ func (p *ClientPacket) decode(r *reader) error {
 		first := r.uvarint32("turn")
 		shape := r.u8("turn shape")
 		n, count := int(shape>>4)+1, shape&0x0f
-		if r.err != nil {
-			return r.err
+		if r.Err() != nil {
+			return r.Err()
 		}
 		if count < 1 || count > MaxK {
 			return fmt.Errorf("turn %d: count %d outside 1..%d: %w", first, count, MaxK, ErrInvalid)
@@ -199,8 +199,8 @@ func (p *ClientPacket) decode(r *reader) error {
 		newest = first + uint32(n-1)
 		p.Turns = slices.Grow(p.Turns, n)
 		data := r.take("inputs", (n*int(count)*inputBits+7)/8)
-		if r.err != nil {
-			return r.err
+		if r.Err() != nil {
+			return r.Err()
 		}
 		var acc uint32
 		var have uint
@@ -335,7 +335,7 @@ func (p *MasterPacket) appendPayload(out []byte) []byte {
 // keeps a MasterTurn past the next DecodePayload must copy its Events
 // (slices.Clone). On error p is left in an unspecified state.
 func (p *MasterPacket) DecodePayload(payload []byte) error {
-	r := reader{b: payload}
+	r := newReader(payload)
 	return decodeError(TypeMasterPacket, p.decode(&r))
 }
 
@@ -354,8 +354,8 @@ func (p *MasterPacket) decode(r *reader) error {
 	if n > 0 {
 		first = r.uvarint32("turn")
 	}
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if n > MaxBatch {
 		return fmt.Errorf("%d turns, limit %d: %w", n, MaxBatch, ErrLimit)
@@ -392,15 +392,15 @@ func (p *MasterPacket) decode(r *reader) error {
 func (t *MasterTurn) decode(r *reader) error {
 	t.Count = r.u8("count")
 	t.Players = r.u8("players")
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if t.Count < 1 || t.Count > MaxK {
 		return fmt.Errorf("count %d outside 1..%d: %w", t.Count, MaxK, ErrInvalid)
 	}
 	data := r.take("inputs", bits.OnesCount8(t.Players)*int(t.Count))
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
 	for s := range t.Inputs {
 		if t.Players&(1<<s) != 0 {
@@ -411,8 +411,8 @@ func (t *MasterTurn) decode(r *reader) error {
 		}
 	}
 	ne := int(r.u8("event count"))
-	if r.err != nil {
-		return r.err
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if ne > MaxEvents {
 		return fmt.Errorf("%d events, limit %d: %w", ne, MaxEvents, ErrLimit)
@@ -425,11 +425,11 @@ func (t *MasterTurn) decode(r *reader) error {
 			e.K = r.u8("k")
 			e.Delay = r.u8("delay")
 		}
-		if r.err == nil {
-			r.err = checkEvent(&e)
+		if r.Err() == nil {
+			r.Fail(checkEvent(&e))
 		}
-		if r.err != nil {
-			return fmt.Errorf("event %d: %w", j, r.err)
+		if r.Err() != nil {
+			return fmt.Errorf("event %d: %w", j, r.Err())
 		}
 		t.Events = append(t.Events, e)
 	}
