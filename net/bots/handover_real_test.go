@@ -45,7 +45,7 @@ func TestHandoverRealTransport(t *testing.T) {
 
 func handoverReal(t *testing.T, mode string) {
 	dir := t.TempDir()
-	hcfg := host.Defaults()
+	hcfg := host.LAN()
 	hcfg.Handover = true
 	hcfg.Room.Setup = bots.DefaultBotSetup()
 	hs := hosttest.Start(t, transport.LAN(), hcfg)
@@ -83,7 +83,7 @@ func handoverReal(t *testing.T, mode string) {
 	links := map[int]*relay{} // each guest's way to the host, in the link modes
 	for i := guests; i < 4; i++ {
 		p := &player{pilot: bots.NewPilot(uint64(200 + i)), dir: filepath.Join(dir, fmt.Sprint(i))}
-		hc := host.Defaults()
+		hc := host.LAN()
 		hc.Record, hc.RecordDir = true, p.dir
 		addr := srv.Addr().String()
 		if cut {

@@ -497,7 +497,7 @@ func TestLifecycleRealTransport(t *testing.T) {
 		t.Skip("plays two games in real time over loopback")
 	}
 	dir := t.TempDir()
-	hc := host.Defaults()
+	hc := host.LAN()
 	hc.Record, hc.RecordDir = true, dir
 	hc.Room = room.LAN()
 	hs := hosttest.Start(t, transport.LAN(), hc)

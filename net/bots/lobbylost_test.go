@@ -23,7 +23,7 @@ func TestBotLostInTheLobbyJoinsAgain(t *testing.T) {
 		t.Skip("plays a game in real time over loopback")
 	}
 	tc := lanForTest()
-	hc := host.Defaults() // the room gives up after its usual 3 s
+	hc := host.LAN() // the room gives up after its usual 3 s
 	hs := hosttest.Start(t, tc, hc)
 	defer hs.Stop()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

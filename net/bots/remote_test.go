@@ -15,7 +15,7 @@ import (
 // (the default room among them) until the test ends.
 func serve(t *testing.T, maxRooms int) string {
 	t.Helper()
-	hc := host.Defaults()
+	hc := host.LAN()
 	hc.MaxRooms = maxRooms
 	return hosttest.Start(t, transport.LAN(), hc).Addr()
 }

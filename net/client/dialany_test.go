@@ -25,7 +25,7 @@ func codeHost(t *testing.T, key *transport.HostKey) *hosttest.Server {
 	t.Helper()
 	tc := transport.LAN()
 	tc.HostKey = key
-	return hosttest.Start(t, tc, host.Defaults())
+	return hosttest.Start(t, tc, host.LAN())
 }
 
 // silentAddr is a loopback UDP port that takes datagrams and never

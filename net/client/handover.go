@@ -360,7 +360,7 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 	}
 	hcfg := c.opt.HostConfig
 	if hcfg.Room.MaxPlayers == 0 {
-		hcfg = host.Defaults()
+		hcfg = host.LAN()
 	}
 	hcfg.Handover = true
 	h := host.NewResumed(hcfg, host.HandoverOf(st, expected))

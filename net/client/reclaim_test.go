@@ -35,7 +35,7 @@ func startMigrationGame(t *testing.T) *migrationGame {
 	if testing.Short() {
 		t.Skip("a real-socket game of several seconds; not in -short")
 	}
-	hcfg := host.Defaults()
+	hcfg := host.LAN()
 	hcfg.Handover = true
 	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
 	hs := hosttest.Start(t, transport.LAN(), hcfg)

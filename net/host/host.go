@@ -62,12 +62,6 @@ func LAN() Config {
 		Goodbye: "the server is shutting down"}
 }
 
-// Defaults is LAN.
-//
-// Deprecated: use LAN. It stays until net/client and net/bots, whose
-// callers are another branch's, are moved to LAN.
-func Defaults() Config { return LAN() }
-
 // DefaultRoom is the id of the room a Join with RoomID 0 goes to.
 const DefaultRoom = 1
 
