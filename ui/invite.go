@@ -201,7 +201,7 @@ func (r *inviteRow) update(hosting bool, nv *netView) {
 		return
 	}
 	if !r.looked {
-		r.ifaces, r.looked = interfaceAddrs(), true
+		r.ifaces, r.looked = invite.InterfaceAddrs(), true
 	}
 	ext := nv.externalAddr()
 	if key := nv.addr() + "|" + ext.String() + "|" + fp; key != r.key {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"net"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"rockstep/assets/palette"
 	"rockstep/game"
+	"rockstep/net/invite"
 	"rockstep/net/portmap"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -204,7 +204,7 @@ func (s *lobbyScreen) update(Intents) error {
 	switch {
 	case a.flow.hosting && nv.active():
 		if s.hostWhere == "" {
-			s.hostWhere = hostWhere(nv.addr(), interfaceAddrs())
+			s.hostWhere = hostWhere(nv.addr(), invite.InterfaceAddrs())
 		}
 		s.where.Label = s.hostWhere
 	case nv.active():
@@ -304,33 +304,6 @@ func joinAddrs(listen netip.AddrPort, ifaceAddrs []netip.Addr) []string {
 	}
 	all := append(v4, v6...)
 	return all[:min(len(all), maxJoinAddrs)]
-}
-
-// interfaceAddrs returns the addresses of this machine's network
-// interfaces that are up; none if they cannot be listed.
-func interfaceAddrs() []netip.Addr {
-	ifaces, err := net.Interfaces()
-	if err != nil {
-		return nil
-	}
-	var out []netip.Addr
-	for _, ifi := range ifaces {
-		if ifi.Flags&net.FlagUp == 0 {
-			continue
-		}
-		addrs, err := ifi.Addrs()
-		if err != nil {
-			continue
-		}
-		for _, a := range addrs {
-			if n, ok := a.(*net.IPNet); ok {
-				if ip, ok := netip.AddrFromSlice(n.IP); ok {
-					out = append(out, ip)
-				}
-			}
-		}
-	}
-	return out
 }
 
 // hostWhere says where a game hosted at addr (":7777", "[::]:7777",
