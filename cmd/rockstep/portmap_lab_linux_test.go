@@ -63,21 +63,6 @@ func codeWith(log, addr string) string {
 }
 
 // labMappings lists the UDP mappings of the router of ns, as upnpc -l
-// run there shows them.
-func labMappings(t *testing.T, lab *natlab.Lab, ns string) []string {
-	t.Helper()
-	out, err := lab.Output(ns, "upnpc", "-l")
-	if err != nil {
-		t.Fatalf("upnpc -l: %v\n%s", err, out)
-	}
-	var m []string
-	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "UDP") && strings.Contains(l, "->") {
-			m = append(m, strings.TrimSpace(l))
-		}
-	}
-	return m
-}
 
 // TestPortmapLabGame: `rockstep -server -portmap` in a home behind a
 // router running miniupnpd (internal/natlab) gets its port opened and
@@ -112,7 +97,7 @@ func TestPortmapLabGame(t *testing.T) {
 		t.Fatalf("no invite code with %s logged within %v:\n%s", external, startLimit, srv.stderr())
 	}
 	t.Logf("invite code %s", code)
-	if got := labMappings(t, lab, lab.Home); len(got) != 1 || !strings.Contains(got[0], "7777->"+natlab.HomeHost.String()+":7777") {
+	if got := lab.Mappings(t, lab.Home); len(got) != 1 || !strings.Contains(got[0], "7777->"+natlab.HomeHost.String()+":7777") {
 		t.Fatalf("upnpc -l lists %q, want 7777->%v:7777", got, natlab.HomeHost)
 	}
 	outside := startInLab(t, lab, lab.Internet, "-bots", "2", "-join", code, "-players", "4", "-ticks", "600", "-seed", "1")
@@ -138,7 +123,7 @@ func TestPortmapLabGame(t *testing.T) {
 	if code, _ := srv.wait(t, startLimit); code != 0 {
 		t.Fatalf("server exited %d after SIGTERM:\n%s", code, srv.stderr())
 	}
-	if got := labMappings(t, lab, lab.Home); len(got) != 0 {
+	if got := lab.Mappings(t, lab.Home); len(got) != 0 {
 		t.Fatalf("after SIGTERM upnpc -l lists %q, want no mapping", got)
 	}
 }
@@ -177,13 +162,13 @@ func TestPortmapLabHostButton(t *testing.T) {
 	if code, err := invite.Decode(c[1]); err != nil || !slices.Contains(code.Addrs, netip.AddrPortFrom(natlab.External, 7777)) {
 		t.Fatalf("the lobby's invite code %s (%v, %v) does not carry the router's outside address", c[1], code.Addrs, err)
 	}
-	if got := labMappings(t, lab, lab.Home); len(got) != 1 || !strings.Contains(got[0], "7777->"+natlab.HomeHost.String()+":7777") {
+	if got := lab.Mappings(t, lab.Home); len(got) != 1 || !strings.Contains(got[0], "7777->"+natlab.HomeHost.String()+":7777") {
 		t.Fatalf("upnpc -l lists %q, want 7777->%v:7777", got, natlab.HomeHost)
 	}
 	if code, _ := win.wait(t, gameLimit); code != 0 {
 		t.Fatalf("the window exited %d:\n%s", code, win.stderr())
 	}
-	if got := labMappings(t, lab, lab.Home); len(got) != 0 {
+	if got := lab.Mappings(t, lab.Home); len(got) != 0 {
 		t.Fatalf("after Quit upnpc -l lists %q, want no mapping", got)
 	}
 }

@@ -279,6 +279,24 @@ func (l *Lab) Output(ns, name string, args ...string) (string, error) {
 	return string(out), err
 }
 
+// Mappings lists the UDP port mappings of the router in front of ns, as
+// upnpc run in ns shows them (miniupnpd lists those made by PCP and
+// NAT-PMP there too): one line of its table each.
+func (l *Lab) Mappings(t testing.TB, ns string) []string {
+	t.Helper()
+	out, err := l.Output(ns, "upnpc", "-l")
+	if err != nil {
+		t.Fatalf("natlab: upnpc -l in %s: %v\n%s", ns, err, out)
+	}
+	var m []string
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "UDP") && strings.Contains(line, "->") {
+			m = append(m, strings.TrimSpace(line))
+		}
+	}
+	return m
+}
+
 func (l *Lab) must(t testing.TB, ns string, name string, args ...string) {
 	t.Helper()
 	if out, err := l.Output(ns, name, args...); err != nil {

@@ -126,21 +126,6 @@ func (h *labHost) close(t *testing.T) {
 }
 
 // mappings lists the router's mappings as upnpc sees them from ns: the
-// lines of its table naming UDP.
-func mappings(t *testing.T, lab *natlab.Lab, ns string) []string {
-	t.Helper()
-	out, err := lab.Output(ns, "upnpc", "-l")
-	if err != nil {
-		t.Fatalf("upnpc -l: %v\n%s", err, out)
-	}
-	var m []string
-	for _, l := range strings.Split(out, "\n") {
-		if strings.Contains(l, "UDP") && strings.Contains(l, "->") {
-			m = append(m, strings.TrimSpace(l))
-		}
-	}
-	return m
-}
 
 // TestLabOpensPort: the host behind miniupnpd asks, the router maps UDP
 // 7777 to it by the protocol expected, upnpc in the home namespace lists
@@ -169,7 +154,7 @@ func TestLabOpensPort(t *testing.T) {
 			if !strings.Contains(h.report.Says, "by "+tt.want.String()) {
 				t.Errorf("says %q, want %q", h.report.Says, "by "+tt.want.String())
 			}
-			m := mappings(t, lab, lab.Home)
+			m := lab.Mappings(t, lab.Home)
 			if len(m) != 1 || !strings.Contains(m[0], "7777->"+natlab.HomeHost.String()+":7777") {
 				t.Fatalf("upnpc -l lists %q, want the one mapping 7777->%v:7777", m, natlab.HomeHost)
 			}
@@ -180,7 +165,7 @@ func TestLabOpensPort(t *testing.T) {
 				}
 			}
 			h.close(t)
-			if m := mappings(t, lab, lab.Home); len(m) != 0 {
+			if m := lab.Mappings(t, lab.Home); len(m) != 0 {
 				t.Fatalf("after close upnpc -l lists %q, want no mapping", m)
 			}
 		})
