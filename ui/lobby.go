@@ -536,7 +536,7 @@ func portmapLine(st portmap.Status) string {
 	case portmap.NoRouter:
 		return "Players on the internet cannot join: no router was found to open a port."
 	case portmap.Off:
-		return "Only players on your network can join: asking the router to open a port is off in Settings."
+		return "Only players on your network can join: asking the router to open a port is off (Settings → Internet, or -portmap=false for this run)."
 	}
 	return ""
 }

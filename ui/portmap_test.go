@@ -30,7 +30,7 @@ func TestPortmapLine(t *testing.T) {
 		{"refused, with the router's reason", portmap.Status{Verdict: portmap.Refused, Why: "not authorized", Internal: 7777}, []string{"refused to open a port (not authorized)", "forward UDP port 7777"}},
 		{"double NAT", portmap.Status{Verdict: portmap.DoubleNAT, Internal: 7777}, []string{"double NAT"}},
 		{"no router", portmap.Status{Verdict: portmap.NoRouter, Internal: 7777}, []string{"no router"}},
-		{"off in Settings", portmap.Status{Verdict: portmap.Off, Internal: 7777}, []string{"off in Settings"}},
+		{"off in Settings", portmap.Status{Verdict: portmap.Off, Internal: 7777}, []string{"is off (Settings → Internet"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
