@@ -53,6 +53,8 @@ type netPlayScreen struct {
 	slowS     string     // the strip's line for machines too slow, formatted when slowKey changes
 	slowKey   uint8      // the slow slots of slowS
 
+	awayOf [game.MaxPlayers]draw.Label // "away" under a ship whose player is away
+
 	board   draw.Scoreboard
 	specOf  draw.Label
 	netLine draw.Label
@@ -259,6 +261,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 
 	nv := &s.a.nv
 	h := e.hud
+	s.drawAway(field, v)
 	me := nv.slot
 	title, sub, col := s.overlay()
 	if title != "" {
@@ -295,6 +298,24 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	}
 	s.graph.Draw(dst, r, h, v)
 }
+
+// drawAway writes "away" under each ship whose player is away (its slot
+// held for a reconnect): the engine keeps it out of play, drawn faint,
+// until they are back.
+func (s *netPlayScreen) drawAway(field *ebiten.Image, v draw.View) {
+	h := s.a.env.hud
+	for i := range s.cur.Ships {
+		sh := &s.cur.Ships[i]
+		if !sh.Present || !sh.Away {
+			continue
+		}
+		x, y := float64(sh.Pos.X)/float64(fixed.One), float64(sh.Pos.Y)/float64(fixed.One)
+		h.Text(field, v, &s.awayOf[i], awayLabel, draw.FaceLabel, x, y+26, text.AlignCenter, palette.Dim, 1)
+	}
+}
+
+// awayLabel is written under the ship of a player who is away.
+const awayLabel = "away"
 
 // newsLine is what the player is told of news of a player, or "".
 func newsLine(e news, nv *netView) string {
