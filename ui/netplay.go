@@ -15,6 +15,7 @@ import (
 	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/game/fixed"
+	"rockstep/net/lockstep"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -317,6 +318,9 @@ func (s *netPlayScreen) drawAway(field *ebiten.Image, v draw.View) {
 // awayLabel is written under the ship of a player who is away.
 const awayLabel = "away"
 
+// hostSilentLine is the overlay's line while the room is silent.
+const hostSilentLine = "waiting for the host… (no word from it)"
+
 // newsLine is what the player is told of news of a player, or "".
 func newsLine(e news, nv *netView) string {
 	switch e.kind {
@@ -355,6 +359,11 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		}
 		s.detail = s.reportLine()
 		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", palette.Danger
+	case nv.silence >= lockstep.SilentAfter:
+		// Turns come many times a second: half a second without a word
+		// from the room is a crash or a hang, and the player is told at
+		// once (a migration, if it comes, is announced on its own).
+		return "WAITING", hostSilentLine, colWarn
 	case st.Child == wire.ChildLagging:
 		return "WAITING", "waiting for " + s.names(st.Lagging) + "…", colWarn
 	case st.Child == wire.ChildPaused:

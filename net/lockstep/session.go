@@ -235,6 +235,32 @@ func (s *Session) SetupState() wire.SetupState { return s.room.setup }
 // RoomStatus returns the latest room status.
 func (s *Session) RoomStatus() wire.RoomStatus { return s.room.status }
 
+// SilentAfter is how long a running game may go without a word from the
+// room before every screen says so. Master turns come 7.5 to 60 times a
+// second (one every K ticks, K ≤ wire.MaxK) while the game flows, so half a
+// second without one is news, not jitter.
+const SilentAfter = 500 * time.Millisecond
+
+// heardNow notes that the room spoke (a master packet, a status, a start).
+func (s *Session) heardNow() { s.room.heardAt, s.room.heard = s.now, true }
+
+// RoomSilence returns how long the room has said nothing (no master
+// packet, status or start) while the game should be flowing: playing, not
+// ended, neither paused, lagging nor desynced (those have their own words,
+// and the room then repeats its status only once a second). It is 0
+// otherwise. Read it against SilentAfter; it does not decide when a
+// migration starts.
+func (s *Session) RoomSilence() time.Duration {
+	st := s.room.status
+	switch {
+	case s.phase != Playing || s.game.ended || !s.room.heard || s.room.desync != nil:
+		return 0
+	case st.State != wire.StateRunning || (st.Child != wire.ChildIterating && st.Child != wire.ChildVacancy):
+		return 0
+	}
+	return max(s.now-s.room.heardAt, 0)
+}
+
 // Desync returns the desync report that stopped the game, or nil.
 func (s *Session) Desync() *wire.DesyncReport { return s.room.desync }
 
