@@ -163,7 +163,7 @@ func (s *Session) sendJoin() {
 		return
 	}
 	s.room.lastJoin = s.now
-	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate}
+	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate, Rules: s.cfg.Rules}
 	if s.hand.migrating {
 		j.RoomID = 0       // the successor's room is the default one of its host
 		if !s.hand.fresh { // else a plain rejoin: catch up from the room's snapshot

@@ -27,6 +27,7 @@
 package lockstep
 
 import (
+	"sync"
 	"time"
 
 	"rockstep/game"
@@ -41,6 +42,7 @@ type Config struct {
 	PlayerID  [16]byte
 	Token     [16]byte // to reclaim a slot after a disconnect
 	Spectate  bool
+	Rules     uint64        // the digest of this build's rules sent with Join (0: game.RulesDigest(); a test may change it)
 	JoinEvery time.Duration // Join is repeated this often until answered
 	PingEvery time.Duration // round-trip measurement
 	// PlayPingEvery is the ping's period while a game runs, when every
@@ -196,6 +198,9 @@ func New(cfg Config) *Session {
 	defaults.Positive(&cfg.ResendEvery, def.ResendEvery)
 	defaults.Positive(&cfg.MaxCatchUp, def.MaxCatchUp)
 	defaults.Positive(&cfg.PredictWindow, 8)
+	if cfg.Rules == 0 {
+		cfg.Rules = rulesDigest()
+	}
 	cfg.PredictWindow = min(cfg.PredictWindow, len(predictedTicks{})-wire.MaxK)
 	switch {
 	case cfg.KeepWorlds == 0 && cfg.Shared != nil:
@@ -234,6 +239,10 @@ func (s *Session) SetupState() wire.SetupState { return s.room.setup }
 
 // RoomStatus returns the latest room status.
 func (s *Session) RoomStatus() wire.RoomStatus { return s.room.status }
+
+// rulesDigest is this build's game.RulesDigest, computed once (about half
+// a millisecond) by the first session.
+var rulesDigest = sync.OnceValue(game.RulesDigest)
 
 // SilentAfter is how long a running game may go without a word from the
 // room before every screen says so. Master turns come 7.5 to 60 times a
