@@ -13,7 +13,7 @@ const rulesTicks = 480 // ticks (8 s of game)
 // seed. Two builds whose rules differ in anything the script reaches (and
 // it reaches most of them) give different digests, so a room can refuse a
 // build that would desync on the first turn (docs/ARCHITECTURE.md). It is
-// pure and takes well under a millisecond; callers compute it once.
+// pure; callers compute it once (its cost: BENCHMARKS.md).
 func RulesDigest() uint64 { return rulesGame(nil) }
 
 // rulesGame plays RulesDigest's script and returns the final hash; see, if

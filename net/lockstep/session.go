@@ -240,8 +240,8 @@ func (s *Session) SetupState() wire.SetupState { return s.room.setup }
 // RoomStatus returns the latest room status.
 func (s *Session) RoomStatus() wire.RoomStatus { return s.room.status }
 
-// rulesDigest is this build's game.RulesDigest, computed once (about half
-// a millisecond) by the first session.
+// rulesDigest is this build's game.RulesDigest, computed once, by the
+// first session (its cost: BENCHMARKS.md).
 var rulesDigest = sync.OnceValue(game.RulesDigest)
 
 // SilentAfter is how long a running game may go without a word from the
