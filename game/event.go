@@ -21,6 +21,8 @@ const (
 	HyperspaceOut                        // Slot's ship jumped into hyperspace from Pos
 	HyperspaceIn                         // Slot's ship came out of hyperspace at Pos
 	ExtraLife                            // Slot earned a life; Value is its lives now
+	PlayerAway                           // Slot's player is away: its ship at Pos is out of play
+	PlayerBack                           // Slot's player is back: its ship at Pos is in play again
 )
 
 // Event is one thing that happened during a Step, for the UI and sound. The

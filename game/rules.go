@@ -113,6 +113,9 @@ func (w *World) control(i int, in Input) {
 		w.emit(Event{Kind: PlayerLeft, Slot: int8(i), Other: -1, Pos: pos})
 		return
 	}
+	if w.away(i, in&Away != 0) {
+		return
+	}
 	in &= ClientInputMask
 	if sh.JumpCool > 0 {
 		sh.JumpCool--
@@ -132,6 +135,30 @@ func (w *World) control(i int, in Input) {
 		}
 	}
 	sh.Prev = in
+}
+
+// away keeps slot i's ship out of play while its player is away (vacant:
+// true on every tick the room holds the slot) and reports whether it is.
+// An away ship is frozen where it was, with its lives, score and timers
+// (respawn, hyperspace) stopped: nothing hits it, it hits nothing, and a
+// saucer does not aim at it. It comes back where it was, at rest, with
+// the invulnerability of a respawn so that a rock drifted onto it while
+// it was away does not take a life at once.
+func (w *World) away(i int, vacant bool) bool {
+	sh := &w.Ships[i]
+	switch {
+	case vacant && !sh.Away:
+		sh.Away = true
+		sh.Vel, sh.Thrust, sh.Hold, sh.Charge, sh.Prev = fixed.Vec{}, 0, 0, 0, 0
+		w.emit(Event{Kind: PlayerAway, Slot: int8(i), Other: -1, Pos: sh.Pos})
+	case !vacant && sh.Away:
+		sh.Away = false
+		if sh.Alive {
+			sh.Invuln = SpawnInvuln
+		}
+		w.emit(Event{Kind: PlayerBack, Slot: int8(i), Other: -1, Pos: sh.Pos})
+	}
+	return sh.Away
 }
 
 // steer applies one tick of input to slot i's ship on the field.
@@ -268,7 +295,7 @@ func (w *World) newID() uint32 {
 func (w *World) moveShips() {
 	for i := range w.Ships {
 		sh := &w.Ships[i]
-		if !sh.Alive {
+		if !sh.Alive || sh.Away {
 			continue
 		}
 		if sh.Thrust > 0 {
@@ -390,7 +417,7 @@ func (w *World) collide() {
 	grid.addSaucers(w.Saucers[:w.NumSaucer])
 	var targets uint8 // ships a bullet can still hit
 	for i := range w.Ships {
-		if sh := &w.Ships[i]; sh.Alive && sh.Invuln == 0 {
+		if sh := &w.Ships[i]; sh.Alive && sh.Invuln == 0 && !sh.Away {
 			targets |= 1 << i
 			grid.addShip(i, sh.Pos)
 		}
@@ -450,7 +477,7 @@ func (w *World) collide() {
 	}
 	for i := range w.Ships {
 		sh := &w.Ships[i]
-		if !sh.Alive || sh.Invuln > 0 {
+		if !sh.Alive || sh.Invuln > 0 || sh.Away {
 			continue
 		}
 		near := grid.around(sh.Pos)
@@ -784,7 +811,10 @@ func (w *World) checkOver() {
 	switch {
 	case standing == 0:
 		w.Over = true
-	case w.Setup.Mode == Versus && started > 1 && standing == 1:
+	case w.Setup.Mode == Versus && started > 1 && standing == 1 && !w.Ships[last].Away:
+		// A player who is away can neither lose nor win: the last one
+		// standing, if away, wins only once back (or the game goes on
+		// until it is dropped, which ends it).
 		w.Over = true
 		w.Winner = int8(last)
 	}

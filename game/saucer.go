@@ -149,14 +149,14 @@ func (w *World) saucerFire(k int) {
 }
 
 // aim returns the unit vector from p toward the nearest ship on the field
-// (the lowest slot of those equally near), turned by a random error of up
+// (the lowest slot of those equally near; not an away one), turned by a random error of up
 // to the wave's aim error either way; a random direction if no ship is on
 // the field.
 func (w *World) aim(p fixed.Vec) fixed.Vec {
 	best, bestD := -1, int64(0)
 	for i := range w.Ships {
 		sh := &w.Ships[i]
-		if !sh.Alive {
+		if !sh.Alive || sh.Away {
 			continue
 		}
 		if d := torusDistSq(p, sh.Pos); best < 0 || d < bestD {

@@ -16,6 +16,8 @@ import (
 //
 // Version 2 added saucers and hyperspace: the setup's Saucers and Hyperspace,
 // the ships' Jump and JumpCool, SaucerIn and the saucers after the bullets.
+// A ship's Away is bit 1 of its Present byte: added without a new version,
+// so that every world without an away ship keeps its bytes and its hash.
 const (
 	SnapshotVersion = 2
 	snapshotMagic   = "RSW" // Rockstep world
@@ -64,7 +66,9 @@ func (w *World) appendState(b []byte) []byte {
 	b = le16(b, w.SaucerIn)
 	for i := range w.Ships {
 		sh := &w.Ships[i]
-		b = append(b, bit(sh.Present), bit(sh.Alive))
+		// Away shares the Present byte (bit 1), so that a world with no
+		// one away encodes, and hashes, as before it existed.
+		b = append(b, bit(sh.Present)|bit(sh.Away)<<1, bit(sh.Alive))
 		b = vec(b, sh.Pos)
 		b = vec(b, sh.Vel)
 		b = le16(b, uint16(sh.Angle))
@@ -224,7 +228,7 @@ func (r *reader) failEntry(kind string, k int, problem string) {
 
 func (sh *Ship) decode(b []byte) (problem string) {
 	_ = b[shipSize-1]
-	sh.Present, sh.Alive = b[0] == 1, b[1] == 1
+	sh.Present, sh.Away, sh.Alive = b[0]&1 == 1, b[0]&2 != 0, b[1] == 1
 	sh.Pos = vecAt(b[2:])
 	sh.Vel = vecAt(b[10:])
 	sh.Angle = fixed.Angle(bytesin.LE16(b[18:]))
@@ -237,8 +241,10 @@ func (sh *Ship) decode(b []byte) (problem string) {
 	sh.Prev = Input(b[37])
 	sh.Jump, sh.JumpCool = b[38], b[39]
 	switch {
-	case b[0] > 1 || b[1] > 1:
+	case b[0] > 3 || b[1] > 1:
 		problem = "flag not 0 or 1"
+	case sh.Away && !sh.Present:
+		problem = "away in an empty slot"
 	case !onField(sh.Pos):
 		problem = "position off the field"
 	case sh.Thrust > MaxThrust:

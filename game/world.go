@@ -107,7 +107,9 @@ type Input uint8
 
 // Input bits. Clients may send only the bits of ClientInputMask; Leave is
 // written by the room into a master packet when it drops a player, so that
-// every engine removes that ship at the same tick.
+// every engine removes that ship at the same tick, and Away on every tick
+// of a slot held vacant, so that every engine takes that ship out of play
+// (and brings it back) at the same tick.
 const (
 	Up         Input = 1 << iota // raise the thrust level (repeats while held)
 	Down                         // lower the thrust level (repeats while held)
@@ -115,8 +117,8 @@ const (
 	Right                        // rotate clockwise while held
 	Fire                         // charge while held, fire on release
 	Hyperspace                   // jump on the press (if the setup allows it)
-	_
-	Leave // the player has left the game: the slot empties for good
+	Away                         // the player's connection is lost and its slot held: the ship is out of play
+	Leave                        // the player has left the game: the slot empties for good
 
 	ClientInputMask = Up | Down | Left | Right | Fire | Hyperspace
 )
@@ -144,6 +146,7 @@ type Ship struct {
 	Prev      Input // last tick's input, for press and release edges
 	Jump      uint8 // ticks until the ship comes out of hyperspace; 0: not in it
 	JumpCool  uint8 // ticks until the ship may jump again
+	Away      bool  // the player is away (slot held vacant): the ship is out of play, frozen
 }
 
 // Rock sizes.

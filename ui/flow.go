@@ -551,6 +551,7 @@ var refusals = map[wire.RefuseReason]string{
 	wire.RefuseBanned:     "the host removed you from this game",
 	wire.RefuseNotHosting: "that player does not host the game",
 	wire.RefuseMoving:     "that player does not host the game",
+	wire.RefuseRules:      "another version of the game (its rules differ)",
 }
 
 // refusalText explains why a room turned us away.

@@ -415,7 +415,7 @@ func TestLobbyKick(t *testing.T) {
 // of its own for the player, and the room's own words follow them.
 func TestEveryRefusalAndLeaveIsExplained(t *testing.T) {
 	const fallback = "Cannot join: the room refused us"
-	for r := wire.RefuseFull; r <= wire.RefuseNotHosting; r++ {
+	for r := wire.RefuseFull; r <= wire.RefuseRules; r++ {
 		if r == 6 {
 			continue // reserved
 		}
@@ -425,6 +425,9 @@ func TestEveryRefusalAndLeaveIsExplained(t *testing.T) {
 	}
 	if got := refusalText(wire.Refuse{Reason: wire.RefuseFull, Text: "8 of 8"}); got != "Cannot join: the game is full (8 of 8)" {
 		t.Errorf("a full room with words: %q", got)
+	}
+	if got := refusalText(wire.Refuse{Reason: wire.RefuseRules}); got != "Cannot join: another version of the game (its rules differ)" {
+		t.Errorf("a build with other rules: %q", got)
 	}
 	if got := refusalText(wire.Refuse{Reason: 200}); got != fallback {
 		t.Errorf("an unknown refusal: %q, want %q", got, fallback)

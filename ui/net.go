@@ -402,6 +402,7 @@ type netView struct {
 	leave    wire.Leave
 	desync   *wire.DesyncReport
 	stats    lockstep.Stats
+	silence  time.Duration // how long the room has said nothing while the game should flow (lockstep.RoomSilence)
 	chat     []wire.Chat
 	hasWorld bool
 	world    game.World // the displayed world, copied (~6 KB)
@@ -456,6 +457,7 @@ func (g *netGame) read(v *netView) {
 			v.desync = nil
 		}
 		v.stats = s.Stats()
+		v.silence = s.RoomSilence()
 		chat := s.Chat()
 		if len(chat) != len(v.chat) || (len(chat) > 0 && chat[len(chat)-1] != v.chat[len(v.chat)-1]) {
 			v.chat = append(v.chat[:0], chat...)

@@ -15,6 +15,7 @@ import (
 	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/game/fixed"
+	"rockstep/net/lockstep"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -52,6 +53,8 @@ type netPlayScreen struct {
 	stripKey  [2]int     // vacant slots and seconds left of stripS
 	slowS     string     // the strip's line for machines too slow, formatted when slowKey changes
 	slowKey   uint8      // the slow slots of slowS
+
+	awayOf [game.MaxPlayers]draw.Label // "away" under a ship whose player is away
 
 	board   draw.Scoreboard
 	specOf  draw.Label
@@ -259,6 +262,7 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 
 	nv := &s.a.nv
 	h := e.hud
+	s.drawAway(field, v)
 	me := nv.slot
 	title, sub, col := s.overlay()
 	if title != "" {
@@ -295,6 +299,27 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	}
 	s.graph.Draw(dst, r, h, v)
 }
+
+// drawAway writes "away" under each ship whose player is away (its slot
+// held for a reconnect): the engine keeps it out of play, drawn faint,
+// until they are back.
+func (s *netPlayScreen) drawAway(field *ebiten.Image, v draw.View) {
+	h := s.a.env.hud
+	for i := range s.cur.Ships {
+		sh := &s.cur.Ships[i]
+		if !sh.Present || !sh.Away {
+			continue
+		}
+		x, y := float64(sh.Pos.X)/float64(fixed.One), float64(sh.Pos.Y)/float64(fixed.One)
+		h.Text(field, v, &s.awayOf[i], awayLabel, draw.FaceLabel, x, y+26, text.AlignCenter, palette.Dim, 1)
+	}
+}
+
+// awayLabel is written under the ship of a player who is away.
+const awayLabel = "away"
+
+// hostSilentLine is the overlay's line while the room is silent.
+const hostSilentLine = "waiting for the host… (no word from it)"
 
 // newsLine is what the player is told of news of a player, or "".
 func newsLine(e news, nv *netView) string {
@@ -334,6 +359,11 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		}
 		s.detail = s.reportLine()
 		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", palette.Danger
+	case nv.silence >= lockstep.SilentAfter:
+		// Turns come many times a second: half a second without a word
+		// from the room is a crash or a hang, and the player is told at
+		// once (a migration, if it comes, is announced on its own).
+		return "WAITING", hostSilentLine, colWarn
 	case st.Child == wire.ChildLagging:
 		return "WAITING", "waiting for " + s.names(st.Lagging) + "…", colWarn
 	case st.Child == wire.ChildPaused:

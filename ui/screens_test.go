@@ -318,6 +318,17 @@ func walkScreens(t *testing.T) {
 			if line := s.reconnecting(); !strings.Contains(line, guestName+" lost the connection: waiting") || !regexp.MustCompile(`\d+ s`).MatchString(line) {
 				return fmt.Sprintf("the reconnecting strip says %q", line)
 			}
+			// The vacant player's ship is out of play (drawn faint, with
+			// "away" under it) on the screen of the player still there.
+			away := 0
+			for i := range s.cur.Ships {
+				if sh := &s.cur.Ships[i]; sh.Present && sh.Away {
+					away++
+				}
+			}
+			if away != 1 {
+				return fmt.Sprintf("%d ships away while one player reconnects, want 1", away)
+			}
 			return ""
 		}},
 		{name: "results", act: func(w *walker) {

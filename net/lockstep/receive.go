@@ -19,6 +19,8 @@ type roomView struct {
 	refusal  wire.Refuse
 	leave    wire.Leave
 	lastJoin time.Duration
+	heardAt  time.Duration // session clock: the last master packet, status or start from the room
+	heard    bool          // heardAt is set
 }
 
 // EventKind says what an Event reports.
@@ -81,6 +83,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 			s.stats.MalformedIn++
 			return
 		}
+		s.heardNow()
 		s.onMaster(&s.mp)
 		return
 	}
@@ -115,6 +118,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 			}
 		}
 	case wire.Start:
+		s.heardNow()
 		s.onStart(m)
 	case wire.SnapshotChunk:
 		s.onChunk(m)
@@ -127,6 +131,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 			s.emit(Event{Kind: EvDesync, Turn: m.Turn})
 		}
 	case wire.RoomStatus:
+		s.heardNow()
 		s.onStatus(m)
 	case wire.Chat:
 		s.onChat(m)
@@ -158,7 +163,7 @@ func (s *Session) sendJoin() {
 		return
 	}
 	s.room.lastJoin = s.now
-	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate}
+	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate, Rules: s.cfg.Rules}
 	if s.hand.migrating {
 		j.RoomID = 0       // the successor's room is the default one of its host
 		if !s.hand.fresh { // else a plain rejoin: catch up from the room's snapshot

@@ -27,6 +27,7 @@
 package lockstep
 
 import (
+	"sync"
 	"time"
 
 	"rockstep/game"
@@ -41,6 +42,7 @@ type Config struct {
 	PlayerID  [16]byte
 	Token     [16]byte // to reclaim a slot after a disconnect
 	Spectate  bool
+	Rules     uint64        // the digest of this build's rules sent with Join (0: game.RulesDigest(); a test may change it)
 	JoinEvery time.Duration // Join is repeated this often until answered
 	PingEvery time.Duration // round-trip measurement
 	// PlayPingEvery is the ping's period while a game runs, when every
@@ -196,6 +198,9 @@ func New(cfg Config) *Session {
 	defaults.Positive(&cfg.ResendEvery, def.ResendEvery)
 	defaults.Positive(&cfg.MaxCatchUp, def.MaxCatchUp)
 	defaults.Positive(&cfg.PredictWindow, 8)
+	if cfg.Rules == 0 {
+		cfg.Rules = rulesDigest()
+	}
 	cfg.PredictWindow = min(cfg.PredictWindow, len(predictedTicks{})-wire.MaxK)
 	switch {
 	case cfg.KeepWorlds == 0 && cfg.Shared != nil:
@@ -235,6 +240,36 @@ func (s *Session) SetupState() wire.SetupState { return s.room.setup }
 
 // RoomStatus returns the latest room status.
 func (s *Session) RoomStatus() wire.RoomStatus { return s.room.status }
+
+// rulesDigest is this build's game.RulesDigest, computed once, by the
+// first session (its cost: BENCHMARKS.md).
+var rulesDigest = sync.OnceValue(game.RulesDigest)
+
+// SilentAfter is how long a running game may go without a word from the
+// room before every screen says so. Master turns come 7.5 to 60 times a
+// second (one every K ticks, K ≤ wire.MaxK) while the game flows, so half a
+// second without one is news, not jitter.
+const SilentAfter = 500 * time.Millisecond
+
+// heardNow notes that the room spoke (a master packet, a status, a start).
+func (s *Session) heardNow() { s.room.heardAt, s.room.heard = s.now, true }
+
+// RoomSilence returns how long the room has said nothing (no master
+// packet, status or start) while the game should be flowing: playing, not
+// ended, neither paused, lagging nor desynced (those have their own words,
+// and the room then repeats its status only once a second). It is 0
+// otherwise. Read it against SilentAfter; it does not decide when a
+// migration starts.
+func (s *Session) RoomSilence() time.Duration {
+	st := s.room.status
+	switch {
+	case s.phase != Playing || s.game.ended || !s.room.heard || s.room.desync != nil:
+		return 0
+	case st.State != wire.StateRunning || (st.Child != wire.ChildIterating && st.Child != wire.ChildVacancy):
+		return 0
+	}
+	return max(s.now-s.room.heardAt, 0)
+}
 
 // Desync returns the desync report that stopped the game, or nil.
 func (s *Session) Desync() *wire.DesyncReport { return s.room.desync }

@@ -59,6 +59,12 @@ type Config struct {
 	// NewRecorder, if set, is asked for a recorder at the start of every
 	// game (a nil recorder records nothing).
 	NewRecorder func(setup game.Setup, roomName string) Recorder
+	// Rules is the digest of the rules every player must play by
+	// (game.RulesDigest; wire.Join.Rules). 0: those of the first to join
+	// the room while no one is in it (its host, or a server room's
+	// creator); a player whose rules differ is refused (wire.RefuseRules)
+	// before any game starts, as its game would desync on the first turn.
+	Rules uint64
 }
 
 // LAN returns the settings for a game on a local network: one tick per
@@ -109,10 +115,11 @@ const (
 	DropReadyRate         // a Ready over the member's rate (ReadyPerS): held, the newest taken later
 	DropSetupRate         // a SetupChange over the host's rate (SetupPerS): held, the newest taken later
 	DropStartRate         // a start over the room's game rate (GamesPerS): held while everyone stays ready
+	DropRules             // a Join from a build whose rules differ from the room's (refused: RefuseRules)
 	numDropReasons
 )
 
-var dropNames = [numDropReasons]string{"malformed", "unexpected", "not_member", "rate", "turn_window", "bad_count", "spoof", "snapshot", "chat_rate", "ready_rate", "setup_rate", "start_rate"}
+var dropNames = [numDropReasons]string{"malformed", "unexpected", "not_member", "rate", "turn_window", "bad_count", "spoof", "snapshot", "chat_rate", "ready_rate", "setup_rate", "start_rate", "rules"}
 
 // DropReasonName returns the name of drop reason i, as used in logs and metrics.
 func DropReasonName(i int) string {
@@ -151,10 +158,12 @@ type Room struct {
 	revision uint32
 	now      time.Duration
 
-	conns   map[ConnID]*member // lookup only; never iterated
-	members []*member          // every connection, in join order
-	slots   [game.MaxPlayers]slot
-	banned  [][16]byte // player ids the host kicked: refused for the room's life (at most maxBans)
+	conns    map[ConnID]*member // lookup only; never iterated
+	members  []*member          // every connection, in join order
+	slots    [game.MaxPlayers]slot
+	banned   [][16]byte // player ids the host kicked: refused for the room's life (at most maxBans)
+	rules    uint64     // the rules' digest players must share (cfg.Rules, or the first joiner's); valid if hasRules
+	hasRules bool
 
 	game uint32                  // the game the setup is for: 1, then one more per rematch
 	cast [game.MaxPlayers]string // the players' names as the running game started

@@ -191,6 +191,12 @@ func (r *Room) compileTurn() {
 				r.statusDirty = true
 				roster = true // no longer vacant: it may be the host again
 			}
+		case s.vacant:
+			// Every engine takes the ship out of play on the ticks of this
+			// turn, and brings it back on the first turn without it.
+			for j := range mt.Inputs[i][:tm.k] {
+				mt.Inputs[i][j] = game.Away
+			}
 		}
 		s.have[t%clientRing] = false
 		if s.ack <= t {
@@ -445,13 +451,13 @@ func (r *Room) sendStarts() {
 }
 
 // makeVacant holds slot i for a reconnect: the room stops waiting for it,
-// fills its inputs with nothing, and tells everyone in the next master turn.
+// fills its inputs with game.Away (its ship out of play), and tells everyone in the next master turn.
 func (r *Room) makeVacant(i int) {
 	r.holdSlot(i)
 	r.compile()
 }
 
-// holdSlot marks slot i vacant: not waited for, inputs empty, dropped at
+// holdSlot marks slot i vacant: not waited for, inputs game.Away, dropped at
 // the vacancy timeout unless reclaimed; everyone hears of it in the next
 // master turn.
 func (r *Room) holdSlot(i int) {

@@ -36,6 +36,11 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	if r.state == wire.StateFinished && r.desync == nil && len(r.members) == 0 {
 		r.reset()
 	}
+	if !r.sameRules(j.Rules) {
+		r.drop(DropRules)
+		r.send(conn, wire.Refuse{Reason: wire.RefuseRules})
+		return
+	}
 	var zero [16]byte
 	if j.Token != zero && r.handed {
 		if !r.resumeJoin(conn, j) {
@@ -74,6 +79,36 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	}
 	r.seated(r.addMember(conn, free))
 	r.broadcastSetup()
+}
+
+// sameRules reports whether a build with the rules digest rules may join:
+// its rules are the room's (Config.Rules), or, with none configured, those
+// of the first to join while no one is in the room (no member, no slot
+// held), which it then sets. Every Join is checked, a returning player's
+// too: a player who restarted with another build must not rejoin.
+func (r *Room) sameRules(rules uint64) bool {
+	switch {
+	case r.cfg.Rules != 0:
+		return rules == r.cfg.Rules
+	case !r.hasRules || r.vacantRoom():
+		r.rules, r.hasRules = rules, true
+		return true
+	}
+	return rules == r.rules
+}
+
+// vacantRoom reports whether no one is in the room: no connection, no
+// slot held.
+func (r *Room) vacantRoom() bool {
+	if len(r.members) > 0 {
+		return false
+	}
+	for i := range r.slots {
+		if r.slots[i].used {
+			return false
+		}
+	}
+	return true
 }
 
 // freeSlot returns the lowest slot no player holds, or -1 if the room is

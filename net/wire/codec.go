@@ -423,7 +423,7 @@ func (r *reader) setup() game.Setup {
 }
 
 // Join: RoomID u32 LE, PlayerID 16, Name, Token 16, Spectate, Resuming,
-// Resume uvarint.
+// Resume uvarint, Rules u64 LE.
 
 func (m Join) check() error {
 	if !m.Resuming && m.Resume != 0 {
@@ -439,7 +439,8 @@ func (m Join) appendPayload(b []byte) []byte {
 	b = append(b, m.Token[:]...)
 	b = appendBool(b, m.Spectate)
 	b = appendBool(b, m.Resuming)
-	return binary.AppendUvarint(b, uint64(m.Resume))
+	b = binary.AppendUvarint(b, uint64(m.Resume))
+	return binary.LittleEndian.AppendUint64(b, m.Rules)
 }
 
 func (m *Join) decodePayload(r *reader) error {
@@ -450,6 +451,7 @@ func (m *Join) decodePayload(r *reader) error {
 	m.Spectate = r.bool("spectate")
 	m.Resuming = r.bool("resuming")
 	m.Resume = r.uvarint32("resume")
+	m.Rules = r.u64le("rules")
 	return r.Err()
 }
 

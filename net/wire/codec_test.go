@@ -158,6 +158,8 @@ func samples() []sample {
 		{"end game", EndGame{}},
 		{"kick", Kick{Slot: 3}},
 		{"join-resuming", Join{RoomID: 1, PlayerID: id16(9), Name: "Ada", Token: id16(4), Resuming: true, Resume: 123_456}},
+		{"join-rules", Join{PlayerID: id16(5), Name: "Ada", Rules: 0x0123_4567_89ab_cdef}},
+		{"refuse-rules", Refuse{Reason: RefuseRules}},
 		{"welcome-resumed", Welcome{RoomID: 1, Slot: 2, Token: id16(4), State: StateRunning, Resumed: true}},
 		{"standby", Standby{Port: 40123, Key: id16(7), Reach: 0b1010}},
 		{"standby-none", Standby{}},

@@ -44,7 +44,9 @@ import (
 // that finds an earlier one leading too gives it the game (LeaveYield).
 //
 // Version 7: the room says which players' machines cannot keep up
-// (RoomStatus.Slow) and sends one away that stays so (LeaveTooSlow); the
+// (RoomStatus.Slow) and sends one away that stays so (LeaveTooSlow); a
+// Join carries the digest of the build's rules (Join.Rules), which the
+// room checks (RefuseRules); a vacant slot's inputs carry game.Away; the
 // transport (its protocol 3) validates a new address with a challenge
 // before a session moves there, which a version 6 peer cannot answer.
 const Version = 7
@@ -123,6 +125,10 @@ type Join struct {
 	// needs); the room carries it on from there if it can (Welcome.Resumed).
 	Resuming bool
 	Resume   uint32
+	// Rules is the digest of the joining build's rules (game.RulesDigest):
+	// a room admits only players whose rules are its own. 0: not said (a
+	// probe, or a test's raw Join).
+	Rules uint64
 }
 
 // Welcome admits a client to a room.
@@ -158,8 +164,11 @@ const (
 	// RefuseMoving: a successor asked to carry the game on lost the host
 	// too, but is on its way to another successor's room: the resuming
 	// player walks the successor list again.
-	RefuseMoving    RefuseReason = 11
-	refuseReasonEnd              = 12
+	RefuseMoving RefuseReason = 11
+	// RefuseRules: the player's build plays by other rules than the room's
+	// (Join.Rules differs): its game would desync on the first turn.
+	RefuseRules     RefuseReason = 12
+	refuseReasonEnd              = 13
 )
 
 // Refuse turns a Join away.

@@ -317,7 +317,10 @@ func (r *Renderer) drawShip(i int, prev, cur *game.Ship, t float64, tick uint32)
 	}
 	ang := toRadians(a)
 	alpha := float32(1)
-	if cur.Invuln > 0 && (cur.Invuln/6)%2 == 1 {
+	switch {
+	case cur.Away:
+		alpha = 0.2 // faint and steady: its player is away, the ship out of play
+	case cur.Invuln > 0 && (cur.Invuln/6)%2 == 1:
 		alpha = 0.25 // blinking: not yet vulnerable
 	}
 	col := PlayerColour(i)
