@@ -500,7 +500,7 @@ func (a *App) carry(effs []effect) error {
 func (a *App) netConfig() netConfig {
 	cfg := netConfig{
 		name: a.settings.Name, playerID: a.settings.ID(), netsim: a.opt.Netsim,
-		seed: a.opt.Seed, listen: a.opt.Listen, fps: func() int { return int(ebiten.ActualFPS() + 0.5) },
+		seed: a.opt.Seed, listen: a.opt.Listen,
 		predict: predictOn(a.settings, a.opt.Predict), syncTest: a.opt.SyncTest,
 		portmap: a.settings.Portmap && !a.opt.NoPortmap,
 	}

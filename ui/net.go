@@ -30,7 +30,6 @@ type netConfig struct {
 	netsim   transport.Impairment
 	seed     uint64
 	listen   string // where the Host button listens; "" means ":7777", falling back to ":0"
-	fps      func() int
 	// recordDir, if set, is where a hosted game's replays and desync
 	// reports are written.
 	recordDir string
@@ -87,7 +86,6 @@ func (cfg netConfig) options() client.Options {
 		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
-		FPS:     cfg.fps,
 	}
 }
 
