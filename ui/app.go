@@ -166,6 +166,7 @@ type App struct {
 
 	started bool      // Update has run: the window is open
 	last    time.Time // of the last Update, for interpolation
+	pacer   framePacer
 
 	// script, when set, replaces the keyboard: it returns the intents of
 	// update number n (from 0). Tests drive the game with it.
@@ -663,6 +664,9 @@ func (a *App) retitle() {
 
 // Draw implements ebiten.Game.
 func (a *App) Draw(screen *ebiten.Image) {
+	if d := a.pacer.wait(time.Now()); d > 0 {
+		time.Sleep(d) // no vsync: see minFrame
+	}
 	b := screen.Bounds()
 	v := draw.FitView(float64(b.Dx()), float64(b.Dy()))
 	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
