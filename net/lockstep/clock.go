@@ -287,8 +287,15 @@ func (m *meter) reportRTT() time.Duration {
 	return max(m.pingMax(), m.smooth+m.turnSpread())
 }
 
-// tickWindow is how long the tick rate is measured over, at least.
-const tickWindow = time.Second
+// tickWindow is how long the tick rate is measured over, at least;
+// tickSlack is how many ticks a window may miss and still count as full:
+// a window's edges fall between a session's updates, so a machine that
+// keeps up may see a tick or two fewer in it. Without the slack, a
+// rate of 59 would ask the room for turns of two ticks.
+const (
+	tickWindow = 2 * time.Second
+	tickSlack  = 2
+)
 
 // ticks measures the ticks a second the session sustains: the ticks its
 // clock advanced over the time it was not stalled waiting for master
@@ -313,7 +320,7 @@ func (m *meter) ticks(now time.Duration, playing bool, done int64, stall time.Du
 	}
 	// A window spent mostly stalled says little about the machine.
 	if busy := span - (stall - m.tickStall); busy >= span/2 {
-		m.tps = int((done - m.tickDone) * int64(time.Second) / int64(busy))
+		m.tps = int((done - m.tickDone + tickSlack) * int64(time.Second) / int64(busy))
 	}
 	m.tickAt, m.tickDone, m.tickStall = now, done, stall
 }
