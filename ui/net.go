@@ -262,12 +262,14 @@ func (g *netGame) portmapStatus() portmap.Status {
 }
 
 // listingHostName is the host name a game this player hosts is listed
-// under on the LAN: the machine's, else the player's.
+// under on the LAN (the LAN list's HOST column): the player's, which the
+// others know, else the machine's.
 func listingHostName(player string) string {
-	if name, _ := os.Hostname(); name != "" {
-		return name
+	if strings.TrimSpace(player) != "" {
+		return player
 	}
-	return player
+	name, _ := os.Hostname()
+	return name
 }
 
 // Bounds of waitForHostPlayer.
