@@ -2,7 +2,10 @@ package ui
 
 import (
 	"os"
+	"slices"
 	"testing"
+
+	"rockstep/net/wire"
 )
 
 // TestListingHostName: the LAN list's HOST column shows the hosting
@@ -21,6 +24,34 @@ func TestListingHostName(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := listingHostName(tc.player); got != tc.want {
 				t.Errorf("listingHostName(%q) = %q, want %q", tc.player, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestDepartures: the lobby says who left the room; a player who stays, or
+// one who only lost the connection (still on the roster), is not named.
+func TestDepartures(t *testing.T) {
+	ada := wire.Player{Slot: 0, ID: [16]byte{1}, Name: "Ada"}
+	bob := wire.Player{Slot: 1, ID: [16]byte{2}, Name: "Bob"}
+	cy := wire.Player{Slot: 2, ID: [16]byte{3}, Name: "Cy"}
+	bobAway := bob
+	bobAway.Connected = false
+	tests := []struct {
+		name          string
+		before, after []wire.Player
+		want          []string
+	}{
+		{"nobody yet", nil, []wire.Player{ada}, nil},
+		{"one left", []wire.Player{ada, bob, cy}, []wire.Player{ada, cy}, []string{"Bob"}},
+		{"two left", []wire.Player{ada, bob, cy}, []wire.Player{ada}, []string{"Bob", "Cy"}},
+		{"lost the connection", []wire.Player{ada, bob}, []wire.Player{ada, bobAway}, nil},
+		{"someone joined", []wire.Player{ada}, []wire.Player{ada, bob}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := departures(tc.before, tc.after); !slices.Equal(got, tc.want) {
+				t.Errorf("departures = %q, want %q", got, tc.want)
 			}
 		})
 	}
