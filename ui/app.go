@@ -491,6 +491,9 @@ func (a *App) carry(effs []effect) error {
 					a.flow.notice = err.Error()
 				}
 			}
+		case effSetup:
+			a.rememberSetup(e.setup)
+			a.net.act(e)
 		default:
 			a.net.act(e) // a lobby or game command
 		}
@@ -504,6 +507,7 @@ func (a *App) netConfig() netConfig {
 		seed: a.opt.Seed, listen: a.opt.Listen,
 		predict: predictOn(a.settings, a.opt.Predict), syncTest: a.opt.SyncTest,
 		portmap: a.settings.Portmap && !a.opt.NoPortmap,
+		setup:   a.settings.Setup,
 	}
 	if a.opt.Autopilot != nil {
 		cfg.onTurnEnd = a.opt.Autopilot.turnEnd
@@ -511,6 +515,21 @@ func (a *App) netConfig() netConfig {
 	cfg.recordDir = replaysDir(a.settingsDir)
 	cfg.settingsDir = a.settingsDir
 	return cfg
+}
+
+// rememberSetup keeps the setup the host chose, so that the next game
+// they host opens with it (Settings.Setup).
+func (a *App) rememberSetup(g game.Setup) {
+	g = g.Options()
+	if a.settings.Setup != nil && *a.settings.Setup == g {
+		return
+	}
+	a.settings.Setup = &g
+	if a.settingsDir != "" {
+		if err := SaveSettings(a.settingsDir, a.settings); err != nil {
+			log.Printf("rockstep: %v", err)
+		}
+	}
 }
 
 // predictOn says whether network play predicts: the run's override (the

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"rockstep/game"
 	"rockstep/net/wire"
 )
 
@@ -52,6 +53,33 @@ func TestDepartures(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := departures(tc.before, tc.after); !slices.Equal(got, tc.want) {
 				t.Errorf("departures = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestHostSetup: hosting again opens with the options the player chose
+// last, on the room's default seed and players; a setup the engine cannot
+// run (a settings file may hold anything) gives the default.
+func TestHostSetup(t *testing.T) {
+	def := game.DefaultSetup()
+	versus := game.Setup{Seed: 9, Players: 3, Mode: game.Versus, Lives: 5, StartWave: 2, Saucers: true}
+	wantVersus := versus.Options()
+	wantVersus.Seed, wantVersus.Players = def.Seed, def.Players
+	bad := game.Setup{Mode: game.Versus, Lives: 0, StartWave: 1}
+	tests := []struct {
+		name string
+		last *game.Setup
+		want game.Setup
+	}{
+		{"none yet", nil, def},
+		{"versus, five lives", &versus, wantVersus},
+		{"not runnable", &bad, def},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := hostSetup(def, tc.last); got != tc.want {
+				t.Errorf("hostSetup = %+v, want %+v", got, tc.want)
 			}
 		})
 	}

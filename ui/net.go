@@ -25,6 +25,7 @@ const dialTimeout = 5 * time.Second
 
 // netConfig is what a session is set up with.
 type netConfig struct {
+	setup    *game.Setup // the last setup this player chose as a host (Settings.Setup)
 	name     string
 	playerID [16]byte
 	netsim   transport.Impairment
@@ -194,6 +195,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	}
 	hc := host.Defaults()
 	hc.Name = roomName
+	hc.Room.Setup = hostSetup(hc.Room.Setup, cfg.setup)
 	hc.Handover = true // a host who closes the window hands a running game to the others
 	hc.Goodbye = goodbye(cfg.name)
 	if cfg.recordDir != "" {
@@ -259,6 +261,21 @@ func (g *netGame) portmapStatus() portmap.Status {
 	pm := g.pm
 	g.mu.Unlock()
 	return pm.Status()
+}
+
+// hostSetup is the setup a game this player hosts opens with: the options
+// they chose last (mode, lives, …) on the room's default, when the engine
+// can run them (a settings file may hold anything); else the default.
+func hostSetup(def game.Setup, last *game.Setup) game.Setup {
+	if last == nil {
+		return def
+	}
+	s := last.Options()
+	s.Seed, s.Players = def.Seed, def.Players
+	if probe := s; func() bool { probe.Players = 1; return probe.Validate() != nil }() {
+		return def
+	}
+	return s
 }
 
 // listingHostName is the host name a game this player hosts is listed
