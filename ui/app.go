@@ -166,6 +166,7 @@ type App struct {
 
 	started bool      // Update has run: the window is open
 	last    time.Time // of the last Update, for interpolation
+	pacer   framePacer
 
 	// script, when set, replaces the keyboard: it returns the intents of
 	// update number n (from 0). Tests drive the game with it.
@@ -490,6 +491,9 @@ func (a *App) carry(effs []effect) error {
 					a.flow.notice = err.Error()
 				}
 			}
+		case effSetup:
+			a.rememberSetup(e.setup)
+			a.net.act(e)
 		default:
 			a.net.act(e) // a lobby or game command
 		}
@@ -500,9 +504,10 @@ func (a *App) carry(effs []effect) error {
 func (a *App) netConfig() netConfig {
 	cfg := netConfig{
 		name: a.settings.Name, playerID: a.settings.ID(), netsim: a.opt.Netsim,
-		seed: a.opt.Seed, listen: a.opt.Listen, fps: func() int { return int(ebiten.ActualFPS() + 0.5) },
+		seed: a.opt.Seed, listen: a.opt.Listen,
 		predict: predictOn(a.settings, a.opt.Predict), syncTest: a.opt.SyncTest,
 		portmap: a.settings.Portmap && !a.opt.NoPortmap,
+		setup:   a.settings.Setup,
 	}
 	if a.opt.Autopilot != nil {
 		cfg.onTurnEnd = a.opt.Autopilot.turnEnd
@@ -510,6 +515,21 @@ func (a *App) netConfig() netConfig {
 	cfg.recordDir = replaysDir(a.settingsDir)
 	cfg.settingsDir = a.settingsDir
 	return cfg
+}
+
+// rememberSetup keeps the setup the host chose, so that the next game
+// they host opens with it (Settings.Setup).
+func (a *App) rememberSetup(g game.Setup) {
+	g = g.Options()
+	if a.settings.Setup != nil && *a.settings.Setup == g {
+		return
+	}
+	a.settings.Setup = &g
+	if a.settingsDir != "" {
+		if err := SaveSettings(a.settingsDir, a.settings); err != nil {
+			log.Printf("rockstep: %v", err)
+		}
+	}
 }
 
 // predictOn says whether network play predicts: the run's override (the
@@ -663,6 +683,9 @@ func (a *App) retitle() {
 
 // Draw implements ebiten.Game.
 func (a *App) Draw(screen *ebiten.Image) {
+	if d := a.pacer.wait(time.Now()); d > 0 {
+		time.Sleep(d) // no vsync: see minFrame
+	}
 	b := screen.Bounds()
 	v := draw.FitView(float64(b.Dx()), float64(b.Dy()))
 	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))

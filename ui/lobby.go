@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,6 +49,10 @@ type lobbyScreen struct {
 	seen     game.Setup // the room's setup at the last update
 	wasReady bool       // whether we were ready then
 	askAgain bool       // the host changed the setup we were ready for
+
+	players  []wire.Player // the roster at the last update, to see who left
+	left     string        // who left the room, said in the hint for leftLeft ticks
+	leftLeft int
 }
 
 // switchWidth is the width of the setup's on/off buttons: one for On, Off
@@ -271,10 +276,34 @@ func (s *lobbyScreen) update(Intents) error {
 	default:
 		s.hint.Label = "Waiting for every player to be ready."
 	}
+	if gone := departures(s.players, nv.setup.Players); len(gone) > 0 {
+		s.left, s.leftLeft = strings.Join(gone, ", ")+" left the room.", leftTicks
+	}
+	s.players = append(s.players[:0], nv.setup.Players...)
+	if s.leftLeft > 0 {
+		s.leftLeft--
+		s.hint.Label = s.left
+	}
 	if nv.phase.String() == "starting" {
 		s.hint.Label = "Starting…"
 	}
 	return nil
+}
+
+// leftTicks is how long the lobby says who left: 4 s.
+const leftTicks = 4 * game.TicksPerSecond
+
+// departures returns the names of the players of roster before who are
+// not in roster after (by player ID and slot): who left the room, or was
+// sent away, between two updates.
+func departures(before, after []wire.Player) []string {
+	var gone []string
+	for _, b := range before {
+		if !slices.ContainsFunc(after, func(a wire.Player) bool { return a.ID == b.ID && a.Slot == b.Slot }) {
+			gone = append(gone, b.Name)
+		}
+	}
+	return gone
 }
 
 // maxJoinAddrs is how many of this machine's addresses the lobby names.

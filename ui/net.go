@@ -25,12 +25,12 @@ const dialTimeout = 5 * time.Second
 
 // netConfig is what a session is set up with.
 type netConfig struct {
+	setup    *game.Setup // the last setup this player chose as a host (Settings.Setup)
 	name     string
 	playerID [16]byte
 	netsim   transport.Impairment
 	seed     uint64
 	listen   string // where the Host button listens; "" means ":7777", falling back to ":0"
-	fps      func() int
 	// recordDir, if set, is where a hosted game's replays and desync
 	// reports are written.
 	recordDir string
@@ -87,7 +87,6 @@ func (cfg netConfig) options() client.Options {
 		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
-		FPS:     cfg.fps,
 	}
 }
 
@@ -196,6 +195,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	}
 	hc := host.LAN()
 	hc.Name = roomName
+	hc.Room.Setup = hostSetup(hc.Room.Setup, cfg.setup)
 	hc.Handover = true // a host who closes the window hands a running game to the others
 	hc.Goodbye = goodbye(cfg.name)
 	if cfg.recordDir != "" {
@@ -263,13 +263,30 @@ func (g *netGame) portmapStatus() portmap.Status {
 	return pm.Status()
 }
 
-// listingHostName is the host name a game this player hosts is listed
-// under on the LAN: the machine's, else the player's.
-func listingHostName(player string) string {
-	if name, _ := os.Hostname(); name != "" {
-		return name
+// hostSetup is the setup a game this player hosts opens with: the options
+// they chose last (mode, lives, …) on the room's default, when the engine
+// can run them (a settings file may hold anything); else the default.
+func hostSetup(def game.Setup, last *game.Setup) game.Setup {
+	if last == nil {
+		return def
 	}
-	return player
+	s := last.Options()
+	s.Seed, s.Players = def.Seed, def.Players
+	if probe := s; func() bool { probe.Players = 1; return probe.Validate() != nil }() {
+		return def
+	}
+	return s
+}
+
+// listingHostName is the host name a game this player hosts is listed
+// under on the LAN (the LAN list's HOST column): the player's, which the
+// others know, else the machine's.
+func listingHostName(player string) string {
+	if strings.TrimSpace(player) != "" {
+		return player
+	}
+	name, _ := os.Hostname()
+	return name
 }
 
 // Bounds of waitForHostPlayer.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"rockstep/game"
 	"rockstep/internal/userdir"
 	"rockstep/net/wire"
 )
@@ -33,6 +34,10 @@ type Settings struct {
 	// (-portmap=false overrides it for a run). A file without the field
 	// keeps the default, on.
 	Portmap bool `json:"portmap"`
+	// Setup is the last setup this player chose as a host (its options:
+	// mode, lives, starting wave, …); the next game they host opens with
+	// it (hostSetup). Absent: the room's default.
+	Setup *game.Setup `json:"setup,omitempty"`
 }
 
 // KeyBindings name the keys of each ship control, by Ebiten's key names

@@ -67,6 +67,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	want := DefaultSettings()
 	want.Name, want.Volume, want.Fullscreen = "Ada", 35, true
 	want.Keys.Fire = []string{"ControlLeft", "Space"}
+	want.Setup = &game.Setup{Mode: game.Versus, Lives: 5, StartWave: 2, Hyperspace: true} // the last one hosted
 	if err := SaveSettings(dir, want); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 	if err != nil || warning != "" {
 		t.Fatalf("warning %q, err %v", warning, err)
 	}
-	if got.Name != want.Name || got.Volume != want.Volume || !got.Fullscreen || strings.Join(got.Keys.Fire, ",") != "ControlLeft,Space" {
+	if got.Name != want.Name || got.Volume != want.Volume || !got.Fullscreen || strings.Join(got.Keys.Fire, ",") != "ControlLeft,Space" || got.Setup == nil || *got.Setup != *want.Setup {
 		t.Errorf("loaded %+v, want %+v", got, want)
 	}
 }

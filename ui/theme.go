@@ -89,7 +89,10 @@ func newTheme(f assets.Fonts, scale float64) *theme {
 		Hover:        frameImage(colPressed, colAccent, 1),
 		Pressed:      frameImage(colPressed, colAccent, 1),
 		PressedHover: frameImage(colPressed, colAccent, 1),
-		Disabled:     frameImage(colDisabled, colPanelRim, 0),
+		// What is chosen stays plain to a player who cannot change it
+		// (a guest in the lobby): filled and rimmed as the host sees it,
+		// without the glow.
+		Disabled: frameImage(colPressed, colAccent, 0),
 	}
 	t.panel = frameImage(colPanel, colPanelRim, 0.6)
 	t.row = frameImage(color.RGBA{0x0a, 0x10, 0x22, 0xd0}, color.RGBA{0x18, 0x24, 0x40, 0xff}, 0)

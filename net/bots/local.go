@@ -118,6 +118,10 @@ type Bot struct {
 	Input func(tick uint32) game.Input
 	// Frames counts the bot's updates (its drawn frames).
 	Frames int
+	// TickCost, if set, is how long each tick the bot runs keeps its
+	// machine busy: a machine that cannot run 60 ticks a second (its next
+	// update comes no sooner).
+	TickCost time.Duration
 }
 
 // Final is where a bot's game stood when it ended.
@@ -343,12 +347,16 @@ func (l *Local) Step() {
 		if b.Gone || now < b.nextFrame {
 			continue
 		}
+		ran := b.Session.Stats().Ticks
 		b.Session.Update(now, b.input)
 		b.Frames++
 		b.Session.Flush(func(f []byte) { l.sendUp(now, b.Peer, f) })
 		b.nextFrame += time.Second / time.Duration(b.FPS)
 		if b.nextFrame <= now {
 			b.nextFrame = now + time.Second/time.Duration(b.FPS)
+		}
+		if b.TickCost > 0 {
+			b.nextFrame = max(b.nextFrame, now+time.Duration(b.Session.Stats().Ticks-ran)*b.TickCost)
 		}
 		if l.startedAt < 0 && b.Session.Phase() == lockstep.Playing {
 			l.startedAt = now

@@ -32,9 +32,6 @@ type Options struct {
 	// Input, if set, supplies the local input per tick (bots); otherwise
 	// the last value given to SetInput is used (the UI).
 	Input lockstep.InputSource
-	// FPS, if set, reports the frames per second the caller achieves
-	// (the UI's frame rate) instead of the session loop's rate.
-	FPS func() int
 	// From, if valid, is the local IP to dial from (load tests on loopback).
 	From netip.Addr
 	// Netsim, if not zero, makes this client's own links bad in both
@@ -324,9 +321,6 @@ func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
 // step updates the session and sends what it queued; c.mu is held and
 // this is the loop's goroutine, the only one that may send.
 func (c *Client) step(now time.Duration) {
-	if c.opt.FPS != nil {
-		c.s.SetFPS(c.opt.FPS())
-	}
 	c.simulate(now)
 	c.s.Update(now, c.sample)
 	c.s.Flush(func(f []byte) { c.out(now, f) })

@@ -22,6 +22,12 @@ type schedule struct {
 	ran     int64         // ticks executed since start
 	stalled bool          // waiting since stallAt
 	stallAt time.Duration
+	// A stall waits for the network until a master turn arrives (fedAt);
+	// what it lasts beyond is the machine not getting round to run it.
+	// netStall adds up the waits for the network (the tick meter's).
+	isFed    bool
+	fedAt    time.Duration
+	netStall time.Duration
 }
 
 func (c *schedule) begin(now time.Duration) { *c = schedule{start: now} }
@@ -38,8 +44,29 @@ func (c *schedule) forgive(now time.Duration, done int64) {
 
 func (c *schedule) stall(now time.Duration) {
 	if !c.stalled {
-		c.stalled, c.stallAt = true, now
+		c.stalled, c.stallAt, c.isFed = true, now, false
 	}
+}
+
+// fed notes a master turn's arrival, which ends the network's part of a
+// stall.
+func (c *schedule) fed(now time.Duration) {
+	if c.stalled && !c.isFed {
+		c.isFed, c.fedAt = true, now
+	}
+}
+
+// waited returns the time stalled waiting for the network, up to now.
+func (c *schedule) waited(now time.Duration) time.Duration {
+	w := c.netStall
+	if c.stalled {
+		end := now
+		if c.isFed {
+			end = c.fedAt
+		}
+		w += max(end-c.stallAt, 0)
+	}
+	return w
 }
 
 // unstall ends a stall, adding its length to st.
@@ -48,6 +75,7 @@ func (c *schedule) unstall(now time.Duration, st *Stats) {
 		d := now - c.stallAt
 		st.Stall += d
 		st.StallMax = max(st.StallMax, d)
+		c.netStall = c.waited(now)
 		c.stalled = false
 	}
 }
@@ -144,7 +172,7 @@ func (s *Session) runLockstep(input InputSource) {
 	s.clock.forgive(s.now, s.clock.ran)
 }
 
-// meter measures round trips, by ping and by turn, and the frame rate.
+// meter measures round trips, by ping and by turn, and the tick rate.
 type meter struct {
 	lastPing time.Duration
 	pingID   uint32
@@ -153,10 +181,14 @@ type meter struct {
 	pingIdx  int
 	turnWin  [32]time.Duration // the last turns' round trips
 	turnIdx  int
-	frames   int
-	frameAt  time.Duration
-	fps      int
-	fpsSet   bool
+	// The tick rate: ticks the session's clock advanced (run, or sampled
+	// when predicting) over a window of at least a second, less the time
+	// it stalled waiting for the network.
+	tickOn    bool          // a window is open
+	tickAt    time.Duration // when it opened
+	tickDone  int64         // ticks done when it opened
+	tickStall time.Duration // stall time when it opened
+	tps       int           // ticks a second of the last window; 0: not measured
 }
 
 // ping sends a Ping now and then: less often while a game runs, when the
@@ -255,21 +287,59 @@ func (m *meter) reportRTT() time.Duration {
 	return max(m.pingMax(), m.smooth+m.turnSpread())
 }
 
-// frame counts an Update for the frame rate.
-func (m *meter) frame(now time.Duration) {
-	m.frames++
-	if now-m.frameAt >= time.Second {
-		if !m.fpsSet {
-			m.fps = m.frames * int(time.Second) / int(now-m.frameAt)
-		}
-		m.frames, m.frameAt = 0, now
+// tickWindow is how long the tick rate is measured over, at least;
+// tickSlack is how many ticks a window may miss and still count as full:
+// a window's edges fall between a session's updates, so a machine that
+// keeps up may see a tick or two fewer in it. Without the slack, a
+// rate of 59 would ask the room for turns of two ticks.
+const (
+	tickWindow = 2 * time.Second
+	tickSlack  = 2
+)
+
+// ticks measures the ticks a second the session sustains: the ticks its
+// clock advanced over the time it was not stalled waiting for master
+// turns to arrive (or, predicting, for the prediction window to free). It is what
+// the room turns into ticks per turn (net/room/timing.go): a machine that
+// cannot run 60 ticks a second needs longer turns, while one that draws
+// few frames but ticks in time needs nothing of anyone, and a stall is the
+// network's doing, which the input delay covers. Outside a running game
+// the window closes, and the last rate stands.
+func (m *meter) ticks(now time.Duration, playing bool, done int64, stall time.Duration) {
+	if !playing {
+		m.tickOn = false
+		return
 	}
+	if !m.tickOn || done < m.tickDone || stall < m.tickStall {
+		m.tickOn, m.tickAt, m.tickDone, m.tickStall = true, now, done, stall
+		return
+	}
+	span := now - m.tickAt
+	if span < tickWindow {
+		return
+	}
+	// A window spent mostly stalled says little about the machine.
+	if busy := span - (stall - m.tickStall); busy >= span/2 {
+		m.tps = int((done - m.tickDone + tickSlack) * int64(time.Second) / int64(busy))
+	}
+	m.tickAt, m.tickDone, m.tickStall = now, done, stall
 }
 
-// SetFPS reports the frame rate the player's machine achieves, when the
-// session is updated on a loop of its own rather than once per frame.
-func (s *Session) SetFPS(fps int) {
-	if fps > 0 {
-		s.meter.fps, s.meter.fpsSet = fps, true
+// measureTicks feeds the tick meter after an Update.
+func (s *Session) measureTicks() {
+	playing := s.phase == Playing && !s.game.ended && s.room.desync == nil
+	done := s.clock.ran
+	if s.cfg.Predict {
+		done = s.pred.sampled
 	}
+	s.meter.ticks(s.now, playing, done, s.clock.waited(s.now))
+}
+
+// reportTPS is the tick rate a client packet reports: the measured one,
+// or the full rate until there is one.
+func (m *meter) reportTPS() uint8 {
+	if m.tps <= 0 {
+		return game.TicksPerSecond
+	}
+	return uint8(min(m.tps, 255))
 }

@@ -246,45 +246,82 @@ func TestAdaptiveDelay(t *testing.T) {
 	t.Log(s)
 }
 
-// TestSlowClientRaisesK: one client runs at 20 frames per second; the room
-// lengthens turns, announced ahead so all switch at the same tick.
-func TestSlowClientRaisesK(t *testing.T) {
-	l := newLocal(t, bots.Config{Bots: 4, Ticks: 3000, Seed: 6, Net: impairment(t, "latency=5ms")})
-	l.Bots[3].FPS = 20
-	timingTurns := make([]map[uint32]bool, len(l.Bots))
-	for i := range timingTurns {
-		timingTurns[i] = map[uint32]bool{}
+// TestTickRateSetsK: a client reports the ticks a second it runs, not its
+// frames, and turns lengthen for a machine that cannot run 60 ticks a
+// second: one updated 20 times a second that runs its 60 ticks in them
+// reports 60 and asks only for the turns its bursts' round trip needs (it
+// asked for K 3 when it reported frames; a UI's slow renderer no longer
+// reaches the session at all), while one whose ticks fall to 30 a second
+// makes the room lengthen turns, announced ahead so all switch at the same
+// tick.
+func TestTickRateSetsK(t *testing.T) {
+	tests := []struct {
+		name     string
+		fps      int           // bot 3's updates a second
+		tickCost time.Duration // bot 3's machine time per tick
+		tps      int           // bot 3's reported ticks a second, within 2
+		kMin     int           // K at the end, at least
+		kMax     int           // K at most, at any time
+		dMax     int           // input delay at most, in turns, at any time
+	}{
+		{name: "quiet", fps: 60, tps: 60, kMin: 1, kMax: 1, dMax: 1},
+		// 50 ms between its bursts are a round trip the delay covers.
+		{name: "frames slow, ticks 60", fps: 20, tps: 60, kMin: 1, kMax: 2, dMax: 4},
+		{name: "ticks 30", fps: 60, tickCost: time.Second / 30, tps: 30, kMin: 2, kMax: 2, dMax: 4},
 	}
-	if err := l.RunUntil(func() bool {
-		for i, b := range l.Bots {
-			for _, e := range b.Session.Events() {
-				if e.Kind == lockstep.EvTiming {
-					timingTurns[i][e.Turn] = true
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLocal(t, bots.Config{Bots: 4, Ticks: 1800, Seed: 6})
+			l.Bots[3].FPS, l.Bots[3].TickCost = tc.fps, tc.tickCost
+			timingTurns := make([]map[uint32]bool, len(l.Bots))
+			for i := range timingTurns {
+				timingTurns[i] = map[uint32]bool{}
+			}
+			kLo, kHi, dHi, tps := 255, 0, 0, 0
+			if err := l.RunUntil(func() bool {
+				for i, b := range l.Bots {
+					for _, e := range b.Session.Events() {
+						if e.Kind == lockstep.EvTiming {
+							timingTurns[i][e.Turn] = true
+						}
+					}
+					if st := b.Session.Stats(); b.Session.Phase() == lockstep.Playing && st.Ticks > 5*game.TicksPerSecond {
+						kHi, dHi = max(kHi, st.K), max(dHi, st.Delay)
+						if i == 0 {
+							kLo = min(kLo, st.K)
+						}
+						if i == 3 && st.TPS > 0 {
+							tps = st.TPS
+						}
+					}
+				}
+				return l.Finished()
+			}, 10*time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			s := agree(t, l)
+			t.Logf("bot 3 ran %d ticks a second; K %d..%d, delay up to %d turns; %s", tps, kLo, kHi, dHi, s)
+			if tps < tc.tps-2 || tps > tc.tps+2 {
+				t.Errorf("bot 3 reported %d ticks a second, want %d", tps, tc.tps)
+			}
+			if s.K < tc.kMin || kHi > tc.kMax {
+				t.Errorf("K %d at the end, up to %d, want %d..%d", s.K, kHi, tc.kMin, tc.kMax)
+			}
+			if dHi > tc.dMax {
+				t.Errorf("input delay up to %d turns, want at most %d", dHi, tc.dMax)
+			}
+			for i := range timingTurns {
+				if len(timingTurns[i]) != len(timingTurns[0]) {
+					t.Errorf("bot %d saw timing changes at %v, bot 0 at %v", i, timingTurns[i], timingTurns[0])
+				}
+				for turn := range timingTurns[0] {
+					if !timingTurns[i][turn] {
+						t.Errorf("bot %d missed the timing change at turn %d", i, turn)
+					}
 				}
 			}
-		}
-		return l.Finished()
-	}, 10*time.Minute); err != nil {
-		t.Fatal(err)
+		})
 	}
-	s := agree(t, l)
-	if s.K < 3 {
-		t.Errorf("K = %d with a 20 fps client, want at least 3", s.K)
-	}
-	if len(timingTurns[0]) == 0 {
-		t.Fatal("no timing change announced")
-	}
-	for i := range timingTurns {
-		if len(timingTurns[i]) != len(timingTurns[0]) {
-			t.Errorf("bot %d saw timing changes at %v, bot 0 at %v", i, timingTurns[i], timingTurns[0])
-		}
-		for turn := range timingTurns[0] {
-			if !timingTurns[i][turn] {
-				t.Errorf("bot %d missed the timing change at turn %d", i, turn)
-			}
-		}
-	}
-	t.Log(s)
 }
 
 // TestTurnLength: on an unimpaired link a turn is one tick and the delay

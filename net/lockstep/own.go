@@ -160,10 +160,7 @@ func (s *Session) queueClientPacket(resend bool) {
 			rtt = max(0, rtt-time.Duration(s.cfg.PredictWindow)*tickDur)
 		}
 		p.RTT = uint16(min(rtt.Milliseconds(), 65535))
-		p.FPS = uint8(min(max(s.meter.fps, 1), 255))
-		if s.meter.fps == 0 {
-			p.FPS = game.TicksPerSecond
-		}
+		p.FPS = s.meter.reportTPS() // ticks a second, whatever the frame rate
 	}
 	if resend {
 		s.stats.Resends++

@@ -311,6 +311,7 @@ func (s *Session) onMaster(p *wire.MasterPacket) {
 		}
 		if g.masters.store(mt, g.turn) {
 			s.meter.turnArrived(s.now, &s.own, mt.Turn)
+			s.clock.fed(s.now)
 		}
 	}
 	g.masters.advanceAck(g.turn)

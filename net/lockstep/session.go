@@ -149,7 +149,7 @@ type Stats struct {
 	Resends       uint64        // client frames sent with nothing new in them
 	Pings         uint64        // Pings sent (round-trip measurement)
 	MalformedIn   uint64        // frames dropped because they did not decode
-	FPS           int           // Update calls per second, as reported
+	TPS           int           // ticks a second the session sustains, as reported to the room (0: not measured yet)
 	Drift         time.Duration // how far execution is behind the session's own clock (positive: behind)
 	Predicted     int           // ticks the displayed world is ahead of the confirmed one
 	Resims        uint64        // displayed worlds rebuilt from the confirmed one (after a misprediction, or when the prediction fell behind)
@@ -321,7 +321,7 @@ func (s *Session) Stats() Stats {
 	t := s.game.timing.at(s.game.turn)
 	st.K, st.Delay = int(t.k), int(t.delay)
 	st.TurnsBuffered = int(s.game.masters.ack - s.game.turn)
-	st.FPS = s.meter.fps
+	st.TPS = s.meter.tps
 	st.Predicted = s.pred.ticks
 	if s.phase == Playing {
 		st.Drift = s.clock.drift(s.now)
@@ -334,7 +334,7 @@ func (s *Session) Stats() Stats {
 // and queues the client packets that follow. Call it once per frame.
 func (s *Session) Update(now time.Duration, input InputSource) {
 	s.advance(now)
-	s.meter.frame(s.now)
+	defer s.measureTicks()
 	switch s.phase {
 	case Joining:
 		s.sendJoin()

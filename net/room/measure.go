@@ -14,19 +14,20 @@ import (
 // both ways plus the member's wait until its next packet (a frame, or a
 // turn). A member's reported round trip counts up to the longest such wait
 // of the last one to two seconds and a quarter more (measureSlack on
-// top). Its reported frame rate counts down to the rate at which its
-// packets come in bursts of their own (burstGap apart): a machine drawing
-// f frames a second sends at most f such bursts a second, so more bursts
-// say it is faster than it claims. Without a wait measured yet, a report
-// counts up to the round trip the room pinged in the lobby; without a
-// second of packets, a frame rate counts not at all.
+// top). Its reported tick rate (the ticks a second its session sustains,
+// whatever its frame rate) counts down to the rate at which its packets
+// come in bursts of their own (burstGap apart): a machine that advances
+// its clock f times a second sends at most f such bursts a second, so
+// more bursts say it is faster than it claims. Without a wait measured
+// yet, a report counts up to the round trip the room pinged in the lobby;
+// without a second of packets, a tick rate counts not at all.
 const (
 	measureBucket = time.Second          // the waits are kept as the extremes of two buckets this long
 	measureSlack  = 20                   // ms allowed above the measured round trip and its quarter
 	burstGap      = 4 * time.Millisecond // packets closer together than this were sent in one frame
 
-	// maxSlowK is the longest turn, in ticks, that one member's frame
-	// rate may ask of everyone (15 frames a second). A member that needs
+	// maxSlowK is the longest turn, in ticks, that one member's tick
+	// rate may ask of everyone (15 ticks a second). A member that needs
 	// longer is told so (RoomStatus.Slow) and, after slowLimit, sent away.
 	maxSlowK  = 4
 	slowLimit = 30 * time.Second
@@ -78,7 +79,7 @@ func (w *waitMeter) measured(now time.Duration) (rtt uint16, ok bool) {
 }
 
 // burstMeter counts a member's packets that come apart from the one before
-// (burstGap), a second at a time: at most its frame rate.
+// (burstGap), a second at a time: at most the rate its clock advances.
 type burstMeter struct {
 	at, last time.Duration
 	n        int
@@ -110,8 +111,9 @@ func (r *Room) trustRTT(s *slot, m *member, rtt uint16) uint16 {
 	return uint16(min(int(rtt), limit))
 }
 
-// trustFPS returns the frame rate a member's machine is taken to draw
-// when it reports fps: no lower than the rate of its packets' bursts.
+// trustFPS returns the tick rate a member's machine is taken to sustain
+// when it reports fps (ClientPacket.FPS, ticks a second): no lower than
+// the rate of its packets' bursts.
 func (r *Room) trustFPS(m *member, fps uint8) uint8 {
 	if m.bursts.rate == 0 {
 		return game.TicksPerSecond // unproven: it asks nothing of anyone
@@ -119,7 +121,8 @@ func (r *Room) trustFPS(m *member, fps uint8) uint8 {
 	return uint8(min(max(int(fps), m.bursts.rate), 255))
 }
 
-// fpsK returns the ticks each of a machine's frames must run at fps.
+// fpsK returns the ticks a turn must have for a machine that sustains fps
+// ticks a second to send every turn in time.
 func fpsK(fps uint8) int {
 	f := max(int(fps), 1)
 	return (game.TicksPerSecond + f - 1) / f
@@ -162,7 +165,7 @@ func (r *Room) checkSlow() {
 			continue
 		}
 		m := s.m
-		text := fmt.Sprintf("your computer drew %d frames a second for %d s; the game needs at least %d", s.fps, int(slowLimit/time.Second), (game.TicksPerSecond+maxSlowK-1)/maxSlowK)
+		text := fmt.Sprintf("your computer ran %d game ticks a second for %d s; the game needs at least %d", s.fps, int(slowLimit/time.Second), (game.TicksPerSecond+maxSlowK-1)/maxSlowK)
 		r.send(m.conn, wire.Leave{Reason: wire.LeaveTooSlow, Text: text})
 		r.onLeave(m)
 		return // onLeave may have finished the game; the rest at the next tick

@@ -290,7 +290,7 @@ type slot struct {
 	ready     bool
 	colour    uint8
 	rtt       uint16        // ms: as reported, bounded by what the room measured (trustRTT)
-	fps       uint8         // as reported, bounded by what the room measured (trustFPS)
+	fps       uint8         // ticks a second, as reported, bounded by what the room measured (trustFPS)
 	pinged    uint16        // ms: the round trip the room measured in the lobby
 	slowSince time.Duration // when its machine began not to keep up (0: it does)
 	inGame    bool          // took part in the running game and is not dropped

@@ -8,7 +8,7 @@ import (
 )
 
 // How timing adapts (the Age of Empires way): from the round trips and
-// frame rates the players report, the room picks the input delay that gets
+// tick rates the players report, the room picks the input delay that gets
 // every player's packets to the room and the master packet back before it
 // is needed, and the turn length the slowest machine keeps up with. A
 // change is announced in master turn M for turn M+D+2 plus the turns of
@@ -42,8 +42,8 @@ const (
 // game then keeps its real speed with coarser turns rather than crawling.
 //
 // A report is bounded by what the room sees of the player (measure.go):
-// its round trip by the acknowledgement waits the room timed, its frame
-// rate by how often its packets come; and one machine's frame rate makes
+// its round trip by the acknowledgement waits the room timed, its tick
+// rate by how often its packets come; and one machine's tick rate makes
 // turns of maxSlowK ticks at most (that machine is told, and in time sent
 // away, rather than slowing everyone for ever).
 func (r *Room) wantTiming() (k, delay uint8) {
@@ -60,7 +60,7 @@ func (r *Room) wantTiming() (k, delay uint8) {
 			minFPS = int(s.fps)
 		}
 	}
-	kk := (game.TicksPerSecond + minFPS - 1) / minFPS // ticks each frame must run
+	kk := (game.TicksPerSecond + minFPS - 1) / minFPS // ticks a turn must have for the slowest machine to keep up
 	kk = min(kk, maxSlowK)                            // a slower machine is told, not waited for (measure.go)
 	kk = max(kk, r.cfg.K, 1)
 	kk = min(kk, wire.MaxK)

@@ -322,7 +322,7 @@ type ClientPacket struct {
 	Ended     bool   // the game ended at the end of HashTurn (only with HasHash): the confirmed world is over there
 	HasStats  bool
 	RTT       uint16 // ms, measured by Ping/Pong
-	FPS       uint8  // frames per second achieved
+	FPS       uint8  // ticks a second the client's session sustains (once frames drawn; the name and encoding stay)
 }
 
 // EventKind is the kind of a RoomEvent.

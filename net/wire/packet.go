@@ -31,7 +31,7 @@ import (
 //	  HashLow   u32 LE
 //	if HasStats:
 //	  RTT       uvarint (ms)
-//	  FPS       u8
+//	  FPS       u8 (ticks a second sustained)
 //
 // One turn of K=2 at turn 100000 with an ack and a hash takes 13 bytes.
 const (
