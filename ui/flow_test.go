@@ -477,3 +477,68 @@ func TestResultsStayWhenTheRoomGoes(t *testing.T) {
 		}
 	}
 }
+
+// TestRejoinAfterTheGameEnded: a Rejoin that finds the room in its lobby
+// (the game ended while the player was away: its results, or the rematch's
+// setup) shows the lobby saying so and who hosts now, until the next game
+// starts; a Rejoin into a running game and a plain join say nothing of it.
+func TestRejoinAfterTheGameEnded(t *testing.T) {
+	tests := []struct {
+		name   string
+		intent Intent
+		n      netStatus
+		screen screenID
+		away   bool
+	}{
+		{"rejoin, results still shown", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseLobby, room: wire.StateFinished}, screenLobby, true},
+		{"rejoin, rematch lobby", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, true},
+		{"rejoin from the LAN list", Intent{Kind: IntentJoinLAN, Game: lanGame("run", true), Rejoin: true}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, true},
+		{"rejoin, game running", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseStarting, room: wire.StateRunning}, screenPlay, false},
+		{"plain join", Intent{Kind: IntentJoinAddr, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &flow{}
+			if tc.intent.Kind == IntentJoinAddr || tc.intent.Kind == IntentJoinLAN {
+				f.screen = screenJoin
+			}
+			wantEffects(t, "join", f.apply(tc.intent), effDial)
+			f.observe(tc.n)
+			wantScreen(t, "joined", f, tc.screen)
+			if f.awayEnded != tc.away {
+				t.Fatalf("awayEnded %v, want %v", f.awayEnded, tc.away)
+			}
+			if !tc.away {
+				return
+			}
+			f.observe(netStatus{active: true, phase: phaseStarting, room: wire.StateRunning})
+			wantScreen(t, "rematch", f, screenPlay)
+			if f.awayEnded {
+				t.Error("the next game started and the lobby still says the last ended while we were away")
+			}
+		})
+	}
+}
+
+// TestAwayEndedLineNamesTheHost: the lobby's line for a player back after
+// the end names who hosts now, from the roster.
+func TestAwayEndedLineNamesTheHost(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Ada"}, {Slot: 1, Name: "Bo", Host: true}}
+	tests := []struct {
+		name    string
+		players []wire.Player
+		me      int
+		want    string
+	}{
+		{"another hosts", roster, 0, "The game ended while you were away. Bo hosts the next game."},
+		{"we host", roster, 1, "The game ended while you were away. You host the next game."},
+		{"no roster yet", nil, 0, "The game ended while you were away."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := awayEndedLine(tc.players, tc.me); got != tc.want {
+				t.Errorf("awayEndedLine = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

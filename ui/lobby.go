@@ -256,6 +256,8 @@ func (s *lobbyScreen) update(Intents) error {
 		s.start.GetWidget().SetVisibility(widget.Visibility_Hide)
 	}
 	switch {
+	case a.flow.awayEnded:
+		s.hint.Label = awayEndedLine(nv.setup.Players, nv.slot)
 	case watching && seat:
 		s.hint.Label = "You watched the last game: press Play to play the next."
 	case watching:
@@ -539,4 +541,22 @@ func portmapLine(st portmap.Status) string {
 		return "Only players on your network can join: asking the router to open a port is off (Settings → Internet, or -portmap=false for this run)."
 	}
 	return ""
+}
+
+// awayEndedLine is the lobby's word to a player whose Rejoin came after
+// the game's end (flow.awayEnded): the game is over, and who hosts the
+// next one (the roster's host: the player whose machine runs the room,
+// which after a host migration is not the one who started it).
+func awayEndedLine(players []wire.Player, me int) string {
+	line := "The game ended while you were away."
+	for _, p := range players {
+		switch {
+		case !p.Host:
+		case int(p.Slot) == me:
+			return line + " You host the next game."
+		case p.Name != "":
+			return line + " " + p.Name + " hosts the next game."
+		}
+	}
+	return line
 }
