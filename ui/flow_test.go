@@ -478,11 +478,11 @@ func TestResultsStayWhenTheRoomGoes(t *testing.T) {
 	}
 }
 
-// TestRejoinAfterTheGameEnded: a Rejoin that finds the room in its lobby
+// TestFlowRejoinAfterTheGameEnded: a Rejoin that finds the room in its lobby
 // (the game ended while the player was away: its results, or the rematch's
 // setup) shows the lobby saying so and who hosts now, until the next game
 // starts; a Rejoin into a running game and a plain join say nothing of it.
-func TestRejoinAfterTheGameEnded(t *testing.T) {
+func TestFlowRejoinAfterTheGameEnded(t *testing.T) {
 	tests := []struct {
 		name   string
 		intent Intent
@@ -520,9 +520,9 @@ func TestRejoinAfterTheGameEnded(t *testing.T) {
 	}
 }
 
-// TestAwayEndedLineNamesTheHost: the lobby's line for a player back after
+// TestLobbyAwayEndedLineNamesTheHost: the lobby's line for a player back after
 // the end names who hosts now, from the roster.
-func TestAwayEndedLineNamesTheHost(t *testing.T) {
+func TestLobbyAwayEndedLineNamesTheHost(t *testing.T) {
 	roster := []wire.Player{{Slot: 0, Name: "Ada"}, {Slot: 1, Name: "Bo", Host: true}}
 	tests := []struct {
 		name    string
