@@ -524,19 +524,23 @@ func TestFlowRejoinAfterTheGameEnded(t *testing.T) {
 // the end names who hosts now, from the roster.
 func TestLobbyAwayEndedLineNamesTheHost(t *testing.T) {
 	roster := []wire.Player{{Slot: 0, Name: "Ada"}, {Slot: 1, Name: "Bo", Host: true}}
+	over := wire.RoomStatus{State: wire.StateFinished, End: wire.EndGameOver}
 	tests := []struct {
 		name    string
 		players []wire.Player
 		me      int
+		st      wire.RoomStatus
 		want    string
 	}{
-		{"another hosts", roster, 0, "The game ended while you were away. Bo hosts the next game."},
-		{"we host", roster, 1, "The game ended while you were away. You host the next game."},
-		{"no roster yet", nil, 0, "The game ended while you were away."},
+		{"another hosts, rematch lobby", roster, 0, wire.RoomStatus{State: wire.StateSetup, End: wire.EndGameOver}, "The game ended while you were away. Bo hosts the next game."},
+		{"we host", roster, 1, wire.RoomStatus{State: wire.StateSetup}, "The game ended while you were away. You host the next game."},
+		{"results still shown", roster, 0, over, "The game ended while you were away: game over. Bo hosts the next game."},
+		{"ended by the host", roster, 0, wire.RoomStatus{State: wire.StateFinished, End: wire.EndByHost}, "The game ended while you were away: the host ended it. Bo hosts the next game."},
+		{"no roster yet", nil, 0, wire.RoomStatus{}, "The game ended while you were away."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := awayEndedLine(tc.players, tc.me); got != tc.want {
+			if got := awayEndedLine(tc.players, tc.me, tc.st); got != tc.want {
 				t.Errorf("awayEndedLine = %q, want %q", got, tc.want)
 			}
 		})

@@ -257,7 +257,7 @@ func (s *lobbyScreen) update(Intents) error {
 	}
 	switch {
 	case a.flow.awayEnded:
-		s.hint.Label = awayEndedLine(nv.setup.Players, nv.slot)
+		s.hint.Label = awayEndedLine(nv.setup.Players, nv.slot, nv.status)
 	case watching && seat:
 		s.hint.Label = "You watched the last game: press Play to play the next."
 	case watching:
@@ -544,11 +544,23 @@ func portmapLine(st portmap.Status) string {
 }
 
 // awayEndedLine is the lobby's word to a player whose Rejoin came after
-// the game's end (flow.awayEnded): the game is over, and who hosts the
-// next one (the roster's host: the player whose machine runs the room,
-// which after a host migration is not the one who started it).
-func awayEndedLine(players []wire.Player, me int) string {
-	line := "The game ended while you were away."
+// the game's end (flow.awayEnded): the game is over, how, while the room
+// still shows the last game's end (st finished), and who hosts the next
+// one (the roster's host: the player whose machine runs the room, which
+// after a host migration is not the one who started it).
+func awayEndedLine(players []wire.Player, me int, st wire.RoomStatus) string {
+	line := "The game ended while you were away"
+	if st.State == wire.StateFinished {
+		switch st.End {
+		case wire.EndGameOver:
+			line += ": game over"
+		case wire.EndByHost:
+			line += ": the host ended it"
+		case wire.EndEmpty:
+			line += ": every player left"
+		}
+	}
+	line += "."
 	for _, p := range players {
 		switch {
 		case !p.Host:
