@@ -161,6 +161,11 @@ type flow struct {
 	hosting  bool   // the session is our own room
 	gameMenu bool   // the in-game menu is open
 	rejoin   bool   // the session is a rejoin with a kept token
+	// awayEnded: a rejoin found the room in its lobby (the last game's
+	// results, or the rematch's setup): the game this player crashed out
+	// of ended while it was away. The lobby says so, and who hosts now,
+	// until the next game starts or the player leaves the room.
+	awayEnded bool
 
 	replay     string // the replay being watched
 	replayOnly bool   // the program was started to watch one replay: leaving it quits
@@ -392,7 +397,9 @@ func (f *flow) observe(n netStatus) []effect {
 		}
 		switch n.phase {
 		case phaseLobby:
-			f.screen = screenLobby
+			// A kept token is for a game that was running (ui/rejoin.go):
+			// a lobby is its end.
+			f.screen, f.awayEnded = screenLobby, f.rejoin
 		case phaseStarting, phasePlaying:
 			// A game in progress: watching, or back in our own slot,
 			// once the snapshot has caught us up.
@@ -431,7 +438,7 @@ func (f *flow) observe(n netStatus) []effect {
 	switch f.screen {
 	case screenLobby:
 		if (n.phase == phasePlaying || n.phase == phaseStarting) && n.room == wire.StateRunning {
-			f.screen, f.gameMenu = screenPlay, false
+			f.screen, f.gameMenu, f.awayEnded = screenPlay, false, false
 		}
 	case screenPlay:
 		// The results come once our confirmed world has ended and the

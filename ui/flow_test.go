@@ -477,3 +477,72 @@ func TestResultsStayWhenTheRoomGoes(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowRejoinAfterTheGameEnded: a Rejoin that finds the room in its lobby
+// (the game ended while the player was away: its results, or the rematch's
+// setup) shows the lobby saying so and who hosts now, until the next game
+// starts; a Rejoin into a running game and a plain join say nothing of it.
+func TestFlowRejoinAfterTheGameEnded(t *testing.T) {
+	tests := []struct {
+		name   string
+		intent Intent
+		n      netStatus
+		screen screenID
+		away   bool
+	}{
+		{"rejoin, results still shown", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseLobby, room: wire.StateFinished}, screenLobby, true},
+		{"rejoin, rematch lobby", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, true},
+		{"rejoin from the LAN list", Intent{Kind: IntentJoinLAN, Game: lanGame("run", true), Rejoin: true}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, true},
+		{"rejoin, game running", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseStarting, room: wire.StateRunning}, screenPlay, false},
+		{"plain join", Intent{Kind: IntentJoinAddr, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &flow{}
+			if tc.intent.Kind == IntentJoinAddr || tc.intent.Kind == IntentJoinLAN {
+				f.screen = screenJoin
+			}
+			wantEffects(t, "join", f.apply(tc.intent), effDial)
+			f.observe(tc.n)
+			wantScreen(t, "joined", f, tc.screen)
+			if f.awayEnded != tc.away {
+				t.Fatalf("awayEnded %v, want %v", f.awayEnded, tc.away)
+			}
+			if !tc.away {
+				return
+			}
+			f.observe(netStatus{active: true, phase: phaseStarting, room: wire.StateRunning})
+			wantScreen(t, "rematch", f, screenPlay)
+			if f.awayEnded {
+				t.Error("the next game started and the lobby still says the last ended while we were away")
+			}
+		})
+	}
+}
+
+// TestLobbyAwayEndedLineNamesTheHost: the lobby's line for a player back after
+// the end names who hosts now, from the roster.
+func TestLobbyAwayEndedLineNamesTheHost(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Ada"}, {Slot: 1, Name: "Bo", Host: true}}
+	over := wire.RoomStatus{State: wire.StateFinished, End: wire.EndGameOver}
+	tests := []struct {
+		name    string
+		players []wire.Player
+		me      int
+		st      wire.RoomStatus
+		want    string
+	}{
+		{"another hosts, rematch lobby", roster, 0, wire.RoomStatus{State: wire.StateSetup, End: wire.EndGameOver}, "The game ended while you were away. Bo hosts the next game."},
+		{"we host", roster, 1, wire.RoomStatus{State: wire.StateSetup}, "The game ended while you were away. You host the next game."},
+		{"results still shown", roster, 0, over, "The game ended while you were away: game over. Bo hosts the next game."},
+		{"ended by the host", roster, 0, wire.RoomStatus{State: wire.StateFinished, End: wire.EndByHost}, "The game ended while you were away: the host ended it. Bo hosts the next game."},
+		{"no roster yet", nil, 0, wire.RoomStatus{}, "The game ended while you were away."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := awayEndedLine(tc.players, tc.me, tc.st); got != tc.want {
+				t.Errorf("awayEndedLine = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -261,6 +261,8 @@ func (s *lobbyScreen) update(Intents) error {
 		s.start.GetWidget().SetVisibility(widget.Visibility_Hide)
 	}
 	switch {
+	case a.flow.awayEnded:
+		s.hint.Label = awayEndedLine(nv.setup.Players, nv.slot, nv.status)
 	case watching && seat:
 		s.hint.Label = "You watched the last game: press Play to play the next."
 	case watching:
@@ -568,4 +570,34 @@ func portmapLine(st portmap.Status) string {
 		return "Only players on your network can join: asking the router to open a port is off (Settings → Internet, or -portmap=false for this run)."
 	}
 	return ""
+}
+
+// awayEndedLine is the lobby's word to a player whose Rejoin came after
+// the game's end (flow.awayEnded): the game is over, how, while the room
+// still shows the last game's end (st finished), and who hosts the next
+// one (the roster's host: the player whose machine runs the room, which
+// after a host migration is not the one who started it).
+func awayEndedLine(players []wire.Player, me int, st wire.RoomStatus) string {
+	line := "The game ended while you were away"
+	if st.State == wire.StateFinished {
+		switch st.End {
+		case wire.EndGameOver:
+			line += ": game over"
+		case wire.EndByHost:
+			line += ": the host ended it"
+		case wire.EndEmpty:
+			line += ": every player left"
+		}
+	}
+	line += "."
+	for _, p := range players {
+		switch {
+		case !p.Host:
+		case int(p.Slot) == me:
+			return line + " You host the next game."
+		case p.Name != "":
+			return line + " " + p.Name + " hosts the next game."
+		}
+	}
+	return line
 }

@@ -271,6 +271,7 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 	rc.Name = name
 	rc.Random = rand.Reader
 	rc.Seed = seed
+	rc.Hosts = h.hostsOf(id)
 	setup = setup.Options()
 	if s := setup; s.Lives != 0 {
 		s.Players = 1
@@ -282,6 +283,21 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 	h.order = append(h.order, id)
 	h.log.Info("room opened", "room", id, "name", name)
 	return id
+}
+
+// hostsOf returns room id's Config.Hosts: the player on this machine (an
+// in-process pipe: the Host button) hosts the default room, and a room a
+// CreateRoom made is its creator's. A dedicated server has no pipe: its
+// default room's host is the lowest non-vacant slot (room.hostSlot).
+func (h *Host) hostsOf(id uint32) func(room.ConnID) bool {
+	return func(c room.ConnID) bool {
+		if id == DefaultRoom {
+			cn := h.conns[c]
+			return cn != nil && cn.pipe != nil
+		}
+		hr := h.rooms[id]
+		return hr != nil && hr.askedOn != 0 && hr.askedOn == c // connection ids start at 1
+	}
 }
 
 // Serve runs the host on srv until ctx is done; then it tells every client

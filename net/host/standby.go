@@ -236,6 +236,7 @@ func NewResumed(cfg Config, hd room.Handover) *Host {
 		rc.Name = hd.Name // the game keeps its name, in lobbies and LAN lists
 	}
 	rc.Random = rand.Reader
+	rc.Hosts = h.hostsOf(DefaultRoom)
 	hr.r = room.Resume(rc, hd)
 	if hd.Listing != ([8]byte{}) {
 		h.lanID = hex.EncodeToString(hd.Listing[:])
@@ -258,6 +259,6 @@ func HandoverOf(st lockstep.State, expected uint8) room.Handover {
 		Game: st.Game, Name: st.Room, Revision: st.Revision, Setup: st.Setup, Names: st.Names, Roster: st.Roster,
 		Tokens: st.Successors.Tokens, Present: present, Expected: expected,
 		Next: st.Next, K: st.K, Delay: st.Delay, PendingAt: st.PendingAt, PendingK: st.PendingK, PendingDelay: st.PendingDelay,
-		History: st.History, NewHost: st.Names[st.Slot], Listing: st.Successors.Listing,
+		History: st.History, NewHost: st.Names[st.Slot], Host: uint8(st.Slot), Listing: st.Successors.Listing,
 	}
 }

@@ -313,7 +313,11 @@ type Handover struct {
 	PendingDelay uint8
 	History      []wire.MasterTurn // the game's master turns before Next, oldest first (as many as the successor kept)
 	NewHost      string            // the successor's name, for the replay's note
-	Listing      [8]byte           // the game's LAN listing id (wire.Successors.Listing)
+	// Host is the successor's slot: the player whose machine runs the new
+	// room hosts it (hostSlot), not the lowest slot, and not the old host
+	// when it rejoins. A slot not Present names no one.
+	Host    uint8
+	Listing [8]byte // the game's LAN listing id (wire.Successors.Listing)
 }
 
 // Resume returns a room that carries on a running game handed over by a
@@ -351,6 +355,9 @@ func Resume(cfg Config, h Handover) *Room {
 		} else {
 			s.vacant = true // its drop time is set at the room's first tick (tickResumed)
 		}
+	}
+	if int(h.Host) < game.MaxPlayers && h.Present&(1<<h.Host) != 0 {
+		r.owner, r.ownerID = int(h.Host), r.slots[h.Host].id
 	}
 	r.state, r.child = wire.StateRunning, wire.ChildIterating
 	r.nextTurn = h.Next

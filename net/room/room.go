@@ -56,6 +56,15 @@ type Config struct {
 	// it would host the game (handover.go). In-process connections have
 	// none and are never successors.
 	AddrOf func(ConnID) netip.Addr
+	// Hosts, if set, reports whether a connection is the room's host
+	// player's: the in-process player of a room its own machine runs (the
+	// Host button), or the connection that created a server's room
+	// (wire.CreateRoom). The slot such a connection takes is the host's
+	// for as long as its player holds it (hostSlot). Unset, or until such
+	// a player is seated, the host is the lowest non-vacant slot (a
+	// dedicated server's default room). A resumed room's host is named
+	// by its Handover instead: the successor's slot.
+	Hosts func(ConnID) bool
 	// NewRecorder, if set, is asked for a recorder at the start of every
 	// game (a nil recorder records nothing).
 	NewRecorder func(setup game.Setup, roomName string) Recorder
@@ -189,7 +198,9 @@ type Room struct {
 	end          wire.EndReason          // finished: why
 	final        uint32                  // finished: the game's last turn
 	lastStatus   time.Duration
-	lastHost     int // the host slot the last roster named
+	lastHost     int      // the host slot the last roster named
+	owner        int      // the host player's slot (Config.Hosts, Handover.Host); -1: none, the lowest non-vacant slot hosts
+	ownerID      [16]byte // the player id owner held when it was named: a slot freed and taken by another is not the host's
 	statusDirty  bool
 	lastSetup    time.Duration
 	timingChecks uint32
@@ -337,6 +348,7 @@ func New(cfg Config) *Room {
 		arena: make([]byte, 0, 64<<10),
 	}
 	r.setup.Players = 0
+	r.owner = -1
 	r.lastPing = -roomPingEvery // the first Tick pings
 	r.events = make([]wire.RoomEvent, 0, wire.MaxEvents)
 	for i := range r.master {
@@ -430,9 +442,21 @@ func (r *Room) playerEntry(i int) wire.Player {
 	}
 }
 
-// hostSlot is the lowest occupied slot: the player who changes the setup
-// and starts the game. If the host leaves, the next player inherits.
+// hostSlot is the host player's slot: the player who changes the setup,
+// starts, pauses and ends the game, and kicks (docs/ARCHITECTURE.md, "One
+// host"). It is the slot of the player whose machine runs the room, or
+// that created it (owner), while that player is there; otherwise, and in
+// a dedicated server's default room, the lowest non-vacant slot. So after
+// a host migration the successor hosts, and a crashed host that rejoins
+// does not: every roster names the room's own machine's player. -1: no
+// player.
 func (r *Room) hostSlot() int {
+	if o := r.owner; o >= 0 {
+		s := &r.slots[o]
+		if s.used && s.id == r.ownerID && !s.vacant {
+			return o
+		}
+	}
 	for i := range r.slots {
 		if r.slots[i].used && !r.slots[i].vacant {
 			return i

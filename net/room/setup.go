@@ -155,6 +155,7 @@ func (r *Room) takeSeat(m *member) bool {
 	}
 	m.slot = free
 	m.id, m.name = [16]byte{}, ""
+	r.noteOwner(m)
 	r.seated(m)
 	return true
 }
@@ -209,6 +210,7 @@ func (r *Room) catchUp(m *member) {
 
 func (r *Room) addMember(conn ConnID, slotIdx int) *member {
 	m := &member{conn: conn, slot: slotIdx, connected: true, heard: r.now, rateStart: r.now}
+	r.noteOwner(m)
 	r.conns[conn] = m
 	r.members = append(r.members, m)
 	return m
@@ -434,4 +436,12 @@ func (r *Room) reset() {
 	r.desync = nil
 	r.broadcastSetup()
 	r.broadcastStatus()
+}
+
+// noteOwner makes m's slot the host's if m is the host player's
+// connection (Config.Hosts).
+func (r *Room) noteOwner(m *member) {
+	if m.slot >= 0 && r.cfg.Hosts != nil && r.cfg.Hosts(m.conn) {
+		r.owner, r.ownerID = m.slot, r.slots[m.slot].id
+	}
 }
