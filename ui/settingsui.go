@@ -67,21 +67,19 @@ func newSettingsScreen(a *App) *settingsScreen {
 		widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: t.px(120)}))
 	form.AddChild(s.full)
 
-	form.AddChild(label("Predict my ship"))
-	pred := t.hbox(14)
-	s.pred = t.buttonFunc("", func() { s.edit.Predict = !s.edit.Predict; s.show() }, t.size(120, 0),
-		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
-	pred.AddChild(s.pred, t.dim("hide latency: your ship answers your keys at once in network games",
-		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
-	form.AddChild(pred)
-
-	form.AddChild(label("Internet"))
-	pmap := t.hbox(14)
-	s.pmap = t.buttonFunc("", func() { s.edit.Portmap = !s.edit.Portmap; s.show() }, t.size(120, 0),
-		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
-	pmap.AddChild(s.pmap, t.dim("Let players on the internet join (ask my router to open a port)",
-		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
-	form.AddChild(pmap)
+	// toggle adds a row of the form: an On/Off button for *on, and what it
+	// does.
+	toggle := func(name, does string, on *bool) *widget.Button {
+		form.AddChild(label(name))
+		row := t.hbox(14)
+		b := t.buttonFunc("", func() { *on = !*on; s.show() }, t.size(120, 0),
+			widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+		row.AddChild(b, t.dim(does, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+		form.AddChild(row)
+		return b
+	}
+	s.pred = toggle("Predict my ship", "hide latency: your ship answers your keys at once in network games", &s.edit.Predict)
+	s.pmap = toggle("Internet", "Let players on the internet join (ask my router to open a port)", &s.edit.Portmap)
 
 	form.AddChild(label("Controls"))
 	form.AddChild(t.buttonFunc("Keys and gamepad…", func() {
@@ -119,18 +117,17 @@ func (s *settingsScreen) show() {
 		s.full.SetText("Off")
 	}
 	s.a.theme().setOn(s.full, s.edit.Fullscreen)
-	if s.edit.Predict {
-		s.pred.SetText("On")
-	} else {
-		s.pred.SetText("Off")
+	for _, b := range []struct {
+		w  *widget.Button
+		on bool
+	}{{s.pred, s.edit.Predict}, {s.pmap, s.edit.Portmap}} {
+		if b.on {
+			b.w.SetText("On")
+		} else {
+			b.w.SetText("Off")
+		}
+		s.a.theme().setOn(b.w, b.on)
 	}
-	s.a.theme().setOn(s.pred, s.edit.Predict)
-	if s.edit.Portmap {
-		s.pmap.SetText("On")
-	} else {
-		s.pmap.SetText("Off")
-	}
-	s.a.theme().setOn(s.pmap, s.edit.Portmap)
 }
 
 func (s *settingsScreen) id() screenID            { return screenSettings }
