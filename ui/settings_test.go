@@ -312,3 +312,24 @@ func TestSettingsSayNothingWillPlay(t *testing.T) {
 		t.Errorf("the settings screen does not say %q", why)
 	}
 }
+
+// TestSettingsToggles: each On/Off row turns its own setting.
+func TestSettingsToggles(t *testing.T) {
+	d := newInputDriver(t, Options{ConfigDir: t.TempDir(), Silent: true})
+	d.app.emit(Intent{Kind: IntentOpenSettings})
+	d.update(InputState{})
+	s := d.app.cur.(*settingsScreen)
+	if !s.edit.Predict || !s.edit.Portmap {
+		t.Fatalf("defaults: predict %v, portmap %v; want both on", s.edit.Predict, s.edit.Portmap)
+	}
+	s.pmap.Click()
+	d.update(InputState{}) // the UI hands on the click at its next update
+	if !s.edit.Predict || s.edit.Portmap {
+		t.Errorf("after Internet: predict %v, portmap %v; want on, off", s.edit.Predict, s.edit.Portmap)
+	}
+	s.pred.Click()
+	d.update(InputState{})
+	if s.edit.Predict || s.edit.Portmap {
+		t.Errorf("after Predict: predict %v, portmap %v; want off, off", s.edit.Predict, s.edit.Portmap)
+	}
+}
