@@ -10,6 +10,8 @@ package host
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"net/netip"
@@ -53,6 +55,11 @@ type Config struct {
 	// and no game is handed over (the Leave's text): a server's is that it
 	// is shutting down; a player who hosts names themself.
 	Goodbye string
+	// RoomKeys, if any, are the keys a CreateRoom must carry one of
+	// (wire.CreateRoom.Key): the operator hands them to the players it
+	// opens rooms for (`-server -room-key`). None: anyone may create rooms.
+	// In-process clients need none.
+	RoomKeys []string
 }
 
 // LAN returns a host's settings for a LAN, the preset named as
@@ -102,6 +109,11 @@ type Host struct {
 	lastFlush time.Duration
 
 	roomDrops dropLog // the rooms' drops, logged per reason per interval
+
+	keys     [][sha256.Size]byte // Config.RoomKeys, hashed (keyAllowed)
+	created  uint64              // rooms opened for a CreateRoom
+	refused  [numRefusals]uint64 // CreateRooms refused, by reason
+	refusals dropLog             // the refusals above, one log line per reason per dropLogEvery
 
 	// The id the default room's game is listed under on the LAN: made
 	// with the host (or kept from the host it took over from), told to
@@ -173,6 +185,38 @@ const (
 var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit",
 	"host_create_rate", "host_no_join", "host_no_game"}
 
+// Reasons a CreateRoom is refused (answered with a Refuse), counted in
+// /metrics and logged once per reason per dropLogEvery.
+const (
+	refusedFull    = iota // the server holds MaxRooms rooms, or is stopping
+	refusedLimit          // the creator's connection or network holds its share (MaxRoomsPerConn, MaxRoomsPerNet)
+	refusedRoomKey        // no room key, or not one of Config.RoomKeys
+	numRefusals
+)
+
+var refusalNames = [numRefusals]string{"full", "limit", "room_key"}
+
+func refusalName(r int) string { return refusalNames[r] }
+
+// roomKeyText is what a creator without a valid room key is told.
+const roomKeyText = "this server opens rooms only for players with its room key"
+
+// keyAllowed reports whether a CreateRoom's key lets it open a room. The
+// keys are compared as SHA-256 digests in constant time, every key each
+// time, so that neither the time an answer takes nor a key's length tells
+// a guesser how close it came.
+func (h *Host) keyAllowed(key string) bool {
+	if len(h.keys) == 0 {
+		return true
+	}
+	sum := sha256.Sum256([]byte(key))
+	ok := 0
+	for i := range h.keys {
+		ok |= subtle.ConstantTimeCompare(sum[:], h.keys[i][:])
+	}
+	return ok == 1 && key != ""
+}
+
 // joinGrace is how long a connection may be in no room (since it connected,
 // or since it left its room) before the host closes it: a player, a
 // spectator or a bot joins a room within moments of connecting, and a
@@ -240,6 +284,11 @@ func New(cfg Config) *Host {
 		nextRoom: DefaultRoom,
 		nextConn: 1,
 		lanID:    lan.NewGameID(),
+	}
+	for _, k := range cfg.RoomKeys {
+		if k != "" {
+			h.keys = append(h.keys, sha256.Sum256([]byte(k)))
+		}
 	}
 	if cfg.Record {
 		h.rec = &recorders{dir: cfg.RecordDir, file: cfg.RecordFile, log: log.Info}
@@ -411,6 +460,11 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.drop(dropHostCreateRate)
 			return
 		}
+		if cn.pipe == nil && !h.keyAllowed(m.Key) {
+			h.refused[refusedRoomKey]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseRoomKey, Text: roomKeyText})
+			return
+		}
 		var maker netip.Prefix
 		if cn.addr.IsValid() {
 			maker = makerNet(cn.addr.Addr())
@@ -424,10 +478,12 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		}
 		switch {
 		case len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load():
+			h.refused[refusedFull]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
 			return
 		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
 			h.dropped[dropHostRoomLimit]++
+			h.refused[refusedLimit]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "you have created as many rooms as one player may"})
 			return
 		}
@@ -437,6 +493,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		}
 		rid := h.openRoom(name, m.Setup, m.Setup.Seed)
 		cn.created++
+		h.created++
 		if maker.IsValid() {
 			h.rooms[rid].maker = maker
 			h.byMaker[maker]++
@@ -560,6 +617,7 @@ func (h *Host) Tick(wall time.Time) {
 		h.sweepIdle(now)
 	}
 	h.dlog.note(h.log, "host: dropped", now, h.dropped[:], hostDropName)
+	h.refusals.note(h.log, "host: room refused", now, h.refused[:], refusalName)
 	// Twice a second, and at once when the default room's player count
 	// or state changes: the LAN listing shows them.
 	if now-h.lastStat >= 500*time.Millisecond || h.listingChanged() {

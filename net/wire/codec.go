@@ -887,22 +887,28 @@ func (m *RoomStatus) decodePayload(r *reader) error {
 	return r.Err()
 }
 
-// CreateRoom: Name string, Setup.
+// CreateRoom: Name string, Setup, Key string, Unlisted bool.
 
 func (m CreateRoom) check() error {
 	if err := checkString("name", m.Name, MaxName); err != nil {
+		return err
+	}
+	if err := checkString("key", m.Key, MaxRoomKey); err != nil {
 		return err
 	}
 	return checkSetup(m.Setup)
 }
 
 func (m CreateRoom) appendPayload(b []byte) []byte {
-	return appendSetup(appendString(b, m.Name), m.Setup)
+	b = appendSetup(appendString(b, m.Name), m.Setup)
+	return appendBool(appendString(b, m.Key), m.Unlisted)
 }
 
 func (m *CreateRoom) decodePayload(r *reader) error {
 	m.Name = r.string("name", MaxName)
 	m.Setup = r.setup()
+	m.Key = r.string("key", MaxRoomKey)
+	m.Unlisted = r.bool("unlisted")
 	return r.Err()
 }
 

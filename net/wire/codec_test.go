@@ -154,6 +154,8 @@ func samples() []sample {
 		{"start game", StartGame{}},
 		{"start game 3", StartGame{Game: 3}},
 		{"create room", CreateRoom{Name: "Friday night", Setup: game.Setup{Seed: 42, Mode: game.Versus, Lives: 5, StartWave: 2, FriendlyFire: true}}},
+		{"create room with a key", CreateRoom{Name: "Friends", Setup: game.Setup{Mode: game.Coop, Lives: 3, StartWave: 1}, Key: strings.Repeat("k", MaxRoomKey), Unlisted: true}},
+		{"refuse-room-key", Refuse{Reason: RefuseRoomKey, Text: "this server opens rooms only for players with its room key"}},
 		{"room created", RoomCreated{RoomID: 0xdeadbeef}},
 		{"end game", EndGame{}},
 		{"kick", Kick{Slot: 3}},

@@ -49,6 +49,8 @@ import (
 // room checks (RefuseRules); a vacant slot's inputs carry game.Away; the
 // transport (its protocol 3) validates a new address with a challenge
 // before a session moves there, which a version 6 peer cannot answer.
+// CreateRoom carries the server's room key (CreateRoom.Key), refused
+// without it by RefuseRoomKey, and whether the room is listed.
 const Version = 7
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
@@ -61,6 +63,7 @@ const (
 	MaxName       = 24   // bytes of a player or room name
 	MaxChat       = 200  // bytes of a chat line
 	MaxText       = 200  // bytes of a refusal or leave text
+	MaxRoomKey    = 64   // bytes of a server's room key (CreateRoom.Key)
 	MaxK          = 8    // ticks per turn (iterations_per_command)
 	MaxDelay      = 16   // input delay, in turns
 	MaxBatch      = 16   // turns in one client or master packet
@@ -167,8 +170,11 @@ const (
 	RefuseMoving RefuseReason = 11
 	// RefuseRules: the player's build plays by other rules than the room's
 	// (Join.Rules differs): its game would desync on the first turn.
-	RefuseRules     RefuseReason = 12
-	refuseReasonEnd              = 13
+	RefuseRules RefuseReason = 12
+	// RefuseRoomKey: a server that opens rooms only for holders of its
+	// room key got a CreateRoom without a key it hands out.
+	RefuseRoomKey   RefuseReason = 13
+	refuseReasonEnd              = 14
 )
 
 // Refuse turns a Join away.
@@ -278,9 +284,16 @@ type Start struct {
 // CreateRoom asks a dedicated server to open a room with this name and
 // setup (Setup.Seed non-zero fixes the game's seed; Players is ignored).
 // The answer is RoomCreated, or Refuse.
+//
+// Key is the server's room key, for a server that opens rooms only for
+// players it handed one to (empty: none); it travels, as every frame,
+// sealed by the transport. Unlisted asks the server to leave the room out
+// of its room list: it is then joined by its id (an invite code) only.
 type CreateRoom struct {
-	Name  string
-	Setup game.Setup
+	Name     string
+	Setup    game.Setup
+	Key      string // at most MaxRoomKey bytes
+	Unlisted bool
 }
 
 // RoomCreated answers CreateRoom with the new room's id, to join with.
