@@ -32,6 +32,7 @@ type botsOptions struct {
 	syncTest int    // ticks every bot's session sync-tests (-bots -local)
 	share    bool   // each room's bots share one simulation (-bots -join)
 	pprof    string // where to serve the Go profiler while the bots run ("": nowhere)
+	roomKey  string // the server's room key, for the rooms the bots create (-per-room)
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
@@ -112,6 +113,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
 		Predict: o.predict, SyncTest: o.syncTest, Share: o.share, Pin: pin,
+		RoomKey: o.roomKey,
 	})
 	return report(s, err, stdout, stderr)
 }

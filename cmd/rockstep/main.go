@@ -67,6 +67,8 @@ func run(args []string) int {
 	fs.IntVar(&so.maxConns, "max-conns", 0, fmt.Sprintf("with -server: connections at once, players and spectators of every room (default %d)", transport.LAN().MaxSessions))
 	fs.IntVar(&so.procs, "procs", 0, fmt.Sprintf("with -server: processors running the server's Go code at once (default $GOMAXPROCS if set, else %d: every room runs on one loop)", serverProcs))
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
+	fs.Var((*stringsFlag)(&so.roomKeys), "room-key", "with -server: open rooms only for players who give this `KEY` (repeatable; hand it to your friends; default: anyone may create rooms); with -bots -join -per-room: the key the bots create rooms with")
+	fs.StringVar(&so.keysFile, "room-keys", "", "with -server: like -room-key, for each key in `FILE` (one a line; # starts a comment line)")
 	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -103,6 +105,9 @@ func run(args []string) int {
 	if bo.n != 0 {
 		bo.predict, bo.syncTest = po.forBots(), po.syncTest
 		bo.seed, bo.pprof = *seed, so.pprof
+		if n := len(so.roomKeys); n > 0 {
+			bo.roomKey = so.roomKeys[n-1]
+		}
 		if bo.seed == 0 {
 			bo.seed = uint64(time.Now().UnixNano())
 		}

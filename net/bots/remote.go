@@ -48,6 +48,10 @@ type RemoteConfig struct {
 	// Pin, if set, is the server's host key fingerprint or its first
 	// 16 or more hex digits (an invite code's): the bots join no other.
 	Pin string
+	// RoomKey is the server's room key, for the rooms the bots create
+	// (PerRoom above zero) on a server that opens rooms only for its
+	// holders.
+	RoomKey string
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -276,7 +280,7 @@ func gameTime(bots []*remoteBot) time.Duration {
 // answers the same ask from the same address with the room it made for it
 // while nobody has joined, so a retry never makes a second room.
 func createRoom(ctx context.Context, cfg RemoteConfig, g int, from netip.Addr) (uint32, error) {
-	ask := wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}}
+	ask := wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}, Key: cfg.RoomKey}
 	var err error
 	for try := 0; try < createRoomTries; try++ {
 		var id uint32
