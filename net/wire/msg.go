@@ -50,7 +50,8 @@ import (
 // transport (its protocol 3) validates a new address with a challenge
 // before a session moves there, which a version 6 peer cannot answer.
 // CreateRoom carries the server's room key (CreateRoom.Key), refused
-// without it by RefuseRoomKey, and whether the room is listed.
+// without it by RefuseRoomKey, and whether the room is listed; a server
+// answers RoomListRequest with the rooms it lists (RoomList).
 const Version = 7
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
@@ -64,6 +65,7 @@ const (
 	MaxChat       = 200  // bytes of a chat line
 	MaxText       = 200  // bytes of a refusal or leave text
 	MaxRoomKey    = 64   // bytes of a server's room key (CreateRoom.Key)
+	MaxListRooms  = 16   // rooms in one RoomList (16 of at most 58 bytes fit a frame)
 	MaxK          = 8    // ticks per turn (iterations_per_command)
 	MaxDelay      = 16   // input delay, in turns
 	MaxBatch      = 16   // turns in one client or master packet
@@ -108,6 +110,8 @@ const (
 	TypeKick            Type = 25 // host player → room: remove a player from the lobby, for the room's life
 	TypeStandby         Type = 26 // player → room: where it would host the game if the host went away
 	TypeSuccessors      Type = 27 // room → all: who hosts the game next, in order
+	TypeRoomListRequest Type = 28 // client → server: which rooms do you list?
+	TypeRoomList        Type = 29 // server → client: the rooms it lists publicly
 )
 
 // Message is any message of this package.
@@ -294,6 +298,32 @@ type CreateRoom struct {
 	Setup    game.Setup
 	Key      string // at most MaxRoomKey bytes
 	Unlisted bool
+}
+
+// RoomListRequest asks a server, from a connection in no room, for the
+// rooms it lists publicly whose ids are above After (0: from the first),
+// at most MaxListRooms an answer. The answer is RoomList.
+type RoomListRequest struct {
+	After uint32
+}
+
+// RoomInfo is one room of a RoomList, as a Join screen shows it.
+type RoomInfo struct {
+	RoomID  uint32
+	Name    string    // the room's name, at most MaxName bytes
+	Host    string    // the host player's name, at most MaxName bytes; "" while the room has none
+	Players uint8     // players in it, connected or held for a reconnect
+	Max     uint8     // 1 to game.MaxPlayers, at least Players
+	State   RoomState // setup, running or finished
+	Version uint8     // the protocol version the room speaks (Version)
+}
+
+// RoomList answers RoomListRequest: the listed rooms above its After, in
+// ascending id order. More says there are more: ask again with After the
+// last room's id.
+type RoomList struct {
+	Rooms []RoomInfo // at most MaxListRooms
+	More  bool
 }
 
 // RoomCreated answers CreateRoom with the new room's id, to join with.
@@ -559,3 +589,5 @@ func (EndGame) Type() Type         { return TypeEndGame }
 func (Kick) Type() Type            { return TypeKick }
 func (Standby) Type() Type         { return TypeStandby }
 func (Successors) Type() Type      { return TypeSuccessors }
+func (RoomListRequest) Type() Type { return TypeRoomListRequest }
+func (RoomList) Type() Type        { return TypeRoomList }
