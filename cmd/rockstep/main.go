@@ -55,6 +55,7 @@ func run(args []string) int {
 	po := predictFlags(fs)
 	var so serverOptions
 	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
+	roomsAt := fs.String("rooms", "", fmt.Sprintf("print the rooms the server at `ADDR` (host or host:port, port %d by default, or an invite code) lists, one per line, and exit", wire.DefaultPort))
 	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
 	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
 	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", wire.DefaultPort), "with -server or -host: UDP `ADDR` to listen on")
@@ -98,6 +99,9 @@ func run(args []string) int {
 	if *server {
 		so.portmap = set["portmap"] && *portmapFlag
 		return runServer(so, os.Stderr)
+	}
+	if *roomsAt != "" {
+		return runRooms(*roomsAt, os.Stdout, os.Stderr)
 	}
 	if *browse {
 		return runBrowse(*browseTimeout, os.Stdout, os.Stderr)

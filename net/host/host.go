@@ -137,6 +137,10 @@ type hosted struct {
 	asked   wire.CreateRoom
 	askedBy netip.Addr  // the address that asked for it (invalid: not made by a CreateRoom)
 	askedOn room.ConnID // the connection that asked for it
+
+	// unlisted: its creator asked to leave it out of the room list
+	// (CreateRoom.Unlisted).
+	unlisted bool
 }
 
 // askedBefore returns the room made for the same CreateRoom from the same
@@ -168,6 +172,7 @@ type conn struct {
 	roomless   bool               // in no room since roomlessAt (seen by the idle sweep, or connected)
 	roomlessAt time.Duration      // when it connected, or was first seen in no room
 	creates    tokenbucket.Bucket // CreateRooms, at createPerS
+	lists      tokenbucket.Bucket // RoomListRequests, at listPerS
 }
 
 // Host-level drop reasons (frames the host itself turns away).
@@ -179,11 +184,12 @@ const (
 	dropHostCreateRate // CreateRoom over the connection's rate (createPerS): no answer
 	dropHostNoJoin     // a connection closed for joining no room within joinGrace
 	dropHostNoGame     // a created room closed for running no game for lobbyLimit
+	dropHostListRate   // RoomListRequest over the connection's rate (listPerS): no answer
 	numHostDrops
 )
 
 var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit",
-	"host_create_rate", "host_no_join", "host_no_game"}
+	"host_create_rate", "host_no_join", "host_no_game", "host_list_rate"}
 
 // Reasons a CreateRoom is refused (answered with a Refuse), counted in
 // /metrics and logged once per reason per dropLogEvery.
@@ -234,6 +240,15 @@ const idleSweepEvery = 500 * time.Millisecond
 const (
 	createPerS  = 1
 	createBurst = 4
+)
+
+// listPerS and listBurst are the pace of one connection's
+// RoomListRequests: a Join screen refreshing its list, and paging through
+// a full server (MaxRooms/wire.MaxListRooms pages) in a burst. More are
+// dropped unanswered and counted.
+const (
+	listPerS  = 2
+	listBurst = 16
 )
 
 // lobbyLimit is how long a created room (not the default) may go without a
@@ -499,7 +514,14 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.byMaker[maker]++
 		}
 		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
+		h.rooms[rid].unlisted = m.Unlisted
 		h.reply(id, wire.RoomCreated{RoomID: rid})
+	case wire.RoomListRequest:
+		if cn.addr.IsValid() && !cn.lists.Take(now, listPerS, listBurst) {
+			h.drop(dropHostListRate)
+			return
+		}
+		h.reply(id, h.roomList(m.After))
 	case wire.Ping:
 		h.reply(id, wire.Pong{ID: m.ID, Time: m.Time})
 		if cn.stray {
@@ -511,6 +533,36 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		h.dropped[dropHostNotJoined]++
 		h.onStray(id, cn, now)
 	}
+}
+
+// roomList returns the rooms the host lists publicly with ids above
+// after, at most wire.MaxListRooms: every room but those whose creator
+// asked for them unlisted, and those closing. Names are cleaned as text
+// (a room's and its host's come from clients).
+func (h *Host) roomList(after uint32) wire.RoomList {
+	var l wire.RoomList
+	for _, id := range h.order { // ids ascend: rooms are appended as opened
+		hr := h.rooms[id]
+		if id <= after || hr.unlisted || hr.expired {
+			continue
+		}
+		if len(l.Rooms) == wire.MaxListRooms {
+			l.More = true
+			break
+		}
+		st, _ := hr.r.State()
+		ri := wire.RoomInfo{RoomID: id, Name: peertext.Clean(hr.r.Name(), wire.MaxName), State: st, Version: wire.Version,
+			Max: uint8(min(max(hr.r.MaxPlayers(), 1), game.MaxPlayers))}
+		ri.Players = uint8(min(hr.r.PlayerCount(), int(ri.Max)))
+		for _, p := range hr.r.Roster() {
+			if p.Host {
+				ri.Host = peertext.Clean(p.Name, wire.MaxName)
+				break
+			}
+		}
+		l.Rooms = append(l.Rooms, ri)
+	}
+	return l
 }
 
 // strayGrace is how long a connection may go on sending room traffic while
