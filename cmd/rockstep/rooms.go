@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strconv"
@@ -13,6 +14,8 @@ import (
 	"time"
 
 	"rockstep/net/client"
+	"rockstep/net/host"
+	"rockstep/net/invite"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -44,7 +47,7 @@ func runRooms(target string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	for _, r := range l.Rooms {
-		fmt.Fprintln(stdout, roomLine(l.Addr, r))
+		fmt.Fprintln(stdout, roomLine(l.Addr, l.Fingerprint, r))
 	}
 	switch {
 	case l.Truncated:
@@ -56,9 +59,23 @@ func runRooms(target string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// roomLine is one room as -rooms prints it, as -browse prints a LAN game.
-func roomLine(addr string, r wire.RoomInfo) string {
-	return fmt.Sprintf("%s room=%d %q host=%q %d/%d %s v%d", addr, r.RoomID, r.Name, r.Host, r.Players, r.Max, r.State, r.Version)
+// roomLine is one room as -rooms prints it, as -browse prints a LAN game,
+// with the invite code that joins it at the address the server answered
+// at (the default room's is the server's own code).
+func roomLine(addr, fingerprint string, r wire.RoomInfo) string {
+	line := fmt.Sprintf("%s room=%d %q host=%q %d/%d %s v%d", addr, r.RoomID, r.Name, r.Host, r.Players, r.Max, r.State, r.Version)
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return line
+	}
+	code, err := invite.New([]netip.AddrPort{ap}, fingerprint)
+	if err != nil {
+		return line
+	}
+	if r.RoomID != host.DefaultRoom {
+		code.RoomID = r.RoomID
+	}
+	return line + " code=" + code.String()
 }
 
 // withDefaultPort adds wire.DefaultPort to an address that has no port

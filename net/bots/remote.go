@@ -52,6 +52,9 @@ type RemoteConfig struct {
 	// (PerRoom above zero) on a server that opens rooms only for its
 	// holders.
 	RoomKey string
+	// RoomID, with PerRoom 0, is the room the bots join (an invite code's
+	// room on a server); 0: the server's default room.
+	RoomID uint32
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -156,7 +159,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			roomID := uint32(0)
+			roomID := cfg.RoomID
 			if cfg.PerRoom > 0 {
 				creating <- struct{}{}
 				id, err := createRoom(ctx, cfg, g, from)
@@ -560,9 +563,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			}
 			switch {
 			case ph == lockstep.Refused && back && s.Refusal().Reason == wire.RefuseBadToken:
-				fail = fmt.Errorf("refused (reason %d) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
+				fail = fmt.Errorf("refused (%v) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
 			case ph == lockstep.Refused:
-				fail = fmt.Errorf("refused (reason %d) %q", s.Refusal().Reason, s.Refusal().Text)
+				fail = fmt.Errorf("refused (%v) %q", s.Refusal().Reason, s.Refusal().Text)
 			case ph == lockstep.Left:
 				fail = fmt.Errorf("sent away: %s", s.LeaveMessage().Text)
 			default:

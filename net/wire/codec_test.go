@@ -779,3 +779,19 @@ func TestRoomListLimits(t *testing.T) {
 		})
 	}
 }
+
+func TestRefuseReasonString(t *testing.T) {
+	for _, c := range []struct {
+		r    RefuseReason
+		want string
+	}{
+		{RefuseNoRoom, "no room"},
+		{RefuseRoomKey, "room key"},
+		{refuseReserved, "reason 6"},
+		{refuseReasonEnd, "reason 14"},
+	} {
+		if got := c.r.String(); got != c.want {
+			t.Errorf("RefuseReason(%d).String() = %q, want %q", c.r, got, c.want)
+		}
+	}
+}

@@ -181,6 +181,21 @@ const (
 	refuseReasonEnd              = 14
 )
 
+// refuseNames name the refusal reasons, as logs and the bots print them.
+var refuseNames = [refuseReasonEnd]string{
+	RefuseFull: "full", RefuseRunning: "running", RefuseBadToken: "bad token", RefuseVersion: "version",
+	RefuseNoRoom: "no room", RefuseShutdown: "shutdown", RefuseRateLimit: "rate limit", RefuseBanned: "banned",
+	RefuseNotHosting: "not hosting", RefuseMoving: "moving", RefuseRules: "rules", RefuseRoomKey: "room key",
+}
+
+// String names the reason, or gives its number if it has no name.
+func (r RefuseReason) String() string {
+	if int(r) < len(refuseNames) && refuseNames[r] != "" {
+		return refuseNames[r]
+	}
+	return "reason " + strconv.Itoa(int(r))
+}
+
 // Refuse turns a Join away.
 type Refuse struct {
 	Reason RefuseReason
