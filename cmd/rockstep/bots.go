@@ -32,6 +32,7 @@ type botsOptions struct {
 	syncTest int    // ticks every bot's session sync-tests (-bots -local)
 	share    bool   // each room's bots share one simulation (-bots -join)
 	pprof    string // where to serve the Go profiler while the bots run ("": nowhere)
+	roomKey  string // the server's room key, for the rooms the bots create (-per-room)
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
@@ -87,7 +88,7 @@ func report(s bots.Summary, err error, stdout, stderr io.Writer) int {
 func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	pin := ""
+	pin, room := "", uint32(0)
 	code, ok, err := joinCode(o.join)
 	if err != nil {
 		fmt.Fprintf(stderr, "rockstep: -join %s: %v\n", o.join, err)
@@ -100,7 +101,11 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stderr, "rockstep: invite code %s: the host answers at %s\n", code, addr)
-		o.join, pin = addr, code.Fingerprint()
+		o.join, pin, room = addr, code.Fingerprint(), code.RoomID
+		if room != 0 && o.perRoom > 0 {
+			fmt.Fprintf(stderr, "rockstep: -join %s names room %d: -per-room creates rooms of its own; leave one out\n", code, room)
+			return 2
+		}
 	}
 	// On loopback, each room's bots dial from their own address, as the
 	// machines of a LAN would, so per-IP limits see one machine per room.
@@ -112,6 +117,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
 		Predict: o.predict, SyncTest: o.syncTest, Share: o.share, Pin: pin,
+		RoomKey: o.roomKey, RoomID: room,
 	})
 	return report(s, err, stdout, stderr)
 }

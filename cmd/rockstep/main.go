@@ -55,6 +55,7 @@ func run(args []string) int {
 	po := predictFlags(fs)
 	var so serverOptions
 	browse := fs.Bool("browse", false, "print the games found on the LAN, one per line, and exit")
+	roomsAt := fs.String("rooms", "", fmt.Sprintf("print the rooms the server at `ADDR` (host or host:port, port %d by default, or an invite code) lists, one per line, and exit", wire.DefaultPort))
 	browseTimeout := fs.Duration("timeout", 2*time.Second, "with -browse: how long to listen")
 	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
 	fs.StringVar(&so.listen, "listen", fmt.Sprintf(":%d", wire.DefaultPort), "with -server or -host: UDP `ADDR` to listen on")
@@ -67,6 +68,8 @@ func run(args []string) int {
 	fs.IntVar(&so.maxConns, "max-conns", 0, fmt.Sprintf("with -server: connections at once, players and spectators of every room (default %d)", transport.LAN().MaxSessions))
 	fs.IntVar(&so.procs, "procs", 0, fmt.Sprintf("with -server: processors running the server's Go code at once (default $GOMAXPROCS if set, else %d: every room runs on one loop)", serverProcs))
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
+	fs.Var((*stringsFlag)(&so.roomKeys), "room-key", "with -server: open rooms only for players who give this `KEY` (repeatable; hand it to your friends; default: anyone may create rooms); with -bots -join -per-room: the key the bots create rooms with")
+	fs.StringVar(&so.keysFile, "room-keys", "", "with -server: like -room-key, for each key in `FILE` (one a line; # starts a comment line)")
 	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -97,16 +100,29 @@ func run(args []string) int {
 		so.portmap = set["portmap"] && *portmapFlag
 		return runServer(so, os.Stderr)
 	}
+	if *roomsAt != "" {
+		return runRooms(*roomsAt, os.Stdout, os.Stderr)
+	}
 	if *browse {
 		return runBrowse(*browseTimeout, os.Stdout, os.Stderr)
 	}
 	if bo.n != 0 {
 		bo.predict, bo.syncTest = po.forBots(), po.syncTest
 		bo.seed, bo.pprof = *seed, so.pprof
+		if n := len(so.roomKeys); n > 0 {
+			bo.roomKey = so.roomKeys[n-1]
+		}
 		if bo.seed == 0 {
 			bo.seed = uint64(time.Now().UnixNano())
 		}
 		return runBots(bo, os.Stdout, os.Stderr)
+	}
+	if c, ok, _ := joinCode(bo.join); ok && c.RoomID != 0 {
+		// The window's join (ui) dials a code's addresses but does not
+		// yet ask for its room: it would land in the server's default
+		// room, among strangers. Say so rather than go there.
+		fmt.Fprintf(os.Stderr, "rockstep: -join %s names room %d on a server, which this build's window cannot join yet; `rockstep -bots N -join CODE` can\n", c, c.RoomID)
+		return 2
 	}
 	if *wave < 1 || *wave > game.MaxStartWave {
 		fmt.Fprintf(os.Stderr, "rockstep: -wave %d: want 1 to %d\n", *wave, game.MaxStartWave)

@@ -13,12 +13,14 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
 	"rockstep/net/host"
 	"rockstep/net/portmap"
 	"rockstep/net/transport"
+	"rockstep/net/wire"
 )
 
 // serverOptions are the flags of `rockstep -server`.
@@ -30,11 +32,56 @@ type serverOptions struct {
 	pprof     string // where to serve the Go profiler's endpoints ("": nowhere)
 	lan       bool
 	maxRooms  int
-	maxConns  int    // transport sessions at once (0: transport.LAN's)
-	procs     int    // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
-	record    string // replay file ("off": none; "": the replays folder)
-	handover  bool   // hand running games to their players when stopped
-	portmap   bool   // ask the router to forward the port (-portmap; off unless asked)
+	maxConns  int      // transport sessions at once (0: transport.LAN's)
+	procs     int      // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
+	record    string   // replay file ("off": none; "": the replays folder)
+	handover  bool     // hand running games to their players when stopped
+	portmap   bool     // ask the router to forward the port (-portmap; off unless asked)
+	roomKeys  []string // -room-key: keys a player must give to create a room (none: anyone may)
+	keysFile  string   // -room-keys: a file of more such keys, one a line
+}
+
+// stringsFlag is a flag that may be given many times.
+type stringsFlag []string
+
+func (f *stringsFlag) String() string     { return strings.Join(*f, ",") }
+func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
+
+// loadRoomKeys returns the keys of -room-key and those of the -room-keys
+// file: one a line, blank lines and lines starting with # skipped, spaces
+// around a key trimmed. A key longer than wire.MaxRoomKey bytes could
+// never be sent, so it is an error, as is a file with no key at all.
+func loadRoomKeys(keys []string, file string) ([]string, error) {
+	out := []string{}
+	for _, k := range keys {
+		if k == "" {
+			return nil, errors.New("-room-key: empty key")
+		}
+		out = append(out, k)
+	}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("-room-keys: %w", err)
+		}
+		n := 0
+		for line := range strings.Lines(string(b)) {
+			k := strings.TrimSpace(line)
+			if k == "" || strings.HasPrefix(k, "#") {
+				continue
+			}
+			out, n = append(out, k), n+1
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("-room-keys %s: no key in the file", file)
+		}
+	}
+	for _, k := range out {
+		if len(k) > wire.MaxRoomKey {
+			return nil, fmt.Errorf("a room key of %d bytes: at most %d", len(k), wire.MaxRoomKey)
+		}
+	}
+	return out, nil
 }
 
 func newLogger(format string, w io.Writer) (*slog.Logger, error) {
@@ -78,6 +125,11 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: -procs %d: want 1 or more\n", o.procs)
 		return 2
 	}
+	keys, err := loadRoomKeys(o.roomKeys, o.keysFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: %v\n", err)
+		return 2
+	}
 	procs := setProcs(o.procs, os.Getenv("GOMAXPROCS"))
 	tcfg := transport.LAN()
 	if tcfg.HostKey, err = host.LoadHostKey(""); err != nil {
@@ -104,6 +156,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		cfg.MaxRooms = o.maxRooms
 	}
 	cfg.Handover = o.handover
+	cfg.RoomKeys = keys
 	h := host.New(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -131,7 +184,8 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		}
 	}
 	logServerCode(log, srv, netip.AddrPort{}) // before "listening", which tests and scripts wait for
-	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()), "procs", procs)
+	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()), "procs", procs,
+		"rooms", roomsOpenTo(len(keys)))
 	if o.portmap {
 		pm := startPortmap(srv, log)
 		// Deleted on the way out: after SIGINT/SIGTERM and the rooms'
@@ -144,6 +198,15 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// roomsOpenTo says, for the log, who may create rooms: everyone, or the
+// holders of the server's n room keys (never the keys themselves).
+func roomsOpenTo(n int) string {
+	if n == 0 {
+		return "anyone may create rooms"
+	}
+	return fmt.Sprintf("rooms only for holders of one of %d room keys", n)
 }
 
 // startPortmap asks the router for a mapping of the server's UDP port, in

@@ -48,6 +48,13 @@ type RemoteConfig struct {
 	// Pin, if set, is the server's host key fingerprint or its first
 	// 16 or more hex digits (an invite code's): the bots join no other.
 	Pin string
+	// RoomKey is the server's room key, for the rooms the bots create
+	// (PerRoom above zero) on a server that opens rooms only for its
+	// holders.
+	RoomKey string
+	// RoomID, with PerRoom 0, is the room the bots join (an invite code's
+	// room on a server); 0: the server's default room.
+	RoomID uint32
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -152,7 +159,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			roomID := uint32(0)
+			roomID := cfg.RoomID
 			if cfg.PerRoom > 0 {
 				creating <- struct{}{}
 				id, err := createRoom(ctx, cfg, g, from)
@@ -276,7 +283,7 @@ func gameTime(bots []*remoteBot) time.Duration {
 // answers the same ask from the same address with the room it made for it
 // while nobody has joined, so a retry never makes a second room.
 func createRoom(ctx context.Context, cfg RemoteConfig, g int, from netip.Addr) (uint32, error) {
-	ask := wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}}
+	ask := wire.CreateRoom{Name: "bots " + strconv.Itoa(g), Setup: game.Setup{Seed: cfg.Seed + uint64(g) + 1, Mode: game.Coop, Lives: game.MaxLives, StartWave: 1, Saucers: true, Hyperspace: true}, Key: cfg.RoomKey}
 	var err error
 	for try := 0; try < createRoomTries; try++ {
 		var id uint32
@@ -556,9 +563,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			}
 			switch {
 			case ph == lockstep.Refused && back && s.Refusal().Reason == wire.RefuseBadToken:
-				fail = fmt.Errorf("refused (reason %d) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
+				fail = fmt.Errorf("refused (%v) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
 			case ph == lockstep.Refused:
-				fail = fmt.Errorf("refused (reason %d) %q", s.Refusal().Reason, s.Refusal().Text)
+				fail = fmt.Errorf("refused (%v) %q", s.Refusal().Reason, s.Refusal().Text)
 			case ph == lockstep.Left:
 				fail = fmt.Errorf("sent away: %s", s.LeaveMessage().Text)
 			default:

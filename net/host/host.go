@@ -10,6 +10,8 @@ package host
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"errors"
 	"log/slog"
 	"net/netip"
@@ -53,6 +55,11 @@ type Config struct {
 	// and no game is handed over (the Leave's text): a server's is that it
 	// is shutting down; a player who hosts names themself.
 	Goodbye string
+	// RoomKeys, if any, are the keys a CreateRoom must carry one of
+	// (wire.CreateRoom.Key): the operator hands them to the players it
+	// opens rooms for (`-server -room-key`). None: anyone may create rooms.
+	// In-process clients need none.
+	RoomKeys []string
 }
 
 // LAN returns a host's settings for a LAN, the preset named as
@@ -103,6 +110,11 @@ type Host struct {
 
 	roomDrops dropLog // the rooms' drops, logged per reason per interval
 
+	keys     [][sha256.Size]byte // Config.RoomKeys, hashed (keyAllowed)
+	created  uint64              // rooms opened for a CreateRoom
+	refused  [numRefusals]uint64 // CreateRooms refused, by reason
+	refusals dropLog             // the refusals above, one log line per reason per dropLogEvery
+
 	// The id the default room's game is listed under on the LAN: made
 	// with the host (or kept from the host it took over from), told to
 	// the room once AdvertiseLAN runs, so that a successor lists the game
@@ -125,6 +137,10 @@ type hosted struct {
 	asked   wire.CreateRoom
 	askedBy netip.Addr  // the address that asked for it (invalid: not made by a CreateRoom)
 	askedOn room.ConnID // the connection that asked for it
+
+	// unlisted: its creator asked to leave it out of the room list
+	// (CreateRoom.Unlisted).
+	unlisted bool
 }
 
 // askedBefore returns the room made for the same CreateRoom from the same
@@ -156,6 +172,7 @@ type conn struct {
 	roomless   bool               // in no room since roomlessAt (seen by the idle sweep, or connected)
 	roomlessAt time.Duration      // when it connected, or was first seen in no room
 	creates    tokenbucket.Bucket // CreateRooms, at createPerS
+	lists      tokenbucket.Bucket // RoomListRequests, at listPerS
 }
 
 // Host-level drop reasons (frames the host itself turns away).
@@ -167,11 +184,44 @@ const (
 	dropHostCreateRate // CreateRoom over the connection's rate (createPerS): no answer
 	dropHostNoJoin     // a connection closed for joining no room within joinGrace
 	dropHostNoGame     // a created room closed for running no game for lobbyLimit
+	dropHostListRate   // RoomListRequest over the connection's rate (listPerS): no answer
 	numHostDrops
 )
 
 var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit",
-	"host_create_rate", "host_no_join", "host_no_game"}
+	"host_create_rate", "host_no_join", "host_no_game", "host_list_rate"}
+
+// Reasons a CreateRoom is refused (answered with a Refuse), counted in
+// /metrics and logged once per reason per dropLogEvery.
+const (
+	refusedFull    = iota // the server holds MaxRooms rooms, or is stopping
+	refusedLimit          // the creator's connection or network holds its share (MaxRoomsPerConn, MaxRoomsPerNet)
+	refusedRoomKey        // no room key, or not one of Config.RoomKeys
+	numRefusals
+)
+
+var refusalNames = [numRefusals]string{"full", "limit", "room_key"}
+
+func refusalName(r int) string { return refusalNames[r] }
+
+// roomKeyText is what a creator without a valid room key is told.
+const roomKeyText = "this server opens rooms only for players with its room key"
+
+// keyAllowed reports whether a CreateRoom's key lets it open a room. The
+// keys are compared as SHA-256 digests in constant time, every key each
+// time, so that neither the time an answer takes nor a key's length tells
+// a guesser how close it came.
+func (h *Host) keyAllowed(key string) bool {
+	if len(h.keys) == 0 {
+		return true
+	}
+	sum := sha256.Sum256([]byte(key))
+	ok := 0
+	for i := range h.keys {
+		ok |= subtle.ConstantTimeCompare(sum[:], h.keys[i][:])
+	}
+	return ok == 1 && key != ""
+}
 
 // joinGrace is how long a connection may be in no room (since it connected,
 // or since it left its room) before the host closes it: a player, a
@@ -190,6 +240,15 @@ const idleSweepEvery = 500 * time.Millisecond
 const (
 	createPerS  = 1
 	createBurst = 4
+)
+
+// listPerS and listBurst are the pace of one connection's
+// RoomListRequests: a Join screen refreshing its list, and paging through
+// a full server (MaxRooms/wire.MaxListRooms pages) in a burst. More are
+// dropped unanswered and counted.
+const (
+	listPerS  = 2
+	listBurst = 16
 )
 
 // lobbyLimit is how long a created room (not the default) may go without a
@@ -240,6 +299,11 @@ func New(cfg Config) *Host {
 		nextRoom: DefaultRoom,
 		nextConn: 1,
 		lanID:    lan.NewGameID(),
+	}
+	for _, k := range cfg.RoomKeys {
+		if k != "" {
+			h.keys = append(h.keys, sha256.Sum256([]byte(k)))
+		}
 	}
 	if cfg.Record {
 		h.rec = &recorders{dir: cfg.RecordDir, file: cfg.RecordFile, log: log.Info}
@@ -427,6 +491,11 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.drop(dropHostCreateRate)
 			return
 		}
+		if cn.pipe == nil && !h.keyAllowed(m.Key) {
+			h.refused[refusedRoomKey]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseRoomKey, Text: roomKeyText})
+			return
+		}
 		var maker netip.Prefix
 		if cn.addr.IsValid() {
 			maker = makerNet(cn.addr.Addr())
@@ -440,10 +509,12 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		}
 		switch {
 		case len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load():
+			h.refused[refusedFull]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
 			return
 		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
 			h.dropped[dropHostRoomLimit]++
+			h.refused[refusedLimit]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "you have created as many rooms as one player may"})
 			return
 		}
@@ -453,12 +524,20 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		}
 		rid := h.openRoom(name, m.Setup, m.Setup.Seed)
 		cn.created++
+		h.created++
 		if maker.IsValid() {
 			h.rooms[rid].maker = maker
 			h.byMaker[maker]++
 		}
 		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
+		h.rooms[rid].unlisted = m.Unlisted
 		h.reply(id, wire.RoomCreated{RoomID: rid})
+	case wire.RoomListRequest:
+		if cn.addr.IsValid() && !cn.lists.Take(now, listPerS, listBurst) {
+			h.drop(dropHostListRate)
+			return
+		}
+		h.reply(id, h.roomList(m.After))
 	case wire.Ping:
 		h.reply(id, wire.Pong{ID: m.ID, Time: m.Time})
 		if cn.stray {
@@ -470,6 +549,36 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		h.dropped[dropHostNotJoined]++
 		h.onStray(id, cn, now)
 	}
+}
+
+// roomList returns the rooms the host lists publicly with ids above
+// after, at most wire.MaxListRooms: every room but those whose creator
+// asked for them unlisted, and those closing. Names are cleaned as text
+// (a room's and its host's come from clients).
+func (h *Host) roomList(after uint32) wire.RoomList {
+	var l wire.RoomList
+	for _, id := range h.order { // ids ascend: rooms are appended as opened
+		hr := h.rooms[id]
+		if id <= after || hr.unlisted || hr.expired {
+			continue
+		}
+		if len(l.Rooms) == wire.MaxListRooms {
+			l.More = true
+			break
+		}
+		st, _ := hr.r.State()
+		ri := wire.RoomInfo{RoomID: id, Name: peertext.Clean(hr.r.Name(), wire.MaxName), State: st, Version: wire.Version,
+			Max: uint8(min(max(hr.r.MaxPlayers(), 1), game.MaxPlayers))}
+		ri.Players = uint8(min(hr.r.PlayerCount(), int(ri.Max)))
+		for _, p := range hr.r.Roster() {
+			if p.Host {
+				ri.Host = peertext.Clean(p.Name, wire.MaxName)
+				break
+			}
+		}
+		l.Rooms = append(l.Rooms, ri)
+	}
+	return l
 }
 
 // strayGrace is how long a connection may go on sending room traffic while
@@ -576,6 +685,7 @@ func (h *Host) Tick(wall time.Time) {
 		h.sweepIdle(now)
 	}
 	h.dlog.note(h.log, "host: dropped", now, h.dropped[:], hostDropName)
+	h.refusals.note(h.log, "host: room refused", now, h.refused[:], refusalName)
 	// Twice a second, and at once when the default room's player count
 	// or state changes: the LAN listing shows them.
 	if now-h.lastStat >= 500*time.Millisecond || h.listingChanged() {

@@ -24,6 +24,14 @@ type Stats struct {
 	Dropped                              map[string]uint64 // by reason, room and host
 	HungUp                               uint64            // connections hung up on: their room had given them up and they kept sending
 
+	// RoomsCreated counts the rooms opened for a CreateRoom; RoomsRefused
+	// the CreateRooms refused, by reason ("full", "limit", "room_key");
+	// CreatedPlayers is the players in the created rooms open now (the
+	// default room's are in Players only).
+	RoomsCreated   uint64
+	RoomsRefused   map[string]uint64
+	CreatedPlayers int
+
 	// The default room, as a LAN listing shows the server.
 	Name        string
 	RoomPlayers int
@@ -73,6 +81,9 @@ func (h *Host) publishStats() {
 			s.Running++
 		}
 		s.Players += hr.r.PlayerCount()
+		if id != DefaultRoom {
+			s.CreatedPlayers += hr.r.PlayerCount()
+		}
 		add(&sum, hr.r.Stats())
 	}
 	h.stats.mu.Lock()
@@ -88,6 +99,11 @@ func (h *Host) publishStats() {
 		s.Dropped[hostDropNames[i]] = n
 	}
 	s.HungUp = h.hungUp
+	s.RoomsCreated = h.created
+	s.RoomsRefused = make(map[string]uint64, numRefusals)
+	for i, n := range h.refused {
+		s.RoomsRefused[refusalNames[i]] = n
+	}
 	if h.rec != nil {
 		s.LastReport = h.rec.lastReport()
 	}
@@ -121,6 +137,11 @@ func (h *Host) Stats() Stats {
 		d[k] = v
 	}
 	s.Dropped = d
+	r := make(map[string]uint64, len(s.RoomsRefused))
+	for k, v := range s.RoomsRefused {
+		r[k] = v
+	}
+	s.RoomsRefused = r
 	return s
 }
 
@@ -157,7 +178,13 @@ func (h *Host) writeMetrics(w io.Writer) {
 		{"rockstep_bytes_in_total", "Bytes received by rooms.", counter, s.BytesIn},
 		{"rockstep_bytes_out_total", "Bytes sent by rooms.", counter, s.BytesOut},
 		{"rockstep_hung_up_total", "Connections hung up on because their room had given them up (silent past its timeout) and they kept sending.", counter, s.HungUp},
+		{"rockstep_rooms_created_total", "Rooms opened for a player's CreateRoom.", counter, s.RoomsCreated},
+		{"rockstep_created_room_players", "Players in the rooms players created (not the default room), connected or held for a reconnect.", gauge, uint64(s.CreatedPlayers)},
 	})
+	fmt.Fprintf(w, "# HELP rockstep_rooms_refused_total CreateRooms refused, by reason.\n# TYPE rockstep_rooms_refused_total counter\n")
+	for _, name := range sortedKeys(s.RoomsRefused) {
+		fmt.Fprintf(w, "rockstep_rooms_refused_total{reason=%q} %d\n", name, s.RoomsRefused[name])
+	}
 	fmt.Fprintf(w, "# HELP rockstep_dropped_total Frames dropped, by reason.\n# TYPE rockstep_dropped_total counter\n")
 	for _, name := range sortedKeys(s.Dropped) {
 		fmt.Fprintf(w, "rockstep_dropped_total{reason=%q} %d\n", name, s.Dropped[name])

@@ -16,6 +16,11 @@ func FuzzDecode(f *testing.F) {
 	} {
 		f.Add(mustCode(f, testFP, addrs...).String())
 	}
+	for _, room := range []uint32{2, 300, 1 << 31} {
+		c := mustCode(f, testFP, "203.0.113.7:7777", "192.168.1.20:7777")
+		c.RoomID = room
+		f.Add(c.String())
+	}
 	f.Add("k7qm xxxx")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, s string) {

@@ -15,10 +15,13 @@
 // first, as few symbols as it takes), whose bits, from the least
 // significant, are the payload:
 //
-//	3 bits   format: 0, a host's code (below); 1–7 are for later formats,
-//	         such as a room on a community server (its address, room id and
-//	         the server key's fingerprint); this version refuses them with
-//	         ErrNewer, and a later one still reads format 0
+//	3 bits   format: 0, a host's code (its default room); 1, a room on a
+//	         server (`rockstep -server`), whose id follows; 2–7 are for
+//	         later formats: this version refuses them with ErrNewer, and a
+//	         later one still reads formats 0 and 1
+//	format 1 only:
+//	  2 bits the room id's bytes, less one (1 to 4: as few as it takes)
+//	  8–32 bits the room id, never 0, most significant first
 //	2 bits   the number of addresses, less one (1 to 4)
 //	per address, in the order the host prefers them:
 //	  2 bits kind: 0 an IPv4 in 192.168.0.0/16 (16 bits follow: the low
@@ -26,7 +29,8 @@
 //	         bits), 3 an IPv6 (128 bits)
 //	  1 bit  1: the port is wire.DefaultPort; 0: a 16-bit port follows
 //	64 bits  the host key's fingerprint: its first 8 bytes (see
-//	         transport.Fingerprint), most significant first
+//	         transport.Fingerprint), most significant first (a server's
+//	         key, in format 1)
 //
 // Then come two check symbols. The first makes Σ wᵢ·xᵢ ≡ 0 (mod 31) over
 // every symbol up to and including it, xᵢ being a symbol's value and wᵢ =
@@ -44,6 +48,7 @@ package invite
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -68,8 +73,12 @@ const (
 	maxInput  = 200 // symbols (spaces and dashes not counted) a decoder reads: four IPv6 addresses take about 130
 )
 
-// formatHost is the format of a host's code: addresses and a key pin.
-const formatHost = 0
+// Formats: a host's code (addresses and a key pin, the default room), and
+// a server room's (a room id too).
+const (
+	formatHost       = 0
+	formatServerRoom = 1
+)
 
 // Address kinds (2 bits).
 const (
@@ -96,6 +105,9 @@ type Code struct {
 	Addrs []netip.AddrPort
 	// Pin is the first PinBytes bytes of the host key's fingerprint.
 	Pin [PinBytes]byte
+	// RoomID, if not 0, names a room on a server (format 1): joining the
+	// code joins that room, not the server's default one.
+	RoomID uint32
 }
 
 // New makes the code of a host reached at addrs (the first MaxAddrs
@@ -121,6 +133,16 @@ func New(addrs []netip.AddrPort, fingerprint string) (Code, error) {
 		return c, fmt.Errorf("invite code: no address to put in it among %v", addrs)
 	}
 	return c, nil
+}
+
+// roomIDBytes is how many bytes a room id takes, 1 to 4.
+func roomIDBytes(id uint32) int {
+	n := 1
+	for id > 0xff {
+		id >>= 8
+		n++
+	}
+	return n
 }
 
 // encodable reports whether a can be written in a code: a valid unicast
@@ -158,7 +180,16 @@ func Encode(c Code) (string, error) {
 		return "", fmt.Errorf("invite code: %d addresses, want 1 to %d", len(c.Addrs), MaxAddrs)
 	}
 	var w bitWriter
-	w.put(formatHost, 3)
+	if c.RoomID == 0 {
+		w.put(formatHost, 3)
+	} else {
+		w.put(formatServerRoom, 3)
+		n := roomIDBytes(c.RoomID)
+		w.put(uint64(n-1), 2)
+		var b [4]byte
+		binary.BigEndian.PutUint32(b[:], c.RoomID)
+		w.putBytes(b[4-n:])
+	}
 	w.put(uint64(len(c.Addrs)-1), 2)
 	for _, a := range c.Addrs {
 		if !encodable(a) {
@@ -236,11 +267,21 @@ func Decode(s string) (Code, error) {
 		v.Add(&v, big.NewInt(int64(d)))
 	}
 	r := bitReader{v: &v}
-	format := r.get(3)
-	if format != formatHost {
+	var c Code
+	switch format := r.get(3); format {
+	case formatHost:
+	case formatServerRoom:
+		var b [4]byte
+		n := int(r.get(2)) + 1
+		r.getBytes(b[4-n:])
+		c.RoomID = binary.BigEndian.Uint32(b[:])
+		if c.RoomID == 0 { // a host's code is format 0; Encode never writes this
+			return Code{}, ErrGarbled
+		}
+	default:
 		return Code{}, fmt.Errorf("%w (format %d)", ErrNewer, format)
 	}
-	c := Code{Addrs: make([]netip.AddrPort, r.get(2)+1)}
+	c.Addrs = make([]netip.AddrPort, r.get(2)+1)
 	for i := range c.Addrs {
 		var b [16]byte
 		var ip netip.Addr

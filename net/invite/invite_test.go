@@ -117,7 +117,7 @@ func TestCodeDecodeErrors(t *testing.T) {
 	good := mustCode(t, testFP, "192.168.1.20:7777").String()
 	newer := func() string {
 		var w bitWriter
-		w.put(1, 3) // a server room's code, say
+		w.put(2, 3) // a format after a server room's
 		w.putBytes([]byte("a later format"))
 		return group(withChecks(digits(&w.v)))
 	}()
@@ -146,6 +146,56 @@ func TestCodeDecodeErrors(t *testing.T) {
 				t.Errorf("Decode(%q) err = %q, want it to say %q", tc.code, err, tc.say)
 			}
 		})
+	}
+}
+
+// TestServerRoomCode: a code may name a room on a server (format 1): it
+// round-trips with its room id in as few symbols as the id takes, a host
+// code (room 0) stays format 0, and a format 1 code naming room 0 is
+// refused as garbled.
+func TestServerRoomCode(t *testing.T) {
+	host := mustCode(t, testFP, "203.0.113.7:7777")
+	for _, tc := range []struct {
+		name   string
+		room   uint32
+		maxLen int // symbols
+	}{
+		{"room 2", 2, 24},
+		{"room 255", 255, 24},
+		{"room 256", 256, 26},
+		{"room 70000", 70000, 28},
+		{"the largest id", 0xFFFFFFFF, 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := host
+			c.RoomID = tc.room
+			s, err := Encode(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := len(strings.ReplaceAll(s, "-", "")); n > tc.maxLen {
+				t.Errorf("code %s: %d symbols, want at most %d", s, n, tc.maxLen)
+			}
+			got, err := Decode(s)
+			if err != nil || !reflect.DeepEqual(got, c) {
+				t.Fatalf("Decode(%s) = %+v, %v; want %+v", s, got, err, c)
+			}
+			if s == host.String() {
+				t.Errorf("room %d's code is the host's", tc.room)
+			}
+		})
+	}
+	var w bitWriter
+	w.put(formatServerRoom, 3)
+	w.put(0, 2)
+	w.putBytes([]byte{0})
+	w.put(0, 2)
+	w.put(kind4, 2)
+	w.putBytes([]byte{203, 0, 113, 7})
+	w.put(1, 1)
+	w.putBytes(host.Pin[:])
+	if c, err := Decode(group(withChecks(digits(&w.v)))); !errors.Is(err, ErrGarbled) {
+		t.Errorf("a format 1 code of room 0: %+v, %v; want %v", c, err, ErrGarbled)
 	}
 }
 

@@ -164,6 +164,10 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[Standby](pl)
 	case TypeSuccessors:
 		m, err = decodeAs[Successors](pl)
+	case TypeRoomListRequest:
+		m, err = decodeAs[RoomListRequest](pl)
+	case TypeRoomList:
+		m, err = decodeAs[RoomList](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -887,22 +891,125 @@ func (m *RoomStatus) decodePayload(r *reader) error {
 	return r.Err()
 }
 
-// CreateRoom: Name string, Setup.
+// CreateRoom: Name string, Setup, Key string, Unlisted bool.
 
 func (m CreateRoom) check() error {
 	if err := checkString("name", m.Name, MaxName); err != nil {
+		return err
+	}
+	if err := checkString("key", m.Key, MaxRoomKey); err != nil {
 		return err
 	}
 	return checkSetup(m.Setup)
 }
 
 func (m CreateRoom) appendPayload(b []byte) []byte {
-	return appendSetup(appendString(b, m.Name), m.Setup)
+	b = appendSetup(appendString(b, m.Name), m.Setup)
+	return appendBool(appendString(b, m.Key), m.Unlisted)
 }
 
 func (m *CreateRoom) decodePayload(r *reader) error {
 	m.Name = r.string("name", MaxName)
 	m.Setup = r.setup()
+	m.Key = r.string("key", MaxRoomKey)
+	m.Unlisted = r.bool("unlisted")
+	return r.Err()
+}
+
+// RoomListRequest: After uvarint.
+
+func (m RoomListRequest) check() error { return nil }
+
+func (m RoomListRequest) appendPayload(b []byte) []byte {
+	return binary.AppendUvarint(b, uint64(m.After))
+}
+
+func (m *RoomListRequest) decodePayload(r *reader) error {
+	m.After = r.uvarint32("after")
+	return r.Err()
+}
+
+// RoomList: count u8, then per room RoomID uvarint, Name string, Host
+// string, Players u8, Max u8, State u8, Version u8; then More bool. Room
+// ids ascend strictly and are never 0.
+
+func (m RoomList) check() error {
+	if len(m.Rooms) > MaxListRooms {
+		return fmt.Errorf("rooms: %d, limit %d: %w", len(m.Rooms), MaxListRooms, ErrLimit)
+	}
+	var last uint32
+	for i, ri := range m.Rooms {
+		if err := ri.check(last); err != nil {
+			return fmt.Errorf("room %d: %w", i, err)
+		}
+		last = ri.RoomID
+	}
+	return nil
+}
+
+// check reports a room that does not follow the one with id after, or
+// whose fields are out of range.
+func (ri RoomInfo) check(after uint32) error {
+	if ri.RoomID <= after {
+		return fmt.Errorf("room id %d after %d: %w", ri.RoomID, after, ErrInvalid)
+	}
+	if err := checkString("name", ri.Name, MaxName); err != nil {
+		return err
+	}
+	if err := checkString("host", ri.Host, MaxName); err != nil {
+		return err
+	}
+	if err := checkRange("max", int(ri.Max), 1, game.MaxPlayers); err != nil {
+		return err
+	}
+	if err := checkRange("players", int(ri.Players), 0, int(ri.Max)); err != nil {
+		return err
+	}
+	return checkRange("state", int(ri.State), int(StateSetup), int(StateFinished))
+}
+
+func (m RoomList) appendPayload(b []byte) []byte {
+	b = append(b, uint8(len(m.Rooms)))
+	for _, ri := range m.Rooms {
+		b = binary.AppendUvarint(b, uint64(ri.RoomID))
+		b = appendString(appendString(b, ri.Name), ri.Host)
+		b = append(b, ri.Players, ri.Max, uint8(ri.State), ri.Version)
+	}
+	return appendBool(b, m.More)
+}
+
+func (m *RoomList) decodePayload(r *reader) error {
+	n := int(r.u8("rooms"))
+	if r.Err() == nil && n > MaxListRooms {
+		r.fail("rooms", fmt.Errorf("%d, limit %d: %w", n, MaxListRooms, ErrLimit))
+	}
+	if r.Err() != nil {
+		return r.Err()
+	}
+	m.Rooms = nil
+	if n > 0 {
+		m.Rooms = make([]RoomInfo, n)
+	}
+	var last uint32
+	for i := range m.Rooms {
+		ri := &m.Rooms[i]
+		ri.RoomID = r.uvarint32("room id")
+		ri.Name = r.string("name", MaxName)
+		ri.Host = r.string("host", MaxName)
+		ri.Players = r.u8("players")
+		ri.Max = r.u8("max")
+		ri.State = RoomState(r.u8("state"))
+		ri.Version = r.u8("version")
+		if r.Err() != nil {
+			return r.Err()
+		}
+		if err := ri.check(last); err != nil {
+			r.fail(fmt.Sprintf("room %d", i), err)
+			return r.Err()
+		}
+		last = ri.RoomID
+	}
+	m.More = r.bool("more")
 	return r.Err()
 }
 

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"math"
 	"net/netip"
@@ -154,7 +155,17 @@ func samples() []sample {
 		{"start game", StartGame{}},
 		{"start game 3", StartGame{Game: 3}},
 		{"create room", CreateRoom{Name: "Friday night", Setup: game.Setup{Seed: 42, Mode: game.Versus, Lives: 5, StartWave: 2, FriendlyFire: true}}},
+		{"create room with a key", CreateRoom{Name: "Friends", Setup: game.Setup{Mode: game.Coop, Lives: 3, StartWave: 1}, Key: strings.Repeat("k", MaxRoomKey), Unlisted: true}},
+		{"refuse-room-key", Refuse{Reason: RefuseRoomKey, Text: "this server opens rooms only for players with its room key"}},
 		{"room created", RoomCreated{RoomID: 0xdeadbeef}},
+		{"room list request", RoomListRequest{}},
+		{"room list request after", RoomListRequest{After: 300}},
+		{"room list empty", RoomList{}},
+		{"room list", RoomList{Rooms: []RoomInfo{
+			{RoomID: 1, Name: "Rockstep", Players: 2, Max: 8, State: StateSetup, Version: Version},
+			{RoomID: 7, Name: "Friday night", Host: "Ada", Players: 4, Max: 4, State: StateRunning, Version: Version},
+			{RoomID: math.MaxUint32, Name: strings.Repeat("n", MaxName), Host: strings.Repeat("h", MaxName), Max: 1, State: StateFinished, Version: Version},
+		}, More: true}},
 		{"end game", EndGame{}},
 		{"kick", Kick{Slot: 3}},
 		{"join-resuming", Join{RoomID: 1, PlayerID: id16(9), Name: "Ada", Token: id16(4), Resuming: true, Resume: 123_456}},
@@ -392,7 +403,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
 		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeSuccessors) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeRoomList) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -684,7 +695,9 @@ func TestTypeString(t *testing.T) {
 		{0, "type(0)"},
 		{TypeStandby, "standby"},
 		{TypeSuccessors, "successors"},
-		{TypeSuccessors + 1, "type(28)"},
+		{TypeRoomListRequest, "room list request"},
+		{TypeRoomList, "room list"},
+		{TypeRoomList + 1, "type(30)"},
 	}
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {
@@ -718,6 +731,67 @@ func TestRoomStateNames(t *testing.T) {
 	for _, name := range []string{"", "lobby", "Setup", "state(3)"} {
 		if s, ok := ParseRoomState(name); ok {
 			t.Errorf("ParseRoomState(%q) = %d, true; want false", name, s)
+		}
+	}
+}
+
+// TestRoomListLimits: a full room list of the longest names fits a frame,
+// and a list the encoder would not write is refused by the decoder.
+func TestRoomListLimits(t *testing.T) {
+	full := RoomList{More: true}
+	for i := range MaxListRooms {
+		full.Rooms = append(full.Rooms, RoomInfo{RoomID: math.MaxUint32 - MaxListRooms + uint32(i) + 1,
+			Name: strings.Repeat("ж", MaxName/2), Host: strings.Repeat("ж", MaxName/2), Players: 8, Max: 8, State: StateRunning, Version: Version})
+	}
+	if _, err := Append(nil, full); err != nil {
+		t.Fatalf("a full room list: %v", err)
+	}
+	room := func(id uint32, players, max uint8, state RoomState) []byte {
+		b := binary.AppendUvarint(nil, uint64(id))
+		b = appendString(appendString(b, "r"), "h")
+		return append(b, players, max, uint8(state), Version)
+	}
+	frame := func(n uint8, rooms ...[]byte) []byte {
+		b := []byte{Version, byte(TypeRoomList), n}
+		for _, r := range rooms {
+			b = append(b, r...)
+		}
+		return append(b, 0)
+	}
+	for _, c := range []struct {
+		name  string
+		frame []byte
+		want  error
+	}{
+		{"more rooms than MaxListRooms", frame(MaxListRooms + 1), ErrLimit},
+		{"room id 0", frame(1, room(0, 1, 8, StateSetup)), ErrInvalid},
+		{"ids not ascending", frame(2, room(5, 1, 8, StateSetup), room(5, 1, 8, StateSetup)), ErrInvalid},
+		{"more players than max", frame(1, room(5, 9, 8, StateSetup)), ErrInvalid},
+		{"max 0", frame(1, room(5, 0, 0, StateSetup)), ErrInvalid},
+		{"max over game.MaxPlayers", frame(1, room(5, 1, game.MaxPlayers+1, StateSetup)), ErrInvalid},
+		{"state after finished", frame(1, room(5, 1, 8, StateFinished+1)), ErrInvalid},
+		{"one room missing", frame(2, room(5, 1, 8, StateSetup)), ErrTruncated},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if m, err := Decode(c.frame); !errors.Is(err, c.want) {
+				t.Fatalf("Decode = %#v, %v; want error %v", m, err, c.want)
+			}
+		})
+	}
+}
+
+func TestRefuseReasonString(t *testing.T) {
+	for _, c := range []struct {
+		r    RefuseReason
+		want string
+	}{
+		{RefuseNoRoom, "no room"},
+		{RefuseRoomKey, "room key"},
+		{refuseReserved, "reason 6"},
+		{refuseReasonEnd, "reason 14"},
+	} {
+		if got := c.r.String(); got != c.want {
+			t.Errorf("RefuseReason(%d).String() = %q, want %q", c.r, got, c.want)
 		}
 	}
 }

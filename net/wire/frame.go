@@ -48,6 +48,8 @@ var typeNames = [...]string{
 	TypeKick:            "kick",
 	TypeStandby:         "standby",
 	TypeSuccessors:      "successors",
+	TypeRoomListRequest: "room list request",
+	TypeRoomList:        "room list",
 }
 
 // String returns the message type's name as errors and logs print it,

@@ -49,6 +49,9 @@ import (
 // room checks (RefuseRules); a vacant slot's inputs carry game.Away; the
 // transport (its protocol 3) validates a new address with a challenge
 // before a session moves there, which a version 6 peer cannot answer.
+// CreateRoom carries the server's room key (CreateRoom.Key), refused
+// without it by RefuseRoomKey, and whether the room is listed; a server
+// answers RoomListRequest with the rooms it lists (RoomList).
 const Version = 7
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
@@ -61,6 +64,8 @@ const (
 	MaxName       = 24   // bytes of a player or room name
 	MaxChat       = 200  // bytes of a chat line
 	MaxText       = 200  // bytes of a refusal or leave text
+	MaxRoomKey    = 64   // bytes of a server's room key (CreateRoom.Key)
+	MaxListRooms  = 16   // rooms in one RoomList (16 of at most 58 bytes fit a frame)
 	MaxK          = 8    // ticks per turn (iterations_per_command)
 	MaxDelay      = 16   // input delay, in turns
 	MaxBatch      = 16   // turns in one client or master packet
@@ -105,6 +110,8 @@ const (
 	TypeKick            Type = 25 // host player → room: remove a player from the lobby, for the room's life
 	TypeStandby         Type = 26 // player → room: where it would host the game if the host went away
 	TypeSuccessors      Type = 27 // room → all: who hosts the game next, in order
+	TypeRoomListRequest Type = 28 // client → server: which rooms do you list?
+	TypeRoomList        Type = 29 // server → client: the rooms it lists publicly
 )
 
 // Message is any message of this package.
@@ -167,9 +174,27 @@ const (
 	RefuseMoving RefuseReason = 11
 	// RefuseRules: the player's build plays by other rules than the room's
 	// (Join.Rules differs): its game would desync on the first turn.
-	RefuseRules     RefuseReason = 12
-	refuseReasonEnd              = 13
+	RefuseRules RefuseReason = 12
+	// RefuseRoomKey: a server that opens rooms only for holders of its
+	// room key got a CreateRoom without a key it hands out.
+	RefuseRoomKey   RefuseReason = 13
+	refuseReasonEnd              = 14
 )
+
+// refuseNames name the refusal reasons, as logs and the bots print them.
+var refuseNames = [refuseReasonEnd]string{
+	RefuseFull: "full", RefuseRunning: "running", RefuseBadToken: "bad token", RefuseVersion: "version",
+	RefuseNoRoom: "no room", RefuseShutdown: "shutdown", RefuseRateLimit: "rate limit", RefuseBanned: "banned",
+	RefuseNotHosting: "not hosting", RefuseMoving: "moving", RefuseRules: "rules", RefuseRoomKey: "room key",
+}
+
+// String names the reason, or gives its number if it has no name.
+func (r RefuseReason) String() string {
+	if int(r) < len(refuseNames) && refuseNames[r] != "" {
+		return refuseNames[r]
+	}
+	return "reason " + strconv.Itoa(int(r))
+}
 
 // Refuse turns a Join away.
 type Refuse struct {
@@ -278,9 +303,42 @@ type Start struct {
 // CreateRoom asks a dedicated server to open a room with this name and
 // setup (Setup.Seed non-zero fixes the game's seed; Players is ignored).
 // The answer is RoomCreated, or Refuse.
+//
+// Key is the server's room key, for a server that opens rooms only for
+// players it handed one to (empty: none); it travels, as every frame,
+// sealed by the transport. Unlisted asks the server to leave the room out
+// of its room list: it is then joined by its id (an invite code) only.
 type CreateRoom struct {
-	Name  string
-	Setup game.Setup
+	Name     string
+	Setup    game.Setup
+	Key      string // at most MaxRoomKey bytes
+	Unlisted bool
+}
+
+// RoomListRequest asks a server, from a connection in no room, for the
+// rooms it lists publicly whose ids are above After (0: from the first),
+// at most MaxListRooms an answer. The answer is RoomList.
+type RoomListRequest struct {
+	After uint32
+}
+
+// RoomInfo is one room of a RoomList, as a Join screen shows it.
+type RoomInfo struct {
+	RoomID  uint32
+	Name    string    // the room's name, at most MaxName bytes
+	Host    string    // the host player's name, at most MaxName bytes; "" while the room has none
+	Players uint8     // players in it, connected or held for a reconnect
+	Max     uint8     // 1 to game.MaxPlayers, at least Players
+	State   RoomState // setup, running or finished
+	Version uint8     // the protocol version the room speaks (Version)
+}
+
+// RoomList answers RoomListRequest: the listed rooms above its After, in
+// ascending id order. More says there are more: ask again with After the
+// last room's id.
+type RoomList struct {
+	Rooms []RoomInfo // at most MaxListRooms
+	More  bool
 }
 
 // RoomCreated answers CreateRoom with the new room's id, to join with.
@@ -546,3 +604,5 @@ func (EndGame) Type() Type         { return TypeEndGame }
 func (Kick) Type() Type            { return TypeKick }
 func (Standby) Type() Type         { return TypeStandby }
 func (Successors) Type() Type      { return TypeSuccessors }
+func (RoomListRequest) Type() Type { return TypeRoomListRequest }
+func (RoomList) Type() Type        { return TypeRoomList }
