@@ -455,7 +455,7 @@ func (a *App) carry(effs []effect) error {
 		case effDial:
 			a.disconnect()
 			cfg := a.netConfig()
-			cfg.hostFP = e.hostFP
+			cfg.hostFP, cfg.room = e.hostFP, e.room
 			a.joinedID = e.gameID
 			if e.rejoin && a.saved != nil {
 				if tok, ok := a.saved.token(); ok {

@@ -133,6 +133,7 @@ type effect struct {
 	settings Settings
 
 	addrs []string // effDial: an invite code's addresses, all tried at once (addr is then "")
+	room  uint32   // effDial: the room an invite code names on a server (0: the default room)
 }
 
 // netStatus is what the flow observes of the network each frame.
@@ -559,6 +560,7 @@ var refusals = map[wire.RefuseReason]string{
 	wire.RefuseNotHosting: "that player does not host the game",
 	wire.RefuseMoving:     "that player does not host the game",
 	wire.RefuseRules:      "another version of the game (its rules differ)",
+	wire.RefuseRoomKey:    "this server opens rooms only for players with its room key",
 }
 
 // refusalText explains why a room turned us away.

@@ -31,7 +31,7 @@ func (f *flow) joinCode(s string) []effect {
 		return nil
 	}
 	f.joinErr, f.target, f.hosting, f.rejoin = "", codeTarget, false, false
-	return []effect{{kind: effDial, addrs: c.Targets(), hostFP: c.Fingerprint()}}
+	return []effect{{kind: effDial, addrs: c.Targets(), hostFP: c.Fingerprint(), room: c.RoomID}}
 }
 
 // sentence starts s with a capital and ends it with a full stop.

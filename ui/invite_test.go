@@ -342,3 +342,26 @@ func TestJoinByCodeInTheApp(t *testing.T) {
 		t.Errorf("the guest's game is at %q, want %q", got, hostAddr)
 	}
 }
+
+// TestJoinServerRoomCode: a code that names a room on a server dials its
+// addresses and asks for that room, not the server's default one; a
+// host's code asks for none.
+func TestJoinServerRoomCode(t *testing.T) {
+	c, err := invite.New([]netip.AddrPort{netip.MustParseAddrPort("203.0.113.9:7777")}, uiTestFP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, room := range []uint32{0, 2, 70000} {
+		c.RoomID = room
+		f := &flow{screen: screenJoin}
+		effs := f.apply(Intent{Kind: IntentJoinCode, Addr: c.String()})
+		wantEffects(t, "join", effs, effDial)
+		if e := effs[0]; e.room != room || !slices.Equal(e.addrs, []string{"203.0.113.9:7777"}) {
+			t.Errorf("room %d: dial %q room %d", room, e.addrs, e.room)
+		}
+	}
+	cfg := netConfig{room: 70000}
+	if got := cfg.guestOptions().Session.RoomID; got != 70000 {
+		t.Errorf("the dial's session asks for room %d, want 70000", got)
+	}
+}

@@ -38,6 +38,9 @@ type netConfig struct {
 	settingsDir string
 	// hostFP, if set, is the only host key a dial accepts (the LAN list's).
 	hostFP string
+	// room is the room a dial joins on a server that holds several (an
+	// invite code of a server room); 0 is the server's default room.
+	room uint32
 	// predict turns on prediction (the player's own ship answers at once);
 	// syncTest, if above zero, is lockstep.Config.SyncTest (a debug mode).
 	predict  bool
@@ -84,7 +87,7 @@ func (cfg netConfig) options() client.Options {
 		Transport: tc,
 		// Prediction: the player's own ship answers the keys at once;
 		// the confirmed world stays the truth (and is what is hashed).
-		Session: lockstep.Config{Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
+		Session: lockstep.Config{RoomID: cfg.room, Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
 	}

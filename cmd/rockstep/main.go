@@ -117,13 +117,6 @@ func run(args []string) int {
 		}
 		return runBots(bo, os.Stdout, os.Stderr)
 	}
-	if c, ok, _ := joinCode(bo.join); ok && c.RoomID != 0 {
-		// The window's join (ui) dials a code's addresses but does not
-		// yet ask for its room: it would land in the server's default
-		// room, among strangers. Say so rather than go there.
-		fmt.Fprintf(os.Stderr, "rockstep: -join %s names room %d on a server, which this build's window cannot join yet; `rockstep -bots N -join CODE` can\n", c, c.RoomID)
-		return 2
-	}
 	if *wave < 1 || *wave > game.MaxStartWave {
 		fmt.Fprintf(os.Stderr, "rockstep: -wave %d: want 1 to %d\n", *wave, game.MaxStartWave)
 		return 2
