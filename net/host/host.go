@@ -94,6 +94,7 @@ type Host struct {
 	pipeMu   sync.Mutex
 	newPipes []*transport.Pipe
 	pipes    map[room.ConnID]*transport.Pipe
+	ownPipe  room.ConnID // the first pipe attached: this machine's player, the default room's host (0: none)
 
 	closing   atomic.Bool
 	shutAt    time.Duration
@@ -349,15 +350,15 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 	return id
 }
 
-// hostsOf returns room id's Config.Hosts: the player on this machine (an
-// in-process pipe: the Host button) hosts the default room, and a room a
+// hostsOf returns room id's Config.Hosts: the player on this machine (the
+// first in-process pipe: the Host button's; a test may attach more) hosts
+// the default room, and a room a
 // CreateRoom made is its creator's. A dedicated server has no pipe: its
 // default room's host is the lowest non-vacant slot (room.hostSlot).
 func (h *Host) hostsOf(id uint32) func(room.ConnID) bool {
 	return func(c room.ConnID) bool {
 		if id == DefaultRoom {
-			cn := h.conns[c]
-			return cn != nil && cn.pipe != nil
+			return h.ownPipe != 0 && c == h.ownPipe
 		}
 		hr := h.rooms[id]
 		return hr != nil && hr.askedOn != 0 && hr.askedOn == c // connection ids start at 1
@@ -735,6 +736,9 @@ func (h *Host) pollPipes() {
 		id := h.newConnID()
 		h.pipes[id] = p
 		h.conns[id] = &conn{pipe: p}
+		if h.ownPipe == 0 {
+			h.ownPipe = id // the Host button's player: the first to attach
+		}
 	}
 	for id, p := range h.pipes {
 		p.DrainHost(func(f []byte) { h.route(id, f) })

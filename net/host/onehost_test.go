@@ -19,8 +19,11 @@ func TestWhoHostsEachRoom(t *testing.T) {
 		pipe    room.ConnID = 11
 		remote  room.ConnID = 12
 		creator room.ConnID = 13
+		other   room.ConnID = 14 // a second pipe (a test's guest in the same process)
 	)
 	h.conns[pipe] = &conn{pipe: transport.NewPipe()}
+	h.conns[other] = &conn{pipe: transport.NewPipe()}
+	h.ownPipe = pipe // attached first
 	h.conns[remote] = &conn{}
 	h.conns[creator] = &conn{}
 	created := h.openRoom("made", game.Setup{}, 0)
@@ -33,6 +36,7 @@ func TestWhoHostsEachRoom(t *testing.T) {
 	}{
 		{"default room, in-process player", DefaultRoom, pipe, true},
 		{"default room, a network player", DefaultRoom, remote, false},
+		{"default room, a pipe attached later", DefaultRoom, other, false},
 		{"default room, a connection gone", DefaultRoom, 99, false},
 		{"created room, its creator", created, creator, true},
 		{"created room, the in-process player", created, pipe, false},
