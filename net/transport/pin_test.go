@@ -23,21 +23,7 @@ func TestHandshakePin(t *testing.T) {
 		{"another key's first 64 bits", other.Fingerprint()[:MinPinLen], ErrHostKey},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := newOffline(t, cfg)
-			from := addr(t, "10.0.0.1:4000")
-			hs, err := newClientHandshake(tc.expect)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var est *established
-			for range 2 {
-				o.handlePacket(t0, from, hs.pkt)
-				for _, r := range o.take() {
-					if est, err = hs.receive(r.pkt); est != nil || err != nil {
-						break
-					}
-				}
-			}
+			est, err := offlineHandshake(t, cfg, tc.expect)
 			if !errors.Is(err, tc.want) || (tc.want == nil) != (est != nil) {
 				t.Fatalf("handshake: %v, %v; want error %v", est, err, tc.want)
 			}

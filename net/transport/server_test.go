@@ -294,6 +294,29 @@ func TestHandshakeOffline(t *testing.T) {
 	}
 }
 
+// offlineHandshake runs a client's handshake expecting the host key expect
+// against an offline server with cfg, and returns what the client made of
+// the Accept: a session, or why not.
+func offlineHandshake(t *testing.T, cfg Config, expect string) (*established, error) {
+	t.Helper()
+	o := newOffline(t, cfg)
+	from := addr(t, "10.0.0.1:4000")
+	hs, err := newClientHandshake(expect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var est *established
+	for range 2 {
+		o.handlePacket(t0, from, hs.pkt)
+		for _, r := range o.take() {
+			if est, err = hs.receive(r.pkt); est != nil || err != nil {
+				break
+			}
+		}
+	}
+	return est, err
+}
+
 // TestHandshakeHostKey: a client that expects another host key refuses the
 // server at its Accept; one that expects this key, or none, takes it.
 func TestHandshakeHostKey(t *testing.T) {
@@ -310,21 +333,7 @@ func TestHandshakeHostKey(t *testing.T) {
 		{"expecting another key", other.Fingerprint(), ErrHostKey},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := newOffline(t, cfg)
-			from := addr(t, "10.0.0.1:4000")
-			hs, err := newClientHandshake(tc.expect)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var est *established
-			for range 2 {
-				o.handlePacket(t0, from, hs.pkt)
-				for _, r := range o.take() {
-					if est, err = hs.receive(r.pkt); est != nil || err != nil {
-						break
-					}
-				}
-			}
+			est, err := offlineHandshake(t, cfg, tc.expect)
 			if !errors.Is(err, tc.want) || (tc.want == nil) != (est != nil) {
 				t.Fatalf("handshake: %v, %v; want error %v", est, err, tc.want)
 			}
