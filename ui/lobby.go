@@ -406,7 +406,7 @@ func (s *lobbyScreen) updateRoster() {
 			ready, rc = "READY", colGood
 		}
 		line.AddChild(t.text(ready, &t.bodyFace, rc, t.size(120, 0), mid))
-		line.AddChild(t.text(pingLabel(p, nv.slot, nv.roomHere), &t.monoFace, palette.Dim, t.size(70, 0), mid))
+		line.AddChild(t.text(pingLabel(p), &t.monoFace, palette.Dim, t.size(70, 0), mid))
 		s.roster.AddChild(line)
 	}
 	if free := int(nv.setup.MaxSlots) - len(nv.setup.Players); free > 0 {
@@ -521,15 +521,14 @@ func (s *lobbyScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 // (or a gamepad's A) should first land.
 func (s *lobbyScreen) initialFocus() widget.Focuser { return s.ready }
 
-// pingLabel is the roster's ping column for p, seen by the player in slot
-// me: "host" on our own line when the room runs in this process (our pipe
-// has no round trip to show), else the ping the room measured, the same on
-// every machine; "—" until it is measured.
-func pingLabel(p wire.Player, me int, roomHere bool) string {
-	switch {
-	case int(p.Slot) == me && roomHere:
-		return "host"
-	case p.Ping == 0:
+// pingLabel is the roster's ping column for p: the round trip the room
+// measured to p, the same on every screen whoever looks, the host's own
+// line included; "—" until it is measured. The player whose machine runs
+// the room reaches it through an in-process pipe, which the room reads
+// once a transport tick (10 ms): its line reads a few ms, not the "host"
+// it once read on its own screen while guests saw a figure.
+func pingLabel(p wire.Player) string {
+	if p.Ping == 0 {
 		return "—"
 	}
 	return strconv.Itoa(int(p.Ping)) + " ms"
