@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"image"
+
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -15,6 +17,8 @@ type menuScreen struct {
 	a    *App
 	top  *widget.Container
 	name *widget.Text
+
+	title, subtitle *widget.Text // drawn over a clear band (titleBand)
 }
 
 // menuNoticeWidth is where the menu's notice (why a game ended) wraps, in
@@ -25,8 +29,9 @@ func newMenuScreen(a *App) *menuScreen {
 	t := a.theme()
 	s := &menuScreen{a: a}
 	col := t.vbox(14, nil)
-	col.AddChild(t.text("ROCKSTEP", &t.titleFace, palette.Text, centred()))
-	col.AddChild(t.dim("Asteroids for one to eight players on a LAN", centred()))
+	s.title = t.text("ROCKSTEP", &t.titleFace, palette.Text, centred())
+	s.subtitle = t.dim("Asteroids for one to eight players on a LAN", centred())
+	col.AddChild(s.title, s.subtitle)
 	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(1, 18))))
 	buttons := t.vbox(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
 	if sv := a.saved; sv != nil {
@@ -69,6 +74,26 @@ func (s *menuScreen) update(Intents) error {
 }
 func (s *menuScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
 	s.a.backdrop.draw(s.a.env, dst, v, t)
+	if band, feather := s.titleBand(); !band.Empty() {
+		s.a.env.hud.ClearBand(dst, s.a.env.draw, float32(band.Min.Y), float32(band.Max.Y), feather)
+	}
+}
+
+// titleBandPad is how far the clear band behind the title reaches beyond
+// the title and subtitle, above and below, and how far its edges fade, in
+// design pixels.
+const titleBandPad = 12
+
+// titleBand returns the rows of the screen the menu's title and subtitle
+// take, with titleBandPad above and below (empty before they are laid
+// out), and the width of its fading edges in pixels.
+func (s *menuScreen) titleBand() (image.Rectangle, float32) {
+	r := s.title.GetWidget().Rect.Union(s.subtitle.GetWidget().Rect)
+	if r.Empty() {
+		return image.Rectangle{}, 0
+	}
+	pad := s.a.theme().px(titleBandPad)
+	return image.Rect(r.Min.X, r.Min.Y-pad, r.Max.X, r.Max.Y+pad), float32(pad)
 }
 
 // backdrop is the field behind the menus: rocks drifting on the stars,

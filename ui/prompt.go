@@ -2,17 +2,25 @@ package ui
 
 import (
 	"image"
+	"image/color"
 
+	euiimage "github.com/ebitenui/ebitenui/image"
 	"github.com/ebitenui/ebitenui/widget"
 )
 
+// promptShade is laid over the screen behind a prompt: black at 60 %,
+// so that the question stands out and what it stops reads as paused.
+var promptShade = color.RGBA{0, 0, 0, 0x99}
+
 // prompt is a question over the screen (Leave the room?), in a modal
-// ebitenui window: Esc, B or its first button closes it, the other
-// button emits its intent.
+// ebitenui window as large as the screen, which it dims, with the
+// question's box in its middle: Esc, B or its first button closes it,
+// the other button emits its intent.
 type prompt struct {
 	win    *widget.Window
 	remove widget.RemoveWindowFunc
 	box    *widget.Container
+	shade  *widget.Container // the window's contents: the dimmed screen, the box centred in it
 }
 
 // ask shows question with a Stay button, in focus, and a button yes that
@@ -29,13 +37,26 @@ func (a *App) ask(question, detail, yes string, in Intent) {
 	stay := t.buttonFunc("Stay", a.closePrompt, t.size(140, 0))
 	buttons.AddChild(stay, t.buttonFunc(yes, func() { a.closePrompt(); a.emit(in) }, t.size(140, 0)))
 	box.AddChild(buttons)
-	w := widget.NewWindow(widget.WindowOpts.Contents(box), widget.WindowOpts.Modal(), widget.WindowOpts.CloseMode(widget.NONE))
-	screen := a.ui.Container.GetWidget().Rect
-	pw, ph := box.PreferredSize()
-	at := image.Pt(screen.Min.X+(screen.Dx()-pw)/2, screen.Min.Y+(screen.Dy()-ph)/2)
-	w.SetLocation(image.Rectangle{Min: at, Max: at.Add(image.Pt(pw, ph))})
-	a.prompt = &prompt{win: w, remove: a.ui.AddWindow(w), box: box}
+	box.GetWidget().LayoutData = widget.AnchorLayoutData{
+		HorizontalPosition: widget.AnchorLayoutPositionCenter,
+		VerticalPosition:   widget.AnchorLayoutPositionCenter,
+	}
+	shade := widget.NewContainer(
+		widget.ContainerOpts.BackgroundImage(euiimage.NewNineSliceColor(promptShade)),
+		widget.ContainerOpts.Layout(widget.NewAnchorLayout()))
+	shade.AddChild(box)
+	w := widget.NewWindow(widget.WindowOpts.Contents(shade), widget.WindowOpts.Modal(), widget.WindowOpts.CloseMode(widget.NONE))
+	w.SetLocation(a.screenRect())
+	a.prompt = &prompt{win: w, remove: a.ui.AddWindow(w), box: box, shade: shade}
 	a.ui.SetFocusedWidget(stay)
+}
+
+// screenRect is the whole screen, in device pixels.
+func (a *App) screenRect() image.Rectangle {
+	if r := a.ui.Container.GetWidget().Rect; !r.Empty() {
+		return r
+	}
+	return image.Rect(0, 0, int(a.screenW), int(a.screenH))
 }
 
 // closePrompt closes the prompt, if one is open.

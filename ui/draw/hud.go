@@ -281,3 +281,22 @@ func (h *HUD) Shade(dst *ebiten.Image, r *Renderer, a float32) {
 	r.hud.Rect(float32(b.Min.X), float32(b.Min.Y), float32(b.Dx()), float32(b.Dy()), Tint(palette.Bars, a))
 	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
 }
+
+// ClearBand lays a band of the bars' colour across the field from screen
+// row y0 to y1, opaque, with edges of feather pixels fading out above and
+// below: the menus draw their title over it, so that no rock drifting
+// by ever crosses the title.
+func (h *HUD) ClearBand(dst *ebiten.Image, r *Renderer, y0, y1, feather float32) {
+	b := r.fieldRect
+	x, w := float32(b.Min.X), float32(b.Dx())
+	r.hud.reset()
+	r.hud.Rect(x, y0, w, y1-y0, Tint(palette.Bars, 1))
+	const steps = 4 // strips of each fading edge
+	step := feather / steps
+	for i := range steps {
+		a := 1 - float32(i+1)/(steps+1)
+		r.hud.Rect(x, y0-float32(i+1)*step, w, step, Tint(palette.Bars, a))
+		r.hud.Rect(x, y1+float32(i)*step, w, step, Tint(palette.Bars, a))
+	}
+	r.hud.flush(dst, r.white, ebiten.BlendSourceOver)
+}
