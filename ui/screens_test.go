@@ -17,11 +17,13 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"rockstep/game"
+	"rockstep/game/fixed"
 	"rockstep/net/client"
 	"rockstep/net/lan"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 // Environment of TestScreens.
@@ -85,7 +87,7 @@ func sizedShots(t *testing.T, walk func(*testing.T), shots []string) {
 }
 
 // walkShots are the screenshots the walk takes, in order.
-var walkShots = []string{"menu", "join", "join-error", "settings", "lobby", "leave", "play", "graph", "paused", "lagging", "reconnecting", "results", "results-versus"}
+var walkShots = []string{"menu", "title-band", "join", "join-error", "settings", "lobby", "leave", "play", "graph", "paused", "lagging", "reconnecting", "results", "results-versus"}
 
 func brightPixels(img image.Image) int {
 	n := 0
@@ -132,6 +134,17 @@ type walker struct {
 	winner   string // the name results-versus made the winner
 	// pressEsc makes the next update see Esc pressed.
 	pressEsc bool
+	// promptBox is where the leave stage found the Esc box.
+	promptBox image.Rectangle
+	// saved is the menus' backdrop before title-band moved its rocks;
+	// band, titles and field are where that stage found the band behind
+	// the title, the title and subtitle, and the field.
+	saved       backdrop
+	band, field image.Rectangle
+	titles      []image.Rectangle
+	// leastText is the smallest face a label of ui/draw was rendered
+	// with so far, in pixels (0: none yet).
+	leastText float64
 }
 
 type stage struct {
@@ -178,7 +191,32 @@ func walkScreens(t *testing.T) {
 	}
 	w.stages = []stage{
 		{name: "menu", done: func(w *walker) bool { return w.frames > 20 }},
-		{name: "join", act: func(w *walker) { w.emit(Intent{Kind: IntentOpenJoin}) },
+		{name: "title-band", act: func(w *walker) {
+			// Every rock of the backdrop parked across the title: the band
+			// behind it must hide them all (restored by the next stage).
+			s := w.App.cur.(*menuScreen)
+			w.saved = *w.App.backdrop
+			band, _ := s.titleBand()
+			w.band = band
+			w.titles = []image.Rectangle{s.title.GetWidget().Rect, s.subtitle.GetWidget().Rect}
+			v := draw.MenuView(w.App.screenW, w.App.screenH)
+			b := w.App.backdrop
+			rocks := b.world.LiveRocks()
+			for i := range rocks {
+				x := (float64(i) + 0.5) / float64(len(rocks)) * draw.FieldW
+				y := (float64(band.Min.Y+band.Max.Y)/2 - v.Y0) / v.Scale
+				rocks[i].Pos = fixed.Vec{X: fixed.Num(x * float64(fixed.One)), Y: fixed.Num(y * float64(fixed.One))}
+				rocks[i].Vel, rocks[i].Spin = fixed.Vec{}, 0
+			}
+			b.prev = b.world
+		}, done: func(w *walker) bool { return w.frames-w.began > 3 }, check: func(w *walker) string {
+			w.field = w.App.env.draw.FieldRect()
+			if w.band.Empty() || len(w.App.backdrop.world.LiveRocks()) == 0 {
+				return fmt.Sprintf("no title band (%v) or no rocks to hide", w.band)
+			}
+			return ""
+		}},
+		{name: "join", act: func(w *walker) { *w.App.backdrop = w.saved; w.emit(Intent{Kind: IntentOpenJoin}) },
 			done: func(w *walker) bool { return w.cur2() == screenJoin }, wait: 20},
 		{name: "join-error", act: func(w *walker) {
 			// What a typo'd name gives (the lookup itself would leave loopback).
@@ -251,7 +289,20 @@ func walkScreens(t *testing.T) {
 				}
 				return inside("where to join", s.where.GetWidget().Rect, "the window", w.App.ui.Container.GetWidget().Rect)
 			}},
-		{name: "leave", act: func(w *walker) { w.pressEsc = true }, done: func(w *walker) bool { return w.prompt != nil }, wait: 5},
+		{name: "leave", act: func(w *walker) { w.pressEsc = true }, done: func(w *walker) bool { return w.prompt != nil }, wait: 5, check: func(w *walker) string {
+			// The question's box in the middle of the window (to a pixel:
+			// halves round), over a shade as large as the window.
+			win := image.Rect(0, 0, int(w.App.screenW), int(w.App.screenH))
+			box := w.prompt.box.GetWidget().Rect
+			w.promptBox = box
+			if dx, dy := box.Min.X+box.Max.X-win.Dx(), box.Min.Y+box.Max.Y-win.Dy(); dx < -1 || dx > 1 || dy < -1 || dy > 1 {
+				return fmt.Sprintf("the Esc box at %v is off the middle of the window %v by (%d, %d)/2 px", box, win, dx, dy)
+			}
+			if shade := w.prompt.shade.GetWidget().Rect; shade != win {
+				return fmt.Sprintf("the shade behind the Esc box covers %v, want the window %v", shade, win)
+			}
+			return ""
+		}},
 		{name: "play", act: func(w *walker) { w.emit(Intent{Kind: IntentStart}) },
 			done: func(w *walker) bool {
 				if w.guest != nil {
@@ -370,9 +421,89 @@ func walkScreens(t *testing.T) {
 	if fmt.Sprint(w.shots) != fmt.Sprint(walkShots) {
 		t.Fatalf("took %v, want %v", w.shots, walkShots)
 	}
+	// No rock shows through the band behind the title: across the field,
+	// its pixels outside the title's and subtitle's words are all the
+	// bars' black.
+	if msg := bandIsClear(readShot(t, dir, "title-band"), w.band.Intersect(w.field).Inset(2), w.titles); msg != "" {
+		t.Errorf("the title band: %s", msg)
+	}
+	// What is behind the Esc box is dimmed: outside the box, the leave
+	// shot is at most 60 % as bright as the lobby shot just before it.
+	lobby, leave := readShot(t, dir, "lobby"), readShot(t, dir, "leave")
+	before, after := meanOutside(lobby, w.promptBox), meanOutside(leave, w.promptBox)
+	if after > 0.6*before {
+		t.Errorf("around the Esc box the screen is %.1f bright, %.1f before it opened: want it dimmed to 60 %% or less", after, before)
+	}
 	if !regexp.MustCompile(`^Rockstep — Grace`).MatchString(w.title) {
 		t.Errorf("window title %q, want it to name the room", w.title)
 	}
+}
+
+// bandIsClear says where in band img has a pixel brighter than 8 (of 255)
+// in any channel, outside the rectangles words, or "" if there is none.
+func bandIsClear(img image.Image, band image.Rectangle, words []image.Rectangle) string {
+	if band.Empty() {
+		return "no band"
+	}
+	n, first := 0, image.Point{}
+	for y := band.Min.Y; y < band.Max.Y; y++ {
+	pixels:
+		for x := band.Min.X; x < band.Max.X; x++ {
+			p := image.Pt(x, y)
+			for _, r := range words {
+				if p.In(r.Inset(-2)) {
+					continue pixels
+				}
+			}
+			if r, g, b, _ := img.At(x, y).RGBA(); max(r, g, b)>>8 > 8 {
+				if n == 0 {
+					first = p
+				}
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		return fmt.Sprintf("%d pixels lit in %v, the first at %v", n, band, first)
+	}
+	return ""
+}
+
+// readShot reads screenshot name of the walk from dir.
+func readShot(t *testing.T, dir, name string) image.Image {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return img
+}
+
+// meanOutside is the mean brightness (0–255, the mean of red, green and
+// blue) of img's pixels outside r, every other pixel sampled.
+func meanOutside(img image.Image, r image.Rectangle) float64 {
+	var sum float64
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			if image.Pt(x, y).In(r) {
+				continue
+			}
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			sum += float64(cr+cg+cb) / 3 / 257
+			n++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
 }
 
 // inside says how rect a (named what) sticks out of rect b (named where),
@@ -450,6 +581,23 @@ func (w *walker) widgetsInWindow() error {
 	return nil
 }
 
+// textTooSmall says which text of the screen, of an open prompt or of
+// what ui/draw rendered so far (the HUD, the graph, the hint) is drawn in
+// a face under minTextPx, or "" if none is.
+func (w *walker) textTooSmall() string {
+	if w.leastText > 0 && w.leastText < minTextPx {
+		return fmt.Sprintf("ui/draw rendered text in a face of %.1f px, want at least %d", w.leastText, minTextPx)
+	}
+	msg := smallText(w.App.cur.root())
+	if p := w.App.prompt; msg == "" && p != nil {
+		msg = smallText(p.box)
+	}
+	if msg != "" {
+		return fmt.Sprintf("%s, want at least %d px", msg, minTextPx)
+	}
+	return ""
+}
+
 // unblock lets the guest silenced by the lagging stage go on.
 func (w *walker) unblock() { w.once.Do(func() { close(w.block) }) }
 
@@ -463,6 +611,13 @@ func (w *walker) hasParticles() bool {
 func (w *walker) Update() error {
 	if w.err != nil || w.stageIdx() >= len(w.stages) {
 		return ebiten.Termination
+	}
+	if draw.TextSized == nil {
+		draw.TextSized = func(px float64) {
+			if w.leastText == 0 || px < w.leastText {
+				w.leastText = px
+			}
+		}
 	}
 	st := &w.stages[w.stageIdx()]
 	if !w.acted {
@@ -487,6 +642,9 @@ func (w *walker) Update() error {
 			}
 			if err := w.widgetsInWindow(); err != nil && w.err == nil {
 				w.err = fmt.Errorf("stage %s: %w", st.name, err)
+			}
+			if msg := w.textTooSmall(); msg != "" && w.err == nil {
+				w.err = fmt.Errorf("stage %s: %s", st.name, msg)
 			}
 		}
 	}

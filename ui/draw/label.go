@@ -21,6 +21,11 @@ type Label struct {
 	op   ebiten.DrawImageOptions
 }
 
+// TextSized, if set, is told the size of the face of every line a label
+// renders, in pixels (on the drawing goroutine): the UI's screenshot tests
+// check with it that no text is drawn too small to read.
+var TextSized func(size float64)
+
 // labelPad is the margin around the text in a label's image, in pixels,
 // for glyphs whose ink overhangs their advance.
 const labelPad = 2
@@ -60,6 +65,9 @@ func (l *Label) prepare(s string, f *text.GoTextFace) float64 {
 func (l *Label) render(s string, f *text.GoTextFace) {
 	if l.img != nil {
 		l.img.Deallocate()
+	}
+	if TextSized != nil {
+		TextSized(f.Size)
 	}
 	w, h := text.Measure(s, f, 0)
 	l.img = ebiten.NewImage(int(math.Ceil(w))+2*labelPad, int(math.Ceil(h))+2*labelPad)
