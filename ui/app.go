@@ -395,6 +395,7 @@ func (a *App) Update() error {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
 	}
 	a.rescale()
+	a.placePrompt()
 	if a.hasWidgets() {
 		a.navigate(&in)
 		a.ui.Update()

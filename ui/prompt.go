@@ -51,6 +51,14 @@ func (a *App) ask(question, detail, yes string, in Intent) {
 	a.ui.SetFocusedWidget(stay)
 }
 
+// placePrompt keeps an open prompt's window over the whole screen when the
+// window is resized (a resize that changes the menus' scale closes it).
+func (a *App) placePrompt() {
+	if a.prompt != nil {
+		a.prompt.win.SetLocation(a.screenRect())
+	}
+}
+
 // screenRect is the whole screen, in device pixels.
 func (a *App) screenRect() image.Rectangle {
 	if r := a.ui.Container.GetWidget().Rect; !r.Empty() {
