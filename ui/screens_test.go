@@ -426,9 +426,9 @@ func walkScreens(t *testing.T) {
 	if fmt.Sprint(w.shots) != fmt.Sprint(walkShots) {
 		t.Fatalf("took %v, want %v", w.shots, walkShots)
 	}
-	// No rock shows through the band behind the title: across the field,
-	// its pixels outside the title's and subtitle's words are all the
-	// bars' black.
+	// No rock shows through the band behind the title: over the title's
+	// width (within the field), the band's pixels outside the title's and
+	// subtitle's words are all the bars' black.
 	if msg := bandIsClear(readShot(t, dir, "title-band"), w.band.Intersect(w.field).Inset(2), w.titles); msg != "" {
 		t.Errorf("the title band: %s", msg)
 	}
