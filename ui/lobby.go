@@ -37,6 +37,7 @@ type lobbyScreen struct {
 	chat                             *widget.Container
 	say                              *widget.TextInput
 	invite                           inviteRow // the invite code of the game we host (invite.go)
+	move                             moveOffer // the offer to move our room to a server (lobbyserver.go)
 
 	portmap   *widget.Text // what the router said of our room's port (updatePortmap)
 	hostWhere string       // where others join the game we host, worked out once
@@ -80,6 +81,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	s.portmap = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.portmap)
 	s.invite.build(a, left)
+	s.move.build(a, left)
 	s.roster = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 150)))
 	left.AddChild(s.roster)
 
@@ -206,7 +208,9 @@ func (s *lobbyScreen) update(Intents) error {
 		return nil
 	}
 	s.title.Label = nv.setup.Name
-	switch {
+	switch id, srv := nv.serverRoom(); {
+	case id != 0:
+		s.where.Label = serverWhere(id, srv, a.flow.hosting, nv)
 	case a.flow.hosting && nv.active():
 		if s.hostWhere == "" {
 			s.hostWhere = hostWhere(nv.addr(), invite.InterfaceAddrs())
@@ -216,6 +220,7 @@ func (s *lobbyScreen) update(Intents) error {
 		s.where.Label = "at " + nv.addr()
 	}
 	s.invite.update(a.flow.hosting, nv)
+	s.move.update(a)
 	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
 		// host's screen shows: joined from the LAN list, no other key

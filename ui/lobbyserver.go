@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"github.com/ebitenui/ebitenui/widget"
+
+	"rockstep/assets/palette"
+)
+
+// moveOffer is the lobby's offer to move the room we host to a known
+// server (App.moveServer): a line saying why, and the button. Hidden
+// while there is nothing to offer.
+type moveOffer struct {
+	row    *widget.Container
+	button *widget.Button
+	addr   string // the server offered ("": none)
+}
+
+func (m *moveOffer) build(a *App, col *widget.Container) {
+	t := a.theme()
+	m.row = t.hbox(12, widget.ContainerOpts.WidgetOpts(stretchRow()))
+	m.button = t.buttonFunc("Move this room to a server", func() {
+		if m.addr != "" {
+			a.emit(Intent{Kind: IntentMoveToServer, Addr: m.addr})
+		}
+	})
+	m.row.AddChild(m.button)
+	m.row.AddChild(t.para("Everyone can reach a server: you play there as your guests do.", &t.smallFace, palette.Dim, 300,
+		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+	m.row.GetWidget().SetVisibility(widget.Visibility_Hide)
+	col.AddChild(m.row)
+}
+
+// update shows the offer while the App has one to make.
+func (m *moveOffer) update(a *App) {
+	srv, ok := a.moveServer()
+	addr := ""
+	if ok {
+		addr = srv.Addr
+	}
+	if addr == m.addr {
+		return
+	}
+	m.addr = addr
+	if addr == "" {
+		m.row.GetWidget().SetVisibility(widget.Visibility_Hide)
+		return
+	}
+	m.button.SetText("Move this room to " + addr)
+	m.row.GetWidget().SetVisibility(widget.Visibility_Show)
+}
