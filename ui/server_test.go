@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"rockstep/internal/testwait"
+	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
+	"rockstep/net/portmap"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// serverPatience bounds the waits of these tests.
+const serverPatience = 30 * time.Second
+
+// startKeyedServer serves a host on addr ("127.0.0.1:0": any port) with
+// the host key k.
+func startKeyedServer(t *testing.T, k *transport.HostKey, addr string) (*transport.Server, func()) {
+	t.Helper()
+	tc := transport.LAN()
+	tc.HostKey = k
+	srv, err := transport.Listen(addr, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(host.LAN())
+	done := make(chan error, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { done <- h.Serve(ctx, srv) }()
+	var once bool
+	stopFn := func() {
+		if once {
+			return
+		}
+		once = true
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(hosttest.StopLimit):
+			t.Error("the server did not stop")
+		}
+	}
+	t.Cleanup(stopFn)
+	return srv, stopFn
+}
+
+// waitServerGame waits until the dial or create of g is over.
+func waitServerGame(t *testing.T, g *netGame) {
+	t.Helper()
+	if !testwait.Until(serverPatience, func() bool { dialing, _ := g.status(); return !dialing }) {
+		t.Fatal("the server was not reached")
+	}
+}
+
+// TestServerKeyPinned: the first room opened on a known server pins its
+// host key (trust on first use); the same server restarted with a new key
+// is refused, and the player is told both fingerprints.
+func TestServerKeyPinned(t *testing.T) {
+	k1, err1 := transport.NewHostKey()
+	k2, err2 := transport.NewHostKey()
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	srv, stop := startKeyedServer(t, k1, "127.0.0.1:0")
+	addr := srv.Addr().String()
+
+	a := &App{settings: DefaultSettings()}
+	if _, err := a.settings.addServer(addr); err != nil {
+		t.Fatal(err)
+	}
+	a.flow.hosting = true
+	known, _ := a.settings.server(addr)
+	a.net = hostOnServer(a.netConfig(), known, "first")
+	waitServerGame(t, a.net)
+	if _, err := a.net.status(); err != nil {
+		t.Fatalf("first room: %v", err)
+	}
+	a.net.read(&a.nv)
+	a.pinServers()
+	if got, _ := a.settings.server(addr); got.Fingerprint != k1.Fingerprint() {
+		t.Fatalf("pinned %q after the first room, want the server's key %q", got.Fingerprint, k1.Fingerprint())
+	}
+	if id, at := a.nv.serverRoom(); id == 0 || at != addr {
+		t.Fatalf("serverRoom = %d at %q, want a room at %s", id, at, addr)
+	}
+	<-a.net.close()
+	stop()
+
+	startKeyedServer(t, k2, addr) // restarted, with another key
+	known, _ = a.settings.server(addr)
+	g := hostOnServer(a.netConfig(), known, "second")
+	defer func() { <-g.close() }()
+	waitServerGame(t, g)
+	_, err := g.status()
+	var changed *ServerKeyError
+	if !errors.As(err, &changed) {
+		t.Fatalf("after the restart with a new key: %v, want a ServerKeyError", err)
+	}
+	text := dialErrorText(addr, err)
+	for _, want := range []string{transport.FormatFingerprint(k1.Fingerprint()), transport.FormatFingerprint(k2.Fingerprint()), addr} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the player is told %q: want it to name %q", text, want)
+		}
+	}
+	if got, _ := a.settings.server(addr); got.Fingerprint != k1.Fingerprint() {
+		t.Errorf("the pin changed to %q: want the first key kept", got.Fingerprint)
+	}
+}
+
+// TestKnownServers: adding, re-adding, removing and repairing the list.
+func TestKnownServers(t *testing.T) {
+	var s Settings
+	for _, tt := range []struct {
+		name, in, want string
+		n              int
+	}{
+		{"a name gets the default port", "rocks.example", "rocks.example:7777", 1},
+		{"an address with a port", "192.0.2.1:9000", "192.0.2.1:9000", 2},
+		{"a known one is not added twice", "rocks.example:7777", "rocks.example:7777", 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.addServer(tt.in)
+			if err != nil || got != tt.want || len(s.Servers) != tt.n {
+				t.Fatalf("addServer(%q) = %q, %v with %d known; want %q with %d", tt.in, got, err, len(s.Servers), tt.want, tt.n)
+			}
+		})
+	}
+	if _, err := s.addServer("bad address/"); err == nil {
+		t.Error("a bad address was added")
+	}
+	if !s.pinServer("192.0.2.1:9000", strings.Repeat("ab", 16)) || s.pinServer("192.0.2.1:9000", strings.Repeat("cd", 16)) {
+		t.Error("pinServer: want the first key pinned and a later one refused")
+	}
+	s.removeServer("rocks.example:7777")
+	if len(s.Servers) != 1 || s.Servers[0].Addr != "192.0.2.1:9000" {
+		t.Fatalf("after remove: %+v", s.Servers)
+	}
+	s.Servers = append(s.Servers, KnownServer{Addr: "192.0.2.1:9000"}, KnownServer{Addr: "x:1", Fingerprint: "nothex"}, KnownServer{Addr: "bad address/"})
+	if fixed := s.repairServers(); len(fixed) != 3 || len(s.Servers) != 2 || s.Servers[1].Fingerprint != "" {
+		t.Errorf("repairServers said %q and kept %+v: want the duplicate and the bad address dropped, the bad key forgotten", fixed, s.Servers)
+	}
+}
+
+// TestMoveOffer: the lobby offers to move our room to a known server only
+// while the room runs here, nobody else joined, and the router left it
+// closed.
+func TestMoveOffer(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		verdict portmap.Verdict
+		players int
+		servers int
+		want    bool
+	}{
+		{"no answer, alone, a server known", portmap.NoAnswer, 1, 1, true},
+		{"double NAT", portmap.DoubleNAT, 1, 1, true},
+		{"still asking", portmap.Asking, 1, 1, false},
+		{"the router opened the port", portmap.Opened, 1, 1, false},
+		{"port mapping off", portmap.Off, 1, 1, false},
+		{"someone joined", portmap.NoAnswer, 2, 1, false},
+		{"no server known", portmap.NoAnswer, 1, 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &App{settings: DefaultSettings()}
+			for i := 0; i < tt.servers; i++ {
+				a.settings.Servers = append(a.settings.Servers, KnownServer{Addr: "192.0.2.1:7777"})
+			}
+			a.flow.hosting = true
+			a.net = &netGame{h: host.New(host.LAN())}
+			a.nv = netView{g: a.net, ok: true, phase: phaseLobby, portmap: portmap.Status{Verdict: tt.verdict}}
+			a.nv.setup.Players = make([]wire.Player, tt.players)
+			if _, got := a.moveServer(); got != tt.want {
+				t.Errorf("offered %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
