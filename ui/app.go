@@ -151,9 +151,11 @@ type App struct {
 	// player moves the focus (or clicks).
 	focusAuto widget.Focuser
 
-	net     *netGame
-	nv      netView
-	closing []<-chan struct{} // network sessions still saying goodbye
+	net *netGame
+	nv  netView
+	// serverRooms lists the known servers' rooms while Join is open.
+	serverRooms serverRooms
+	closing     []<-chan struct{} // network sessions still saying goodbye
 
 	// saved is the running game this player can rejoin (kept on disk
 	// while a game runs; see rejoin.go), or nil. kept is the token kept
@@ -485,6 +487,11 @@ func (a *App) carry(effs []effect) error {
 				}
 			}
 			a.net = dial(cfg, e.addr, e.addrs...)
+			if e.room != 0 { // a room on a server: the lobby says so
+				a.net.mu.Lock()
+				a.net.roomID, a.net.server = e.room, e.addr
+				a.net.mu.Unlock()
+			}
 		case effDisconnect:
 			a.disconnect()
 		case effQuit:

@@ -22,6 +22,8 @@ type joinScreen struct {
 	join    *widget.Button
 	status  *widget.Text
 	code    codeField // Join → Invite code (invite.go)
+	servers *widget.Container // the rooms of the known servers (serverrooms.go)
+	srvSig  string
 	sig     string
 	rows    []lanRow
 	polled  int // ticks since the list was last read
@@ -42,6 +44,11 @@ func newJoinScreen(a *App) *joinScreen {
 	col.AddChild(t.dim("Games on your network"))
 	s.list = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(joinListWidth, 260)))
 	col.AddChild(s.list)
+	if len(a.settings.Servers) > 0 {
+		col.AddChild(t.dim("Rooms on your servers (Settings → Servers)"))
+		s.servers = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow()))
+		col.AddChild(s.servers)
+	}
 
 	col.AddChild(t.dim(fmt.Sprintf("Or join by address (the port is %d unless the host says otherwise)", wire.DefaultPort)))
 	by := t.hbox(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
@@ -98,6 +105,7 @@ func (s *joinScreen) update(Intents) error {
 // refresh reads the LAN list and rebuilds the rows if it changed.
 func (s *joinScreen) refresh() {
 	s.polled = 0
+	s.refreshServers()
 	rows := lanRows(s.a.lanGames(), s.a.saved)
 	sig := lanSignature(rows)
 	if sig == s.sig && s.list.Children() != nil {

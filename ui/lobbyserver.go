@@ -4,6 +4,7 @@ import (
 	"github.com/ebitenui/ebitenui/widget"
 
 	"rockstep/assets/palette"
+	"rockstep/ui/draw"
 )
 
 // moveOffer is the lobby's offer to move the room we host to a known
@@ -47,4 +48,21 @@ func (m *moveOffer) update(a *App) {
 	}
 	m.button.SetText("Move this room to " + addr)
 	m.row.GetWidget().SetVisibility(widget.Visibility_Show)
+}
+
+// maxHostServers is how many known servers the main menu offers to host
+// on, under Host game (on this machine, the default).
+const maxHostServers = 3
+
+// hostOnServerButtons adds, under the main menu's Host game, a "Host on
+// SERVER" button for each known server (the first maxHostServers).
+func hostOnServerButtons(a *App, buttons *widget.Container) {
+	t := a.theme()
+	for i, k := range a.settings.Servers {
+		if i == maxHostServers {
+			break
+		}
+		label := draw.Ellipsis("Host on "+k.Addr, t.bodyFace, float64(t.px(260)))
+		buttons.AddChild(t.button(label, a.emit, Intent{Kind: IntentHostServer, Addr: k.Addr}, stretchRow(), t.size(280, 0)))
+	}
 }

@@ -220,6 +220,9 @@ func (v *netView) serverRoom() (uint32, string) {
 	if v.g.roomID == 0 {
 		return 0, ""
 	}
+	if v.g.server == "" {
+		return v.g.roomID, v.g.addr // joined by an invite code: the address that answered
+	}
 	return v.g.roomID, v.g.server
 }
 
