@@ -84,7 +84,7 @@ const (
 	IntentJoinCode                           // join the game of the invite code Addr typed or pasted by the player
 	IntentHostServer                         // main menu: host a game in a new room on the known server at Addr
 	IntentMoveToServer                       // lobby, the host before anyone joined: move the room to the known server at Addr
-	IntentJoinServerRoom                     // join: join room Room of the server at Addr, pinned to its key Pin
+	IntentJoinRoom                           // join: join room Room of the server at Addr, pinned to its key Pin
 )
 
 // Intent is one thing the player asked for.
@@ -101,9 +101,9 @@ type Intent struct {
 	Path     string     // IntentWatch
 	Mark     scoresMark // IntentOpenScores: the entry to light
 	Slot     uint8      // IntentKick
-	Room     uint32     // IntentJoinServerRoom
-	Pin      string     // IntentJoinServerRoom: the server's host key
-	Name     string     // IntentJoinServerRoom: the room's name
+	Room     uint32     // IntentJoinRoom
+	Pin      string     // IntentJoinRoom: the server's host key
+	Name     string     // IntentJoinRoom: the room's name
 }
 
 // effectKind says what the shell must do.
@@ -274,7 +274,7 @@ func (f *flow) apply(in Intent) []effect {
 				return nil
 			}
 			return f.joinCode(in.Addr)
-		case IntentJoinServerRoom:
+		case IntentJoinRoom:
 			if f.target != "" || in.Addr == "" || in.Room == 0 {
 				return nil
 			}

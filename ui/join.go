@@ -22,7 +22,8 @@ type joinScreen struct {
 	join    *widget.Button
 	status  *widget.Text
 	code    codeField // Join → Invite code (invite.go)
-	servers *widget.Container // the rooms of the known servers (serverrooms.go)
+	// servers holds the rooms of the known servers (serverrooms.go).
+	servers *widget.Container
 	srvSig  string
 	sig     string
 	rows    []lanRow

@@ -193,7 +193,7 @@ func (s *joinScreen) refreshServers() {
 			return t.text(text, &t.bodyFace, c, t.size(colWidth(h), 0), mid)
 		}
 		line.AddChild(cell("  "+r.Room.Name+" — "+r.Server, "GAME"), cell(r.Room.Host, "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
-		b := t.button(r.Action, a.emit, Intent{Kind: IntentJoinServerRoom, Addr: r.Addr, Room: r.Room.RoomID, Pin: r.Pin, Name: r.Room.Name}, t.size(colWidth(""), 0))
+		b := t.button(r.Action, a.emit, Intent{Kind: IntentJoinRoom, Addr: r.Addr, Room: r.Room.RoomID, Pin: r.Pin, Name: r.Room.Name}, t.size(colWidth(""), 0))
 		enable(b, r.Joinable)
 		line.AddChild(b)
 		s.servers.AddChild(line)
