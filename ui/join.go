@@ -22,13 +22,13 @@ type joinScreen struct {
 	join    *widget.Button
 	status  *widget.Text
 	code    codeField // Join → Invite code (invite.go)
-	// servers holds the rooms of the known servers (serverrooms.go).
-	servers *widget.Container
-	srvSig  string
 	sig     string
 	rows    []lanRow
 	polled  int // ticks since the list was last read
 	shownOf string
+	// servers holds the rooms of the known servers (serverrooms.go).
+	servers *widget.Container
+	srvSig  string
 }
 
 // lanPollTicks is how often the LAN list is read: four times a second.
