@@ -3,11 +3,13 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"rockstep/internal/testwait"
+	"rockstep/net/client"
 	"rockstep/net/host"
 	"rockstep/net/host/hosttest"
 	"rockstep/net/portmap"
@@ -178,5 +180,72 @@ func TestMoveOffer(t *testing.T) {
 				t.Errorf("offered %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestServerFlow: Host on a server opens the lobby and asks the shell for
+// a room there; the host's lobby moves its room; Join's server row dials
+// the room pinned to the server's key; a guest cannot move a room.
+func TestServerFlow(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		from    flow
+		in      Intent
+		screen  screenID
+		want    []effect
+		hosting bool
+	}{
+		{"host on a server", flow{screen: screenMenu}, Intent{Kind: IntentHostServer, Addr: "192.0.2.1:7777"},
+			screenLobby, []effect{{kind: effHostServer, addr: "192.0.2.1:7777"}}, true},
+		{"move the room", flow{screen: screenLobby, hosting: true}, Intent{Kind: IntentMoveToServer, Addr: "192.0.2.1:7777"},
+			screenLobby, []effect{{kind: effHostServer, addr: "192.0.2.1:7777"}}, true},
+		{"a guest moves nothing", flow{screen: screenLobby}, Intent{Kind: IntentMoveToServer, Addr: "192.0.2.1:7777"},
+			screenLobby, nil, false},
+		{"join a server room", flow{screen: screenJoin}, Intent{Kind: IntentJoinRoom, Addr: "192.0.2.1:7777", Room: 5, Pin: "ab12", Name: "Friday"},
+			screenJoin, []effect{{kind: effDial, addr: "192.0.2.1:7777", hostFP: "ab12", room: 5}}, false},
+		{"one join at a time", flow{screen: screenJoin, target: "elsewhere"}, Intent{Kind: IntentJoinRoom, Addr: "192.0.2.1:7777", Room: 5},
+			screenJoin, nil, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := tt.from
+			got := f.apply(tt.in)
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) || f.screen != tt.screen || f.hosting != tt.hosting {
+				t.Errorf("effects %+v, screen %v, hosting %v; want %+v, %v, %v", got, f.screen, f.hosting, tt.want, tt.screen, tt.hosting)
+			}
+		})
+	}
+}
+
+// TestServerRows: the Join screen's rows of a server's rooms say which
+// can be joined, and why not; a server that did not answer says so.
+func TestServerRows(t *testing.T) {
+	servers := []KnownServer{{Addr: "192.0.2.1:7777"}, {Addr: "192.0.2.2:7777"}, {Addr: "192.0.2.3:7777"}}
+	lists := map[string]serverListing{
+		"192.0.2.1:7777": {list: client.RoomList{Addr: "192.0.2.1:7777", Fingerprint: "ff", Rooms: []wire.RoomInfo{
+			{RoomID: 2, Name: "open", Players: 1, Max: 8, State: wire.StateSetup, Version: wire.Version},
+			{RoomID: 3, Name: "full", Players: 4, Max: 4, State: wire.StateSetup, Version: wire.Version},
+			{RoomID: 4, Name: "running", Players: 3, Max: 8, State: wire.StateRunning, Version: wire.Version},
+			{RoomID: 5, Name: "old", Players: 1, Max: 8, State: wire.StateSetup, Version: wire.Version + 1},
+		}}},
+		"192.0.2.2:7777": {err: &ServerKeyError{Addr: "192.0.2.2:7777", Old: strings.Repeat("a", 32), New: strings.Repeat("b", 32)}},
+	}
+	rows := serverRows(servers, func(a string) (serverListing, bool) { l, ok := lists[a]; return l, ok })
+	want := []struct {
+		action string
+		join   bool
+		note   string
+	}{{"Join", true, ""}, {"Full", false, ""}, {"Watch", true, ""}, {"Incompatible", false, ""},
+		{"", false, "aaaa aaaa"}, {"", false, "asking 192.0.2.3:7777"}}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
+	}
+	for i, w := range want {
+		r := rows[i]
+		if r.Action != w.action || r.Joinable != w.join || !strings.Contains(r.Note, w.note) {
+			t.Errorf("row %d: %q joinable %v note %q; want %q %v %q", i, r.Action, r.Joinable, r.Note, w.action, w.join, w.note)
+		}
+	}
+	if rows[0].Pin != "ff" || rows[0].Addr != "192.0.2.1:7777" {
+		t.Errorf("the first row dials %s pinned to %q", rows[0].Addr, rows[0].Pin)
 	}
 }
