@@ -43,10 +43,10 @@ func newJoinScreen(a *App) *joinScreen {
 	col := t.panelColumn(14)
 	col.AddChild(t.heading("Join a game"))
 	col.AddChild(t.dim("Games on your network"))
-	s.list = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(joinListWidth, 260)))
+	s.list = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(joinListWidth, joinListHeight(a))))
 	col.AddChild(s.list)
 	if len(a.settings.Servers) > 0 {
-		col.AddChild(t.dim("Rooms on your servers (Settings → Servers)"))
+		col.AddChild(t.dim(serverRoomsTitle(a.settings.Servers)))
 		s.servers = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow()))
 		col.AddChild(s.servers)
 	}

@@ -205,6 +205,7 @@ func (s *lobbyScreen) update(Intents) error {
 		for _, b := range []*widget.Button{s.coop, s.versus, s.livesDn, s.livesUp, s.waveDn, s.waveUp, s.ff, s.saucers, s.hyper, s.ready, s.start} {
 			enable(b, false)
 		}
+		s.setupSig, s.rosterSig = "", "" // shown again once connected (the room may have moved to a server)
 		return nil
 	}
 	s.title.Label = nv.setup.Name
@@ -363,7 +364,7 @@ func (s *lobbyScreen) updateRoster() {
 	for _, p := range nv.setup.Players {
 		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, p.Name)
 	}
-	fmt.Fprintf(&b, "me=%d max=%d host=%v", nv.slot, nv.setup.MaxSlots, nv.host)
+	fmt.Fprintf(&b, "me=%d max=%d host=%v here=%v", nv.slot, nv.setup.MaxSlots, nv.host, nv.roomHere)
 	sig := b.String()
 	if sig == s.rosterSig {
 		return

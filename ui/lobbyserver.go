@@ -3,7 +3,6 @@ package ui
 import (
 	"github.com/ebitenui/ebitenui/widget"
 
-	"rockstep/assets/palette"
 	"rockstep/ui/draw"
 )
 
@@ -25,8 +24,7 @@ func (m *moveOffer) build(a *App, col *widget.Container) {
 		}
 	})
 	m.row.AddChild(m.button)
-	m.row.AddChild(t.para("Everyone can reach a server: you play there as your guests do.", &t.smallFace, palette.Dim, 300,
-		widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
+	m.row.AddChild(t.dim("everyone can reach it", widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter})))
 	m.row.GetWidget().SetVisibility(widget.Visibility_Hide)
 	col.AddChild(m.row)
 }
@@ -51,8 +49,9 @@ func (m *moveOffer) update(a *App) {
 }
 
 // maxHostServers is how many known servers the main menu offers to host
-// on, under Host game (on this machine, the default).
-const maxHostServers = 3
+// on, under Host game (on this machine, the default): the first, as the
+// menu has room for one more button at 800×600.
+const maxHostServers = 1
 
 // hostOnServerButtons adds, under the main menu's Host game, a "Host on
 // SERVER" button for each known server (the first maxHostServers).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"rockstep/game"
 	"rockstep/net/client"
 	"rockstep/net/host"
 	"rockstep/net/invite"
@@ -271,13 +272,16 @@ func serverWhere(id uint32, addr string, hosting bool, nv *netView) string {
 	}
 	b.WriteString(" Pings are to the server")
 	if d := nv.stats.Delay; d > 0 {
+		// The last game's: a rematch starts with it.
 		fmt.Fprintf(&b, "; the room's input delay is %d turn", d)
 		if d > 1 {
 			b.WriteString("s")
 		}
 		if k := nv.stats.K; k > 0 {
-			fmt.Fprintf(&b, " (%d ms)", int(d)*int(k)*1000/60)
+			fmt.Fprintf(&b, " (%d ms)", d*k*1000/game.TicksPerSecond)
 		}
+	} else {
+		b.WriteString("; the room sets the input delay from them when the game starts")
 	}
 	b.WriteString(".")
 	return b.String()

@@ -148,8 +148,26 @@ func serverRowsSignature(rows []serverRow) string {
 	return b.String()
 }
 
-// maxServerRows bounds the server rooms the Join screen shows.
-const maxServerRows = 6
+// maxServerRows bounds the server rooms the Join screen shows: the
+// screen holds them at 800×600.
+const maxServerRows = 3
+
+// joinListHeight is the LAN list's height on the Join screen, in design
+// pixels: less when the known servers' rooms are listed under it.
+func joinListHeight(a *App) int {
+	if len(a.settings.Servers) > 0 {
+		return 110
+	}
+	return 260
+}
+
+// serverRoomsTitle heads the Join screen's server rooms.
+func serverRoomsTitle(servers []KnownServer) string {
+	if len(servers) == 1 {
+		return "Rooms on your server " + servers[0].Addr + " (Settings → Servers)"
+	}
+	return "Rooms on your servers (Settings → Servers)"
+}
 
 // refreshServers asks the known servers for their rooms when it is time,
 // pins the key of a server that answered for the first time, and rebuilds
@@ -192,7 +210,11 @@ func (s *joinScreen) refreshServers() {
 			text = draw.Ellipsis(text, t.bodyFace, float64(t.px(colWidth(h)-8)))
 			return t.text(text, &t.bodyFace, c, t.size(colWidth(h), 0), mid)
 		}
-		line.AddChild(cell("  "+r.Room.Name+" — "+r.Server, "GAME"), cell(r.Room.Host, "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
+		name := r.Room.Name
+		if len(a.settings.Servers) > 1 {
+			name += " — " + r.Server
+		}
+		line.AddChild(cell("  "+name, "GAME"), cell(r.Room.Host, "HOST"), cell(r.Players, "PLAYERS"), cell(r.State, "STATE"))
 		b := t.button(r.Action, a.emit, Intent{Kind: IntentJoinRoom, Addr: r.Addr, Room: r.Room.RoomID, Pin: r.Pin, Name: r.Room.Name}, t.size(colWidth(""), 0))
 		enable(b, r.Joinable)
 		line.AddChild(b)
