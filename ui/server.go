@@ -177,7 +177,9 @@ const serverDialTimeout = dialTimeout + 10*time.Second
 // joins it as its player and host, pinned to the server's key if it has
 // one (else the key is pinned once it answers: see App.pinServers).
 func hostOnServer(cfg netConfig, srv KnownServer, roomName string) *netGame {
-	g := &netGame{cfg: cfg, addr: srv.Addr, dialing: true, server: srv.Addr}
+	// g.addr stays "" until read fills it from the client (the address
+	// that answered), on the UI's goroutine, which alone reads it.
+	g := &netGame{cfg: cfg, dialing: true, server: srv.Addr}
 	ctx, cancel := context.WithTimeout(context.Background(), serverDialTimeout)
 	g.cancel = cancel
 	cfg.hostFP = srv.Fingerprint
@@ -202,9 +204,6 @@ func hostOnServer(cfg netConfig, srv KnownServer, roomName string) *netGame {
 			return
 		}
 		g.c, g.dialErr, g.roomID = c, err, id
-		if c != nil {
-			g.addr = c.HostAddr()
-		}
 	}()
 	return g
 }
