@@ -226,7 +226,7 @@ func TestServerRows(t *testing.T) {
 			{RoomID: 3, Name: "full", Players: 4, Max: 4, State: wire.StateSetup, Version: wire.Version},
 			{RoomID: 4, Name: "running", Players: 3, Max: 8, State: wire.StateRunning, Version: wire.Version},
 			{RoomID: 5, Name: "old", Players: 1, Max: 8, State: wire.StateSetup, Version: wire.Version + 1},
-		}}},
+		}}, gone: goneRooms([]wire.RoomInfo{{RoomID: 2}, {RoomID: 9, Name: "closed"}}, []wire.RoomInfo{{RoomID: 2}})},
 		"192.0.2.2:7777": {err: &ServerKeyError{Addr: "192.0.2.2:7777", Old: strings.Repeat("a", 32), New: strings.Repeat("b", 32)}},
 	}
 	rows := serverRows(servers, func(a string) (serverListing, bool) { l, ok := lists[a]; return l, ok })
@@ -234,7 +234,7 @@ func TestServerRows(t *testing.T) {
 		action string
 		join   bool
 		note   string
-	}{{"Join", true, ""}, {"Full", false, ""}, {"Watch", true, ""}, {"Incompatible", false, ""},
+	}{{"Gone", false, ""}, {"Join", true, ""}, {"Full", false, ""}, {"Watch", true, ""}, {"Incompatible", false, ""},
 		{"", false, "aaaa aaaa"}, {"", false, "asking 192.0.2.3:7777"}}
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d: %+v", len(rows), len(want), rows)
@@ -245,7 +245,10 @@ func TestServerRows(t *testing.T) {
 			t.Errorf("row %d: %q joinable %v note %q; want %q %v %q", i, r.Action, r.Joinable, r.Note, w.action, w.join, w.note)
 		}
 	}
-	if rows[0].Pin != "ff" || rows[0].Addr != "192.0.2.1:7777" {
-		t.Errorf("the first row dials %s pinned to %q", rows[0].Addr, rows[0].Pin)
+	if rows[0].Room.Name != "closed" {
+		t.Errorf("the gone row is room %q, want the one closed since the last listing", rows[0].Room.Name)
+	}
+	if rows[1].Pin != "ff" || rows[1].Addr != "192.0.2.1:7777" {
+		t.Errorf("the open room's row dials %s pinned to %q", rows[1].Addr, rows[1].Pin)
 	}
 }

@@ -32,6 +32,9 @@ type serverListing struct {
 	list client.RoomList
 	err  error // why it could not be listed (then list is empty)
 	at   time.Time
+	// gone are the rooms the listing before this one had and this one
+	// has not: closed since, shown as gone until the next listing.
+	gone []wire.RoomInfo
 }
 
 // serverRooms polls the known servers' room lists in the background; its
@@ -68,7 +71,11 @@ func (p *serverRooms) poll(servers []KnownServer, now time.Time) {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			p.busy[k.Addr] = false
-			p.lists[k.Addr] = serverListing{list: l, err: err, at: time.Now()}
+			next := serverListing{list: l, err: err, at: time.Now()}
+			if prev, ok := p.lists[k.Addr]; ok && err == nil {
+				next.gone = goneRooms(prev.list.Rooms, l.Rooms)
+			}
+			p.lists[k.Addr] = next
 		}()
 	}
 }
@@ -79,6 +86,21 @@ func (p *serverRooms) listing(addr string) (serverListing, bool) {
 	defer p.mu.Unlock()
 	l, ok := p.lists[addr]
 	return l, ok
+}
+
+// goneRooms returns the rooms of before that after has not (by id).
+func goneRooms(before, after []wire.RoomInfo) []wire.RoomInfo {
+	var gone []wire.RoomInfo
+	for _, b := range before {
+		found := false
+		for _, a := range after {
+			found = found || a.RoomID == b.RoomID
+		}
+		if !found {
+			gone = append(gone, b)
+		}
+	}
+	return gone
 }
 
 // serverRow is one line of the Join screen's server rooms.
@@ -96,7 +118,8 @@ type serverRow struct {
 
 // serverRows turns the known servers' listings into rows: a server not
 // answered yet, or that could not be listed, says so in one row; a room
-// that is full, running (watched) or of another version says so.
+// that is full, running (watched), of another version, or gone since the
+// last listing says so.
 func serverRows(servers []KnownServer, listing func(string) (serverListing, bool)) []serverRow {
 	var rows []serverRow
 	for _, k := range servers {
@@ -108,9 +131,12 @@ func serverRows(servers []KnownServer, listing func(string) (serverListing, bool
 		case l.err != nil:
 			rows = append(rows, serverRow{Server: k.Addr, Note: sentence(l.err.Error())})
 			continue
-		case len(l.list.Rooms) == 0:
+		case len(l.list.Rooms) == 0 && len(l.gone) == 0:
 			rows = append(rows, serverRow{Server: k.Addr, Note: k.Addr + " lists no rooms: Host can open one there."})
 			continue
+		}
+		for _, r := range l.gone {
+			rows = append(rows, serverRow{Server: k.Addr, Room: r, Action: "Gone", State: "closed", Players: "—"})
 		}
 		for _, r := range l.list.Rooms {
 			row := serverRow{Server: k.Addr, Room: r, Addr: l.list.Addr, Pin: l.list.Fingerprint,
