@@ -151,11 +151,11 @@ type App struct {
 	// player moves the focus (or clicks).
 	focusAuto widget.Focuser
 
-	net *netGame
-	nv  netView
+	net     *netGame
+	nv      netView
+	closing []<-chan struct{} // network sessions still saying goodbye
 	// serverRooms lists the known servers' rooms while Join is open.
 	serverRooms serverRooms
-	closing     []<-chan struct{} // network sessions still saying goodbye
 
 	// saved is the running game this player can rejoin (kept on disk
 	// while a game runs; see rejoin.go), or nil. kept is the token kept
