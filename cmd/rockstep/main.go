@@ -152,6 +152,8 @@ type windowOptions struct {
 	listen    string
 	netsim    string
 	autopilot string
-	noPortmap bool   // -portmap=false: never ask the router this run, whatever the settings
-	addServer string // -add-server: a community server to add to the settings' known servers
+	noPortmap bool // -portmap=false: never ask the router this run, whatever the settings
+	// addServer is -add-server: a community server to add to the
+	// settings' known servers.
+	addServer string
 }
