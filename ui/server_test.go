@@ -252,3 +252,29 @@ func TestServerRows(t *testing.T) {
 		t.Errorf("the open room's row dials %s pinned to %q", rows[1].Addr, rows[1].Pin)
 	}
 }
+
+// TestServerWhere: the lobby of a server room says where it is, that the
+// pings are to the server, and the input delay once a game has set it.
+func TestServerWhere(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		hosting  bool
+		k, delay int
+		want     []string
+	}{
+		{"the host, before the first game", true, 0, 0, []string{"You host this game on the server 192.0.2.1:7777 (room 4)", "Pings are to the server", "sets the input delay from them when the game starts"}},
+		{"a guest, after a game", false, 2, 3, []string{"A room on the server 192.0.2.1:7777 (room 4)", "Pings are to the server", "input delay is 3 turns (100 ms)"}},
+		{"one turn", false, 1, 1, []string{"input delay is 1 turn (16 ms)"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			nv := &netView{}
+			nv.stats.K, nv.stats.Delay = tt.k, tt.delay
+			got := serverWhere(4, "192.0.2.1:7777", tt.hosting, nv)
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("serverWhere = %q, want it to say %q", got, w)
+				}
+			}
+		})
+	}
+}
