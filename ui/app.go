@@ -56,6 +56,10 @@ type Options struct {
 	// NoPortmap keeps a hosted game from asking the router to open its
 	// port this run, whatever the settings say (-portmap=false).
 	NoPortmap bool
+	// AddServer, if set, is a community server (host or host:port) added
+	// to the known servers of the settings, and kept (-add-server), as
+	// Settings → Servers adds one.
+	AddServer string
 
 	// ConfigDir holds settings.json and the replays folder; "" means
 	// userdir.Dir(), where -server records too.
@@ -150,6 +154,8 @@ type App struct {
 	net     *netGame
 	nv      netView
 	closing []<-chan struct{} // network sessions still saying goodbye
+	// serverRooms lists the known servers' rooms while Join is open.
+	serverRooms serverRooms
 
 	// saved is the running game this player can rejoin (kept on disk
 	// while a game runs; see rejoin.go), or nil. kept is the token kept
@@ -196,6 +202,11 @@ func NewApp(opt Options) (*App, error) {
 	}
 	if opt.Name != "" {
 		app.settings.Name = wire.Truncate(opt.Name, wire.MaxName)
+	}
+	if opt.AddServer != "" {
+		if err := app.addServer(opt.AddServer); err != nil {
+			return nil, fmt.Errorf("-add-server: %w", err)
+		}
 	}
 	app.keys = NewKeyMap(app.settings.Keys)
 	app.pad = NewPadMap(app.settings.Pad)
@@ -439,6 +450,7 @@ func (a *App) process() error {
 	}
 	a.net.read(&a.nv)
 	a.keepSession()
+	a.pinServers()
 	if err := a.carry(a.flow.observe(a.net.netStatus(&a.nv))); err != nil {
 		return err
 	}
@@ -453,6 +465,14 @@ func (a *App) carry(effs []effect) error {
 			a.disconnect()
 			name := wire.Truncate(a.settings.Name+"’s game", wire.MaxName)
 			a.net = hostGame(a.netConfig(), name)
+		case effHostServer:
+			a.disconnect() // the room here, if any, closes: nobody else is in it
+			srv, ok := a.settings.server(e.addr)
+			if !ok {
+				srv = KnownServer{Addr: e.addr}
+			}
+			name := wire.Truncate(a.settings.Name+"’s game", wire.MaxName)
+			a.net = hostOnServer(a.netConfig(), srv, name)
 		case effDial:
 			a.disconnect()
 			cfg := a.netConfig()
@@ -468,6 +488,11 @@ func (a *App) carry(effs []effect) error {
 				}
 			}
 			a.net = dial(cfg, e.addr, e.addrs...)
+			if e.room != 0 { // a room on a server: the lobby says so
+				a.net.mu.Lock()
+				a.net.roomID, a.net.server = e.room, e.addr
+				a.net.mu.Unlock()
+			}
 		case effDisconnect:
 			a.disconnect()
 		case effQuit:

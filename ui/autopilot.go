@@ -42,6 +42,14 @@ import (
 //	wait-alone     stay in the lobby until every other player has left
 //	wait-host      play on until the game says who hosts it now (the host went away)
 //	wait-portmap   in the lobby of a game we host, wait for the router's verdict on its port and log the lobby's sentence
+//	move-to-server in the lobby of a game we host, press the offer to move
+//	               the room to a known server (shown when the router would
+//	               not open the port), wait for the server room's invite
+//	               code and log it: "autopilot: invite code: CODE"
+//	wait-players N in the lobby, wait until N players are in the room, all
+//	               connected and ready
+//	end-at T       as host, play until the displayed world reaches tick T,
+//	               then end the game for everyone (the in-game menu's End)
 //	linger S       keep playing S seconds (so the others reach the same tick)
 //	quit           leave the game and end the program
 //
@@ -112,12 +120,12 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap", "move-to-server":
 		case "join":
 			want = 1
 		case "setup":
 			want = 3
-		case "start", "fly", "linger", "hold-lobby":
+		case "start", "fly", "linger", "hold-lobby", "wait-players", "end-at":
 			want = 1
 		default:
 			return nil, fmt.Errorf("autopilot: unknown step %q", part)
@@ -334,6 +342,51 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		ap.logf("portmap: %s (%v after this step began)", portmapLine(nv.portmap), now.Sub(ap.since).Round(time.Millisecond))
 		ap.logf("invite code: %s", code)
 		done = true
+	case "move-to-server":
+		if a.flow.screen != screenLobby {
+			break
+		}
+		if id, srv := nv.serverRoom(); id != 0 {
+			ls, ok := a.cur.(*lobbyScreen)
+			if c, err := invite.Decode(ls.invite.shown); !ok || err != nil || c.RoomID != id {
+				break // the code is made at the lobby's next update
+			}
+			ap.logf("moved to server: room %d at %s (%v after this step began)", id, srv, now.Sub(ap.since).Round(time.Millisecond))
+			ap.logf("invite code: %s", ls.invite.shown)
+			done = true
+			break
+		}
+		if srv, ok := a.moveServer(); ok && retry && a.flow.target != srv.Addr {
+			ap.lastTry = now
+			ap.logf("moving the room to %s (%s)", srv.Addr, portmapLine(nv.portmap))
+			a.emit(Intent{Kind: IntentMoveToServer, Addr: srv.Addr})
+		}
+	case "wait-players":
+		if a.flow.screen != screenLobby || !nv.ok || nv.phase != phaseLobby {
+			break
+		}
+		ready := 0
+		for _, p := range nv.setup.Players {
+			if p.Ready && p.Connected {
+				ready++
+			}
+		}
+		done = len(nv.setup.Players) == st.n && ready == st.n
+	case "end-at":
+		switch a.flow.screen {
+		case screenLobby:
+			ap.readyAgain(a, now, retry)
+		case screenPlay:
+			in.Ship = apKeys(a.frames)
+			ap.playing(nv, now)
+			if nv.host && nv.hasWorld && nv.world.Tick >= uint32(st.n) {
+				ap.logf("ending the game at tick %d", nv.world.Tick)
+				a.emit(Intent{Kind: IntentEndGame})
+				done = true
+			}
+		case screenResults:
+			done = true // it ended before: game over
+		}
 	case "hold-lobby":
 		if a.flow.screen != screenLobby {
 			ap.mu.Lock()

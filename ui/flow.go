@@ -82,6 +82,9 @@ const (
 	IntentOpenControls                       // main menu, settings: the Controls screen
 	IntentSaveControls                       // controls: keep the bindings of Settings and stay
 	IntentJoinCode                           // join the game of the invite code Addr typed or pasted by the player
+	IntentHostServer                         // main menu: host a game in a new room on the known server at Addr
+	IntentMoveToServer                       // lobby, the host before anyone joined: move the room to the known server at Addr
+	IntentJoinRoom                           // join: join room Room of the server at Addr, pinned to its key Pin
 )
 
 // Intent is one thing the player asked for.
@@ -98,6 +101,9 @@ type Intent struct {
 	Path     string     // IntentWatch
 	Mark     scoresMark // IntentOpenScores: the entry to light
 	Slot     uint8      // IntentKick
+	Room     uint32     // IntentJoinRoom
+	Pin      string     // IntentJoinRoom: the server's host key
+	Name     string     // IntentJoinRoom: the room's name
 }
 
 // effectKind says what the shell must do.
@@ -118,6 +124,7 @@ const (
 	effPause                              // session.Pause(ready): the host pauses or resumes
 	effRestart                            // start the practice game again
 	effKick                               // session.Kick(slot): the host removes a player from the lobby
+	effHostServer                         // open a room on the known server at addr and join it as its host (closing any room here)
 )
 
 type effect struct {
@@ -196,6 +203,10 @@ func (f *flow) apply(in Intent) []effect {
 			f.notice, f.hosting, f.target = "", true, "your game"
 			f.screen = screenLobby
 			return []effect{{kind: effHost}}
+		case IntentHostServer:
+			f.notice, f.hosting, f.target = "", true, in.Addr
+			f.screen = screenLobby
+			return []effect{{kind: effHostServer, addr: in.Addr}}
 		case IntentOpenJoin:
 			f.notice, f.joinErr = "", ""
 			f.screen = screenJoin
@@ -263,6 +274,12 @@ func (f *flow) apply(in Intent) []effect {
 				return nil
 			}
 			return f.joinCode(in.Addr)
+		case IntentJoinRoom:
+			if f.target != "" || in.Addr == "" || in.Room == 0 {
+				return nil
+			}
+			f.joinErr, f.target, f.hosting, f.rejoin = "", "“"+in.Name+"” on "+in.Addr, false, false
+			return []effect{{kind: effDial, addr: in.Addr, hostFP: in.Pin, room: in.Room}}
 		case IntentJoinAddr:
 			if f.target != "" {
 				return nil
@@ -334,6 +351,12 @@ func (f *flow) apply(in Intent) []effect {
 			return []effect{{kind: effSetup, setup: in.Setup}}
 		case IntentKick:
 			return []effect{{kind: effKick, slot: in.Slot}}
+		case IntentMoveToServer:
+			if !f.hosting || in.Addr == "" {
+				return nil
+			}
+			f.target = in.Addr
+			return []effect{{kind: effHostServer, addr: in.Addr}}
 		case IntentSay:
 			if t := strings.TrimSpace(in.Text); t != "" {
 				return []effect{{kind: effSay, text: t}}
@@ -510,7 +533,13 @@ func parseJoinAddr(s string) (string, error) {
 func dialErrorText(target string, err error) string {
 	var dnsErr *net.DNSError
 	var refused *transport.RefusedError
+	var changed *ServerKeyError
+	var refusedRoom *ServerRefusedError
 	switch {
+	case errors.As(err, &changed):
+		return sentence(changed.Error())
+	case errors.As(err, &refusedRoom):
+		return sentence(refusedRoom.Error())
 	case noAnswer(err) != "": // an invite code's addresses, all silent
 		return "The host did not answer (at " + noAnswer(err) + "): the game may have ended, or none of the code's addresses can be reached from here."
 	case errors.Is(err, transport.ErrHostKey):

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"net/netip"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -204,9 +205,14 @@ func (r *inviteRow) update(hosting bool, nv *netView) {
 		r.ifaces, r.looked = invite.InterfaceAddrs(), true
 	}
 	ext := nv.externalAddr()
-	if key := nv.addr() + "|" + ext.String() + "|" + fp; key != r.key {
+	id, _ := nv.serverRoom()
+	if key := nv.addr() + "|" + ext.String() + "|" + fp + "|" + strconv.FormatUint(uint64(id), 10); key != r.key {
 		r.key = key
-		r.show(hostCode(nv.addr(), r.ifaces, ext, fp))
+		if id != 0 { // our room on a server: its address, its key, the room (format 1)
+			r.show(serverRoomCode(nv.addr(), fp, id))
+		} else {
+			r.show(hostCode(nv.addr(), r.ifaces, ext, fp))
+		}
 	}
 	switch r.copied.Load() {
 	case copyDone:

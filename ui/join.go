@@ -26,6 +26,9 @@ type joinScreen struct {
 	rows    []lanRow
 	polled  int // ticks since the list was last read
 	shownOf string
+	// servers holds the rooms of the known servers (serverrooms.go).
+	servers *widget.Container
+	srvSig  string
 }
 
 // lanPollTicks is how often the LAN list is read: four times a second.
@@ -40,8 +43,13 @@ func newJoinScreen(a *App) *joinScreen {
 	col := t.panelColumn(14)
 	col.AddChild(t.heading("Join a game"))
 	col.AddChild(t.dim("Games on your network"))
-	s.list = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(joinListWidth, 260)))
+	s.list = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(joinListWidth, joinListHeight(a))))
 	col.AddChild(s.list)
+	if len(a.settings.Servers) > 0 {
+		col.AddChild(t.dim(serverRoomsTitle(a.settings.Servers)))
+		s.servers = t.vbox(6, nil, widget.ContainerOpts.WidgetOpts(stretchRow()))
+		col.AddChild(s.servers)
+	}
 
 	col.AddChild(t.dim(fmt.Sprintf("Or join by address (the port is %d unless the host says otherwise)", wire.DefaultPort)))
 	by := t.hbox(10, widget.ContainerOpts.WidgetOpts(stretchRow()))
@@ -98,6 +106,7 @@ func (s *joinScreen) update(Intents) error {
 // refresh reads the LAN list and rebuilds the rows if it changed.
 func (s *joinScreen) refresh() {
 	s.polled = 0
+	s.refreshServers()
 	rows := lanRows(s.a.lanGames(), s.a.saved)
 	sig := lanSignature(rows)
 	if sig == s.sig && s.list.Children() != nil {

@@ -37,6 +37,7 @@ type lobbyScreen struct {
 	chat                             *widget.Container
 	say                              *widget.TextInput
 	invite                           inviteRow // the invite code of the game we host (invite.go)
+	move                             moveOffer // the offer to move our room to a server (lobbyserver.go)
 
 	portmap   *widget.Text // what the router said of our room's port (updatePortmap)
 	hostWhere string       // where others join the game we host, worked out once
@@ -80,6 +81,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	s.portmap = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.portmap)
 	s.invite.build(a, left)
+	s.move.build(a, left)
 	s.roster = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 150)))
 	left.AddChild(s.roster)
 
@@ -203,10 +205,13 @@ func (s *lobbyScreen) update(Intents) error {
 		for _, b := range []*widget.Button{s.coop, s.versus, s.livesDn, s.livesUp, s.waveDn, s.waveUp, s.ff, s.saucers, s.hyper, s.ready, s.start} {
 			enable(b, false)
 		}
+		s.setupSig, s.rosterSig = "", "" // shown again once connected (the room may have moved to a server)
 		return nil
 	}
 	s.title.Label = nv.setup.Name
-	switch {
+	switch id, srv := nv.serverRoom(); {
+	case id != 0:
+		s.where.Label = serverWhere(id, srv, a.flow.hosting, nv)
 	case a.flow.hosting && nv.active():
 		if s.hostWhere == "" {
 			s.hostWhere = hostWhere(nv.addr(), invite.InterfaceAddrs())
@@ -216,6 +221,7 @@ func (s *lobbyScreen) update(Intents) error {
 		s.where.Label = "at " + nv.addr()
 	}
 	s.invite.update(a.flow.hosting, nv)
+	s.move.update(a)
 	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
 		// host's screen shows: joined from the LAN list, no other key
@@ -358,7 +364,7 @@ func (s *lobbyScreen) updateRoster() {
 	for _, p := range nv.setup.Players {
 		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, p.Name)
 	}
-	fmt.Fprintf(&b, "me=%d max=%d host=%v", nv.slot, nv.setup.MaxSlots, nv.host)
+	fmt.Fprintf(&b, "me=%d max=%d host=%v here=%v", nv.slot, nv.setup.MaxSlots, nv.host, nv.roomHere)
 	sig := b.String()
 	if sig == s.rosterSig {
 		return

@@ -55,6 +55,9 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Quit", IntentQuit},
 	} {
 		buttons.AddChild(t.button(b.label, a.emit, Intent{Kind: b.kind}, stretchRow(), t.size(280, 0)))
+		if b.kind == IntentHost {
+			hostOnServerButtons(a, buttons) // Host: on this machine, or on a known server
+		}
 	}
 	col.AddChild(buttons)
 	s.name = t.dim("playing as "+a.settings.Name, centred())

@@ -78,6 +78,12 @@ type netGame struct {
 
 	pm       *portmap.Mapper // asks the router for our room's port; nil until we host (under mu)
 	pmClosed bool            // close has taken pm: no new one (under mu)
+
+	// server is the address of the known server we opened our room on
+	// (hostOnServer), and roomID that room's id once it answered (under
+	// mu); "" and 0 otherwise.
+	server string
+	roomID uint32
 }
 
 func (cfg netConfig) options() client.Options {

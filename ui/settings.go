@@ -38,6 +38,10 @@ type Settings struct {
 	// mode, lives, starting wave, …); the next game they host opens with
 	// it (hostSetup). Absent: the room's default.
 	Setup *game.Setup `json:"setup,omitempty"`
+	// Servers are the community servers (`rockstep -server`) the player
+	// hosts rooms on and lists rooms of, each with its host key pinned
+	// the first time it answered (ui/server.go).
+	Servers []KnownServer `json:"servers,omitempty"`
 }
 
 // KeyBindings name the keys of each ship control, by Ebiten's key names
@@ -145,6 +149,7 @@ func (s *Settings) repair(def Settings) []string {
 		}
 	}
 	fixed = append(fixed, repairPad(&s.Pad)...)
+	fixed = append(fixed, s.repairServers()...)
 	return fixed
 }
 

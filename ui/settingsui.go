@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/ebitenui/ebitenui/widget"
@@ -22,6 +23,8 @@ type settingsScreen struct {
 	full   *widget.Button
 	pred   *widget.Button
 	pmap   *widget.Button
+	// servers lists the known servers being edited (serverList).
+	servers serverList
 }
 
 func newSettingsScreen(a *App) *settingsScreen {
@@ -33,6 +36,7 @@ func newSettingsScreen(a *App) *settingsScreen {
 		s.edit, a.settingsDraft = *d, nil
 		s.edit.Keys, s.edit.Pad = a.settings.Keys, a.settings.Pad
 	}
+	s.edit.Servers = slices.Clone(s.edit.Servers) // edited in place until Save
 	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(t.size(640, 0)))
 	col.AddChild(t.heading("Settings"))
 
@@ -80,6 +84,9 @@ func newSettingsScreen(a *App) *settingsScreen {
 	}
 	s.pred = toggle("Predict my ship", "hide latency: your ship answers your keys at once in network games", &s.edit.Predict)
 	s.pmap = toggle("Internet", "Let players on the internet join (ask my router to open a port)", &s.edit.Portmap)
+
+	form.AddChild(label("Servers"))
+	form.AddChild(s.servers.build(a, &s.edit))
 
 	form.AddChild(label("Controls"))
 	form.AddChild(t.buttonFunc("Keys and gamepad…", func() {

@@ -70,6 +70,7 @@ func run(args []string) int {
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
 	fs.Var((*stringsFlag)(&so.roomKeys), "room-key", "with -server: open rooms only for players who give this `KEY` (repeatable; hand it to your friends; default: anyone may create rooms); with -bots -join -per-room: the key the bots create rooms with")
 	fs.StringVar(&so.keysFile, "room-keys", "", "with -server: like -room-key, for each key in `FILE` (one a line; # starts a comment line)")
+	addServer := fs.String("add-server", "", fmt.Sprintf("add the community server at `ADDR` (host or host:port, port %d by default; a `rockstep -server`) to the game's known servers, kept in the settings as Settings → Servers adds one: Host offers a room there, Join lists its rooms, and a lobby whose router would not open its port offers to move the room there", wire.DefaultPort))
 	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -125,7 +126,7 @@ func run(args []string) int {
 		*seed = uint64(time.Now().UnixNano())
 	}
 	wo := windowOptions{seed: *seed, wave: uint8(*wave), practice: *practice, host: *hostNow, join: bo.join,
-		predict: po.override(), syncTest: po.syncTest, netsim: bo.netsim, autopilot: *autopilot}
+		predict: po.override(), syncTest: po.syncTest, netsim: bo.netsim, autopilot: *autopilot, addServer: *addServer}
 	if set["name"] {
 		wo.name = so.name
 	}
@@ -152,4 +153,7 @@ type windowOptions struct {
 	netsim    string
 	autopilot string
 	noPortmap bool // -portmap=false: never ask the router this run, whatever the settings
+	// addServer is -add-server: a community server to add to the
+	// settings' known servers.
+	addServer string
 }

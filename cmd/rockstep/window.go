@@ -18,7 +18,7 @@ import (
 // runWindow opens the game's window with the flags' options.
 func runWindow(wo windowOptions) int {
 	opt := ui.Options{Seed: wo.seed, StartWave: wo.wave, Practice: wo.practice, Host: wo.host, Join: wo.join,
-		Predict: wo.predict, SyncTest: wo.syncTest, Name: wo.name, Listen: wo.listen, NoPortmap: wo.noPortmap}
+		Predict: wo.predict, SyncTest: wo.syncTest, Name: wo.name, Listen: wo.listen, NoPortmap: wo.noPortmap, AddServer: wo.addServer}
 	imp, err := transport.ParseImpairment(wo.netsim)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "rockstep: -netsim: %v\n", err)
