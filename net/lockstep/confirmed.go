@@ -292,7 +292,9 @@ func (s *Session) endGame(turn uint32) {
 	g.ended, g.endTurn = true, turn
 	g.results = g.world.Results(g.names)
 	s.emit(Event{Kind: EvEnded, Turn: turn})
-	if s.room.status.State == wire.StateFinished {
+	if st := s.room.status.State; st == wire.StateFinished || st == wire.StateSetup {
+		// Setup: a rematch was asked while our last turns were still to
+		// run; the room has left this game's end behind, we just reached it.
 		s.phase = Finished
 	}
 }

@@ -1,6 +1,7 @@
 package lockstep_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -614,5 +615,53 @@ func TestSetupChangeAsksForReadyAgain(t *testing.T) {
 	m.until("the game runs", playing)
 	if got := guest.World().Setup.Mode; got != game.Versus {
 		t.Errorf("the game's mode is %v, want versus", got)
+	}
+}
+
+// TestQuickRematchReachesTheEnd: the host asks for a rematch the moment
+// its own game has ended, before a guest 60 ms away has run the last turns
+// or heard that the room finished: the room holds the rematch until the
+// guest has the last turns, and the guest's game still ends, on the same
+// turn, hash and results as the host's (it used to stay "playing" on a
+// room back in setup, in the NAT lab of issue 44 too).
+func TestQuickRematchReachesTheEnd(t *testing.T) {
+	for seed := uint64(1); seed <= 8; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			l := newLocal(t, bots.Config{Bots: 2, Ticks: 1 << 30, Seed: seed, Predict: true, Manual: true, Net: impairment(t, "latency=30ms,jitter=10ms")})
+			m := manual{t, l}
+			m.until("both in the lobby", func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 2 })
+			// The host is the first player the room took: by the seed's
+			// jitter, either bot.
+			for _, b := range l.Bots {
+				b.Session.SetReady(true)
+			}
+			m.until("both ready", func(s *lockstep.Session) bool {
+				st := s.SetupState()
+				return len(st.Players) == 2 && st.Players[0].Ready && st.Players[1].Ready
+			})
+			hostBot, guestBot := l.Bots[0], l.Bots[1]
+			if !hostBot.Session.IsHost() {
+				hostBot, guestBot = guestBot, hostBot
+			}
+			hostBot.Session.RequestStart()
+			m.until("the game runs", playing)
+			m.until("a while of game", ticks(300))
+			// The guest's downlink slows to 250 ms and loses a third of its
+			// datagrams: it runs the last turns and hears the room finish
+			// well after the host.
+			l.Net.SetImpairment(guestBot.Peer, impairment(t, "latency=30ms"), impairment(t, "latency=250ms,loss=33%"))
+			m.until("a while on the slow link", ticks(500))
+			host := hostBot.Session
+			host.EndGame()
+			if err := l.RunUntil(func() bool { return host.Phase() == lockstep.Finished }, l.Now()+time.Minute); err != nil {
+				t.Fatalf("the host's game never ended: %v", err)
+			}
+			if g := guestBot.Session; g.Phase() == lockstep.Finished {
+				t.Fatal("the guest finished with the host: the test asks for a rematch before it does")
+			}
+			host.SetReady(true) // "Back to lobby" at once
+			m.until("the game ends everywhere", func(s *lockstep.Session) bool { return s.Phase() != lockstep.Playing })
+			agreeOnEnd(t, l, host.Slot(), host.Names()[host.Slot()])
+		})
 	}
 }

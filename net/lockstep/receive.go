@@ -292,6 +292,10 @@ func (s *Session) onStatus(m wire.RoomStatus) {
 		}
 		// Otherwise we have not reached the end yet: the room resends the
 		// last turns and we finish when we get there (confirmed.go).
+	case m.State == wire.StateSetup && s.phase == Playing && s.game.ended:
+		// A rematch was asked before the room's "finished" reached us:
+		// our game has ended all the same.
+		s.phase = Finished
 	}
 	// A room back in setup (someone asked for a rematch) does not take
 	// this player from the results: SetReady does, when they ask.

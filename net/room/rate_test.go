@@ -170,6 +170,7 @@ func TestGamesAtAPersonsPace(t *testing.T) {
 				if st, _ := b.r.State(); st == wire.StateRunning {
 					b.send(1, wire.EndGame{})
 					b.playIdle(b.r.Turn(), 1)
+					b.ack(1) // the end arrived: the rematch is not held (rematch.go)
 				}
 				b.now += step
 			}
@@ -216,6 +217,8 @@ func TestHeldStartIsOffWhenSomeoneIsNotReady(t *testing.T) {
 		b.send(1, wire.StartGame{Game: b.r.Game()})
 		b.r.EndGame()
 		b.playIdle(b.r.Turn(), 2)
+		b.ack(1)
+		b.ack(2)
 		b.tick(10 * time.Millisecond)
 	}
 	b.send(1, wire.Ready{Ready: true})

@@ -170,8 +170,9 @@ type Room struct {
 	conns    map[ConnID]*member // lookup only; never iterated
 	members  []*member          // every connection, in join order
 	slots    [game.MaxPlayers]slot
-	banned   [][16]byte // player ids the host kicked: refused for the room's life (at most maxBans)
-	rules    uint64     // the rules' digest players must share (cfg.Rules, or the first joiner's); valid if hasRules
+	banned   [][16]byte  // player ids the host kicked: refused for the room's life (at most maxBans)
+	rematch  rematchHold // a rematch asked before everyone had the end: rematch.go
+	rules    uint64      // the rules' digest players must share (cfg.Rules, or the first joiner's); valid if hasRules
 	hasRules bool
 
 	game uint32                  // the game the setup is for: 1, then one more per rematch
@@ -260,19 +261,20 @@ type member struct {
 	id   [16]byte
 	name string
 
-	started    bool           // has sent a client packet since Start
-	lastStart  time.Duration  // when Start was last sent
-	masterAck  uint32         // every master turn below this has arrived at the client
-	lastMaster time.Duration  // when a master frame was last sent
-	sentTo     uint32         // master turns below this were sent at least once
-	resentTo   uint32         // master turns below this may have been sent more than once
-	ackClock   ackclock.Clock // how long its acknowledgements take: when to resend
-	waits      waitMeter      // the same waits, for what its reports may ask (measure.go)
-	bursts     burstMeter     // how often its client packets come, for the frame rate it may claim
-	sampleFrom uint32         // in game sampleGame, turns below this were sent late (caught up from a snapshot): not timed
-	sampleGame uint32
-	waitFrom   time.Duration // when its acknowledgements last advanced, or its oldest outstanding turn was sent
-	backoff    uint8         // resends in a row with no acknowledgement between them
+	started     bool           // has sent a client packet since Start
+	rematchWish bool           // its Ready for a rematch waits: rematch.go
+	lastStart   time.Duration  // when Start was last sent
+	masterAck   uint32         // every master turn below this has arrived at the client
+	lastMaster  time.Duration  // when a master frame was last sent
+	sentTo      uint32         // master turns below this were sent at least once
+	resentTo    uint32         // master turns below this may have been sent more than once
+	ackClock    ackclock.Clock // how long its acknowledgements take: when to resend
+	waits       waitMeter      // the same waits, for what its reports may ask (measure.go)
+	bursts      burstMeter     // how often its client packets come, for the frame rate it may claim
+	sampleFrom  uint32         // in game sampleGame, turns below this were sent late (caught up from a snapshot): not timed
+	sampleGame  uint32
+	waitFrom    time.Duration // when its acknowledgements last advanced, or its oldest outstanding turn was sent
+	backoff     uint8         // resends in a row with no acknowledgement between them
 
 	inPlace    bool // came back to a resumed game where its own world stood (no snapshot)
 	needSnap   bool // waiting for a snapshot before the master stream

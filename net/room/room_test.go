@@ -672,6 +672,8 @@ func TestRematchStartsOnlyOnTheHostsStart(t *testing.T) {
 	if st, _ := b.r.State(); st != wire.StateFinished {
 		t.Fatal("not finished")
 	}
+	b.ack(1)
+	b.ack(2)
 	// Everyone's roster now says who is ready for the next game: no one.
 	for _, id := range []room.ConnID{1, 2} {
 		ss, ok := last[wire.SetupState](b.peer(id))
@@ -743,6 +745,10 @@ func TestSpectatorTakesSeatForRematch(t *testing.T) {
 		if st, _ := b.r.State(); st != wire.StateFinished {
 			t.Fatalf("state = %d, want finished", st)
 		}
+		for c := 1; c <= players; c++ {
+			b.ack(room.ConnID(c))
+		}
+		b.ack(9)
 	}
 
 	b := newBench(t, func(c *room.Config) { c.MaxPlayers = 3 })

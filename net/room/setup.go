@@ -298,6 +298,9 @@ func (r *Room) takeReady(m *member, rd wire.Ready) {
 		}
 	}
 	if r.state == wire.StateFinished && rd.Ready {
+		if r.holdRematch(m) {
+			return // taken by tickRematch once everyone has the end
+		}
 		r.reset() // a rematch: back to setup with the same players
 	}
 	if r.state != wire.StateSetup {
@@ -421,6 +424,7 @@ func (r *Room) reset() {
 	r.game++
 	r.state, r.child = wire.StateSetup, wire.ChildIterating
 	r.end, r.final, r.endSeen, r.ending = 0, 0, false, false
+	r.rematch.held = false
 	r.setup = r.setup.Options()
 	for i := range r.slots {
 		s := &r.slots[i]
