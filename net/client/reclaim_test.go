@@ -119,7 +119,7 @@ func (m *migrationGame) wait(what string, cond func() bool) {
 		p.Do(func(s *lockstep.Session) {
 			turn, _ := s.ExecutedTurns()
 			n, hs := p.Handovers()
-			m.t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, hosting %v, migrating %v, gave up %v", i, s.Phase(), turn, n, hs, p.hosting != nil, s.Migrating(), p.gaveUp)
+			m.t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, migration %v (%v), migrating %v", i, s.Phase(), turn, n, hs, p.m.Phase(), p.m.Why(), s.Migrating())
 		})
 	}
 	m.t.Fatalf("waited %v for %s", migrationPatience, what)
