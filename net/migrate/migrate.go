@@ -278,7 +278,10 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 	}
 	switch m.phase {
 	case Following:
-		if m.cut || !v.Playing {
+		if m.cut {
+			return nil // the connection ends: Lost comes next
+		}
+		if !v.Playing {
 			m.probing, m.probed, m.hostSilent = false, false, false
 			return nil
 		}
