@@ -297,8 +297,8 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		switch {
 		case silence < SilentAfter:
 			// The game flows (or has its own word: paused, lagging): a new
-			// silence begins afresh.
-			m.probed, m.hostSilent = false, false
+			// silence begins afresh, and a probe still out is forgotten.
+			m.probing, m.probed, m.hostSilent = false, false, false
 		case silence >= PlaySilence && len(v.List.List) > 0:
 			return m.cutWith(ErrSilent)
 		case !m.probing && !m.probed:

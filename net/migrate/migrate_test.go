@@ -172,6 +172,20 @@ func TestMachine(t *testing.T) {
 			end: end{phase: Following, host: -1},
 		},
 		{
+			name: "a probe of the host answered after its silence ended is forgotten: the next silence probes afresh",
+			self: me,
+			script: []ev{
+				{500 * ms, silent(500*ms, me), "probe-host"},
+				{1000 * ms, silent(0, me), ""},      // the host runs again
+				{1200 * ms, hostAnswers(false), ""}, // the stopped host's late non-answer
+				{2000 * ms, silent(500*ms, me), "probe-host"},
+				{2100 * ms, hostAnswers(true), ""},
+				{3000 * ms, silent(1500*ms, me), "cut: the host fell silent"},
+				{3000 * ms, lost(me), "probe-host"}, // it answered this silence's probe: ask again
+			},
+			end: end{phase: Checking, host: -1},
+		},
+		{
 			name: "while the game should flow, silence is sure after PlaySilence: the move starts, the host's probe already failed",
 			self: me,
 			script: []ev{
