@@ -218,6 +218,7 @@ type Machine struct {
 	asked    bool          // the move began with the room's word: no host to check, nobody to ask
 	again    bool          // turned away by a successor: the walk goes on from the first move
 	cutOff   bool          // a later successor still had the host
+	came     bool          // ... and since, another player that lost it came here
 	deadline time.Duration // the walks end then
 	at       int           // the candidate being dialled, or this player's place
 	pending  int           // Ask answers outstanding
@@ -385,7 +386,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		return []Action{{Kind: GiveUp}} // no game to carry on: it ends as the connection did
 	}
 	m.list, m.slot = append(m.list[:0], v.List.List...), v.Slot
-	m.asked, m.cutOff, m.yielding, m.earlier = v.Asked, false, false, nil
+	m.asked, m.cutOff, m.came, m.yielding, m.earlier = v.Asked, false, false, false, nil
 	switch prev {
 	case Joining, Walking, Asking, Pausing, Checking:
 		// Turned away, or the successor's connection failed before it
@@ -485,10 +486,17 @@ func (m *Machine) Answered(now time.Duration, refused bool) []Action {
 	if m.pending--; m.pending > 0 {
 		return nil
 	}
-	if m.refused {
+	switch {
+	case m.refused:
 		// Only our link to the host failed: the others play on with it,
 		// and a game taken here would be ours alone.
 		m.cutOff = true
+		return m.pause(now)
+	case m.cutOff && !m.came:
+		// They had the host a moment ago; no refusal this time may be
+		// one that came too late on a busy machine. The game is taken
+		// only once one of them shows it lost the host too: it comes
+		// here (Called).
 		return m.pause(now)
 	}
 	return m.serve()
@@ -526,7 +534,8 @@ func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
 	case m.phase == Following && !m.net:
 		return wire.RefuseNotHosting, nil // in-process with its room: there is no host to lose
 	}
-	return 0, nil // it lost the host too, and is on its way
+	m.came = true // the caller lost the host too
+	return 0, nil // ... as this player, which is on its way
 }
 
 // ProbeTargets returns the standby ports to probe in this round: while

@@ -319,6 +319,24 @@ func TestMachine(t *testing.T) {
 			end: end{phase: Hosting, moves: 1, host: 3, hosting: true},
 		},
 		{
+			name: "after a refusal, a round with none (a refusal late on a busy machine) does not make it take the game alone; one that lost the host too coming to it does",
+			self: first,
+			script: []ev{
+				{time.Second, lost(first), "probe-host"},
+				{1700 * ms, hostAnswers(false), "ask 2,3"},
+				{1900 * ms, answered(true), ""},
+				{1900 * ms, answered(true), "wait 2.1s"},
+				{2100 * ms, tick, "ask 2,3"},
+				{2300 * ms, answered(false), ""},
+				{2300 * ms, answered(false), "wait 2.5s"}, // no word: not yet
+				{2400 * ms, called, "answer: go along"},   // the host is gone for slot 2 too: it comes here
+				{2500 * ms, tick, "ask 2,3"},
+				{2700 * ms, answered(false), ""},
+				{2700 * ms, answered(false), "serve 00001110"},
+			},
+			end: end{phase: Hosting, moves: 1, host: 1, hosting: true},
+		},
+		{
 			name: "with no reachable successor the game ends as before (after the ten-second handover limit)",
 			self: view(4, 1, 2, 3), // a player that is no successor (no standby listed)
 			script: []ev{
