@@ -269,7 +269,8 @@ func (c *Client) runNet(ctx context.Context, tc *transport.Client) error {
 }
 
 // runPipe runs the session over an in-process pipe to a host until the
-// player closes the client.
+// player closes the client, or the migration machine cuts it (the room
+// gave the game away).
 func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
 	inner, cut := context.WithCancelCause(ctx)
 	defer cut(nil)
@@ -295,7 +296,7 @@ func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
 		case <-wake.C:
 		case <-inner.Done():
 			if ctx.Err() == nil {
-				return context.Cause(inner) // cut: our own room gave the game to another (a yield)
+				return context.Cause(inner) // cut: the room gave the game away (a yield, or the host's handover)
 			}
 			if !errors.Is(context.Cause(ctx), transport.ErrAbandoned) {
 				c.leave()
