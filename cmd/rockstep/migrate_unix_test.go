@@ -106,9 +106,10 @@ func (g *servedGame) wait(t *testing.T, what string, f func(s *lockstep.Session)
 	}
 	for i, c := range g.players {
 		n, host := c.Handovers()
+		hosting := c.Hosting() // not inside Do: it may take the client's lock
 		c.Do(func(s *lockstep.Session) {
 			turn, _ := s.ExecutedTurns()
-			t.Logf("player %d: phase %v turn %d slot %d, %d moves (host slot %d), hosting %v, silence %v", i, s.Phase(), turn, s.Slot(), n, host, c.Hosting(), s.RoomSilence())
+			t.Logf("player %d: phase %v turn %d slot %d, %d moves (host slot %d), hosting %v, silence %v", i, s.Phase(), turn, s.Slot(), n, host, hosting, s.RoomSilence())
 		})
 	}
 	t.Fatalf("waited %v for %s; server stderr:\n%s", stepLimit, what, g.srv.stderr())
