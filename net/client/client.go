@@ -21,6 +21,7 @@ import (
 	"rockstep/game"
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
+	"rockstep/net/migrate"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -80,18 +81,13 @@ type Client struct {
 	up, down *transport.Link // the simulated bad network, if any
 	due      [][]byte
 
-	// Host migration (handover.go).
-	standby    *host.Standby
-	cut        context.CancelCauseFunc // ends the current network connection (nil over a pipe)
-	heard      time.Duration           // when the host's last frame came (c.now's clock)
-	migratedAt time.Duration           // when the session last went to another player's room (0: never)
-	gaveUp     bool                    // that room never took us in: the game is over here
-	joining    *wire.Successor         // the successor whose room we are joining, until it answers
-	reach      atomic.Uint32           // slots whose standby answered our probe
-	hosting    *host.Host              // the game's host, since this player took it over
-	handovers  atomic.Int32            // migrations so far
-	newHost    atomic.Int32            // the slot that hosts since the last migration (-1: none)
-	hostAddr   atomic.Value            // string: the host's address (HostAddr)
+	// Host migration (handover.go): the machine decides, the client
+	// carries its actions out with these.
+	m       *migrate.Machine
+	standby *host.Standby
+	cut     context.CancelCauseFunc // ends the current connection to the room
+	adopted *host.Host              // the room this player's machine runs since a move
+	moved   atomic.Pointer[moved]   // the machine's moves, published (publish)
 }
 
 // leaveGrace bounds how long Close waits for the host to acknowledge the
@@ -115,7 +111,6 @@ func newClient(opt Options) *Client {
 	}
 	// lockstep.New fills the session's zero settings with the LAN defaults.
 	c := &Client{s: lockstep.New(opt.Session), opt: opt, start: time.Now(), done: make(chan struct{})}
-	c.newHost.Store(-1) // the game never moved
 	if !opt.Netsim.IsZero() {
 		c.up = transport.NewLink(opt.Netsim, opt.Seed*2+1)
 		c.down = transport.NewLink(opt.Netsim, opt.Seed*2+2)
@@ -181,7 +176,8 @@ func Dial(ctx context.Context, addr string, opt Options) (*Client, error) {
 // begin runs the session over tc, connected to the host at addr.
 func (c *Client) begin(tc *transport.Client, addr string) (*Client, error) {
 	opt := c.opt
-	c.hostAddr.Store(addr)
+	c.m = migrate.New(c.now(), addr, opt.Standby)
+	c.publish()
 	if opt.Standby {
 		if err := c.openStandby(); err != nil {
 			tc.Close()
@@ -224,6 +220,8 @@ func (c *Client) HostFingerprint() string {
 // holds (see host.Host.Attach).
 func Attach(p *transport.Pipe, opt Options) *Client {
 	c := newClient(opt)
+	c.m = migrate.New(c.now(), "", false)
+	c.publish()
 	runCtx, cancel := context.WithCancelCause(context.Background())
 	c.stop = func() { cancel(nil) }
 	c.abandon = func() { cancel(transport.ErrAbandoned) }
@@ -237,21 +235,16 @@ func Attach(p *transport.Pipe, opt Options) *Client {
 func (c *Client) run(ctx context.Context, r func(context.Context) error) {
 	for {
 		err := r(ctx)
-		if ctx.Err() != nil || !c.wantsHandover() {
-			c.closeStandby(ctx)
-			if c.gaveUp {
-				err = errNotTakenIn
+		if ctx.Err() == nil {
+			var next func(context.Context) error
+			if next, err = c.handover(ctx, err); next != nil {
+				r = next
+				continue
 			}
-			c.finish(err)
-			return
 		}
-		next, herr := c.handover(ctx)
-		if herr != nil {
-			c.closeStandby(ctx)
-			c.finish(herr)
-			return
-		}
-		r = next
+		c.closeStandby(ctx)
+		c.finish(err)
+		return
 	}
 }
 
@@ -276,13 +269,16 @@ func (c *Client) runNet(ctx context.Context, tc *transport.Client) error {
 }
 
 // runPipe runs the session over an in-process pipe to a host until the
-// player closes the client.
+// player closes the client, or the migration machine cuts it (the room
+// gave the game away).
 func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
+	inner, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
 	c.mu.Lock()
 	c.send = p.SendToHost
 	c.queued = nil
 	c.hostFP = ""
-	c.cut = nil
+	c.cut = cut
 	c.mu.Unlock()
 	t := time.NewTicker(updateEvery)
 	defer t.Stop()
@@ -298,7 +294,10 @@ func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
 		}
 		select {
 		case <-wake.C:
-		case <-ctx.Done():
+		case <-inner.Done():
+			if ctx.Err() == nil {
+				return context.Cause(inner) // cut: the room gave the game away (a yield, or the host's handover)
+			}
 			if !errors.Is(context.Cause(ctx), transport.ErrAbandoned) {
 				c.leave()
 			}
@@ -310,11 +309,7 @@ func (c *Client) runPipe(ctx context.Context, p *transport.Pipe) error {
 		now := c.now()
 		p.DrainClient(func(f []byte) { c.receive(now, f) })
 		c.step(now)
-		asked := c.s.HandoverAsked()
 		c.mu.Unlock()
-		if asked {
-			return errHandover // our own room gave the game to another (watchEarlier)
-		}
 	}
 }
 
@@ -327,7 +322,7 @@ func (c *Client) step(now time.Duration) {
 	if c.s.Phase() == lockstep.Left {
 		c.leftSent = true
 	}
-	c.stepHandover()
+	c.stepHandover(now)
 	if c.closing && c.leftSent && (c.delivered() || time.Now().After(c.leaveBy)) {
 		c.stop() // the Leave is with the host (or the grace is over): hang up
 	}
@@ -367,7 +362,7 @@ func (h *netHandler) Message(frame []byte) {
 	c := (*Client)(h)
 	c.mu.Lock()
 	now := c.now()
-	c.heard = now
+	c.m.Heard(now)
 	c.receive(now, frame)
 	c.step(now) // a master turn may be due at once
 	c.mu.Unlock()

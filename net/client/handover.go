@@ -11,6 +11,7 @@ import (
 
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
+	"rockstep/net/migrate"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -18,47 +19,20 @@ import (
 // Host migration, the client's side. A player with Options.Standby
 // listens on a port of its own while it plays, probes the other players'
 // ports now and then (the room learns who can reach whom and orders the
-// successors), and, when the host goes away while the game runs (the
-// connection times out or closes, or the room says it is going), walks the
-// successor list in order: the first successor it reaches is where the
-// game goes on; if that is itself, it hosts the game on its standby port
-// from its own world. Every player walks the same list in the same order,
-// so they meet at the same successor; one that reaches an earlier
-// successor than another could (a partial network) joins that one.
-
-// Timings of the migration.
-const (
-	probeEvery    = time.Second            // how often the other players' standby ports are probed
-	probeTimeout  = time.Second            // a probe not answered in this time fails
-	probeMemory   = 5 * time.Second        // a port that answered this recently counts as reached
-	electTimeout  = 700 * time.Millisecond // a successor that does not answer in this time is passed over
-	refusalWait   = 150 * time.Millisecond // at least this long, a successor may say it still has the host (refuses)
-	handoverLimit = 10 * time.Second       // the successors are tried this long before the game ends
-	// hostHeardRecently: a player that heard the host this recently
-	// does not leave it for a successor because another player asks.
-	hostHeardRecently = time.Second
-)
-
-// errHostStillThere ends a client whose connection to the host was lost
-// while the host still answers: only this player's link failed, and the
-// game does not move (the player can rejoin with its token).
-var errHostStillThere = errors.New("the connection to the host was lost, but the host is still there: rejoin the game")
-
-// errNoSuccessor ends a client whose host went away and whose successors
-// could not be reached.
-var errNoSuccessor = errors.New("the host went away and no other player could carry the game on")
-
-// errNotTakenIn ends a client whose link to the host failed and whose
-// successor never took it in: the others still had the host.
-var errNotTakenIn = errors.New("the connection to the host was lost, and the game went on without this player")
-
-// errHandover cuts the connection to a host that said it is going.
-var errHandover = errors.New("the host handed the game over")
-
-// errTurnedAway cuts the connection to a successor that does not host the
-// game: it still plays under a host (the first successor, which this
-// player could not reach in time, or the old host).
-var errTurnedAway = errors.New("that player does not host the game")
+// successors), and, when the host goes away while the game runs (the room
+// falls silent in a flowing game, the connection times out or closes, or
+// the room says it is going), walks the successor list in order: the
+// first successor it reaches is where the game goes on; if that is
+// itself, it hosts the game on its standby port from its own world. Every
+// player walks the same list in the same order, so they meet at the same
+// successor; one that reaches an earlier successor than another could (a
+// partial network) joins that one.
+//
+// Every decision is net/migrate's Machine (c.m), as pure as the session:
+// this file carries its actions out (cuts, dials, probes, the room this
+// player serves) and tells it what came of them. The client keeps only
+// the means: the function that cuts the connection, the standby socket
+// and the room it adopted.
 
 // openStandby opens the standby socket and starts probing.
 func (c *Client) openStandby() error {
@@ -69,7 +43,6 @@ func (c *Client) openStandby() error {
 	if addr == "" {
 		addr = ":0"
 	}
-	c.newHost.Store(-1)
 	sb, err := host.ListenStandby(addr, cfg, c.requestHandover)
 	if err != nil {
 		return err
@@ -92,180 +65,193 @@ func (c *Client) closeStandby(ctx context.Context) {
 	c.standby.Close()
 }
 
-// requestHandover ends the current connection to the host so that the
-// game moves to a successor; called by the standby when another player
-// comes to resume here. It returns 0 if this player goes along, else the
-// reason the caller is refused.
-//
-// A player that still hears its host does not follow another that lost it
-// (that player's own link failed, or it could not reach the first
-// successor in time): RefuseNotHosting. Neither does one on its way to
-// another successor's room, or that came there in this handover's time:
-// RefuseMoving (the game moved to a successor the caller cannot reach).
-// The caller walks the list again.
+// requestHandover is called by the standby (on its transport's goroutine)
+// when another player comes to resume the game here: the machine says
+// whether this player goes along (its connection to the host is cut) or
+// why the caller is refused (migrate.Machine.Called).
 func (c *Client) requestHandover() wire.RefuseReason {
 	c.mu.Lock()
-	cut := c.cut
-	alive := c.now()-c.heard < hostHeardRecently
-	moving := c.s.Migrating()
-	moved := c.migratedAt != 0 && c.now()-c.migratedAt < handoverLimit
-	c.mu.Unlock()
-	switch {
-	case moving || alive && moved:
-		return wire.RefuseMoving
-	case cut == nil || alive:
-		return wire.RefuseNotHosting
-	}
-	cut(errHandover)
-	return 0
-}
-
-// stepHandover tells the room where this player would host, and moves on
-// at once when the room says it is going; c.mu is held.
-func (c *Client) stepHandover() {
-	if c.standby == nil {
-		return
-	}
-	if c.s.Phase() == lockstep.Playing {
-		c.s.SetStandby(wire.Standby{Port: c.standby.Port(), Key: c.standby.Key(), Reach: uint8(c.reach.Load())})
-	}
-	if c.s.HandoverAsked() && c.cut != nil {
-		c.cut(errHandover)
-	}
-	if c.s.TurnedAway() && c.cut != nil {
-		c.cut(errTurnedAway) // that successor still plays under a host: try the list again
-	}
-	if c.joining != nil && !c.s.Migrating() {
-		// The successor's room took us in: the game moved.
-		c.handovers.Add(1)
-		c.newHost.Store(int32(c.joining.Slot))
-		c.hostAddr.Store(c.joining.Addr.String())
-		c.joining = nil
-	}
-	if c.s.Migrating() && c.cut != nil && c.migratedAt != 0 && c.now()-c.migratedAt > handoverLimit {
-		// The successor never took us in (it still had the host, which we
-		// could not reach): the game cannot go on for this player.
-		c.gaveUp = true
-		c.cut(errNoSuccessor)
-	}
-}
-
-// wantsHandover reports whether the game should go on with a successor
-// now that the connection to the host has ended.
-func (c *Client) wantsHandover() bool {
-	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.standby == nil || c.closing || c.gaveUp || c.s.Phase() != lockstep.Playing {
-		return false
-	}
-	if _, ended := c.s.Ended(); ended {
-		return false
-	}
-	return len(c.s.Successors().List) > 0
+	reason, acts := c.m.Called(c.now())
+	c.perform(acts)
+	return reason
 }
 
-// handover walks the successor list and returns how the session runs
-// next: over a connection to the first successor reached, or over a pipe
-// to the game this player now hosts.
-func (c *Client) handover(ctx context.Context) (func(context.Context) error, error) {
-	c.mu.Lock()
-	list := c.s.Successors()
-	slot := c.s.Slot()
-	asked := c.s.HandoverAsked()
-	moving := c.s.Migrating() // turned away by the successor it went to
-	since := c.now() - c.migratedAt
-	hostFP := c.hostFP
-	c.mu.Unlock()
-	if !asked && !moving && c.hostAnswers(ctx, c.HostAddr(), hostFP) {
-		// The host did not say it is going and still answers: this
-		// player's link failed, not the host. Moving the game would split
-		// it; the player rejoins instead.
-		return nil, errHostStillThere
+// view reads the session for the machine; c.mu is held.
+func (c *Client) view() migrate.View {
+	_, ended := c.s.Ended()
+	return migrate.View{
+		Playing:    c.s.Phase() == lockstep.Playing && !ended,
+		Asked:      c.s.HandoverAsked(),
+		Migrating:  c.s.Migrating(),
+		TurnedAway: c.s.TurnedAway(),
+		Silence:    c.s.RoomSilence(),
+		List:       c.s.Successors(),
+		Slot:       c.s.Slot(),
 	}
-	deadline := time.Now().Add(handoverLimit)
-	if moving {
-		// The walk goes on from the first move: it ends when that one
-		// would have given up.
-		deadline = time.Now().Add(handoverLimit - since)
-		pause(ctx, retryWalk)
+}
+
+// stepHandover tells the room where this player would host, and lets the
+// machine read the session; c.mu is held.
+func (c *Client) stepHandover(now time.Duration) {
+	v := c.view()
+	if c.standby != nil && c.s.Phase() == lockstep.Playing {
+		c.s.SetStandby(wire.Standby{Port: c.standby.Port(), Key: c.standby.Key(), Reach: c.m.Reach(now, v)})
 	}
-	cutOff := false // a later successor said it still has the host
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		var tc *transport.Client
-		i := lockstep.Elect(list.List, slot, func(cand wire.Successor) bool {
-			var err error
-			tc, err = c.dialSuccessor(ctx, cand)
-			return err == nil
-		})
-		switch {
-		case i >= 0 && int(list.List[i].Slot) == slot:
-			if !asked && c.othersHaveHost(ctx, list.List[i+1:]) {
-				// Only our link to the host failed: the others play on
-				// with it, and a game taken here would be ours alone.
-				cutOff = true
-				break
+	c.perform(c.m.Step(now, v))
+	c.publish()
+}
+
+// moved is what the machine says of the moves so far, for readers that
+// must not wait for the client's lock (the UI's frame, a test inside Do).
+type moved struct {
+	n, host int
+	addr    string
+	hosting bool
+}
+
+// publish copies the machine's moves out for Handovers, HostAddr and
+// Hosting; c.mu is held.
+func (c *Client) publish() {
+	n, host := c.m.Moves()
+	now := moved{n: n, host: host, addr: c.m.HostAddr(), hosting: c.m.Hosting()}
+	if old := c.moved.Load(); old == nil || *old != now {
+		c.moved.Store(&now)
+	}
+}
+
+// perform carries out what the machine asks while a connection runs: a
+// cut, or a probe of the old host (its answer comes back on a goroutine
+// of its own); c.mu is held.
+func (c *Client) perform(acts []migrate.Action) {
+	for _, a := range acts {
+		switch a.Kind {
+		case migrate.Cut:
+			if c.cut != nil {
+				c.cut(a.Err)
 			}
-			return c.takeOver(list, i)
-		case i >= 0:
-			cand := list.List[i]
+		case migrate.ProbeHost:
+			addr, fp := c.m.HostAddr(), c.hostFP
+			go func() {
+				ok := c.hostAnswers(context.Background(), addr, fp, a.Timeout)
+				c.mu.Lock()
+				defer c.mu.Unlock()
+				c.perform(c.m.HostAnswered(c.now(), a.Probe, ok))
+			}()
+		}
+	}
+}
+
+// handover is called when the connection to the room ended by itself
+// (err); it carries the machine's walk out and returns how the session
+// runs next: over a connection to the successor reached, or over a pipe
+// to the game this player now hosts; or nil and why the client ends.
+func (c *Client) handover(ctx context.Context, err error) (func(context.Context) error, error) {
+	c.mu.Lock()
+	if c.standby == nil || c.closing {
+		c.mu.Unlock()
+		return nil, err
+	}
+	acts := c.m.Lost(c.now(), c.view())
+	c.mu.Unlock()
+	feed := func(f func(now time.Duration) []migrate.Action) []migrate.Action {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		defer c.publish()
+		return f(c.now())
+	}
+	var tc *transport.Client // the last successor dialled
+	for ctx.Err() == nil {
+		if len(acts) == 0 {
+			return nil, migrate.ErrNoSuccessor // the machine always says what comes next here
+		}
+		switch a := acts[0]; a.Kind {
+		case migrate.GiveUp:
+			if a.Err != nil {
+				return nil, a.Err
+			}
+			return nil, err
+		case migrate.ProbeHost:
+			c.mu.Lock()
+			addr, fp := c.m.HostAddr(), c.hostFP
+			c.mu.Unlock()
+			ok := c.hostAnswers(ctx, addr, fp, a.Timeout)
+			acts = feed(func(now time.Duration) []migrate.Action { return c.m.HostAnswered(now, a.Probe, ok) })
+		case migrate.Dial:
+			var derr error
+			tc, derr = c.dialSuccessor(ctx, a.Cand)
+			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
+		case migrate.Join:
 			c.mu.Lock()
 			ok := c.s.Migrate()
-			if !moving {
-				c.migratedAt = c.now()
-			}
-			c.joining = &cand // counted once its room takes us in (stepHandover)
 			c.mu.Unlock()
-			if !ok {
-				tc.Close()
-				return nil, errNoSuccessor
+			if !ok || tc == nil {
+				if tc != nil {
+					tc.Close()
+				}
+				return nil, migrate.ErrNoSuccessor
 			}
-			return func(ctx context.Context) error { return c.runNet(ctx, tc) }, nil
+			joined := tc
+			return func(ctx context.Context) error { return c.runNet(ctx, joined) }, nil
+		case migrate.Ask:
+			refused := c.ask(ctx, a.Cands)
+			acts = nil // the last answer says what comes next
+			for _, r := range refused {
+				if next := feed(func(now time.Duration) []migrate.Action { return c.m.Answered(now, r) }); next != nil {
+					acts = next
+				}
+			}
+		case migrate.Serve:
+			return c.takeOver(a.Expected)
+		case migrate.Wait:
+			pause(ctx, a.At-c.now())
+			acts = feed(func(now time.Duration) []migrate.Action {
+				if next := c.m.Tick(now); next != nil {
+					return next
+				}
+				if _, waiting := c.m.Wake(); waiting {
+					return []migrate.Action{a} // woke early: wait on
+				}
+				return nil
+			})
+		default:
+			return nil, migrate.ErrNoSuccessor
 		}
-		pause(ctx, retryWalk)
 	}
-	if moving || cutOff {
-		return nil, errNotTakenIn // the client ends with it: nothing else to mark
-	}
-	return nil, errNoSuccessor
+	return nil, err
 }
 
-// othersHaveHost reports whether one of the successors after this player
-// in the list still plays under the host: its standby, asked to resume the
-// game there, refuses with RefuseNotHosting because it heard the host just
-// now. A successor that lost the host too goes along (it says nothing, and
-// comes to the first successor, this player) or went to an earlier
-// successor this player passed over (RefuseMoving): then this player takes
-// the game, and gives it to that one when it can reach it (watchEarlier).
-// The successors are asked together; each has a few round trips to answer
-// (see refuses), so a host's crash moves the game a moment later than it
-// would without asking.
-func (c *Client) othersHaveHost(ctx context.Context, later []wire.Successor) bool {
-	var refused atomic.Bool
+// ask sends a resuming Join to each of the later successors at once and
+// returns, for each, whether it refused with RefuseNotHosting (it still
+// plays under the host). Each has a few round trips to answer (see
+// refuses), so a host's crash moves the game a moment later than it would
+// without asking.
+func (c *Client) ask(ctx context.Context, later []wire.Successor) []bool {
+	refused := make([]bool, len(later))
 	var wg sync.WaitGroup
-	for _, cand := range later {
+	for i, cand := range later {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if c.refuses(ctx, cand) {
-				refused.Store(true)
-			}
+			refused[i] = c.refuses(ctx, cand)
 		}()
 	}
 	wg.Wait()
-	return refused.Load()
+	return refused
 }
 
 // refuses reports whether cand's standby refuses a resuming Join from this
 // player with RefuseNotHosting. The answer is waited for five times as
-// long as the handshake took, between refusalWait and electTimeout: a
-// refusal is one round trip after it (the connection is closed then).
+// long as the handshake took, between migrate.RefusalWait and
+// migrate.ElectTimeout: a refusal is one round trip after it (the
+// connection is closed then).
 func (c *Client) refuses(ctx context.Context, cand wire.Successor) bool {
 	start := time.Now()
 	tc, err := c.dialSuccessor(ctx, cand)
 	if err != nil {
 		return false
 	}
-	wait := min(max(5*time.Since(start), refusalWait), electTimeout)
+	wait := min(max(5*time.Since(start), migrate.RefusalWait), migrate.ElectTimeout)
 	j := wire.Join{PlayerID: c.opt.Session.PlayerID, Name: c.opt.Session.Name, Resuming: true}
 	b, err := wire.Append(nil, j)
 	if err != nil || tc.Send(b) != nil {
@@ -297,11 +283,11 @@ func (w *refusalWatch) Message(frame []byte) {
 
 func (w *refusalWatch) Tick(time.Time) {}
 
-// retryWalk is the pause between two walks of the successor list.
-const retryWalk = 200 * time.Millisecond
-
 // pause waits for d, or until ctx ends.
 func pause(ctx context.Context, d time.Duration) {
+	if d <= 0 {
+		return
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -311,15 +297,15 @@ func pause(ctx context.Context, d time.Duration) {
 }
 
 // hostAnswers reports whether the host at addr, proving the host key
-// with fingerprint fp, still completes a handshake (in electTimeout).
-func (c *Client) hostAnswers(ctx context.Context, addr, fp string) bool {
-	return addr != "" && fp != "" && c.answers(ctx, addr, fp, electTimeout)
+// with fingerprint fp, still completes a handshake within timeout.
+func (c *Client) hostAnswers(ctx context.Context, addr, fp string, timeout time.Duration) bool {
+	return addr != "" && fp != "" && c.answers(ctx, addr, fp, timeout)
 }
 
 // dialSuccessor connects to a successor's standby port, which must prove
 // the host key the room announced for it.
 func (c *Client) dialSuccessor(ctx context.Context, cand wire.Successor) (*transport.Client, error) {
-	return c.dialKeyed(ctx, cand.Addr.String(), hex.EncodeToString(cand.Key[:]), electTimeout)
+	return c.dialKeyed(ctx, cand.Addr.String(), hex.EncodeToString(cand.Key[:]), migrate.ElectTimeout)
 }
 
 // dialKeyed connects to addr, which must prove the host key with
@@ -345,18 +331,14 @@ func (c *Client) answers(ctx context.Context, addr, fp string, timeout time.Dura
 }
 
 // takeOver hosts the game from this player's world on its standby port:
-// the players after it in the list are expected (those before it did not
-// answer), and the session joins its own room over a pipe.
-func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) error, error) {
+// the players in expected are awaited, and the session joins its own
+// room over a pipe.
+func (c *Client) takeOver(expected uint8) (func(context.Context) error, error) {
 	c.mu.Lock()
 	st, ok := c.s.State()
 	c.mu.Unlock()
 	if !ok {
-		return nil, errNoSuccessor
-	}
-	var expected uint8
-	for _, cand := range list.List[at:] {
-		expected |= 1 << cand.Slot
+		return nil, migrate.ErrNoSuccessor
 	}
 	hcfg := c.opt.HostConfig
 	if hcfg.Room.MaxPlayers == 0 {
@@ -374,55 +356,14 @@ func (c *Client) takeOver(list wire.Successors, at int) (func(context.Context) e
 	h.Attach(p)
 	c.mu.Lock()
 	c.s.Migrate()
-	c.hosting = h
+	c.adopted = h
 	c.mu.Unlock()
-	c.handovers.Add(1)
-	c.newHost.Store(int32(st.Slot))
-	c.hostAddr.Store("")
-	if at > 0 {
-		// The successors before this player did not answer; if one of
-		// them leads the game too, it wins.
-		go c.watchEarlier(h, append([]wire.Successor(nil), list.List[:at]...))
-	}
 	return func(ctx context.Context) error { return c.runPipe(ctx, p) }, nil
 }
 
-// watchEarlier probes, while this player hosts the game, the successors
-// it passed over when it took the game: one that answers leads the game
-// too (it was not gone, only out of reach: every live successor hosts the
-// game when it finds no earlier one), and as it comes earlier in the list,
-// this player's room gives it the game (room.Room.Yield): its players,
-// this one among them, go there and catch up from its snapshot. Every
-// player walks the list in the same order, so two rooms never both give
-// way.
-func (c *Client) watchEarlier(h *host.Host, earlier []wire.Successor) {
-	c.everyProbe(func() bool {
-		c.mu.Lock()
-		still := c.hosting == h
-		c.mu.Unlock()
-		if !still {
-			return false
-		}
-		for _, cand := range earlier {
-			if !c.probe(cand) {
-				continue
-			}
-			if h.Yield(cand) { // else the game was over
-				c.standby.Release()
-				c.mu.Lock()
-				c.hosting = nil
-				c.mu.Unlock()
-			}
-			return false
-		}
-		return true
-	})
-}
-
-// everyProbe calls f every probeEvery while the client runs, until f
-// reports false.
-func (c *Client) everyProbe(f func() bool) {
-	t := time.NewTicker(probeEvery)
+// everyProbe calls f every migrate.ProbeEvery while the client runs.
+func (c *Client) everyProbe(f func()) {
+	t := time.NewTicker(migrate.ProbeEvery)
 	defer t.Stop()
 	for {
 		select {
@@ -430,59 +371,66 @@ func (c *Client) everyProbe(f func() bool) {
 			return
 		case <-t.C:
 		}
-		if !f() {
-			return
-		}
+		f()
 	}
 }
 
-// probeLoop probes the other candidates' standby ports while the client
-// runs, so that the room can tell which successors everyone can reach.
+// probeLoop probes the standby ports the machine names, while the client
+// runs: the other candidates, so that the room can tell which successors
+// everyone can reach, and, while this player hosts since a move, the
+// successors it passed over. One of those that answers leads the game too
+// (it was not gone, only out of reach: every live successor hosts the
+// game when it finds no earlier one), and as it comes earlier in the
+// list, this player's room gives it the game (room.Room.Yield): its
+// players, this one among them, go there and catch up from its snapshot.
 func (c *Client) probeLoop() {
-	var answered [8]time.Time // when each slot's standby last answered
-	c.everyProbe(func() bool {
+	c.everyProbe(func() {
 		c.mu.Lock()
-		list, slot, playing := c.s.Successors(), c.s.Slot(), c.s.Phase() == lockstep.Playing
+		targets := c.m.ProbeTargets(c.view())
 		c.mu.Unlock()
-		if !playing {
-			return true
-		}
-		// A port counts as reached if it answered in the last few
-		// rounds: one probe lost on a busy machine does not reorder the
-		// successors.
-		var reach uint32
-		for _, cand := range list.List {
-			if int(cand.Slot) == slot || int(cand.Slot) >= len(answered) {
-				continue
-			}
-			if c.probe(cand) {
-				answered[cand.Slot] = time.Now()
-			}
-			if time.Since(answered[cand.Slot]) < probeMemory {
-				reach |= 1 << cand.Slot
+		for _, cand := range targets {
+			ok := c.probe(cand)
+			c.mu.Lock()
+			acts := c.m.Probed(c.now(), cand, ok)
+			h := c.adopted
+			c.mu.Unlock()
+			for _, a := range acts {
+				if a.Kind == migrate.Yield {
+					c.yield(h, a.Cand)
+				}
 			}
 		}
-		c.reach.Store(reach)
-		return true
 	})
+}
+
+// yield gives the game h hosts to cand and, if its players were told,
+// makes the standby a plain standby again.
+func (c *Client) yield(h *host.Host, cand wire.Successor) {
+	ok := h != nil && h.Yield(cand) // else the game was over
+	if ok {
+		c.standby.Release()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m.Yielded(c.now(), ok)
+	if ok {
+		c.adopted = nil
+	}
+	c.publish()
 }
 
 // Handovers returns how many times the game moved to a successor under
 // this client, and the slot of the player hosting it since the last move
 // (-1 if it never moved).
 func (c *Client) Handovers() (n int, hostSlot int) {
-	return int(c.handovers.Load()), int(c.newHost.Load())
+	m := c.moved.Load()
+	return m.n, m.host
 }
 
 // HostAddr returns the address of the host this client plays with: the
 // one it dialled, or since a handover the successor's ("" when this player
 // hosts, or it joined through a pipe).
-func (c *Client) HostAddr() string {
-	if a, ok := c.hostAddr.Load().(string); ok {
-		return a
-	}
-	return ""
-}
+func (c *Client) HostAddr() string { return c.moved.Load().addr }
 
 // StandbyPort returns the UDP port of this player's standby socket, where
 // it hosts the game if it takes it over (0: no standby). A player that
@@ -495,14 +443,10 @@ func (c *Client) StandbyPort() uint16 {
 }
 
 // Hosting reports whether this player hosts the game since a handover.
-func (c *Client) Hosting() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.hosting != nil
-}
+func (c *Client) Hosting() bool { return c.moved.Load().hosting }
 
 // probe reports whether a successor's standby port answers a handshake
 // with the host key announced for it.
 func (c *Client) probe(cand wire.Successor) bool {
-	return c.answers(context.Background(), cand.Addr.String(), hex.EncodeToString(cand.Key[:]), probeTimeout)
+	return c.answers(context.Background(), cand.Addr.String(), hex.EncodeToString(cand.Key[:]), migrate.ProbeTimeout)
 }

@@ -32,6 +32,13 @@ const migrationPatience = time.Minute
 
 func startMigrationGame(t *testing.T) *migrationGame {
 	t.Helper()
+	return startMigrationGameWith(t, nil)
+}
+
+// startMigrationGameWith starts a migrationGame whose guests' options are
+// changed by opts first (if not nil).
+func startMigrationGameWith(t *testing.T, opts func(*Options)) *migrationGame {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("a real-socket game of several seconds; not in -short")
 	}
@@ -60,7 +67,11 @@ func startMigrationGame(t *testing.T) *migrationGame {
 	m.players = []*Client{Attach(pipe, Options{Session: sess(0), Input: input(0)})}
 	for i := 1; i < 4; i++ {
 		dctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
-		c, err := Dial(dctx, srv.Addr().String(), Options{Session: sess(i), Input: input(i), Standby: true, StandbyAddr: "127.0.0.1:0"})
+		o := Options{Session: sess(i), Input: input(i), Standby: true, StandbyAddr: "127.0.0.1:0"}
+		if opts != nil {
+			opts(&o)
+		}
+		c, err := Dial(dctx, srv.Addr().String(), o)
 		cancel()
 		if err != nil {
 			t.Fatal(err)
@@ -119,7 +130,7 @@ func (m *migrationGame) wait(what string, cond func() bool) {
 		p.Do(func(s *lockstep.Session) {
 			turn, _ := s.ExecutedTurns()
 			n, hs := p.Handovers()
-			m.t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, hosting %v, migrating %v, gave up %v", i, s.Phase(), turn, n, hs, p.hosting != nil, s.Migrating(), p.gaveUp)
+			m.t.Logf("player %d: phase %v turn %d, %d handovers, hosted by %d, migration %v (%v), migrating %v", i, s.Phase(), turn, n, hs, p.m.Phase(), p.m.Why(), s.Migrating())
 		})
 	}
 	m.t.Fatalf("waited %v for %s", migrationPatience, what)

@@ -1,0 +1,603 @@
+// Package migrate decides a player's side of host migration: when the game
+// leaves its host, which successor it goes to, whether this player takes
+// the game, when it gives up and why (docs/ARCHITECTURE.md, "When the host
+// goes away"). Machine is a pure state machine, as the room and the session
+// are: it is told what happened (the session's view at each step, the
+// connection lost, a dial's result, a refusal, a probe's answer, the time)
+// and returns what to do (cut the connection, probe the old host, dial a
+// successor, ask the later ones, join, serve the game, yield it, give up).
+// net/client carries the actions out on its sockets and goroutines and
+// holds no decision of its own. It is a package of its own, not a part of
+// net/lockstep, because it speaks of connections, dials and probes, which
+// the session (one connection's protocol) never sees.
+//
+// Time is the caller's clock as a time.Duration (the client's time since
+// it started; virtual time in tests). A Machine is not safe for concurrent
+// use: the client calls it under its lock.
+package migrate
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	"rockstep/net/wire"
+)
+
+// Timings of the migration.
+const (
+	// ProbeEvery is how often the other players' standby ports are probed.
+	ProbeEvery = time.Second
+	// ProbeTimeout: a probe not answered in this time fails.
+	ProbeTimeout = time.Second
+	// ProbeMemory: a port that answered this recently counts as reached
+	// (one probe lost on a busy machine does not reorder the successors).
+	ProbeMemory = 5 * time.Second
+	// ElectTimeout: a successor (or the old host, probed) that does not
+	// answer a handshake in this time is passed over.
+	ElectTimeout = 700 * time.Millisecond
+	// RefusalWait is the least time a later successor is given to say it
+	// still has the host (a refusal is a round trip after the handshake).
+	RefusalWait = 150 * time.Millisecond
+	// Limit: the successors are tried this long before the game ends for
+	// this player; a player that came to a successor's room this recently
+	// is still moving (RefuseMoving).
+	Limit = 10 * time.Second
+	// HostHeardRecently: a player that heard the host this recently does
+	// not leave it for a successor because another player asks.
+	HostHeardRecently = time.Second
+	// RetryWalk is the pause between two walks of the successor list.
+	RetryWalk = 200 * time.Millisecond
+	// SilentAfter is the room's silence in a flowing game after which the
+	// old host is probed (a fresh handshake), so that the answer is known
+	// when the move starts; the screens say "waiting for the host…" then
+	// too (lockstep.SilentAfter, the same half second).
+	SilentAfter = 500 * time.Millisecond
+	// PlaySilence is the room's silence in a flowing game (the session's
+	// RoomSilence: master packets come 7.5 to 60 times a second then)
+	// after which the host is taken for gone and the move starts, without
+	// waiting for the transport's timeout (3 s), which still decides in
+	// the lobby, a paused or a lagging game. It is longer than a host
+	// stalled for one second (SIGSTOP, a swapping machine) is silent, with
+	// half a second to spare for a loaded machine: such a host keeps its
+	// game. Measured: BENCHMARKS.md, "host migration".
+	PlaySilence = 1500 * time.Millisecond
+)
+
+// Why the game ends for this player (Action.Err of GiveUp, and the
+// client's Err).
+var (
+	// ErrHostStillThere: the connection to the host was lost while the
+	// host still answers: only this player's link failed, the game does
+	// not move (the player can rejoin with its token).
+	ErrHostStillThere = errors.New("the connection to the host was lost, but the host is still there: rejoin the game")
+	// ErrNoSuccessor: the host went away and no successor could be reached.
+	ErrNoSuccessor = errors.New("the host went away and no other player could carry the game on")
+	// ErrNotTakenIn: the link to the host failed and no successor took
+	// this player in: the others still had the host.
+	ErrNotTakenIn = errors.New("the connection to the host was lost, and the game went on without this player")
+)
+
+// Why a connection is cut (Action.Err of Cut).
+var (
+	// ErrHandover: the host said it is going, or another player lost the
+	// host and asked this one to come along.
+	ErrHandover = errors.New("the host handed the game over")
+	// ErrTurnedAway: the successor this player went to does not host the
+	// game (it still plays under a host): the list is walked again.
+	ErrTurnedAway = errors.New("that player does not host the game")
+	// ErrSilent: the room said nothing for PlaySilence while the game
+	// should flow: the host is gone.
+	ErrSilent = errors.New("the host fell silent")
+)
+
+// Phase is where this player stands in the game's succession.
+type Phase uint8
+
+const (
+	// Following: playing under a host (the first, or a successor since).
+	Following Phase = iota
+	// Checking: the connection to the host is lost; the old host is
+	// probed: if it still answers, only this player's link failed.
+	Checking
+	// Walking: dialling the successors in the list's order.
+	Walking
+	// Asking: this player is the first successor it reaches; it asks the
+	// later ones whether they still hear the host before it takes the game.
+	Asking
+	// Pausing: no successor took the game in this walk; the next begins
+	// at Machine.Wake.
+	Pausing
+	// Joining: connected to a successor's room, the session sends a
+	// resuming Join until the room takes it in.
+	Joining
+	// Hosting: this player's machine runs the game's room.
+	Hosting
+	// Over: the game ended here (Machine.Why).
+	Over
+)
+
+var phaseNames = [...]string{"following", "checking", "walking", "asking", "pausing", "joining", "hosting", "over"}
+
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "phase?"
+}
+
+// Kind is what an Action asks the client to do.
+type Kind uint8
+
+const (
+	// Cut ends the current connection to the room (Err says why); the
+	// client then reports Lost.
+	Cut Kind = iota + 1
+	// ProbeHost: does the old host still complete a handshake (in
+	// Timeout)? Answer with HostAnswered.
+	ProbeHost
+	// Dial connects to Cand's standby port (in ElectTimeout); answer with
+	// Dialled.
+	Dial
+	// Ask sends a resuming Join to each of Cands (the later successors)
+	// and waits for a RefuseNotHosting; answer with Answered, once per
+	// candidate.
+	Ask
+	// Join moves the session to the room of Cand, over the connection the
+	// last Dial opened (lockstep.Session.Migrate).
+	Join
+	// Serve opens the game's room here from this player's world; the
+	// slots in Expected are awaited, and the game is listed on the LAN.
+	Serve
+	// Wait: call Tick at At.
+	Wait
+	// Yield gives the game this player hosts to Cand, an earlier
+	// successor that answered; answer with Yielded.
+	Yield
+	// GiveUp ends the client: Err (nil: the connection's own error).
+	GiveUp
+)
+
+var kindNames = [...]string{"?", "cut", "probe-host", "dial", "ask", "join", "serve", "wait", "yield", "give-up"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Action is one thing the client does for the machine.
+type Action struct {
+	Kind     Kind
+	Cand     wire.Successor   // Dial, Join, Yield
+	Cands    []wire.Successor // Ask
+	Expected uint8            // Serve: the slots awaited in the new room
+	At       time.Duration    // Wait
+	Timeout  time.Duration    // ProbeHost
+	Probe    int              // ProbeHost: the probe's number, given back to HostAnswered
+	Err      error            // Cut, GiveUp
+}
+
+// View is what the session says at a step (lockstep.Session's readings).
+type View struct {
+	Playing    bool            // a game runs here and has not ended
+	Asked      bool            // the room said it is going (HandoverAsked)
+	Migrating  bool            // the session sends a resuming Join (Migrating)
+	TurnedAway bool            // ... and that room does not host the game (TurnedAway)
+	Silence    time.Duration   // the room's silence in a flowing game (RoomSilence)
+	List       wire.Successors // the room's latest successors
+	Slot       int             // this player's slot
+}
+
+// Machine is one player's side of host migration. The zero value is not
+// ready: use New.
+type Machine struct {
+	phase   Phase
+	why     error // Over: why the game ended here
+	standby bool  // this player can carry the game on (a standby port)
+	net     bool  // the room is reached over a network connection (it can be cut)
+	cut     bool  // a Cut was asked for the current connection
+
+	heard   time.Duration // when the room last sent a frame
+	since   time.Duration // when this player came to the room it follows
+	movedAt time.Duration // when this player last went to another's room (0: never)
+	moves   int           // migrations so far
+	host    int           // the slot hosting since the last one (-1: none)
+	addr    string        // the host's address ("" when this player hosts)
+
+	// The silence episode of a flowing game: the old host probed early.
+	probing    bool // a ProbeHost is out
+	probed     bool // ... and answered, in this episode
+	hostSilent bool // ... it did not answer
+	probe      int  // the number of the last ProbeHost
+
+	// The walk.
+	list     []wire.Successor
+	slot     int
+	asked    bool          // the move began with the room's word: no host to check, nobody to ask
+	again    bool          // turned away by a successor: the walk goes on from the first move
+	cutOff   bool          // a later successor still had the host
+	came     bool          // ... and since, another player that lost it came here
+	deadline time.Duration // the walks end then
+	at       int           // the candidate being dialled, or this player's place
+	pending  int           // Ask answers outstanding
+	refused  bool          // ... one said RefuseNotHosting
+	wake     time.Duration // Pausing: the next walk
+	joining  wire.Successor
+
+	// While hosting: the successors passed over, probed (an earlier
+	// one that answers leads the game too, and gets it).
+	earlier  []wire.Successor
+	yielding bool
+
+	answered [8]time.Duration // when each slot's standby last answered a probe
+	everOK   [8]bool
+}
+
+// New returns the machine of a player who joined the room at addr (""
+// over an in-process pipe), following its host. Without a standby port
+// the player cannot carry the game on: the machine only ends an
+// in-process connection whose room said it is going.
+func New(now time.Duration, addr string, standby bool) *Machine {
+	return &Machine{phase: Following, standby: standby, net: addr != "", heard: now, since: now, host: -1, addr: addr}
+}
+
+// Phase returns where this player stands.
+func (m *Machine) Phase() Phase { return m.phase }
+
+// Why returns why the game ended here (nil unless Over).
+func (m *Machine) Why() error { return m.why }
+
+// Moves returns how many times the game moved to a successor under this
+// player, and the slot hosting it since the last move (-1: never moved).
+func (m *Machine) Moves() (n, hostSlot int) { return m.moves, m.host }
+
+// HostAddr returns the address of the room this player plays in ("" when
+// it hosts it).
+func (m *Machine) HostAddr() string { return m.addr }
+
+// Hosting reports whether this player's machine runs the game's room
+// since a move.
+func (m *Machine) Hosting() bool { return m.phase == Hosting }
+
+// Wake returns when the machine wants Tick (Pausing), and whether it does.
+func (m *Machine) Wake() (time.Duration, bool) { return m.wake, m.phase == Pausing }
+
+// Heard notes that the room sent a frame.
+func (m *Machine) Heard(now time.Duration) { m.heard = now }
+
+// Step reads the session after each of its updates: the room's word that
+// it is going, a successor that turned this player away, the room that
+// took it in, silence, the handover limit.
+func (m *Machine) Step(now time.Duration, v View) []Action {
+	if !m.standby {
+		if m.phase == Following && !m.net && !m.cut && v.Asked {
+			return m.cutWith(ErrHandover)
+		}
+		return nil
+	}
+	switch m.phase {
+	case Following:
+		if m.cut {
+			return nil // the connection ends: Lost comes next
+		}
+		if !v.Playing {
+			m.probing, m.probed, m.hostSilent = false, false, false
+			return nil
+		}
+		if v.Asked {
+			return m.cutWith(ErrHandover) // the host said it is going (or our own room gave the game away)
+		}
+		if !m.net {
+			return nil
+		}
+		// The session's silence runs from the last word of any room: a
+		// room just joined has not been silent longer than we are in it.
+		silence := min(v.Silence, now-m.since)
+		switch {
+		case silence < SilentAfter:
+			// The game flows (or has its own word: paused, lagging): a new
+			// silence begins afresh, and a probe still out is forgotten.
+			m.probing, m.probed, m.hostSilent = false, false, false
+		case silence >= PlaySilence && len(v.List.List) > 0:
+			return m.cutWith(ErrSilent)
+		case !m.probing && !m.probed:
+			m.probing = true
+			return m.probeHost()
+		}
+	case Joining:
+		switch {
+		case m.cut:
+		case v.TurnedAway:
+			return m.cutWith(ErrTurnedAway) // that successor still plays under a host: walk again
+		case !v.Migrating:
+			// The successor's room took us in: the game moved.
+			m.phase, m.since, m.moves, m.host, m.addr = Following, now, m.moves+1, int(m.joining.Slot), m.joining.Addr.String()
+			m.again, m.probed, m.hostSilent = false, false, false
+		case m.movedAt != 0 && now-m.movedAt > Limit:
+			// It never took us in (it still had the host, which we could
+			// not reach): the game cannot go on for this player.
+			m.over(ErrNotTakenIn)
+			m.cut = true
+			return []Action{{Kind: Cut, Err: ErrNoSuccessor}}
+		}
+	case Hosting:
+		if v.Asked && !m.cut {
+			return m.cutWith(ErrHandover)
+		}
+	}
+	return nil
+}
+
+func (m *Machine) cutWith(err error) []Action {
+	m.cut = true
+	return []Action{{Kind: Cut, Err: err}}
+}
+
+func (m *Machine) over(err error) {
+	m.phase, m.why = Over, err
+}
+
+func (m *Machine) giveUp(err error) []Action {
+	m.over(err)
+	return []Action{{Kind: GiveUp, Err: err}}
+}
+
+func (m *Machine) probeHost() []Action {
+	m.probe++
+	return []Action{{Kind: ProbeHost, Timeout: ElectTimeout, Probe: m.probe}}
+}
+
+// HostAnswered reports the answer to ProbeHost number probe: ok if the
+// old host completed the handshake. An answer to an earlier probe is
+// ignored.
+func (m *Machine) HostAnswered(now time.Duration, probe int, ok bool) []Action {
+	if probe != m.probe {
+		return nil
+	}
+	switch m.phase {
+	case Following:
+		if m.probing {
+			m.probing, m.probed, m.hostSilent = false, true, !ok
+		}
+	case Checking:
+		if ok {
+			// The host did not say it is going and still answers: this
+			// player's link failed, not the host. Moving the game would
+			// split it; the player rejoins instead.
+			return m.giveUp(ErrHostStillThere)
+		}
+		return m.beginWalk(now)
+	}
+	return nil
+}
+
+// Lost reports that the connection to the room ended while the client
+// runs (not by the player's Close). It returns how the game goes on.
+func (m *Machine) Lost(now time.Duration, v View) []Action {
+	prev := m.phase
+	m.cut = false
+	switch {
+	case prev == Over:
+		return []Action{{Kind: GiveUp, Err: m.why}}
+	case !v.Playing || len(v.List.List) == 0:
+		m.over(nil)
+		return []Action{{Kind: GiveUp}} // no game to carry on: it ends as the connection did
+	}
+	m.list, m.slot = append(m.list[:0], v.List.List...), v.Slot
+	m.asked, m.cutOff, m.came, m.yielding, m.earlier = v.Asked, false, false, false, nil
+	switch prev {
+	case Joining, Walking, Asking, Pausing, Checking:
+		// Turned away, or the successor's connection failed before it
+		// took us in: the walk goes on from the first move, until that
+		// one would have given up.
+		m.again = true
+		m.deadline = m.movedAt + Limit
+		return m.pause(now)
+	}
+	m.again = false
+	m.deadline = now + Limit
+	if !m.asked && (!m.probed || !m.hostSilent) {
+		// Nobody said the host is going, and no probe of this silence
+		// found it gone: ask it first.
+		m.phase, m.probing = Checking, false
+		return m.probeHost()
+	}
+	return m.beginWalk(now)
+}
+
+// beginWalk starts a walk of the successor list, if there is time left.
+func (m *Machine) beginWalk(now time.Duration) []Action {
+	if now >= m.deadline {
+		if m.again || m.cutOff {
+			return m.giveUp(ErrNotTakenIn)
+		}
+		return m.giveUp(ErrNoSuccessor)
+	}
+	m.phase, m.at = Walking, 0
+	return m.advance(now)
+}
+
+// advance goes on with the walk at m.at: itself, or the next to dial.
+// Every player walks the same list in the same order, so players that
+// reach the same successors meet at the same one.
+func (m *Machine) advance(now time.Duration) []Action {
+	if m.at >= len(m.list) {
+		return m.pause(now) // nobody answered: walk again (a first dial may time out on a busy machine)
+	}
+	cand := m.list[m.at]
+	if int(cand.Slot) != m.slot {
+		return []Action{{Kind: Dial, Cand: cand}}
+	}
+	later := m.list[m.at+1:]
+	if m.asked || len(later) == 0 {
+		return m.serve()
+	}
+	m.phase, m.pending, m.refused = Asking, len(later), false
+	return []Action{{Kind: Ask, Cands: append([]wire.Successor(nil), later...)}}
+}
+
+func (m *Machine) pause(now time.Duration) []Action {
+	m.phase, m.wake = Pausing, now+RetryWalk
+	return []Action{{Kind: Wait, At: m.wake}}
+}
+
+// serve takes the game: the players from this one on in the list are
+// expected (those before did not answer).
+func (m *Machine) serve() []Action {
+	var expected uint8
+	for _, c := range m.list[m.at:] {
+		expected |= 1 << (c.Slot & 7)
+	}
+	m.earlier = append([]wire.Successor(nil), m.list[:m.at]...)
+	m.phase, m.net, m.moves, m.host, m.addr = Hosting, false, m.moves+1, m.slot, ""
+	m.again, m.probed, m.hostSilent = false, false, false
+	return []Action{{Kind: Serve, Expected: expected}}
+}
+
+// Dialled reports the result of a Dial.
+func (m *Machine) Dialled(now time.Duration, ok bool) []Action {
+	if m.phase != Walking {
+		return nil
+	}
+	if !ok {
+		m.at++
+		return m.advance(now)
+	}
+	cand := m.list[m.at]
+	if !m.again {
+		m.movedAt = now
+	}
+	m.phase, m.net, m.joining = Joining, true, cand
+	return []Action{{Kind: Join, Cand: cand}}
+}
+
+// Answered reports one later successor's answer to Ask: refused is true
+// if it said RefuseNotHosting (it still hears the host). Any other answer,
+// or none, is false: it lost the host too (it comes here), or it went to
+// an earlier successor this player passed over (then this one takes the
+// game and gives it to that one once it can reach it).
+func (m *Machine) Answered(now time.Duration, refused bool) []Action {
+	if m.phase != Asking {
+		return nil
+	}
+	m.refused = m.refused || refused
+	if m.pending--; m.pending > 0 {
+		return nil
+	}
+	switch {
+	case m.refused:
+		// Only our link to the host failed: the others play on with it,
+		// and a game taken here would be ours alone.
+		m.cutOff = true
+		return m.pause(now)
+	case m.cutOff && !m.came:
+		// They had the host a moment ago; no refusal this time may be
+		// one that came too late on a busy machine. The game is taken
+		// only once one of them shows it lost the host too: it comes
+		// here (Called).
+		return m.pause(now)
+	}
+	return m.serve()
+}
+
+// Tick reports the time, for a Wait.
+func (m *Machine) Tick(now time.Duration) []Action {
+	if m.phase != Pausing || now < m.wake {
+		return nil
+	}
+	return m.beginWalk(now)
+}
+
+// Called is asked when another player sends a resuming Join to this
+// player's standby port: it lost the host, and either elected this player
+// or elected itself and asks whether this one still hears the host. It
+// returns 0 if this player goes along (with a Cut of its connection to
+// the room, if it has one), else why the caller is refused.
+//
+// A player that still hears its host does not follow another that lost
+// it: RefuseNotHosting. Neither does one on its way to another
+// successor's room, or that came there within the handover limit:
+// RefuseMoving (the game moved to a successor the caller cannot reach).
+// The caller walks the list again.
+func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
+	alive := now-m.heard < HostHeardRecently
+	moved := m.movedAt != 0 && now-m.movedAt < Limit
+	switch {
+	case m.phase == Joining || alive && moved:
+		return wire.RefuseMoving, nil
+	case m.phase == Hosting || m.phase == Over || alive:
+		return wire.RefuseNotHosting, nil
+	case m.phase == Following && m.net && !m.cut:
+		return 0, m.cutWith(ErrHandover)
+	case m.phase == Following && !m.net:
+		return wire.RefuseNotHosting, nil // in-process with its room: there is no host to lose
+	}
+	m.came = true // the caller lost the host too
+	return 0, nil // ... as this player, which is on its way
+}
+
+// ProbeTargets returns the standby ports to probe in this round: while
+// this player hosts, the successors it passed over first (one that
+// answers leads the game too), then every other candidate in the list
+// while a game runs (the room learns who reaches whom).
+func (m *Machine) ProbeTargets(v View) []wire.Successor {
+	var out []wire.Successor
+	if m.phase == Hosting && !m.yielding {
+		out = append(out, m.earlier...)
+	}
+	if !v.Playing {
+		return out
+	}
+	for _, c := range v.List.List {
+		if int(c.Slot) != v.Slot && int(c.Slot) < len(m.answered) && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Probed reports a probe's answer. While this player hosts, an earlier
+// successor that answers is given the game (Yield), once: every player
+// walks the list in the same order, so two rooms never both give way.
+func (m *Machine) Probed(now time.Duration, c wire.Successor, ok bool) []Action {
+	if ok && int(c.Slot) < len(m.answered) {
+		m.answered[c.Slot], m.everOK[c.Slot] = now, true
+	}
+	if !ok || m.phase != Hosting || m.yielding {
+		return nil
+	}
+	for _, e := range m.earlier {
+		if e == c {
+			m.yielding, m.earlier = true, nil
+			return []Action{{Kind: Yield, Cand: c}}
+		}
+	}
+	return nil
+}
+
+// Yielded reports the end of a Yield: ok if the room told its players to
+// go. This player then follows its own room (over the pipe) until the
+// room's word moves it on, as the others.
+func (m *Machine) Yielded(now time.Duration, ok bool) {
+	if ok && m.phase == Hosting {
+		m.phase, m.since = Following, now
+	}
+}
+
+// Reach returns the slots whose standby answered a probe within
+// ProbeMemory, among the list's candidates (wire.Standby.Reach).
+func (m *Machine) Reach(now time.Duration, v View) uint8 {
+	var reach uint8
+	for _, c := range v.List.List {
+		s := int(c.Slot)
+		if s == v.Slot || s >= len(m.answered) || !m.everOK[s] {
+			continue
+		}
+		if now-m.answered[s] < ProbeMemory {
+			reach |= 1 << s
+		}
+	}
+	return reach
+}
