@@ -207,7 +207,7 @@ func (s *lobbyScreen) update(Intents) error {
 	}
 	s.title.Label = nv.setup.Name
 	switch {
-	case a.flow.hosting && nv.active():
+	case (a.flow.hosting || nv.roomHere) && nv.active(): // our room, or the one we took over
 		if s.hostWhere == "" {
 			s.hostWhere = hostWhere(nv.addr(), invite.InterfaceAddrs())
 		}

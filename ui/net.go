@@ -74,7 +74,8 @@ type netGame struct {
 	hostDone chan struct{}
 	cancel   context.CancelFunc // of the dial
 
-	handovers int // the host migrations seen (read)
+	handovers int    // the host migrations seen (read)
+	tookAt    uint16 // the standby port of the room we took over, once noted (tookOver)
 
 	pm       *portmap.Mapper // asks the router for our room's port; nil until we host (under mu)
 	pmClosed bool            // close has taken pm: no new one (under mu)
@@ -255,6 +256,28 @@ func (g *netGame) mapSuccessorPort(c *client.Client) {
 			g.pm = startPortmap(g.cfg, port)
 		}
 	}
+}
+
+// tookOver notes, once this player's machine runs the game's room (host
+// migration), where that room listens (the standby's port, on every
+// address) and its host key: the lobby shows them, not the dead host's
+// address and key (docs/ARCHITECTURE.md, "One host").
+func (g *netGame) tookOver(port uint16, fp string) {
+	if g.h != nil || port == 0 || g.tookAt == port {
+		return // our own room from the start (addr and key are set), or noted
+	}
+	g.tookAt = port
+	g.addr = successorListen(port)
+	if fp != "" {
+		g.hostFP = fp
+	}
+}
+
+// successorListen is the address the room of a player who took the game
+// over listens on: its standby port, on every address (the standby
+// listens on ":0"), written as hostWhere reads it.
+func successorListen(port uint16) string {
+	return netip.AddrPortFrom(netip.IPv6Unspecified(), port).String()
 }
 
 // portmapStatus returns what came of asking the router (the zero Status:
@@ -512,6 +535,7 @@ func (g *netGame) read(v *netView) {
 	}
 	if c.Hosting() {
 		g.mapSuccessorPort(c) // we took the game over: our own router, our own port
+		g.tookOver(c.StandbyPort(), c.StandbyKey())
 	}
 	v.portmap, v.external = g.portmapStatus(), netip.AddrPort{}
 	if v.portmap.Verdict == portmap.Opened {
