@@ -43,6 +43,18 @@ import (
 //	wait-host      play on until the game says who hosts it now (the host went away)
 //	wait-portmap   in the lobby of a game we host, wait for the router's verdict on its port and log the lobby's sentence
 //	linger S       keep playing S seconds (so the others reach the same tick)
+//	log-host       log who hosts, as this machine sees it: "autopilot: host:
+//	               me=SLOT powers=BOOL roster=SLOT NAME room-here=BOOL paused=BOOL"
+//	               (powers: the Esc menu offers Pause and End for everyone)
+//	pause          ask the room to pause the game for everyone, as the Esc
+//	               menu's Pause does (whether or not the menu offers it)
+//	wait-full N    wait until N players are in the roster, all connected,
+//	               none away
+//	wait-refused   wait until the room this machine runs (after a host
+//	               migration) refused a host's command from another player
+//	end-game       as host, end the game for everyone (the Esc menu's End)
+//	log-lobby      log where the lobby says the game is and its host key:
+//	               "autopilot: lobby: where=… key=…"
 //	quit           leave the game and end the program
 //
 // A step not done within its deadline (60 s) ends the program with an
@@ -112,12 +124,13 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap",
+			"log-host", "pause", "wait-refused", "end-game", "log-lobby":
 		case "join":
 			want = 1
 		case "setup":
 			want = 3
-		case "start", "fly", "linger", "hold-lobby":
+		case "start", "fly", "linger", "hold-lobby", "wait-full":
 			want = 1
 		default:
 			return nil, fmt.Errorf("autopilot: unknown step %q", part)
@@ -364,6 +377,8 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			in.Ship = apKeys(a.frames)
 		}
 		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
+	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-full":
+		done = ap.hostStep(a, st, &in, now, retry)
 	case "quit":
 		a.emit(Intent{Kind: IntentLeave})
 		a.quit = true
