@@ -157,6 +157,7 @@ func (r *Room) Tick(now time.Duration) {
 		// Whoever lacks the last master turns gets them again: every
 		// client must reach the turn the game ended at.
 		r.sendMasters(true)
+		r.tickFinal()
 		if now-r.lastStatus >= r.cfg.StatusEvery {
 			r.broadcastStatus()
 		}
