@@ -455,6 +455,7 @@ type netView struct {
 	succ     wire.Successors         // who hosts the game if its host goes away
 	ended    bool                    // the game ended in our confirmed world (the room may not have confirmed it yet)
 	results  game.Results            // valid when ended: read from the confirmed world at the end
+	away     bool                    // results are of the game that ended while we were away (lockstep's AwayResults)
 	token    [16]byte
 	closed   bool // the session's loop has stopped
 	lost     bool // it stopped because the connection was lost (no answer, or the host hung up), not by our leaving
@@ -524,6 +525,15 @@ func (g *netGame) read(v *netView) {
 		}
 		v.names = s.Names()
 		v.results, v.ended = s.Results()
+		v.away = false
+		if r, w, ok := s.AwayResults(); ok && !v.ended {
+			// The game ended while we were away: its results, read
+			// from the world the room kept, and that world behind them.
+			v.results, v.away = r, true
+			if !v.hasWorld {
+				v.world = *w
+			}
+		}
 		v.token = s.Token()
 		list := v.succ.List // ours, never the session's
 		v.succ = s.Successors()
@@ -646,5 +656,6 @@ func (g *netGame) netStatus(v *netView) netStatus {
 	}
 	n.phase, n.host, n.room, n.refusal, n.leave, n.closed, n.lost = v.phase, v.host, v.status.State, v.refusal, v.leave, v.closed, v.lost
 	n.started, n.desync, n.ended = v.hasWorld, v.desync, v.ended
+	n.awayResults = v.away
 	return n
 }
