@@ -53,8 +53,11 @@ import (
 //	wait-refused   wait until the room this machine runs (after a host
 //	               migration) refused a host's command from another player
 //	end-game       as host, end the game for everyone (the Esc menu's End)
-//	log-lobby      log where the lobby says the game is and its host key:
-//	               "autopilot: lobby: where=… key=…"
+//	log-lobby      log where the lobby says the game is, its host key and
+//	               its hint: "autopilot: lobby: where=… key=… hint=…"
+//	rejoin-ended   press Rejoin on the main menu and wait for the results
+//	               of the game that ended while we were away; log them as
+//	               play-to-end does, then "autopilot: results were away's"
 //	quit           leave the game and end the program
 //
 // A step not done within its deadline (60 s) ends the program with an
@@ -125,7 +128,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		want := 0
 		switch st.op {
 		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap",
-			"log-host", "pause", "wait-refused", "end-game", "log-lobby":
+			"log-host", "pause", "wait-refused", "end-game", "log-lobby", "rejoin-ended":
 		case "join":
 			want = 1
 		case "setup":
@@ -377,7 +380,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			in.Ship = apKeys(a.frames)
 		}
 		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
-	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-full":
+	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-full", "rejoin-ended":
 		done = ap.hostStep(a, st, &in, now, retry)
 	case "quit":
 		a.emit(Intent{Kind: IntentLeave})

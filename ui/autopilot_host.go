@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"time"
 
 	"rockstep/net/room"
@@ -27,7 +28,7 @@ func (ap *Autopilot) hostStep(a *App, st apStep, in *Intents, now time.Time, ret
 				host, name = int(p.Slot), p.Name
 			}
 		}
-		ap.logf("host: me=%d powers=%v roster=%d %s room-here=%v paused=%v", nv.slot, nv.host, host, name, nv.roomHere, nv.status.Child == wire.ChildPaused)
+		ap.logf("host: me=%d powers=%v roster=%d %s room-here=%v paused=%v (roster revision %d room %d: %+v)", nv.slot, nv.host, host, name, nv.roomHere, nv.status.Child == wire.ChildPaused, nv.setup.Revision, nv.setup.RoomID, nv.setup.Players)
 		return true
 	case "pause":
 		if a.flow.screen != screenPlay || !nv.ok || nv.phase != phasePlaying {
@@ -65,8 +66,23 @@ func (ap *Autopilot) hostStep(a *App, st apStep, in *Intents, now time.Time, ret
 		if !ok || a.flow.screen != screenLobby || ls.where.Label == "" || ls.title.Label == "Connecting…" {
 			return false
 		}
-		ap.logf("lobby: where=%q key=%q", ls.where.Label, ls.hostKey.Label)
+		ap.logf("lobby: where=%q key=%q hint=%q", ls.where.Label, ls.hostKey.Label, ls.hint.Label)
 		return true
+	case "rejoin-ended":
+		switch {
+		case a.flow.screen == screenMenu && a.saved != nil && retry:
+			ap.lastTry = now
+			ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
+			a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
+		case a.flow.screen == screenResults && a.flow.awayEnded:
+			rs, ok := a.cur.(*resultsScreen)
+			if !ok {
+				return false
+			}
+			ap.logf("results digest=%016x %s", nv.results.Digest(), strings.Join(rs.shown, " | "))
+			ap.logf("results were away's")
+			return true
+		}
 	}
 	return false
 }

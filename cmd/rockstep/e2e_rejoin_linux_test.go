@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,34 +48,18 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	dirA := filepath.Join(t.TempDir(), "A") // A's settings: its kept session survives the kill
-	start := func(name, dir string, args ...string) *liveWindow {
-		p := &liveWindow{name: name}
-		p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
-		p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+dir, "XDG_CONFIG_HOME="+dir)
-		p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
-		if err := p.cmd.Start(); err != nil {
-			t.Fatalf("start %s: %v", name, err)
-		}
-		p.done = make(chan struct{})
-		go func() { p.err = p.cmd.Wait(); close(p.done) }()
-		return p
-	}
+	start := func(name, dir string, args ...string) *liveWindow { return startLive(ctx, t, name, dir, args...) }
 	a1 := start("A", dirA, "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "46",
 		"-autopilot", "setup coop 5 1; ready; start 2; fly 400; linger 120")
 	b := start("B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
-		"-autopilot", "join "+addr+"; ready; wait-host; wait-full 2; log-host; wait-refused; log-host; end-game; play-to-end; rematch; log-lobby; hold-lobby 8; quit")
+		"-autopilot", "join "+addr+"; ready; wait-host; wait-full 2; wait-refused; log-host; end-game; play-to-end; rematch; log-lobby; hold-lobby 8; quit")
 	defer func() {
 		for _, p := range []*liveWindow{a1, b} {
 			_ = p.cmd.Process.Kill()
 			<-p.done
 		}
 	}()
-	waitLog := func(p *liveWindow, what string) {
-		t.Helper()
-		if !testwait.Until(2*time.Minute, func() bool { return strings.Contains(p.out.String(), what) || p.exited() }) || !strings.Contains(p.out.String(), what) {
-			t.Fatalf("%s never logged %q:\n%s\nA:\n%s\nB:\n%s", p.name, what, p.out.String(), a1.out.String(), b.out.String())
-		}
-	}
+	waitLog := func(p *liveWindow, what string) { t.Helper(); waitLogged(t, p, what, a1, b) }
 	waitLog(a1, "autopilot: fly 400 done")
 	if err := a1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatalf("kill A: %v", err)
@@ -96,6 +81,11 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 		t.Logf("the first A:\n%s", a1.out.String())
 		return
 	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("A back:\n%s\nB:\n%s", outA, outB)
+		}
+	}()
 	hostLine := regexp.MustCompile(`autopilot: host: me=(\d+) powers=(\w+) roster=(-?\d+) (\S*) room-here=(\w+) paused=(\w+)`)
 	hostsOf := func(name, out string) [][]string {
 		m := hostLine.FindAllStringSubmatch(out, -1)
@@ -148,6 +138,103 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 	if port := la[1][strings.LastIndex(la[1], ":")+1:]; !strings.Contains(lb[1], ":"+port) {
 		t.Errorf("A's lobby says the game is %q; B's room is at %q", la[1], lb[1])
 	}
+}
+
+// TestRejoinAfterTheEndTwoWindows: issue 46's "rejoining a game that
+// ended while you were away shows its results", with real processes. Host
+// A and guest B play; A's process is killed, B's machine takes the game
+// over and B ends it (End for everyone), and stays on the results. A
+// starts again and presses Rejoin: it shows the same results table as B
+// (digest and lines), says the game ended while it was away, and then the
+// lobby, which says so and that Bo hosts the next game.
+//
+//	xvfb-run -a -s "-screen 0 1280x720x24" go test -run RejoinAfterTheEnd ./cmd/rockstep/
+func TestRejoinAfterTheEndTwoWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("an end-to-end game; not in -short")
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	}
+	if !netns.Isolate(t, envE2ENetns, 5*time.Minute) {
+		return
+	}
+	if err := netns.SetupLoopback("192.0.2.64"); err != nil {
+		t.Skipf("private network namespace has no multicast: %v", err)
+	}
+	const addr = "127.0.0.1:7792" // the namespace's own loopback
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	dirA := filepath.Join(t.TempDir(), "A")
+	a1 := startLive(ctx, t, "A", dirA, "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "47",
+		"-autopilot", "setup coop 5 1; ready; start 2; fly 400; linger 120")
+	b := startLive(ctx, t, "B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
+		"-autopilot", "join "+addr+"; ready; wait-host; end-game; play-to-end; linger 40; quit")
+	defer func() {
+		for _, p := range []*liveWindow{a1, b} {
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	}()
+	waitLogged(t, a1, "autopilot: fly 400 done", a1, b)
+	if err := a1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("kill A: %v", err)
+	}
+	<-a1.done
+	waitLogged(t, b, "autopilot: results digest=", a1, b)
+	a2 := startLive(ctx, t, "A again", dirA, "-name", "Ada", "-portmap=false",
+		"-autopilot", "rejoin-ended; rematch; log-lobby; quit")
+	defer func() { _ = a2.cmd.Process.Kill(); <-a2.done }()
+	<-a2.done
+	outA, outB := a2.out.String(), b.out.String()
+	if a2.err != nil {
+		t.Fatalf("A: %v\n%s\nB:\n%s", a2.err, outA, outB)
+	}
+	ra, rb := resultsLine.FindStringSubmatch(outA), resultsLine.FindStringSubmatch(outB)
+	if ra == nil || rb == nil {
+		t.Fatalf("results missing:\nA:\n%s\nB:\n%s", outA, outB)
+	}
+	t.Logf("A, back after the end, shows: %s", ra[2])
+	if ra[0] != rb[0] {
+		t.Errorf("the results differ:\nA: %s\nB: %s", ra[0], rb[0])
+	}
+	if !strings.Contains(outA, "autopilot: results were away's") {
+		t.Errorf("A's results were not those of a game that ended while it was away:\n%s", outA)
+	}
+	lobby := regexp.MustCompile(`autopilot: lobby: where="[^"]*" key="[^"]*" hint="([^"]*)"`).FindStringSubmatch(outA)
+	if lobby == nil || !strings.Contains(lobby[1], "ended while you were away") || !strings.Contains(lobby[1], "Bo hosts the next game") {
+		t.Errorf("A's lobby after the results: %v; want it to say the game ended while A was away and that Bo hosts the next\n%s", lobby, outA)
+	}
+}
+
+// startLive starts a game window with the settings folder dir.
+func startLive(ctx context.Context, t *testing.T, name, dir string, args ...string) *liveWindow {
+	t.Helper()
+	p := &liveWindow{name: name}
+	p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
+	p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+dir, "XDG_CONFIG_HOME="+dir)
+	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	p.done = make(chan struct{})
+	go func() { p.err = p.cmd.Wait(); close(p.done) }()
+	return p
+}
+
+// waitLogged waits (2 minutes at most) until p logged what, or exited;
+// it fails the test with every window's log if p did not log it.
+func waitLogged(t *testing.T, p *liveWindow, what string, all ...*liveWindow) {
+	t.Helper()
+	testwait.Until(2*time.Minute, func() bool { return strings.Contains(p.out.String(), what) || p.exited() })
+	if strings.Contains(p.out.String(), what) {
+		return
+	}
+	var b strings.Builder
+	for _, w := range all {
+		fmt.Fprintf(&b, "\n%s:\n%s", w.name, w.out.String())
+	}
+	t.Fatalf("%s never logged %q:%s", p.name, what, b.String())
 }
 
 // liveWindow is a game window whose output the test reads while it runs.
