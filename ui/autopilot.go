@@ -48,8 +48,7 @@ import (
 //	               (powers: the Esc menu offers Pause and End for everyone)
 //	pause          ask the room to pause the game for everyone, as the Esc
 //	               menu's Pause does (whether or not the menu offers it)
-//	wait-full N    wait until N players are in the roster, all connected,
-//	               none away
+//	wait-back      play on until the game says a player is back (a Rejoin)
 //	wait-refused   wait until the room this machine runs (after a host
 //	               migration) refused a host's command from another player
 //	end-game       as host, end the game for everyone (the Esc menu's End)
@@ -128,12 +127,12 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		want := 0
 		switch st.op {
 		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap",
-			"log-host", "pause", "wait-refused", "end-game", "log-lobby", "rejoin-ended":
+			"log-host", "pause", "wait-refused", "end-game", "log-lobby", "rejoin-ended", "wait-back":
 		case "join":
 			want = 1
 		case "setup":
 			want = 3
-		case "start", "fly", "linger", "hold-lobby", "wait-full":
+		case "start", "fly", "linger", "hold-lobby":
 			want = 1
 		default:
 			return nil, fmt.Errorf("autopilot: unknown step %q", part)
@@ -380,7 +379,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			in.Ship = apKeys(a.frames)
 		}
 		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
-	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-full", "rejoin-ended":
+	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-back", "rejoin-ended":
 		done = ap.hostStep(a, st, &in, now, retry)
 	case "quit":
 		a.emit(Intent{Kind: IntentLeave})

@@ -37,14 +37,15 @@ func (ap *Autopilot) hostStep(a *App, st apStep, in *Intents, now time.Time, ret
 		ap.logf("asking the room to pause the game")
 		a.emit(Intent{Kind: IntentPause, Paused: true})
 		return true
-	case "wait-full":
-		n := 0
-		for _, p := range nv.setup.Players {
-			if p.Connected {
-				n++
-			}
+	case "wait-back":
+		// The news the play screen shows: a player is back. (Not the
+		// roster: in the first frames after a move it is still the old
+		// room's, every player connected.)
+		if ps, ok := a.cur.(*netPlayScreen); ok && ps.newsLeft > 0 && ps.newsKind == newsRejoined {
+			ap.logf("news: %s", ps.news)
+			return true
 		}
-		return nv.ok && n == st.n && len(nv.setup.Players) == st.n && nv.status.Vacant == 0
+		return false
 	case "wait-refused":
 		refused := ap.roomRefused(a)
 		if refused > 0 {

@@ -52,7 +52,7 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 	a1 := start("A", dirA, "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "46",
 		"-autopilot", "setup coop 5 1; ready; start 2; fly 400; linger 120")
 	b := start("B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
-		"-autopilot", "join "+addr+"; ready; wait-host; wait-full 2; wait-refused; log-host; end-game; play-to-end; rematch; log-lobby; hold-lobby 8; quit")
+		"-autopilot", "join "+addr+"; ready; wait-host; wait-back; log-host; wait-refused; log-host; end-game; play-to-end; rematch; log-lobby; hold-lobby 8; quit")
 	defer func() {
 		for _, p := range []*liveWindow{a1, b} {
 			_ = p.cmd.Process.Kill()
@@ -109,6 +109,9 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 		if m[6] != "false" {
 			t.Errorf("the game is paused on B: %s", m[0])
 		}
+	}
+	if !strings.Contains(outB, "autopilot: news: Ada is back") {
+		t.Errorf("B's window never said A is back:\n%s", outB)
 	}
 	if !strings.Contains(outB, "autopilot: room here refused") {
 		t.Errorf("B's room did not refuse A's pause:\n%s", outB)
