@@ -51,6 +51,20 @@ import (
 //	end-at T       as host, play until the displayed world reaches tick T,
 //	               then end the game for everyone (the in-game menu's End)
 //	linger S       keep playing S seconds (so the others reach the same tick)
+//	log-host       log who hosts, as this machine sees it: "autopilot: host:
+//	               me=SLOT powers=BOOL roster=SLOT NAME room-here=BOOL paused=BOOL"
+//	               (powers: the Esc menu offers Pause and End for everyone)
+//	pause          ask the room to pause the game for everyone, as the Esc
+//	               menu's Pause does (whether or not the menu offers it)
+//	wait-back      play on until the game says a player is back (a Rejoin)
+//	wait-refused   wait until the room this machine runs (after a host
+//	               migration) refused a host's command from another player
+//	end-game       as host, end the game for everyone (the Esc menu's End)
+//	log-lobby      log where the lobby says the game is, its host key and
+//	               its hint: "autopilot: lobby: where=… key=… hint=…"
+//	rejoin-ended   press Rejoin on the main menu and wait for the results
+//	               of the game that ended while we were away; log them as
+//	               play-to-end does, then "autopilot: results were away's"
 //	quit           leave the game and end the program
 //
 // A step not done within its deadline (60 s) ends the program with an
@@ -120,7 +134,8 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap", "move-to-server":
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap", "move-to-server",
+			"log-host", "pause", "wait-refused", "end-game", "log-lobby", "rejoin-ended", "wait-back":
 		case "join":
 			want = 1
 		case "setup":
@@ -417,6 +432,8 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 			in.Ship = apKeys(a.frames)
 		}
 		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
+	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-back", "rejoin-ended":
+		done = ap.hostStep(a, st, &in, now, retry)
 	case "quit":
 		a.emit(Intent{Kind: IntentLeave})
 		a.quit = true

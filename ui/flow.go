@@ -158,6 +158,10 @@ type netStatus struct {
 	ended   bool               // the game ended in the confirmed world (results are read; the room confirms)
 	started bool               // the session has a world (the game began)
 	desync  *wire.DesyncReport // the game stopped on a desync
+	// awayResults: back after the game ended (a Rejoin into the lobby),
+	// the room sent that game's world and its results are read
+	// (lockstep's AwayResults).
+	awayResults bool
 }
 
 // flow is the screen state machine.
@@ -174,6 +178,7 @@ type flow struct {
 	// of ended while it was away. The lobby says so, and who hosts now,
 	// until the next game starts or the player leaves the room.
 	awayEnded bool
+	awayShown bool // the results of the game that ended while away were shown (once)
 
 	replay     string // the replay being watched
 	replayOnly bool   // the program was started to watch one replay: leaving it quits
@@ -423,7 +428,7 @@ func (f *flow) observe(n netStatus) []effect {
 		case phaseLobby:
 			// A kept token is for a game that was running (ui/rejoin.go):
 			// a lobby is its end.
-			f.screen, f.awayEnded = screenLobby, f.rejoin
+			f.screen, f.awayEnded, f.awayShown = screenLobby, f.rejoin, false
 		case phaseStarting, phasePlaying:
 			// A game in progress: watching, or back in our own slot,
 			// once the snapshot has caught us up.
@@ -463,6 +468,10 @@ func (f *flow) observe(n netStatus) []effect {
 	case screenLobby:
 		if (n.phase == phasePlaying || n.phase == phaseStarting) && n.room == wire.StateRunning {
 			f.screen, f.gameMenu, f.awayEnded = screenPlay, false, false
+		} else if f.awayEnded && n.awayResults && !f.awayShown {
+			// Back after the game ended: its results first, then the
+			// lobby (Back to lobby), which says who hosts the next.
+			f.screen, f.awayShown = screenResults, true
 		}
 	case screenPlay:
 		// The results come once our confirmed world has ended and the

@@ -546,3 +546,48 @@ func TestLobbyAwayEndedLineNamesTheHost(t *testing.T) {
 		})
 	}
 }
+
+// TestFlowRejoinAfterTheEndShowsTheResults: a Rejoin that lands in the
+// lobby after the game ended shows that game's results once the room's
+// world of its end has come (netStatus.awayResults), then, on Back to
+// lobby, the lobby saying the game ended while the player was away and
+// who hosts; the results are not shown again. A plain join into a
+// finished room, or results that never come, stay in the lobby.
+func TestFlowRejoinAfterTheEndShowsTheResults(t *testing.T) {
+	fin := netStatus{active: true, phase: phaseLobby, room: wire.StateFinished}
+	withResults := fin
+	withResults.awayResults = true
+	tests := []struct {
+		name   string
+		intent Intent
+		then   netStatus
+		screen screenID
+	}{
+		{"rejoin, results come", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, withResults, screenResults},
+		{"rejoin, no results (yet)", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, fin, screenLobby},
+		{"plain join", Intent{Kind: IntentJoinAddr, Addr: "192.0.2.7:7777"}, withResults, screenLobby},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &flow{}
+			if tc.intent.Kind == IntentJoinAddr {
+				f.screen = screenJoin
+			}
+			wantEffects(t, "join", f.apply(tc.intent), effDial)
+			f.observe(fin)
+			wantScreen(t, "joined", f, screenLobby)
+			f.observe(tc.then)
+			wantScreen(t, "the end's world came", f, tc.screen)
+			if tc.screen != screenResults {
+				return
+			}
+			wantEffects(t, "back to lobby", f.apply(Intent{Kind: IntentRematch}), effReady)
+			wantScreen(t, "back to lobby", f, screenLobby)
+			f.observe(withResults)
+			wantScreen(t, "in the lobby after the results", f, screenLobby)
+			if !f.awayEnded {
+				t.Error("the lobby after the results no longer says the game ended while we were away")
+			}
+		})
+	}
+}

@@ -212,7 +212,7 @@ func (s *lobbyScreen) update(Intents) error {
 	switch id, srv := nv.serverRoom(); {
 	case id != 0:
 		s.where.Label = serverWhere(id, srv, a.flow.hosting, nv)
-	case a.flow.hosting && nv.active():
+	case (a.flow.hosting || nv.roomHere) && nv.active(): // our room, or the one we took over
 		if s.hostWhere == "" {
 			s.hostWhere = hostWhere(nv.addr(), invite.InterfaceAddrs())
 		}

@@ -74,7 +74,8 @@ type netGame struct {
 	hostDone chan struct{}
 	cancel   context.CancelFunc // of the dial
 
-	handovers int // the host migrations seen (read)
+	handovers int    // the host migrations seen (read)
+	tookAt    uint16 // the standby port of the room we took over, once noted (tookOver)
 
 	pm       *portmap.Mapper // asks the router for our room's port; nil until we host (under mu)
 	pmClosed bool            // close has taken pm: no new one (under mu)
@@ -263,6 +264,28 @@ func (g *netGame) mapSuccessorPort(c *client.Client) {
 	}
 }
 
+// tookOver notes, once this player's machine runs the game's room (host
+// migration), where that room listens (the standby's port, on every
+// address) and its host key: the lobby shows them, not the dead host's
+// address and key (docs/ARCHITECTURE.md, "One host").
+func (g *netGame) tookOver(port uint16, fp string) {
+	if g.h != nil || port == 0 || g.tookAt == port {
+		return // our own room from the start (addr and key are set), or noted
+	}
+	g.tookAt = port
+	g.addr = successorListen(port)
+	if fp != "" {
+		g.hostFP = fp
+	}
+}
+
+// successorListen is the address the room of a player who took the game
+// over listens on: its standby port, on every address (the standby
+// listens on ":0"), written as hostWhere reads it.
+func successorListen(port uint16) string {
+	return netip.AddrPortFrom(netip.IPv6Unspecified(), port).String()
+}
+
 // portmapStatus returns what came of asking the router (the zero Status:
 // nothing asked).
 func (g *netGame) portmapStatus() portmap.Status {
@@ -438,6 +461,7 @@ type netView struct {
 	succ     wire.Successors         // who hosts the game if its host goes away
 	ended    bool                    // the game ended in our confirmed world (the room may not have confirmed it yet)
 	results  game.Results            // valid when ended: read from the confirmed world at the end
+	away     bool                    // results are of the game that ended while we were away (lockstep's AwayResults)
 	token    [16]byte
 	closed   bool // the session's loop has stopped
 	lost     bool // it stopped because the connection was lost (no answer, or the host hung up), not by our leaving
@@ -507,6 +531,15 @@ func (g *netGame) read(v *netView) {
 		}
 		v.names = s.Names()
 		v.results, v.ended = s.Results()
+		v.away = false
+		if r, w, ok := s.AwayResults(); ok && !v.ended {
+			// The game ended while we were away: its results, read
+			// from the world the room kept, and that world behind them.
+			v.results, v.away = r, true
+			if !v.hasWorld {
+				v.world = *w
+			}
+		}
 		v.token = s.Token()
 		list := v.succ.List // ours, never the session's
 		v.succ = s.Successors()
@@ -518,6 +551,7 @@ func (g *netGame) read(v *netView) {
 	}
 	if c.Hosting() {
 		g.mapSuccessorPort(c) // we took the game over: our own router, our own port
+		g.tookOver(c.StandbyPort(), c.StandbyKey())
 	}
 	v.portmap, v.external = g.portmapStatus(), netip.AddrPort{}
 	if v.portmap.Verdict == portmap.Opened {
@@ -628,5 +662,6 @@ func (g *netGame) netStatus(v *netView) netStatus {
 	}
 	n.phase, n.host, n.room, n.refusal, n.leave, n.closed, n.lost = v.phase, v.host, v.status.State, v.refusal, v.leave, v.closed, v.lost
 	n.started, n.desync, n.ended = v.hasWorld, v.desync, v.ended
+	n.awayResults = v.away
 	return n
 }

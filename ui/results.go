@@ -31,6 +31,10 @@ type resultsScreen struct {
 	gone    *widget.Text
 }
 
+// awayResultsLine heads the results of a game that ended while this
+// player was away (it rejoined after the end: flow.awayEnded).
+const awayResultsLine = "The game ended while you were away"
+
 // resultLine is one player's line of the results.
 type resultLine struct {
 	slot   int
@@ -108,6 +112,11 @@ func newResultsScreen(a *App) *resultsScreen {
 	col := t.panelColumn(14, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
 	col.AddChild(t.text(draw.Ellipsis(title, t.titleFace, float64(t.px(resultsTitleWidth))), &t.titleFace, palette.Text, centred()))
 	col.AddChild(t.dim(sub, centred()))
+	if a.flow.awayEnded {
+		// Back after a crash, the game over: say why these results come
+		// now (the table itself is the same as on every other machine).
+		col.AddChild(t.text(awayResultsLine, &t.smallFace, colWarn, centred()))
+	}
 
 	heads := []string{"", "", "PLAYER", "SCORE", "LIVES"}
 	stretch := []bool{false, false, true, false, false}

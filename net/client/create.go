@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"rockstep/net/lockstep"
+	"rockstep/net/migrate"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -64,13 +65,14 @@ func CreateRoom(ctx context.Context, addrs []string, ask wire.CreateRoom, opt Op
 		// The address, not a name: an invite code carries it.
 		addr = netip.AddrPortFrom(ra.Addr().Unmap(), ra.Port()).String()
 	}
+	c.m = migrate.New(c.now(), addr, c.opt.Standby)
+	c.publish()
 	if c.opt.Standby {
 		if err := c.openStandby(); err != nil {
 			tc.Close()
 			return nil, 0, err
 		}
 	}
-	c.hostAddr.Store(addr)
 	h := &creating{c: c, frame: frame, answer: make(chan roomAnswer, 1)}
 	runCtx, cancel := context.WithCancelCause(context.Background())
 	c.stop = func() { cancel(nil) }

@@ -176,6 +176,7 @@ type Session struct {
 	clock       schedule     // when ticks are due, stalls, lateness
 	meter       meter        // round trips and frame rate
 	snap        snapshotIO   // snapshots in (catch-up) and out (requests)
+	away        awayEnd      // the game that ended while we were away (awayend.go)
 	pred        predictor    // the displayed world, when predicting
 	sync        syncChecker  // the -synctest mode
 	hand        handoverView // who hosts next, and the move there

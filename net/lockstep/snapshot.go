@@ -25,6 +25,12 @@ func (s *Session) onSnapshotRequest(turn uint32) {
 	if g.world == nil {
 		return
 	}
+	if g.ended && turn == g.endTurn {
+		// The game's end, for a player who rejoins after it (net/room's
+		// final.go): nothing ran after that turn.
+		s.sendWorld(g.world, turn)
+		return
+	}
 	if n := len(g.recent); n > 0 {
 		if r := &g.recent[turn%uint32(n)]; r.ok && r.turn == turn {
 			s.sendWorld(&r.w, turn)
@@ -56,6 +62,10 @@ func (s *Session) sendWorld(w *game.World, turn uint32) {
 }
 
 func (s *Session) onChunk(c wire.SnapshotChunk) {
+	if s.phase == Lobby {
+		s.onAwayChunk(c) // back after the game ended: its world, for the results
+		return
+	}
 	if s.phase != Starting {
 		return
 	}

@@ -158,6 +158,7 @@ func (r *Room) Tick(now time.Duration) {
 		// client must reach the turn the game ended at.
 		r.sendMasters(true)
 		r.tickRematch()
+		r.tickFinal()
 		if now-r.lastStatus >= r.cfg.StatusEvery {
 			r.broadcastStatus()
 		}

@@ -225,6 +225,7 @@ type Room struct {
 	pace roomPace // games at a person's pace (pace.go)
 
 	snap snapshotRelay
+	fin  finalWorld // the last game's world at its end, for a late rejoiner (final.go)
 	rec  Recorder
 	// desync snapshots being assembled, one per slot
 	desyncAsm  [game.MaxPlayers]wire.Assembly

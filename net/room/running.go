@@ -494,6 +494,7 @@ func (r *Room) finish(reason wire.EndReason, final uint32) {
 	r.stopRecording(rec, final)
 	r.state, r.child = wire.StateFinished, wire.ChildIterating
 	r.ending, r.pausing = false, false
+	r.keepFinal(reason, final) // for a player who rejoins after the end (final.go)
 	r.broadcastStatus()
 	// Ready was for the game that ended. A player back in the lobby before
 	// the rematch's setup comes, or one joining now, sees no one ready and

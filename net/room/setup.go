@@ -206,6 +206,7 @@ func (r *Room) catchUp(m *member) {
 		r.statusDirty = true
 	}
 	r.broadcastSetup()
+	r.sendFinal(m) // back after the end: the ended game's world, for its results (final.go)
 }
 
 func (r *Room) addMember(conn ConnID, slotIdx int) *member {

@@ -166,6 +166,10 @@ func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
 		r.onDesyncChunk(m, c)
 		return
 	}
+	if r.state == wire.StateFinished {
+		r.onFinalChunk(m, c) // the ended game's world (final.go)
+		return
+	}
 	s := &r.snap
 	if r.state != wire.StateRunning || !s.asking || m.conn != s.src || c.Turn < s.askTurn || c.Turn >= r.nextTurn {
 		r.drop(DropSnapshot)
