@@ -486,6 +486,9 @@ func (a *App) carry(effs []effect) error {
 				if cfg.hostFP == "" && e.addr == a.saved.Addr {
 					cfg.hostFP = a.saved.Key // the host it was playing under, or the successor named for it
 				}
+				if cfg.room == 0 && e.addr == a.saved.Addr {
+					cfg.room, e.room = a.saved.RoomID, a.saved.RoomID
+				}
 			}
 			a.net = dial(cfg, e.addr, e.addrs...)
 			if e.room != 0 { // a room on a server: the lobby says so
@@ -598,6 +601,11 @@ func (a *App) keepSession() {
 		// or, where the room is ours, its first successor changed.
 		sv := savedSession{Addr: addr, Key: key, GameID: gameID, Room: nv.setup.Name, Slot: nv.slot,
 			Token: hex.EncodeToString(nv.token[:]), Saved: time.Now()}
+		a.net.mu.Lock()
+		if a.net.roomID != 0 && a.net.handovers == 0 && !nv.roomHere {
+			sv.RoomID = a.net.roomID // a room on a server: a Rejoin goes to it, not the server's default room
+		}
+		a.net.mu.Unlock()
 		if err := saveSession(a.settingsDir, sv); err != nil {
 			log.Printf("rockstep: %v", err)
 		}

@@ -33,6 +33,7 @@ type savedSession struct {
 	Key    string    `json:"key,omitempty"`     // the fingerprint of the host key found there, if known: a Rejoin accepts no other
 	GameID string    `json:"game_id,omitempty"` // the LAN advertisement's id, if joined from the list
 	Room   string    `json:"room"`              // the room's name, for the button
+	RoomID uint32    `json:"room_id,omitempty"` // the room's id on a server that holds several (0: its default room, or a player's own)
 	Slot   int       `json:"slot"`
 	Token  string    `json:"token"` // 32 hex digits
 	Saved  time.Time `json:"saved"`
