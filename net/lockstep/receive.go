@@ -45,6 +45,7 @@ const (
 	EvQuit     // Slot quit the game (Text is its name)
 	EvEnded    // the game ended at the end of Turn; the results are read
 	EvHandover // the host is going away; the game goes on with a successor (Text: the host's words)
+	EvRepaired // this player's world was out of step and was repaired, at Turn (Text: RepairedText)
 )
 
 // Event is something the UI may want to show.
@@ -148,6 +149,8 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		}
 		s.phase, s.room.leave = Left, m
 		s.emit(Event{Kind: EvLeft, Text: m.Text})
+	case wire.Repair:
+		s.onRepair(m)
 	case wire.Successors:
 		if m.Game == s.room.setup.Game {
 			s.hand.list = m

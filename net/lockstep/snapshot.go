@@ -56,6 +56,10 @@ func (s *Session) sendWorld(w *game.World, turn uint32) {
 }
 
 func (s *Session) onChunk(c wire.SnapshotChunk) {
+	if s.phase == Playing && s.repair.want {
+		s.onRepairChunk(c) // the majority's world (repair.go)
+		return
+	}
 	if s.phase != Starting {
 		return
 	}

@@ -2,6 +2,7 @@ package room
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"rockstep/game"
@@ -176,6 +177,9 @@ func (r *Room) stray(slot int, rec *hashRecord) {
 		return
 	}
 	if repairsWithin(&rs.repairs, r.now) >= maxRepairs {
+		if n, ok := r.rec.(Noter); ok {
+			n.Note(RepairNoteText(slot, rec.turn, math.MaxUint32)) // its last hashes, of a world that strayed
+		}
 		r.sendAwayStrayed(slot)
 		return
 	}

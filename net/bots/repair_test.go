@@ -1,0 +1,118 @@
+package bots_test
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"rockstep/net/bots"
+	"rockstep/net/lockstep"
+	"rockstep/net/replay"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// repairRun plays cfg to its end on the virtual clock, recording it, and
+// returns the summary, the verified replay, and how many times the room
+// went lagging waiting for the faulty bot.
+func repairRun(t *testing.T, cfg bots.Config, spec string) (bots.Summary, replay.Result, int) {
+	t.Helper()
+	imp, err := transport.ParseImpairment(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Net, cfg.Fast = imp, true
+	cfg.Record = filepath.Join(t.TempDir(), "repair.rsrp")
+	l, err := bots.NewLocal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lagged, wasLagging := 0, false
+	err = l.RunUntil(func() bool {
+		st := l.Room.Status()
+		slot := l.Bots[cfg.FaultBot].Session.Slot()
+		lagging := slot >= 0 && st.Child == wire.ChildLagging && st.Lagging&(1<<slot) != 0
+		if lagging && !wasLagging {
+			lagged++
+		}
+		wasLagging = lagging
+		return l.Finished()
+	}, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.CloseReplays(); err != nil {
+		t.Fatal(err)
+	}
+	s := l.Summary()
+	rp, err := replay.ReadFile(cfg.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := replay.Verify(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, res, lagged
+}
+
+// TestRepairInPlace: one of four bots' world is corrupted at a random
+// tick; the three others outvote it, it is repaired from one of their
+// worlds while they play on without waiting for it, and the game ends in
+// step with one repair; the replay verifies.
+func TestRepairInPlace(t *testing.T) {
+	nets := []struct{ name, spec string }{
+		{"clean", ""},
+		{"50ms", "latency=25ms"},
+		{"120ms 10% loss", "latency=60ms,loss=10%"},
+	}
+	rng := rand.New(rand.NewPCG(45, 1))
+	for _, n := range nets {
+		t.Run(n.name, func(t *testing.T) {
+			flip := uint32(300 + rng.IntN(900))
+			cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 45, FaultBot: 2, Fault: lockstep.Fault{FlipAt: flip}}
+			s, res, lagged := repairRun(t, cfg, n.spec)
+			t.Logf("flip@%d: %s", flip, s)
+			if s.Repairs != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+				t.Errorf("repairs=%d hash_groups=%d result_groups=%d desyncs=%d, want 1 1 1 0", s.Repairs, s.HashGroups, s.ResultGroups, s.Desyncs)
+			}
+			if lagged != 0 {
+				t.Errorf("the room went lagging %d times waiting for the strayed bot: the others were held back", lagged)
+			}
+			if !res.OK() || res.Checked == 0 {
+				t.Errorf("replay: %d hashes checked, mismatches %+v", res.Checked, res.Mismatches)
+			}
+		})
+	}
+}
+
+// TestRewindTwoPlayers: of two players one's world is corrupted; with no
+// majority both rewind to the last turn their hashes agreed on, execute
+// again, and finish in step.
+func TestRewindTwoPlayers(t *testing.T) {
+	cfg := bots.Config{Bots: 2, Ticks: 1800, Seed: 46, FaultBot: 1, Fault: lockstep.Fault{FlipAt: 700}}
+	s, res, _ := repairRun(t, cfg, "latency=10ms")
+	t.Log(s)
+	if s.Rewinds != 2 || s.Repairs != 0 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Errorf("rewinds=%d repairs=%d hash_groups=%d result_groups=%d desyncs=%d, want 2 0 1 1 0", s.Rewinds, s.Repairs, s.HashGroups, s.ResultGroups, s.Desyncs)
+	}
+	if !res.OK() {
+		t.Errorf("replay: mismatches %+v", res.Mismatches)
+	}
+}
+
+// TestHashLiarSentAway: a bot that reports a wrong hash every turn is
+// repaired as often as the room allows, then sent away; the others finish
+// their game in step.
+func TestHashLiarSentAway(t *testing.T) {
+	cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 47, FaultBot: 3, Fault: lockstep.Fault{HashFrom: 400}}
+	s, res, _ := repairRun(t, cfg, "latency=20ms")
+	t.Log(s)
+	if s.Repairs != 3 || s.StrayedOut != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Errorf("repairs=%d strayed_out=%d hash_groups=%d result_groups=%d desyncs=%d, want 3 1 1 1 0", s.Repairs, s.StrayedOut, s.HashGroups, s.ResultGroups, s.Desyncs)
+	}
+	if !res.OK() {
+		t.Errorf("replay: mismatches %+v", res.Mismatches)
+	}
+}
