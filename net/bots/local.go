@@ -91,6 +91,7 @@ type Local struct {
 	games     int
 	flushAt   time.Duration
 	hand      handoverState
+	repairMax time.Duration // the longest repair (Summary.RepairMax)
 }
 
 // Bot is one simulated player or spectator.
@@ -177,6 +178,16 @@ func NewLocal(cfg Config) (*Local, error) {
 	rc := cfg.Room
 	rc.Random = rand.NewChaCha8(seedBytes(cfg.Seed))
 	rc.NoRepair = rc.NoRepair || cfg.NoRepair
+	var l *Local
+	onRepair := rc.OnRepair
+	rc.OnRepair = func(n room.RepairNote) {
+		if n.Kind == room.RepairDone {
+			l.repairMax = max(l.repairMax, n.Took)
+		}
+		if onRepair != nil {
+			onRepair(n)
+		}
+	}
 	var rec *replay.Writer
 	if cfg.Record != "" {
 		w, err := replay.Create(cfg.Record, 0)
@@ -185,7 +196,7 @@ func NewLocal(cfg Config) (*Local, error) {
 		}
 		rec = w
 	}
-	l := &Local{
+	l = &Local{
 		startedAt: -1,
 		endedAt:   -1,
 		rec:       rec,
@@ -553,20 +564,24 @@ func (l *Local) Join(sc lockstep.Config) *Bot {
 
 // Summary describes the game so far.
 type Summary struct {
-	Bots            int
-	Ticks           int    // the target: the host ends the game there unless it is over before
-	Played          int    // ticks the game ran: the confirmed world's tick at its end
-	Over            bool   // the game ended in a game over (not by the host)
-	Turn            uint32 // the game's last turn
-	Hash            uint64
-	HashGroups      int    // distinct final hashes among the bots: 1 means all agree
-	Results         uint64 // digest of the results table every bot showed (game.Results.Digest)
-	ResultGroups    int    // distinct results digests among the bots: 1 means all showed the same table
-	DigestGroups    int    // distinct digests of the master turns executed, among bots that saw turn 0
-	Desyncs         int
-	Repairs         uint64 // times a bot's world strayed from the majority's and was repaired from it
-	Rewinds         uint64 // times bots rewound to the last turn every hash agreed on (no majority)
-	StrayedOut      int    // bots sent away because their worlds kept disagreeing
+	Bots         int
+	Ticks        int    // the target: the host ends the game there unless it is over before
+	Played       int    // ticks the game ran: the confirmed world's tick at its end
+	Over         bool   // the game ended in a game over (not by the host)
+	Turn         uint32 // the game's last turn
+	Hash         uint64
+	HashGroups   int    // distinct final hashes among the bots: 1 means all agree
+	Results      uint64 // digest of the results table every bot showed (game.Results.Digest)
+	ResultGroups int    // distinct results digests among the bots: 1 means all showed the same table
+	DigestGroups int    // distinct digests of the master turns executed, among bots that saw turn 0
+	Desyncs      int
+	Repairs      uint64 // times a bot's world strayed from the majority's and was repaired from it
+	Rewinds      uint64 // times bots rewound to the last turn every hash agreed on (no majority)
+	StrayedOut   int    // bots sent away because their worlds kept disagreeing
+	// RepairMax is the longest repair of a local run, on the room's clock:
+	// from the first hash that differed from the majority's to the
+	// strayed player back in step (its RepairDone).
+	RepairMax       time.Duration
 	InputMismatches int
 	StallMax        time.Duration
 	RTTp50          time.Duration
@@ -641,6 +656,7 @@ func (l *Local) Summary() Summary {
 	s.RTTp50 = median(l.rtts)
 	rs := l.Room.Stats()
 	s.LateTurns = rs.LateTurns
+	s.RepairMax = l.repairMax
 	for _, d := range rs.Dropped {
 		s.Dropped += d
 	}
@@ -649,8 +665,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d repairs=%d rewinds=%d strayed_out=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d missed_ends=%d late_ms_p99=%d sched_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
-		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.Repairs, s.Rewinds, s.StrayedOut, s.InputMismatches,
+	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d repairs=%d repair_ms_max=%d rewinds=%d strayed_out=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d missed_ends=%d late_ms_p99=%d sched_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
+		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.Repairs, s.RepairMax.Milliseconds(), s.Rewinds, s.StrayedOut, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
 		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.MissedEnds, s.LateP99.Milliseconds(), s.SchedP99.Milliseconds(), s.SyncErrors, s.SharedTicks, s.RoomsFailed, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
 }

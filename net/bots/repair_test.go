@@ -62,16 +62,20 @@ func repairRun(t *testing.T, cfg bots.Config, spec string) (bots.Summary, replay
 // worlds while they play on without waiting for it, and the game ends in
 // step with one repair; the replay verifies.
 func TestRepairInPlace(t *testing.T) {
-	nets := []struct{ name, spec string }{
-		{"clean", ""},
-		{"50ms", "latency=25ms"},
-		{"120ms 10% loss", "latency=60ms,loss=10%"},
+	nets := []struct {
+		name, spec string
+		predict    bool
+	}{
+		{"clean", "", false},
+		{"50ms", "latency=25ms", false},
+		{"120ms 10% loss", "latency=60ms,loss=10%", false},
+		{"120ms 10% loss predicting", "latency=60ms,loss=10%", true},
 	}
 	rng := rand.New(rand.NewPCG(45, 1))
 	for _, n := range nets {
 		t.Run(n.name, func(t *testing.T) {
 			flip := uint32(300 + rng.IntN(900))
-			cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 45, FaultBot: 2, Fault: lockstep.Fault{FlipAt: flip}}
+			cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 45, FaultBot: 2, Fault: lockstep.Fault{FlipAt: flip}, Predict: n.predict}
 			s, res, lagged := repairRun(t, cfg, n.spec)
 			t.Logf("flip@%d: %s", flip, s)
 			if s.Repairs != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
