@@ -398,6 +398,8 @@ const (
 	newsDropped                      // was dropped: no reconnect in time
 	newsRejoined                     // is back
 	newsHosts                        // hosts the game now: the host went away (host migration)
+	newsStrayed                      // was sent away: its world kept disagreeing with the others' (desync repair)
+	newsRepaired                     // our own world was out of step and has been repaired
 )
 
 // news is one thing the room told of a player.
@@ -494,7 +496,13 @@ func (g *netGame) read(v *netView) {
 			case lockstep.EvQuit:
 				v.news = append(v.news, news{newsQuit, e.Slot})
 			case lockstep.EvDropped:
-				v.news = append(v.news, news{newsDropped, e.Slot})
+				if e.Text != "" {
+					v.news = append(v.news, news{newsStrayed, e.Slot}) // sent away for straying
+				} else {
+					v.news = append(v.news, news{newsDropped, e.Slot})
+				}
+			case lockstep.EvRepaired:
+				v.news = append(v.news, news{newsRepaired, e.Slot})
 			case lockstep.EvRejoined:
 				v.news = append(v.news, news{newsRejoined, e.Slot})
 			}

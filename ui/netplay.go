@@ -330,6 +330,10 @@ func newsLine(e news, nv *netView) string {
 		return nv.playerName(e.slot) + " was dropped: no reconnect in time"
 	case newsRejoined:
 		return nv.playerName(e.slot) + " is back"
+	case newsStrayed:
+		return nv.playerName(e.slot) + " " + lockstep.StrayedText
+	case newsRepaired:
+		return lockstep.RepairedText
 	case newsHosts:
 		if e.slot == nv.slot {
 			return "The host left: you host the game now"
