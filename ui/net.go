@@ -45,6 +45,7 @@ type netConfig struct {
 	// syncTest, if above zero, is lockstep.Config.SyncTest (a debug mode).
 	predict  bool
 	syncTest int
+	fault    string // a deliberate fault (-fault: lockstep.ParseFault)
 	// onTurnEnd, if set, sees every executed turn (the autopilot's hash log).
 	onTurnEnd func(turn uint32, hash uint64, w *game.World)
 	// token, if set, reclaims a slot in a running game: the player comes
@@ -87,7 +88,7 @@ func (cfg netConfig) options() client.Options {
 		Transport: tc,
 		// Prediction: the player's own ship answers the keys at once;
 		// the confirmed world stays the truth (and is what is hashed).
-		Session: lockstep.Config{RoomID: cfg.room, Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
+		Session: lockstep.Config{RoomID: cfg.room, Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest, Fault: faultOf(cfg.fault)},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
 	}
@@ -631,4 +632,14 @@ func (g *netGame) netStatus(v *netView) netStatus {
 	n.phase, n.host, n.room, n.refusal, n.leave, n.closed, n.lost = v.phase, v.host, v.status.State, v.refusal, v.leave, v.closed, v.lost
 	n.started, n.desync, n.ended = v.hasWorld, v.desync, v.ended
 	return n
+}
+
+// faultOf reads a -fault spec ("": none; one that does not read: none,
+// the command line checked it).
+func faultOf(spec string) lockstep.Fault {
+	if spec == "" {
+		return lockstep.Fault{}
+	}
+	f, _ := lockstep.ParseFault(spec)
+	return f
 }
