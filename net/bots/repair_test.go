@@ -120,3 +120,31 @@ func TestHashLiarSentAway(t *testing.T) {
 		t.Errorf("replay: mismatches %+v", res.Mismatches)
 	}
 }
+
+// TestRewindThenDesyncStops: of two players one reports wrong hashes: both
+// rewind, the hashes differ again, and the game stops as desynced, the
+// players told that the engine is not deterministic for this game.
+func TestRewindThenDesyncStops(t *testing.T) {
+	imp, err := transport.ParseImpairment("latency=10ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := bots.NewLocal(bots.Config{Bots: 2, Ticks: 1800, Seed: 48, Fast: true, Net: imp, FaultBot: 1, Fault: lockstep.Fault{HashFrom: 500}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(s)
+	if l.Room.Desync() == nil || s.Rewinds != 2 {
+		t.Fatalf("desync %+v rewinds %d, want a desync after both rewound", l.Room.Desync(), s.Rewinds)
+	}
+	_ = l.RunUntil(func() bool { return false }, l.Now()+2*time.Second) // the players are told
+	for _, b := range l.Bots {
+		if !b.Session.Rewound() || b.Session.Desync() == nil {
+			t.Errorf("bot %d: rewound %v desync %+v, want both", b.Index, b.Session.Rewound(), b.Session.Desync())
+		}
+	}
+}

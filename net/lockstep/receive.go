@@ -253,6 +253,7 @@ func (s *Session) begin() {
 	s.sync.count = 0      // nothing of the last game is re-simulated
 	s.lobby = lobbyWish{} // wishes never outlive the game they were made for
 	s.snap.want = false
+	s.repair.want, s.repair.havePend, s.repair.rewound = false, false, false // repairs of the last game
 	s.hand.history, s.hand.cut, s.hand.asked = s.hand.history[:0], false, false
 	// The last game's finished status must not end this one: until the
 	// room says otherwise, the game runs.

@@ -24,6 +24,10 @@ import (
 // RepairedText is what a player whose world was repaired is shown.
 const RepairedText = "your game was out of step with the others and has been repaired"
 
+// NotDeterministicText says why a game stopped whose hashes differed again
+// after every player rewound to where they agreed.
+const NotDeterministicText = "the game engine is not deterministic for this game"
+
 // StrayedText is what the others are shown of a player sent away because
 // its world kept disagreeing with theirs (after its name).
 const StrayedText = "was sent away: their game kept disagreeing with everyone else's"
@@ -35,7 +39,13 @@ type repairIO struct {
 	pending  game.World // a majority world of a turn not completed yet
 	pendAt   uint32
 	havePend bool
+	rewound  bool // this game rewound (reset when a game begins)
 }
+
+// Rewound reports whether every player rewound in this game (no majority
+// agreed on a turn's hash): a desync after that means the engine is not
+// deterministic for this game (NotDeterministicText).
+func (s *Session) Rewound() bool { return s.repair.rewound }
 
 func (s *Session) onRepair(m wire.Repair) {
 	g := &s.game
@@ -58,6 +68,7 @@ func (s *Session) onRepair(m wire.Repair) {
 		w := r.w
 		if s.restore(&w, m.Turn) {
 			s.stats.Rewinds++
+			s.repair.rewound = true
 			s.emit(Event{Kind: EvRepaired, Turn: m.Turn, Text: RepairedText})
 		}
 	default:
