@@ -113,6 +113,7 @@ func (s *Session) takePending(c uint32) bool {
 	s.repair.havePend = false
 	*s.game.world = s.repair.pending
 	s.pred.ok = false
+	s.sync.count = 0
 	s.stats.Repairs++
 	s.emit(Event{Kind: EvRepaired, Turn: c, Text: RepairedText})
 	return true
@@ -171,6 +172,7 @@ func (s *Session) restore(w *game.World, turn uint32) bool {
 		g.hashTurn, g.hashLow, g.hasHash = turn, s.reportedHash(w.Hash()), true
 	}
 	s.pred.ok = false // the displayed world is rebuilt from the repaired one
+	s.sync.count = 0  // the sync test's ticks were of the world before
 	s.send(wire.Repair{Kind: wire.RepairDone, Turn: turn, Upto: g.turn - 1})
 	s.sendClientPacket(false)
 	return true
