@@ -460,6 +460,14 @@ func (r *Room) tickRepair() {
 		return
 	}
 	if rp.rewinding != 0 && r.now-rp.rewindAt > 3*repairAsk {
+		for i := range rp.slots {
+			if gone := rp.rewinding &^ r.liveMask(); gone&(1<<i) != 0 {
+				// Away or gone: it catches up from a snapshot if it
+				// comes back, and its old hashes are not compared.
+				rp.slots[i].repairing = false
+				rp.slots[i].hashFrom = max(rp.slots[i].hashFrom, r.nextTurn)
+			}
+		}
 		rp.rewinding &= r.liveMask()
 		if rp.rewinding != 0 {
 			rec := &r.hashes[rp.rewindOf%hashRing]
@@ -475,8 +483,11 @@ func (r *Room) tickRepair() {
 		if !rs.strayed {
 			continue
 		}
-		if !r.slots[i].inGame || r.slots[i].drop {
-			*rs = repairSlot{repairs: rs.repairs}
+		if s := &r.slots[i]; !s.inGame || s.drop || s.vacant || (s.m != nil && s.m.needSnap) {
+			// Gone, or away: one that comes back catches up from a
+			// majority's snapshot, which repairs it; its hashes are
+			// compared from the turns after it.
+			*rs = repairSlot{repairs: rs.repairs, hashFrom: max(rs.hashFrom, r.nextTurn)}
 			continue
 		}
 		if rs.sent && r.now-rs.sentAt > 3*repairAsk {
