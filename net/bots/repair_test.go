@@ -63,19 +63,22 @@ func repairRun(t *testing.T, cfg bots.Config, spec string) (bots.Summary, replay
 // step with one repair; the replay verifies.
 func TestRepairInPlace(t *testing.T) {
 	nets := []struct {
-		name, spec string
-		predict    bool
+		name, spec     string
+		predict, share bool
 	}{
-		{"clean", "", false},
-		{"50ms", "latency=25ms", false},
-		{"120ms 10% loss", "latency=60ms,loss=10%", false},
-		{"120ms 10% loss predicting", "latency=60ms,loss=10%", true},
+		{"clean", "", false, false},
+		{"50ms", "latency=25ms", false, false},
+		{"120ms 10% loss", "latency=60ms,loss=10%", false, false},
+		{"120ms 10% loss predicting", "latency=60ms,loss=10%", true, false},
+		// The majority shares one simulation and keeps no recent worlds:
+		// the world sent is of a later turn than the one that differed.
+		{"50ms shared majority", "latency=25ms", false, true},
 	}
 	rng := rand.New(rand.NewPCG(45, 1))
 	for _, n := range nets {
 		t.Run(n.name, func(t *testing.T) {
 			flip := uint32(300 + rng.IntN(900))
-			cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 45, FaultBot: 2, Fault: lockstep.Fault{FlipAt: flip}, Predict: n.predict}
+			cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 45, FaultBot: 2, Fault: lockstep.Fault{FlipAt: flip}, Predict: n.predict, Share: n.share}
 			s, res, lagged := repairRun(t, cfg, n.spec)
 			t.Logf("flip@%d: %s", flip, s)
 			if s.Repairs != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
@@ -146,5 +149,29 @@ func TestRewindThenDesyncStops(t *testing.T) {
 		if !b.Session.Rewound() || b.Session.Desync() == nil {
 			t.Errorf("bot %d: rewound %v desync %+v, want both", b.Index, b.Session.Rewound(), b.Session.Desync())
 		}
+	}
+}
+
+// TestRepairOfAPlayerBehind: the majority shares one simulation and keeps
+// no recent worlds, so the world it sends is of the turn it is at; the
+// strayed player, on a slow link, has not completed that turn yet, and
+// takes the world in when it does. The game ends in step.
+func TestRepairOfAPlayerBehind(t *testing.T) {
+	l, err := bots.NewLocal(bots.Config{Bots: 4, Ticks: 1800, Seed: 49, Fast: true, Share: true, FaultBot: 2, Fault: lockstep.Fault{FlipAt: 700}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := transport.ParseImpairment("latency=80ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Net.SetImpairment(l.Bots[2].Peer, slow, slow)
+	s, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(s)
+	if s.Repairs != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Errorf("repairs=%d hash_groups=%d result_groups=%d desyncs=%d, want 1 1 1 0", s.Repairs, s.HashGroups, s.ResultGroups, s.Desyncs)
 	}
 }
