@@ -50,6 +50,10 @@ type Options struct {
 	// SyncTest, if above zero, makes network sessions sync-test this many
 	// ticks (the session's SyncTest, the -synctest debug mode).
 	SyncTest int
+	// Fault, if set, is a deliberate fault in this player's network
+	// sessions (-fault, to see desync repair work): a spec that
+	// lockstep.ParseFault reads (the caller has checked it).
+	Fault string
 
 	Netsim transport.Impairment // makes this player's own links bad (-netsim)
 	Listen string               // where a hosted game listens; "" means :7777, else any free port
@@ -534,7 +538,7 @@ func (a *App) netConfig() netConfig {
 	cfg := netConfig{
 		name: a.settings.Name, playerID: a.settings.ID(), netsim: a.opt.Netsim,
 		seed: a.opt.Seed, listen: a.opt.Listen,
-		predict: predictOn(a.settings, a.opt.Predict), syncTest: a.opt.SyncTest,
+		predict: predictOn(a.settings, a.opt.Predict), syncTest: a.opt.SyncTest, fault: a.opt.Fault,
 		portmap: a.settings.Portmap && !a.opt.NoPortmap,
 		setup:   a.settings.Setup,
 	}

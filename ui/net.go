@@ -45,6 +45,7 @@ type netConfig struct {
 	// syncTest, if above zero, is lockstep.Config.SyncTest (a debug mode).
 	predict  bool
 	syncTest int
+	fault    string // a deliberate fault (-fault: lockstep.ParseFault)
 	// onTurnEnd, if set, sees every executed turn (the autopilot's hash log).
 	onTurnEnd func(turn uint32, hash uint64, w *game.World)
 	// token, if set, reclaims a slot in a running game: the player comes
@@ -94,7 +95,7 @@ func (cfg netConfig) options() client.Options {
 		Transport: tc,
 		// Prediction: the player's own ship answers the keys at once;
 		// the confirmed world stays the truth (and is what is hashed).
-		Session: lockstep.Config{RoomID: cfg.room, Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest},
+		Session: lockstep.Config{RoomID: cfg.room, Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest, Fault: faultOf(cfg.fault)},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
 	}
@@ -427,6 +428,8 @@ const (
 	newsDropped                      // was dropped: no reconnect in time
 	newsRejoined                     // is back
 	newsHosts                        // hosts the game now: the host went away (host migration)
+	newsStrayed                      // was sent away: its world kept disagreeing with the others' (desync repair)
+	newsRepaired                     // our own world was out of step and has been repaired
 )
 
 // news is one thing the room told of a player.
@@ -450,6 +453,7 @@ type netView struct {
 	refusal  wire.Refuse
 	leave    wire.Leave
 	desync   *wire.DesyncReport
+	rewound  bool // every player rewound this game (no majority): a desync after it means the engine is not deterministic here
 	stats    lockstep.Stats
 	silence  time.Duration // how long the room has said nothing while the game should flow (lockstep.RoomSilence)
 	chat     []wire.Chat
@@ -507,6 +511,7 @@ func (g *netGame) read(v *netView) {
 			v.desync = nil
 		}
 		v.stats = s.Stats()
+		v.rewound = s.Rewound()
 		v.silence = s.RoomSilence()
 		chat := s.Chat()
 		if len(chat) != len(v.chat) || (len(chat) > 0 && chat[len(chat)-1] != v.chat[len(v.chat)-1]) {
@@ -524,7 +529,13 @@ func (g *netGame) read(v *netView) {
 			case lockstep.EvQuit:
 				v.news = append(v.news, news{newsQuit, e.Slot})
 			case lockstep.EvDropped:
-				v.news = append(v.news, news{newsDropped, e.Slot})
+				if e.Text != "" {
+					v.news = append(v.news, news{newsStrayed, e.Slot}) // sent away for straying
+				} else {
+					v.news = append(v.news, news{newsDropped, e.Slot})
+				}
+			case lockstep.EvRepaired:
+				v.news = append(v.news, news{newsRepaired, e.Slot})
 			case lockstep.EvRejoined:
 				v.news = append(v.news, news{newsRejoined, e.Slot})
 			}
@@ -664,4 +675,14 @@ func (g *netGame) netStatus(v *netView) netStatus {
 	n.started, n.desync, n.ended = v.hasWorld, v.desync, v.ended
 	n.awayResults = v.away
 	return n
+}
+
+// faultOf reads a -fault spec ("": none; one that does not read: none,
+// the command line checked it).
+func faultOf(spec string) lockstep.Fault {
+	if spec == "" {
+		return lockstep.Fault{}
+	}
+	f, _ := lockstep.ParseFault(spec)
+	return f
 }

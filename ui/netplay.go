@@ -330,6 +330,10 @@ func newsLine(e news, nv *netView) string {
 		return nv.playerName(e.slot) + " was dropped: no reconnect in time"
 	case newsRejoined:
 		return nv.playerName(e.slot) + " is back"
+	case newsStrayed:
+		return nv.playerName(e.slot) + " " + lockstep.StrayedText
+	case newsRepaired:
+		return lockstep.RepairedText
 	case newsHosts:
 		if e.slot == nv.slot {
 			return "The host left: you host the game now"
@@ -358,6 +362,9 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 			turn = nv.desync.Turn
 		}
 		s.detail = s.reportLine()
+		if nv.rewound {
+			return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + " again after going back to where they agreed: " + lockstep.NotDeterministicText + ".", palette.Danger
+		}
 		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", palette.Danger
 	case nv.silence >= lockstep.SilentAfter:
 		// Turns come many times a second: half a second without a word

@@ -37,7 +37,7 @@ func replayFolder(t *testing.T) (cfg, plain string) {
 		t.Fatal(err)
 	}
 	desynced := filepath.Join(rdir, "20250301-193000-Ada_s_game.rsrp")
-	l, err := bots.NewLocal(bots.Config{Bots: 3, Ticks: 1200, Seed: 8, Fast: true, Record: desynced})
+	l, err := bots.NewLocal(bots.Config{Bots: 3, Ticks: 1200, Seed: 8, Fast: true, Record: desynced, NoRepair: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"rockstep/net/bots"
+	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 )
 
@@ -33,6 +34,7 @@ type botsOptions struct {
 	share    bool   // each room's bots share one simulation (-bots -join)
 	pprof    string // where to serve the Go profiler while the bots run ("": nowhere)
 	roomKey  string // the server's room key, for the rooms the bots create (-per-room)
+	fault    string // a deliberate fault in one bot (-fault SPEC: bots.ParseFault)
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
@@ -57,17 +59,30 @@ func runBots(o botsOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: -netsim: %v\n", err)
 		return 2
 	}
+	faultBot, fault, err := botFault(o.fault)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: -fault: %v\n", err)
+		return 2
+	}
 	rec := o.record
 	if rec == "off" {
 		rec = ""
 	}
-	l, err := bots.NewLocal(bots.Config{Bots: o.n, Ticks: o.ticks, Seed: o.seed, Net: imp, Fast: o.fast, Record: rec, Predict: o.predict, SyncTest: o.syncTest})
+	l, err := bots.NewLocal(bots.Config{Bots: o.n, Ticks: o.ticks, Seed: o.seed, Net: imp, Fast: o.fast, Record: rec, Predict: o.predict, SyncTest: o.syncTest, Fault: fault, FaultBot: faultBot})
 	if err != nil {
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 2
 	}
 	s, err := l.Run()
 	return report(s, err, stdout, stderr)
+}
+
+// botFault reads -fault ("": none).
+func botFault(spec string) (int, lockstep.Fault, error) {
+	if spec == "" {
+		return 0, lockstep.Fault{}, nil
+	}
+	return bots.ParseFault(spec)
 }
 
 // report prints a bot run's summary line and returns the exit code: 1 if
@@ -113,11 +128,16 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	if ap, err := netip.ParseAddrPort(o.join); err == nil && ap.Addr().Is4() && ap.Addr().IsLoopback() && o.perRoom > 0 {
 		spread = true
 	}
+	faultBot, fault, err := botFault(o.fault)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: -fault: %v\n", err)
+		return 2
+	}
 	s, err := bots.RunRemote(ctx, bots.RemoteConfig{
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
 		Predict: o.predict, SyncTest: o.syncTest, Share: o.share, Pin: pin,
-		RoomKey: o.roomKey, RoomID: room,
+		RoomKey: o.roomKey, RoomID: room, Fault: fault, FaultBot: faultBot,
 	})
 	return report(s, err, stdout, stderr)
 }

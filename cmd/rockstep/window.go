@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/ui"
 )
@@ -25,6 +26,13 @@ func runWindow(wo windowOptions) int {
 		return 2
 	}
 	opt.Netsim = imp
+	if wo.fault != "" {
+		if _, err := lockstep.ParseFault(wo.fault); err != nil {
+			fmt.Fprintf(os.Stderr, "rockstep: -fault: %v\n", err)
+			return 2
+		}
+		opt.Fault = wo.fault
+	}
 	if wo.autopilot != "" {
 		ap, err := ui.ParseAutopilot(wo.autopilot, os.Stderr)
 		if err != nil {

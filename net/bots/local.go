@@ -53,6 +53,13 @@ type Config struct {
 	// (lifecycle tests); otherwise bots ready themselves, the host starts
 	// once everyone is ready and ends the game at Ticks.
 	Manual bool
+	// NoRepair turns the room's desync repair off (room.Config.NoRepair):
+	// a difference in the hashes stops the game, as before repairs.
+	NoRepair bool
+	// Fault, if set, is a deliberate fault in bot FaultBot's session
+	// (`-fault`): its world strays, or it reports wrong hashes.
+	Fault    lockstep.Fault
+	FaultBot int
 }
 
 // DefaultBotSetup is the setup of bot games unless told otherwise: co-op
@@ -84,6 +91,7 @@ type Local struct {
 	games     int
 	flushAt   time.Duration
 	hand      handoverState
+	repairMax time.Duration // the longest repair (Summary.RepairMax)
 }
 
 // Bot is one simulated player or spectator.
@@ -114,6 +122,7 @@ type Bot struct {
 	// CorruptAfterTurn, if set (non-zero), changes the bot's world after
 	// that turn: a deliberate desync for tests.
 	CorruptAfterTurn uint32
+	corrupted        bool
 	// Input, if set, replaces the pilot (tests that script a player).
 	Input func(tick uint32) game.Input
 	// Frames counts the bot's updates (its drawn frames).
@@ -168,6 +177,17 @@ func NewLocal(cfg Config) (*Local, error) {
 	}
 	rc := cfg.Room
 	rc.Random = rand.NewChaCha8(seedBytes(cfg.Seed))
+	rc.NoRepair = rc.NoRepair || cfg.NoRepair
+	var l *Local
+	onRepair := rc.OnRepair
+	rc.OnRepair = func(n room.RepairNote) {
+		if n.Kind == room.RepairDone {
+			l.repairMax = max(l.repairMax, n.Took)
+		}
+		if onRepair != nil {
+			onRepair(n)
+		}
+	}
 	var rec *replay.Writer
 	if cfg.Record != "" {
 		w, err := replay.Create(cfg.Record, 0)
@@ -176,7 +196,7 @@ func NewLocal(cfg Config) (*Local, error) {
 		}
 		rec = w
 	}
-	l := &Local{
+	l = &Local{
 		startedAt: -1,
 		endedAt:   -1,
 		rec:       rec,
@@ -200,7 +220,11 @@ func NewLocal(cfg Config) (*Local, error) {
 	}
 	l.Room = room.New(rc)
 	for i := 0; i < cfg.Bots; i++ {
-		l.addBot(lockstep.Config{Name: "bot" + strconv.Itoa(i), PlayerID: [16]byte{byte(i + 1)}}, NewPilot(cfg.Seed*1000+uint64(i)))
+		sc := lockstep.Config{Name: "bot" + strconv.Itoa(i), PlayerID: [16]byte{byte(i + 1)}}
+		if i == cfg.FaultBot {
+			sc.Fault = cfg.Fault
+		}
+		l.addBot(sc, NewPilot(cfg.Seed*1000+uint64(i)))
 	}
 	return l, nil
 }
@@ -223,6 +247,9 @@ func (l *Local) addBot(sc lockstep.Config, pilot *Pilot) *Bot {
 	sc.Predict = l.cfg.Predict
 	sc.SyncTest = l.cfg.SyncTest
 	sc.Shared = l.shared
+	if sc.Fault != (lockstep.Fault{}) {
+		sc.Shared = nil // a faulty world is its own
+	}
 	sc.KeepHistory = l.cfg.Handover
 	b.Session = lockstep.New(sc)
 	b.nextFrame = l.now
@@ -265,8 +292,9 @@ func (b *Bot) onTurn(mt *wire.MasterTurn) {
 }
 
 func (b *Bot) onTurnEnd(turn uint32, hash uint64, w *game.World) {
-	if b.CorruptAfterTurn != 0 && turn == b.CorruptAfterTurn {
+	if b.CorruptAfterTurn != 0 && turn == b.CorruptAfterTurn && !b.corrupted {
 		w.Ships[0].Score += 1 // the deliberate desync
+		b.corrupted = true    // once: a repair executes the turn again
 	}
 }
 
@@ -428,6 +456,9 @@ func (l *Local) Finished() bool {
 		return true
 	}
 	for _, b := range l.Bots {
+		if b.Session.Phase() == lockstep.Left {
+			continue // sent away (for straying): its game is over
+		}
 		if !b.Gone && !b.Missed && (!b.Final.OK || b.Session.Phase() != lockstep.Finished) {
 			return false
 		}
@@ -533,17 +564,24 @@ func (l *Local) Join(sc lockstep.Config) *Bot {
 
 // Summary describes the game so far.
 type Summary struct {
-	Bots            int
-	Ticks           int    // the target: the host ends the game there unless it is over before
-	Played          int    // ticks the game ran: the confirmed world's tick at its end
-	Over            bool   // the game ended in a game over (not by the host)
-	Turn            uint32 // the game's last turn
-	Hash            uint64
-	HashGroups      int    // distinct final hashes among the bots: 1 means all agree
-	Results         uint64 // digest of the results table every bot showed (game.Results.Digest)
-	ResultGroups    int    // distinct results digests among the bots: 1 means all showed the same table
-	DigestGroups    int    // distinct digests of the master turns executed, among bots that saw turn 0
-	Desyncs         int
+	Bots         int
+	Ticks        int    // the target: the host ends the game there unless it is over before
+	Played       int    // ticks the game ran: the confirmed world's tick at its end
+	Over         bool   // the game ended in a game over (not by the host)
+	Turn         uint32 // the game's last turn
+	Hash         uint64
+	HashGroups   int    // distinct final hashes among the bots: 1 means all agree
+	Results      uint64 // digest of the results table every bot showed (game.Results.Digest)
+	ResultGroups int    // distinct results digests among the bots: 1 means all showed the same table
+	DigestGroups int    // distinct digests of the master turns executed, among bots that saw turn 0
+	Desyncs      int
+	Repairs      uint64 // times a bot's world strayed from the majority's and was repaired from it
+	Rewinds      uint64 // times bots rewound to the last turn every hash agreed on (no majority)
+	StrayedOut   int    // bots sent away because their worlds kept disagreeing
+	// RepairMax is the longest repair of a local run, on the room's clock:
+	// from the first hash that differed from the majority's to the
+	// strayed player back in step (its RepairDone).
+	RepairMax       time.Duration
 	InputMismatches int
 	StallMax        time.Duration
 	RTTp50          time.Duration
@@ -600,6 +638,11 @@ func (l *Local) Summary() Summary {
 		}
 		s.InputMismatches += b.Mismatches
 		s.SyncErrors += st.SyncErrors
+		s.Repairs += st.Repairs
+		s.Rewinds += st.Rewinds
+		if b.Session.Phase() == lockstep.Left && b.Session.LeaveMessage().Reason == wire.LeaveStrayed {
+			s.StrayedOut++
+		}
 		t.final(0, b.Final, st)
 		if b.Final.OK && b.FirstTurn == 0 {
 			digests[b.Final.Digest] = true
@@ -613,6 +656,7 @@ func (l *Local) Summary() Summary {
 	s.RTTp50 = median(l.rtts)
 	rs := l.Room.Stats()
 	s.LateTurns = rs.LateTurns
+	s.RepairMax = l.repairMax
 	for _, d := range rs.Dropped {
 		s.Dropped += d
 	}
@@ -621,8 +665,8 @@ func (l *Local) Summary() Summary {
 
 // String is the one-line key=value summary that `rockstep -bots` prints.
 func (s Summary) String() string {
-	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d missed_ends=%d late_ms_p99=%d sched_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
-		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.InputMismatches,
+	return fmt.Sprintf("bots=%d ticks=%d played=%d over=%v turn=%d hash=%016x hash_groups=%d results=%016x result_groups=%d digest_groups=%d desyncs=%d repairs=%d repair_ms_max=%d rewinds=%d strayed_out=%d input_mismatches=%d stall_ms_max=%d rtt_ms_p50=%d up_bytes_per_s=%.0f down_bytes_per_s=%.0f k=%d delay_turns=%d late_turns=%d dropped=%d vacancies_seen=%d leaves_seen=%d rejoins=%d missed_ends=%d late_ms_p99=%d sched_ms_p99=%d sync_errors=%d shared_ticks=%d rooms_failed=%d game_s=%.1f speed=%.3f wall_ms=%d",
+		s.Bots, s.Ticks, s.Played, s.Over, s.Turn, s.Hash, s.HashGroups, s.Results, s.ResultGroups, s.DigestGroups, s.Desyncs, s.Repairs, s.RepairMax.Milliseconds(), s.Rewinds, s.StrayedOut, s.InputMismatches,
 		s.StallMax.Milliseconds(), s.RTTp50.Milliseconds(), s.UpBytesPerS, s.DownBytesPerS,
 		s.K, s.Delay, s.LateTurns, s.Dropped, s.VacanciesSeen, s.LeavesSeen, s.Rejoins, s.MissedEnds, s.LateP99.Milliseconds(), s.SchedP99.Milliseconds(), s.SyncErrors, s.SharedTicks, s.RoomsFailed, s.GameTime.Seconds(), s.Speed(), s.Wall.Milliseconds())
 }

@@ -55,6 +55,10 @@ type RemoteConfig struct {
 	// RoomID, with PerRoom 0, is the room the bots join (an invite code's
 	// room on a server); 0: the server's default room.
 	RoomID uint32
+	// Fault, if set, is a deliberate fault in bot FaultBot's session
+	// (`-fault`; that bot simulates alone even with Share).
+	Fault    lockstep.Fault
+	FaultBot int
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -86,6 +90,7 @@ type remoteBot struct {
 	missed  bool      // its game ended while it was away
 	vacant  bool      // saw another player's slot become vacant
 	quit    bool      // saw another player leave
+	strayed bool      // sent away: its world kept disagreeing with the others'
 }
 
 // RunRemote plays bots against the server at cfg.Addr and returns the
@@ -212,6 +217,9 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 			s.MissedEnds++
 		}
 		s.Rejoins += b.rejoins
+		if b.strayed {
+			s.StrayedOut++
+		}
 		b.mu.Unlock()
 		if c == nil {
 			continue // it never connected: its error says why
@@ -219,6 +227,8 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		c.Do(func(ses *lockstep.Session) {
 			st := ses.Stats()
 			t.session(st, ses.Desync() != nil, true)
+			s.Repairs += st.Repairs
+			s.Rewinds += st.Rewinds
 			if st.RTT > 0 {
 				rtts = append(rtts, st.RTT)
 			}
@@ -405,6 +415,9 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	sc.Name = "bot" + strconv.Itoa(b.i)
 	sc.PlayerID = [16]byte{byte(b.i), byte(b.i >> 8), 'b', 'o', 't'}
 	sc.Predict, sc.SyncTest, sc.Shared = cfg.Predict, cfg.SyncTest, b.shared
+	if b.i == cfg.FaultBot && cfg.Fault != (lockstep.Fault{}) {
+		sc.Fault, sc.Shared = cfg.Fault, nil // a faulty world is its own
+	}
 	path := b.tokenPath(cfg)
 	if path != "" {
 		if data, err := os.ReadFile(path); err == nil && len(data) == 16 {
@@ -566,6 +579,13 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 				fail = fmt.Errorf("refused (%v) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
 			case ph == lockstep.Refused:
 				fail = fmt.Errorf("refused (%v) %q", s.Refusal().Reason, s.Refusal().Text)
+			case ph == lockstep.Left && s.LeaveMessage().Reason == wire.LeaveStrayed:
+				// Sent away because its world kept disagreeing (a -fault
+				// bot): the others' game goes on; the summary counts it.
+				b.mu.Lock()
+				b.strayed = true
+				b.mu.Unlock()
+				done = true
 			case ph == lockstep.Left:
 				fail = fmt.Errorf("sent away: %s", s.LeaveMessage().Text)
 			default:

@@ -337,6 +337,7 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 	rc.Random = rand.Reader
 	rc.Seed = seed
 	rc.Hosts = h.hostsOf(id)
+	rc.OnRepair = func(n room.RepairNote) { h.logRepair(id, n) }
 	setup = setup.Options()
 	if s := setup; s.Lives != 0 {
 		s.Players = 1
@@ -800,3 +801,19 @@ func (h *Host) drop(r int) { h.dropped[r]++ }
 
 // hostDropName names a host drop reason, for the log.
 func hostDropName(r int) string { return hostDropNames[r] }
+
+// logRepair logs a room's desync repair (room/repair.go).
+func (h *Host) logRepair(id uint32, n room.RepairNote) {
+	switch n.Kind {
+	case room.RepairStrayed:
+		h.log.Info("a player's world strayed from the majority's: repairing it", "room", id, "slot", n.Slot, "name", n.Name, "turn", n.Turn)
+	case room.RepairDone:
+		h.log.Info("a player's world was repaired", "room", id, "slot", n.Slot, "name", n.Name, "turn", n.Turn, "took", n.Took)
+	case room.RepairRewound:
+		h.log.Info("the hashes split with no majority: every player rewinds to the last agreed turn", "room", id, "turn", n.Turn)
+	case room.RepairSentAway:
+		h.log.Warn("a player's world kept disagreeing with the others': sent away", "room", id, "slot", n.Slot, "name", n.Name)
+	case room.RepairStopped:
+		h.log.Warn("the hashes split again after a rewind: the engine is not deterministic for this game; it stops", "room", id, "turn", n.Turn)
+	}
+}

@@ -36,6 +36,10 @@ type recording struct {
 	path   string
 	desync time.Time // when the desync was recorded
 	closed bool
+	// finished: the game ended. A desync a repair healed (room/repair.go)
+	// leaves the game running: its report is written from the file as it
+	// stands, and the file stays open until the game ends.
+	finished bool
 }
 
 // reportWait is how long after a desync the report waits for the players'
@@ -103,15 +107,21 @@ func (h *hostRecorder) Turn(mt *wire.MasterTurn, log room.TurnLog) { h.rec.w.Tur
 func (h *hostRecorder) Desync(d *room.DesyncInfo) {
 	h.rec.w.Desync(d)
 	h.rs.mu.Lock()
+	if h.rec.desync.IsZero() {
+		h.rs.reports = append(h.rs.reports, h.rec)
+	}
 	h.rec.desync = time.Now()
-	h.rs.reports = append(h.rs.reports, h.rec)
 	h.rs.mu.Unlock()
 }
+
+// Note records a line of text (a repair, a handover) in the replay.
+func (h *hostRecorder) Note(text string) { h.rec.w.Note(text) }
 
 func (h *hostRecorder) Finished(last uint32, reason int) {
 	h.rec.w.Finished(last, reason)
 	h.rs.mu.Lock()
 	defer h.rs.mu.Unlock()
+	h.rec.finished = true
 	if h.rec.desync.IsZero() {
 		h.rs.closeLocked(h.rec)
 	}
@@ -148,7 +158,14 @@ func (rs *recorders) tick(now time.Time) {
 		}
 		rs.reports = append(rs.reports[:i], rs.reports[i+1:]...)
 		i--
-		rs.closeLocked(r)
+		if r.finished {
+			rs.closeLocked(r)
+		} else {
+			// Repaired: the game goes on, and so does its replay; the
+			// report reads what has been written so far.
+			_ = r.w.Flush()
+			r.desync = time.Time{}
+		}
 		if path, err := WriteReport(r.path); err != nil {
 			rs.log("cannot write the desync report", "replay", r.path, "err", err)
 		} else {

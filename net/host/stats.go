@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"rockstep/game"
 	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -23,6 +24,11 @@ type Stats struct {
 	BytesIn, BytesOut                    uint64
 	Dropped                              map[string]uint64 // by reason, room and host
 	HungUp                               uint64            // connections hung up on: their room had given them up and they kept sending
+	// Repairs counts, by slot, the worlds that strayed from the
+	// majority's and were repaired (room/repair.go); StrayedOut the
+	// players sent away for straying too often.
+	Repairs    [game.MaxPlayers]uint64
+	StrayedOut uint64
 
 	// RoomsCreated counts the rooms opened for a CreateRoom; RoomsRefused
 	// the CreateRooms refused, by reason ("full", "limit", "room_key");
@@ -91,6 +97,7 @@ func (h *Host) publishStats() {
 	h.stats.mu.Unlock()
 	h.roomDrops.note(h.log, "room: dropped", h.now(), sum.Dropped[:], room.DropReasonName)
 	s.Turns, s.LateTurns, s.Resends = sum.Turns, sum.LateTurns, sum.Resends
+	s.Repairs, s.StrayedOut = sum.Repairs, sum.SentAway
 	s.FramesIn, s.FramesOut, s.BytesIn, s.BytesOut = sum.FramesIn, sum.FramesOut, sum.BytesIn, sum.BytesOut
 	for i, n := range sum.Dropped {
 		s.Dropped[room.DropReasonName(i)] = n
@@ -124,6 +131,10 @@ func add(into *room.Stats, s room.Stats) {
 	for i := range s.Dropped {
 		into.Dropped[i] += s.Dropped[i]
 	}
+	for i := range s.Repairs {
+		into.Repairs[i] += s.Repairs[i]
+	}
+	into.SentAway += s.SentAway
 }
 
 // Stats returns the latest published stats (refreshed twice a second). It
@@ -185,6 +196,13 @@ func (h *Host) writeMetrics(w io.Writer) {
 	for _, name := range sortedKeys(s.RoomsRefused) {
 		fmt.Fprintf(w, "rockstep_rooms_refused_total{reason=%q} %d\n", name, s.RoomsRefused[name])
 	}
+	fmt.Fprintf(w, "# HELP rockstep_repairs_total Worlds that strayed from the majority's and were repaired in place, by player slot.\n# TYPE rockstep_repairs_total counter\n")
+	for i, n := range s.Repairs {
+		fmt.Fprintf(w, "rockstep_repairs_total{slot=\"%d\"} %d\n", i, n)
+	}
+	writeMetrics(w, []metric{
+		{"rockstep_strayed_out_total", "Players sent away because their worlds kept disagreeing with the others'.", counter, s.StrayedOut},
+	})
 	fmt.Fprintf(w, "# HELP rockstep_dropped_total Frames dropped, by reason.\n# TYPE rockstep_dropped_total counter\n")
 	for _, name := range sortedKeys(s.Dropped) {
 		fmt.Fprintf(w, "rockstep_dropped_total{reason=%q} %d\n", name, s.Dropped[name])

@@ -178,6 +178,7 @@ func (s *Session) execTick(sample InputSource) bool {
 	if s.sync.after(s.game.world) != nil {
 		s.stats.SyncErrors++
 	}
+	s.injectFault()
 	if s.cfg.Predict {
 		s.pred.confirm(g.world.Tick, &in, &s.stats)
 	}
@@ -210,6 +211,8 @@ func (s *Session) startTurn(mt *wire.MasterTurn) {
 			s.emit(Event{Kind: EvVacant, Slot: int(e.Slot), Turn: mt.Turn})
 		case wire.EventDrop:
 			s.emit(Event{Kind: EvDropped, Slot: int(e.Slot), Turn: mt.Turn})
+		case wire.EventStrayed:
+			s.emit(Event{Kind: EvDropped, Slot: int(e.Slot), Turn: mt.Turn, Text: s.game.names[e.Slot%game.MaxPlayers] + " " + StrayedText})
 		case wire.EventLeft:
 			s.emit(Event{Kind: EvQuit, Slot: int(e.Slot), Turn: mt.Turn, Text: s.game.names[e.Slot%game.MaxPlayers]})
 		case wire.EventJoin:
@@ -234,23 +237,24 @@ func (s *Session) startTurn(mt *wire.MasterTurn) {
 func (s *Session) completeTurn(mt *wire.MasterTurn) {
 	g := &s.game
 	c := mt.Turn
+	repaired := s.takePending(c) // a majority world of this turn came early (repair.go)
 	var h uint64
 	if s.cfg.Shared != nil {
 		h = s.cfg.Shared.hash(g.world)
 	} else {
 		h = g.world.Hash()
 	}
-	g.hashTurn, g.hashLow, g.hasHash = c, uint32(h), true
-	g.masters.release(c)
+	g.hashTurn, g.hashLow, g.hasHash = c, s.reportedHash(h), true
+	// Executed master turns stay in the ring until newer ones take their
+	// place: a repair executes them again (repair.go).
 	g.turn, g.tickIn = c+1, 0
 	g.timing.reached(g.turn)
 	if s.cfg.OnTurnEnd != nil {
 		s.cfg.OnTurnEnd(c, h, g.world)
 	}
-	if n := len(g.recent); n > 0 {
-		r := &g.recent[c%uint32(n)]
-		r.turn, r.ok, r.w = c, true, *g.world
-		r.w.NumEvents = 0
+	s.keepRecent(c)
+	if repaired {
+		s.send(wire.Repair{Kind: wire.RepairDone, Turn: c, Upto: c})
 	}
 	if s.snap.want && c >= s.snap.wantTurn {
 		s.snap.want = false

@@ -81,10 +81,11 @@ func TestBadNetworks(t *testing.T) {
 	}
 }
 
-// TestDesyncDetected corrupts one client's world and expects the room to
-// stop the game at the next reported hash, naming that player.
+// TestDesyncDetected corrupts one client's world and expects the room, its
+// repairs off, to stop the game at the next reported hash, naming that
+// player (with repairs: net/bots/repair_test.go).
 func TestDesyncDetected(t *testing.T) {
-	l := newLocal(t, bots.Config{Bots: 4, Ticks: 3000, Seed: 3, Net: impairment(t, "latency=20ms,jitter=5ms")})
+	l := newLocal(t, bots.Config{Bots: 4, Ticks: 3000, Seed: 3, Net: impairment(t, "latency=20ms,jitter=5ms"), NoRepair: true})
 	const corruptTurn = 600
 	l.Bots[2].CorruptAfterTurn = corruptTurn
 	if _, err := l.Run(); err != nil {

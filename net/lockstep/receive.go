@@ -45,6 +45,7 @@ const (
 	EvQuit     // Slot quit the game (Text is its name)
 	EvEnded    // the game ended at the end of Turn; the results are read
 	EvHandover // the host is going away; the game goes on with a successor (Text: the host's words)
+	EvRepaired // this player's world was out of step and was repaired, at Turn (Text: RepairedText)
 )
 
 // Event is something the UI may want to show.
@@ -148,6 +149,8 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		}
 		s.phase, s.room.leave = Left, m
 		s.emit(Event{Kind: EvLeft, Text: m.Text})
+	case wire.Repair:
+		s.onRepair(m)
 	case wire.Successors:
 		if m.Game == s.room.setup.Game {
 			s.hand.list = m
@@ -250,6 +253,7 @@ func (s *Session) begin() {
 	s.sync.count = 0      // nothing of the last game is re-simulated
 	s.lobby = lobbyWish{} // wishes never outlive the game they were made for
 	s.snap.want = false
+	s.repair.want, s.repair.havePend, s.repair.rewound = false, false, false // repairs of the last game
 	s.hand.history, s.hand.cut, s.hand.asked = s.hand.history[:0], false, false
 	// The last game's finished status must not end this one: until the
 	// room says otherwise, the game runs.

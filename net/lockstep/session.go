@@ -73,8 +73,9 @@ type Config struct {
 	// mode, `-synctest`); differences are counted in Stats.SyncErrors.
 	SyncTest int
 	// KeepWorlds is how many recent turns' worlds are kept, so that after
-	// a desync the room can be sent the world at the turn that diverged
-	// (about 6.6 KB each). 0 means the default: 8, or none for a session
+	// a desync the room can be sent the world at the turn that diverged,
+	// and a rewind (repair.go) restores one (about 6.6 KB each). 0 means
+	// the default: 16, or none for a session
 	// that shares its simulation (Shared), whose world agrees with its
 	// sharers' by construction; -1 keeps none.
 	KeepWorlds int
@@ -86,6 +87,9 @@ type Config struct {
 	// that play the same game, which then simulate it once (bots in a load
 	// test; see SharedSim). Not with SyncTest.
 	Shared *SharedSim
+	// Fault, if set, is a deliberate fault (`-fault`, for tests and to
+	// see desync repair work; repair.go). Not with Shared.
+	Fault Fault
 }
 
 // LAN returns the settings for a game on a local network.
@@ -155,6 +159,8 @@ type Stats struct {
 	Resims        uint64        // displayed worlds rebuilt from the confirmed one (after a misprediction, or when the prediction fell behind)
 	Mispredicted  uint64        // confirmed ticks whose inputs differed from those they were predicted with
 	SyncErrors    uint64        // sync-test re-simulations that did not match
+	Repairs       uint64        // times this player's world strayed from the majority's and was repaired from it
+	Rewinds       uint64        // times every player rewound to the last turn all hashes agreed on
 	// Lateness counts executed ticks by how late they ran against the
 	// session's own schedule, in the buckets of LatenessBuckets.
 	Lateness [len(LatenessBuckets) + 1]uint64
@@ -177,6 +183,8 @@ type Session struct {
 	meter       meter        // round trips and frame rate
 	snap        snapshotIO   // snapshots in (catch-up) and out (requests)
 	away        awayEnd      // the game that ended while we were away (awayend.go)
+	repair      repairIO     // a strayed world repaired (repair.go)
+	faulted     bool         // Config.Fault's flip was applied
 	pred        predictor    // the displayed world, when predicting
 	sync        syncChecker  // the -synctest mode
 	hand        handoverView // who hosts next, and the move there
@@ -210,7 +218,9 @@ func New(cfg Config) *Session {
 		// ring each turn would cost every sharer for nothing; a rejoining
 		// player's snapshot is sent at the next turn completed.
 	case cfg.KeepWorlds == 0:
-		cfg.KeepWorlds = 8
+		// Enough for a rewind (repair.go) a round trip of 120 ms after the
+		// turn that split, at one tick a turn.
+		cfg.KeepWorlds = 16
 	case cfg.KeepWorlds < 0:
 		cfg.KeepWorlds = 0
 	}

@@ -66,6 +66,10 @@ func (s *Session) onChunk(c wire.SnapshotChunk) {
 		s.onAwayChunk(c) // back after the game ended: its world, for the results
 		return
 	}
+	if s.phase == Playing && s.repair.want {
+		s.onRepairChunk(c) // the majority's world (repair.go)
+		return
+	}
 	if s.phase != Starting {
 		return
 	}

@@ -138,7 +138,7 @@ func TestNotAReplay(t *testing.T) {
 // TestDesyncReportNamesTheField: one client's world is corrupted; the
 // report written from the replay names that player and the field.
 func TestDesyncReportNamesTheField(t *testing.T) {
-	cfg := bots.Config{Bots: 3, Ticks: 3000, Seed: 8, Fast: true}
+	cfg := bots.Config{Bots: 3, Ticks: 3000, Seed: 8, Fast: true, NoRepair: true} // a desync that stops the game
 	cfg.Record = filepath.Join(t.TempDir(), "desync.rsrp")
 	l, err := bots.NewLocal(cfg)
 	if err != nil {

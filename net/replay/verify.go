@@ -10,11 +10,15 @@ import (
 
 // Result is what re-simulating a replay found.
 type Result struct {
-	Turns      int    // turns simulated
-	Ticks      uint32 // world ticks at the end
-	LastTurn   uint32
-	FinalHash  uint64 // the world's hash after LastTurn
-	Checked    int    // reported hashes compared
+	Turns     int    // turns simulated
+	Ticks     uint32 // world ticks at the end
+	LastTurn  uint32
+	FinalHash uint64 // the world's hash after LastTurn
+	Checked   int    // reported hashes compared
+	// Repaired counts the reported hashes not compared: a player's, of
+	// the turns from the one its world strayed at to the one it was
+	// repaired at (the room noted each repair: room.RepairNoteText).
+	Repaired   int
 	Mismatches []Mismatch
 	// Ended is set when the game ended within the replay (its world over,
 	// or the room's EventEnd) at LastTurn; Results is then the table
@@ -116,6 +120,7 @@ func Verify(rp *Replay) (Result, error) {
 		return Result{}, err
 	}
 	var res Result
+	repaired := repairedSpans(rp.Notes)
 	for !sim.Done() {
 		if rp.EndReason != 0 && sim.Next() > rp.EndTurn {
 			break
@@ -125,6 +130,10 @@ func Verify(rp *Replay) (Result, error) {
 		res.Turns++
 		res.LastTurn, res.FinalHash, res.Ticks = t.Turn, h, sim.w.Tick
 		for _, e := range rp.Hashes[t.Turn] {
+			if repaired.covers(e.Slot, t.Turn) {
+				res.Repaired++
+				continue
+			}
 			res.Checked++
 			if e.HashLow != uint32(h) {
 				res.Mismatches = append(res.Mismatches, Mismatch{Turn: t.Turn, Slot: e.Slot, Reported: e.HashLow, Computed: uint32(h)})
@@ -137,6 +146,36 @@ func Verify(rp *Replay) (Result, error) {
 	}
 	res.Results = sim.w.Results(rp.Names)
 	return res, nil
+}
+
+// repairSpan is a player's hashes of a world that strayed and was
+// repaired: those of turns from..upto.
+type repairSpan struct {
+	slot     uint8
+	from, to uint32
+}
+
+type repairSpans []repairSpan
+
+// repairedSpans reads the room's repair notes (room.RepairNoteText).
+func repairedSpans(notes []string) repairSpans {
+	var out repairSpans
+	for _, n := range notes {
+		var sp repairSpan
+		if _, err := fmt.Sscanf(n, "repair slot=%d turns=%d-%d", &sp.slot, &sp.from, &sp.to); err == nil && sp.from <= sp.to {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+func (s repairSpans) covers(slot uint8, turn uint32) bool {
+	for _, sp := range s {
+		if sp.slot == slot && turn >= sp.from && turn <= sp.to {
+			return true
+		}
+	}
+	return false
 }
 
 // WorldAt re-simulates the replay to the end of turn and returns the world.

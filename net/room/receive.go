@@ -86,6 +86,8 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 		r.onKick(m, msg)
 	case wire.Standby:
 		r.onStandby(m, msg)
+	case wire.Repair:
+		r.onRepair(m, msg)
 	default:
 		r.drop(DropUnexpected)
 	}

@@ -74,6 +74,13 @@ type Config struct {
 	// creator); a player whose rules differ is refused (wire.RefuseRules)
 	// before any game starts, as its game would desync on the first turn.
 	Rules uint64
+	// NoRepair turns desync repair off: any difference in the hashes of a
+	// turn stops the game (desynced), as before repairs (for tests that
+	// want a desync, and to compare).
+	NoRepair bool
+	// OnRepair, if set, is told of every stray, repair, rewind and player
+	// sent away for straying (for the log).
+	OnRepair func(RepairNote)
 }
 
 // LAN returns the settings for a game on a local network: one tick per
@@ -150,6 +157,8 @@ type Stats struct {
 	Resends             uint64 // master frames sent again
 	Duplicates          uint64 // client turns received again (redundancy, not an error)
 	Dropped             [NumDropReasons]uint64
+	Repairs             [game.MaxPlayers]uint64 // by slot: worlds that strayed from the majority's and were repaired
+	SentAway            uint64                  // players sent away for straying too often
 }
 
 // DesyncInfo describes a detected desync.
@@ -224,9 +233,10 @@ type Room struct {
 
 	pace roomPace // games at a person's pace (pace.go)
 
-	snap snapshotRelay
-	fin  finalWorld // the last game's world at its end, for a late rejoiner (final.go)
-	rec  Recorder
+	snap   snapshotRelay
+	fin    finalWorld  // the last game's world at its end, for a late rejoiner (final.go)
+	repair repairState // desync repair (repair.go)
+	rec    Recorder
 	// desync snapshots being assembled, one per slot
 	desyncAsm  [game.MaxPlayers]wire.Assembly
 	desyncDone uint8 // slots whose world is recorded

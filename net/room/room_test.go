@@ -494,8 +494,9 @@ func TestPauseAndResume(t *testing.T) {
 	}
 }
 
+// TestDesyncStopsTheGame: with repairs off, any difference stops the game.
 func TestDesyncStopsTheGame(t *testing.T) {
-	b := newBench(t, nil)
+	b := newBench(t, func(c *room.Config) { c.NoRepair = true }) // repairs: repair_test.go
 	b.startGame(2)
 	b.playIdle(0, 2)
 	b.send(1, wire.ClientPacket{HasHash: true, HashTurn: 0, HashLow: 0xAAAA})

@@ -173,6 +173,10 @@ func (r *Room) compileTurn() {
 			if s.left {
 				kind = wire.EventLeft
 			}
+			if r.repair.out&(1<<i) != 0 {
+				kind = wire.EventStrayed // sent away for straying (repair.go)
+				r.repair.out &^= 1 << i
+			}
 			if len(mt.Events) < wire.MaxEvents {
 				mt.Events = append(mt.Events, wire.RoomEvent{Kind: kind, Slot: uint8(i)})
 			}
@@ -398,6 +402,7 @@ func (r *Room) tickRunning() {
 	}
 	r.sendStarts()
 	r.relaySnapshots()
+	r.tickRepair()
 	r.checkSlow()
 	if r.state != wire.StateRunning {
 		return // the last player was sent away
@@ -558,7 +563,9 @@ func (r *Room) checkEnded() {
 }
 
 // recordHash compares slot's hash for turn with the others reported for
-// the same turn; any difference stops the game as desynced.
+// the same turn; a difference is judged (repair.go): the players that
+// strayed from a majority are repaired, a split rewinds everyone, and
+// with repairs off (Config.NoRepair) it stops the game as desynced.
 // ended says the slot's world ended at the end of turn.
 func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 	if turn >= r.nextTurn || r.nextTurn-turn > hashRing {
@@ -570,6 +577,9 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 	}
 	if rec.mask&(1<<slotIdx) != 0 {
 		return // the same report again, by redundancy
+	}
+	if r.hashIgnored(slotIdx, turn) {
+		return // of a world being repaired, or of its world before (repair.go)
 	}
 	rec.mask |= 1 << slotIdx
 	rec.hashes[slotIdx] = h
@@ -585,11 +595,11 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 	if r.rec != nil {
 		r.rec.Hash(turn, slotIdx, h)
 	}
-	for i := 0; i < game.MaxPlayers; i++ {
-		if i != slotIdx && rec.mask&(1<<i) != 0 && rec.hashes[i] != h {
-			r.declareDesync(rec)
-			return
-		}
+	if r.hashesDiffer(rec) {
+		r.judgeTurn(rec) // a verdict, a repair or a desync (repair.go)
+	}
+	if r.repair.have && !r.repair.checked && turn == r.repair.worldTurn {
+		r.checkRepairWorld() // the majority's world waited for this turn's hashes
 	}
 }
 

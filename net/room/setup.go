@@ -394,6 +394,7 @@ func (r *Room) start() {
 	r.events = r.events[:0]
 	r.hashes = [hashRing]hashRecord{}
 	r.desync = nil
+	r.resetRepair()
 	// The snapshot held or asked for is of the last game's world: no one
 	// catches up from it (a new ask resets the assembly).
 	r.snap.ready, r.snap.asking = false, false

@@ -170,6 +170,9 @@ func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
 		r.onFinalChunk(m, c) // the ended game's world (final.go)
 		return
 	}
+	if r.onRepairChunk(m, c) {
+		return // a world asked for a repair (repair.go)
+	}
 	s := &r.snap
 	if r.state != wire.StateRunning || !s.asking || m.conn != s.src || c.Turn < s.askTurn || c.Turn >= r.nextTurn {
 		r.drop(DropSnapshot)
@@ -234,7 +237,7 @@ func (r *Room) snapshotVerdict(turn uint32, h uint64) snapVerdict {
 		return snapUnknown
 	}
 	for i := 0; i < game.MaxPlayers; i++ {
-		if rec.mask&(1<<i) != 0 && rec.hashes[i] != uint32(h) {
+		if rec.mask&(1<<i) != 0 && rec.hashes[i] != uint32(h) && !r.repair.slots[i].repairing {
 			return snapRefused
 		}
 	}

@@ -168,6 +168,8 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[RoomListRequest](pl)
 	case TypeRoomList:
 		m, err = decodeAs[RoomList](pl)
+	case TypeRepair:
+		m, err = decodeAs[Repair](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -734,6 +736,24 @@ func (m Leave) appendPayload(b []byte) []byte {
 func (m *Leave) decodePayload(r *reader) error {
 	m.Reason = LeaveReason(r.u8("reason"))
 	m.Text = r.string("text", MaxText)
+	return r.Err()
+}
+
+// Repair: Kind u8, Turn uvarint, Upto uvarint.
+
+func (m Repair) check() error {
+	return checkRange("kind", int(m.Kind), 1, repairKindEnd-1)
+}
+
+func (m Repair) appendPayload(b []byte) []byte {
+	b = binary.AppendUvarint(append(b, byte(m.Kind)), uint64(m.Turn))
+	return binary.AppendUvarint(b, uint64(m.Upto))
+}
+
+func (m *Repair) decodePayload(r *reader) error {
+	m.Kind = RepairKind(r.u8("kind"))
+	m.Turn = r.uvarint32("turn")
+	m.Upto = r.uvarint32("upto")
 	return r.Err()
 }
 

@@ -171,6 +171,10 @@ func samples() []sample {
 		{"join-resuming", Join{RoomID: 1, PlayerID: id16(9), Name: "Ada", Token: id16(4), Resuming: true, Resume: 123_456}},
 		{"join-rules", Join{PlayerID: id16(5), Name: "Ada", Rules: 0x0123_4567_89ab_cdef}},
 		{"refuse-rules", Refuse{Reason: RefuseRules}},
+		{"repair-world", Repair{Kind: RepairWorld, Turn: 401}},
+		{"repair-rewind", Repair{Kind: RepairRewind, Turn: 399, Upto: 401}},
+		{"repair-done", Repair{Kind: RepairDone, Turn: 401, Upto: math.MaxUint32}},
+		{"leave-strayed", Leave{Reason: LeaveStrayed, Text: "your game keeps disagreeing with the others'"}},
 		{"welcome-resumed", Welcome{RoomID: 1, Slot: 2, Token: id16(4), State: StateRunning, Resumed: true}},
 		{"standby", Standby{Port: 40123, Key: id16(7), Reach: 0b1010}},
 		{"standby-none", Standby{}},
@@ -403,7 +407,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
 		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeRoomList) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeRepair) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -509,6 +513,8 @@ func invalidMessages() []struct {
 		{"start mode", Start{Setup: badSetup, K: 2}, ErrInvalid, false},
 		{"leave reason 0", Leave{}, ErrInvalid, false},
 		{"leave reason after the last", Leave{Reason: leaveReasonEnd}, ErrInvalid, false},
+		{"repair kind 0", Repair{}, ErrInvalid, false},
+		{"repair kind after the last", Repair{Kind: repairKindEnd}, ErrInvalid, false},
 		{"leave text over MaxText", Leave{Reason: LeaveQuit, Text: long(MaxText + 1)}, ErrLimit, false},
 		{"chunk total 0", SnapshotChunk{}, ErrInvalid, false},
 		{"chunk total 65", SnapshotChunk{Total: MaxChunks + 1, Index: 0}, ErrInvalid, false},
@@ -697,7 +703,7 @@ func TestTypeString(t *testing.T) {
 		{TypeSuccessors, "successors"},
 		{TypeRoomListRequest, "room list request"},
 		{TypeRoomList, "room list"},
-		{TypeRoomList + 1, "type(30)"},
+		{TypeRepair + 1, "type(31)"},
 	}
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {

@@ -50,6 +50,7 @@ var typeNames = [...]string{
 	TypeSuccessors:      "successors",
 	TypeRoomListRequest: "room list request",
 	TypeRoomList:        "room list",
+	TypeRepair:          "repair",
 }
 
 // String returns the message type's name as errors and logs print it,

@@ -112,6 +112,7 @@ const (
 	TypeSuccessors      Type = 27 // room → all: who hosts the game next, in order
 	TypeRoomListRequest Type = 28 // client → server: which rooms do you list?
 	TypeRoomList        Type = 29 // server → client: the rooms it lists publicly
+	TypeRepair          Type = 30 // either way: a strayed world is repaired (room → client), or was (client → room)
 )
 
 // Message is any message of this package.
@@ -397,7 +398,8 @@ const (
 	EventResume  EventKind = 6
 	EventEnd     EventKind = 7 // the game ends after this turn (the host ended it)
 	EventLeft    EventKind = 8 // Slot quit the game; its input carries game.Leave this turn
-	eventKindEnd           = 9
+	EventStrayed EventKind = 9 // Slot was dropped: its world kept disagreeing with the others'; its input carries game.Leave this turn
+	eventKindEnd           = 10
 )
 
 // RoomEvent is one room event.
@@ -458,7 +460,8 @@ const (
 	// LeaveTooSlow: the player's machine could not keep up with the game
 	// (RoomStatus.Slow said so for long enough); Text says how slow.
 	LeaveTooSlow   LeaveReason = 8
-	leaveReasonEnd             = 9
+	LeaveStrayed   LeaveReason = 9 // the player's world kept disagreeing with the others' (repaired more often than the room allows)
+	leaveReasonEnd             = 10
 )
 
 // Leave says goodbye.
@@ -481,6 +484,34 @@ type SnapshotChunk struct {
 	Total uint8 // chunks, 1..MaxChunks
 	Index uint8
 	Data  []byte // at most MaxChunk bytes
+}
+
+// RepairKind says what a Repair message is.
+type RepairKind uint8
+
+// Repair kinds.
+const (
+	// RepairWorld (room → a strayed player): your world differed from the
+	// majority's at turn Turn; theirs follows in SnapshotChunks (of Turn or
+	// a later turn): restore it and execute again the master turns after it.
+	RepairWorld RepairKind = 1
+	// RepairRewind (room → every player): no majority agreed at turn
+	// Upto; restore your own world of turn Turn, the last turn every hash
+	// agreed on, and execute again the master turns after it.
+	RepairRewind RepairKind = 2
+	// RepairDone (player → room): the world of turn Turn was restored and
+	// the turns after it executed again up to turn Upto, whose hash is
+	// the next one reported.
+	RepairDone    RepairKind = 3
+	repairKindEnd            = 4
+)
+
+// Repair moves a world that strayed back into step with the others' (see
+// docs/ARCHITECTURE.md §1, "Desync repair").
+type Repair struct {
+	Kind RepairKind
+	Turn uint32
+	Upto uint32
 }
 
 // HashEntry is one player's reported hash.
@@ -606,3 +637,4 @@ func (Standby) Type() Type         { return TypeStandby }
 func (Successors) Type() Type      { return TypeSuccessors }
 func (RoomListRequest) Type() Type { return TypeRoomListRequest }
 func (RoomList) Type() Type        { return TypeRoomList }
+func (Repair) Type() Type          { return TypeRepair }

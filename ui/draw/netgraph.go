@@ -37,11 +37,12 @@ const (
 	gPredicted          // ticks the displayed world is ahead of the confirmed one
 	gRollbacks          // predictions rebuilt per second (re-simulations)
 	gCorrections        // confirmed ticks per second that differed from the prediction
+	gRepairs            // times this world was out of step and repaired (or rewound), this game and before
 	numSeries
 )
 
-var seriesNames = [numSeries]string{"ping", "sent", "received", "loss ≈", "upload", "download", "turns buffered", "stall", "clock drift", "predicted", "rollbacks", "corrections"}
-var seriesUnits = [numSeries]string{" ms", " pkt/s", " pkt/s", " %", " kbit/s", " kbit/s", "", " ms/s", " ms", " ticks", " /s", " /s"}
+var seriesNames = [numSeries]string{"ping", "sent", "received", "loss ≈", "upload", "download", "turns buffered", "stall", "clock drift", "predicted", "rollbacks", "corrections", "repairs"}
+var seriesUnits = [numSeries]string{" ms", " pkt/s", " pkt/s", " %", " kbit/s", " kbit/s", "", " ms/s", " ms", " ticks", " /s", " /s", ""}
 
 // NetGraph keeps the history of the graph. Sampling is pure: stats and
 // time in, values out.
@@ -101,6 +102,7 @@ func (g *NetGraph) Sample(now time.Duration, st lockstep.Stats) bool {
 	v[gPredicted] = float64(st.Predicted)
 	v[gRollbacks] = float64(st.Resims-p.Resims) / dt
 	v[gCorrections] = float64(st.Mispredicted-p.Mispredicted) / dt
+	v[gRepairs] = float64(st.Repairs + st.Rewinds)
 	g.ring[g.head] = v
 	g.head = (g.head + 1) % graphLen
 	g.n = min(g.n+1, graphLen)
@@ -259,7 +261,7 @@ func seriesFloor(s int) float64 {
 		return 20
 	case gLoss:
 		return 5
-	case gBuffered, gPredicted:
+	case gBuffered, gPredicted, gRepairs:
 		return 4
 	case gKbpsOut, gKbpsIn:
 		return 16
@@ -275,7 +277,7 @@ func seriesColour(s int) color.RGBA {
 		return palette.Players[2]
 	case gPktIn, gKbpsIn:
 		return palette.Players[3]
-	case gLoss, gStall, gCorrections:
+	case gLoss, gStall, gCorrections, gRepairs:
 		return palette.Danger
 	case gPredicted, gRollbacks:
 		return palette.Players[4]
@@ -286,7 +288,7 @@ func seriesColour(s int) color.RGBA {
 // formatSeries formats a value of series s with its unit.
 func formatSeries(s int, v float64) string {
 	prec := 0
-	if v < 10 && s != gPktOut && s != gPktIn && s != gBuffered && s != gPredicted {
+	if v < 10 && s != gPktOut && s != gPktIn && s != gBuffered && s != gPredicted && s != gRepairs {
 		prec = 1
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64) + seriesUnits[s]

@@ -25,6 +25,7 @@ func TestNetGraphSamplesRatesEveryTenthOfASecond(t *testing.T) {
 	st.Stall = 20 * time.Millisecond
 	st.TurnsBuffered, st.Drift = 2, 4*time.Millisecond
 	st.Predicted, st.Resims, st.Mispredicted = 3, 6, 2
+	st.Repairs, st.Rewinds = 1, 1
 	if !g.Sample(100*time.Millisecond, st) {
 		t.Fatal("no sample at 100 ms")
 	}
@@ -32,7 +33,7 @@ func TestNetGraphSamplesRatesEveryTenthOfASecond(t *testing.T) {
 	want := [numSeries]float64{
 		gPing: 12, gPktOut: 30, gPktIn: 50, gLoss: 100.0 / 3, gKbpsOut: 24, gKbpsIn: 80,
 		gBuffered: 2, gStall: 200, gDrift: 4,
-		gPredicted: 3, gRollbacks: 60, gCorrections: 20,
+		gPredicted: 3, gRollbacks: 60, gCorrections: 20, gRepairs: 2,
 	}
 	for s := range want {
 		if math.Abs(got[s]-want[s]) > 1e-9 {

@@ -1,0 +1,177 @@
+package bots_test
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"rockstep/net/bots"
+	"rockstep/net/lockstep"
+	"rockstep/net/replay"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// repairRun plays cfg to its end on the virtual clock, recording it, and
+// returns the summary, the verified replay, and how many times the room
+// went lagging waiting for the faulty bot.
+func repairRun(t *testing.T, cfg bots.Config, spec string) (bots.Summary, replay.Result, int) {
+	t.Helper()
+	imp, err := transport.ParseImpairment(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Net, cfg.Fast = imp, true
+	cfg.Record = filepath.Join(t.TempDir(), "repair.rsrp")
+	l, err := bots.NewLocal(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lagged, wasLagging := 0, false
+	err = l.RunUntil(func() bool {
+		st := l.Room.Status()
+		slot := l.Bots[cfg.FaultBot].Session.Slot()
+		lagging := slot >= 0 && st.Child == wire.ChildLagging && st.Lagging&(1<<slot) != 0
+		if lagging && !wasLagging {
+			lagged++
+		}
+		wasLagging = lagging
+		return l.Finished()
+	}, 10*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.CloseReplays(); err != nil {
+		t.Fatal(err)
+	}
+	s := l.Summary()
+	rp, err := replay.ReadFile(cfg.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := replay.Verify(rp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, res, lagged
+}
+
+// TestRepairInPlace: one of four bots' world is corrupted at a random
+// tick; the three others outvote it, it is repaired from one of their
+// worlds while they play on without waiting for it, and the game ends in
+// step with one repair; the replay verifies.
+func TestRepairInPlace(t *testing.T) {
+	nets := []struct {
+		name, spec     string
+		predict, share bool
+	}{
+		{"clean", "", false, false},
+		{"50ms", "latency=25ms", false, false},
+		{"120ms 10% loss", "latency=60ms,loss=10%", false, false},
+		{"120ms 10% loss predicting", "latency=60ms,loss=10%", true, false},
+		// The majority shares one simulation and keeps no recent worlds:
+		// the world sent is of a later turn than the one that differed.
+		{"50ms shared majority", "latency=25ms", false, true},
+	}
+	rng := rand.New(rand.NewPCG(45, 1))
+	for _, n := range nets {
+		t.Run(n.name, func(t *testing.T) {
+			flip := uint32(300 + rng.IntN(900))
+			cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 45, FaultBot: 2, Fault: lockstep.Fault{FlipAt: flip}, Predict: n.predict, Share: n.share}
+			s, res, lagged := repairRun(t, cfg, n.spec)
+			t.Logf("flip@%d: %s", flip, s)
+			if s.Repairs != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+				t.Errorf("repairs=%d hash_groups=%d result_groups=%d desyncs=%d, want 1 1 1 0", s.Repairs, s.HashGroups, s.ResultGroups, s.Desyncs)
+			}
+			if lagged != 0 {
+				t.Errorf("the room went lagging %d times waiting for the strayed bot: the others were held back", lagged)
+			}
+			if !res.OK() || res.Checked == 0 {
+				t.Errorf("replay: %d hashes checked, mismatches %+v", res.Checked, res.Mismatches)
+			}
+		})
+	}
+}
+
+// TestRewindTwoPlayers: of two players one's world is corrupted; with no
+// majority both rewind to the last turn their hashes agreed on, execute
+// again, and finish in step.
+func TestRewindTwoPlayers(t *testing.T) {
+	cfg := bots.Config{Bots: 2, Ticks: 1800, Seed: 46, FaultBot: 1, Fault: lockstep.Fault{FlipAt: 700}}
+	s, res, _ := repairRun(t, cfg, "latency=10ms")
+	t.Log(s)
+	if s.Rewinds != 2 || s.Repairs != 0 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Errorf("rewinds=%d repairs=%d hash_groups=%d result_groups=%d desyncs=%d, want 2 0 1 1 0", s.Rewinds, s.Repairs, s.HashGroups, s.ResultGroups, s.Desyncs)
+	}
+	if !res.OK() {
+		t.Errorf("replay: mismatches %+v", res.Mismatches)
+	}
+}
+
+// TestHashLiarSentAway: a bot that reports a wrong hash every turn is
+// repaired as often as the room allows, then sent away; the others finish
+// their game in step.
+func TestHashLiarSentAway(t *testing.T) {
+	cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 47, FaultBot: 3, Fault: lockstep.Fault{HashFrom: 400}}
+	s, res, _ := repairRun(t, cfg, "latency=20ms")
+	t.Log(s)
+	if s.Repairs != 3 || s.StrayedOut != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Errorf("repairs=%d strayed_out=%d hash_groups=%d result_groups=%d desyncs=%d, want 3 1 1 1 0", s.Repairs, s.StrayedOut, s.HashGroups, s.ResultGroups, s.Desyncs)
+	}
+	if !res.OK() {
+		t.Errorf("replay: mismatches %+v", res.Mismatches)
+	}
+}
+
+// TestRewindThenDesyncStops: of two players one reports wrong hashes: both
+// rewind, the hashes differ again, and the game stops as desynced, the
+// players told that the engine is not deterministic for this game.
+func TestRewindThenDesyncStops(t *testing.T) {
+	imp, err := transport.ParseImpairment("latency=10ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := bots.NewLocal(bots.Config{Bots: 2, Ticks: 1800, Seed: 48, Fast: true, Net: imp, FaultBot: 1, Fault: lockstep.Fault{HashFrom: 500}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(s)
+	if l.Room.Desync() == nil || s.Rewinds != 2 {
+		t.Fatalf("desync %+v rewinds %d, want a desync after both rewound", l.Room.Desync(), s.Rewinds)
+	}
+	_ = l.RunUntil(func() bool { return false }, l.Now()+2*time.Second) // the players are told
+	for _, b := range l.Bots {
+		if !b.Session.Rewound() || b.Session.Desync() == nil {
+			t.Errorf("bot %d: rewound %v desync %+v, want both", b.Index, b.Session.Rewound(), b.Session.Desync())
+		}
+	}
+}
+
+// TestRepairOfAPlayerBehind: the majority shares one simulation and keeps
+// no recent worlds, so the world it sends is of the turn it is at; the
+// strayed player, on a slow link, has not completed that turn yet, and
+// takes the world in when it does. The game ends in step.
+func TestRepairOfAPlayerBehind(t *testing.T) {
+	l, err := bots.NewLocal(bots.Config{Bots: 4, Ticks: 1800, Seed: 49, Fast: true, Share: true, FaultBot: 2, Fault: lockstep.Fault{FlipAt: 700}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := transport.ParseImpairment("latency=80ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Net.SetImpairment(l.Bots[2].Peer, slow, slow)
+	s, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(s)
+	if s.Repairs != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Errorf("repairs=%d hash_groups=%d result_groups=%d desyncs=%d, want 1 1 1 0", s.Repairs, s.HashGroups, s.ResultGroups, s.Desyncs)
+	}
+}

@@ -1,0 +1,112 @@
+package room
+
+import (
+	"math/bits"
+	"time"
+
+	"rockstep/game"
+)
+
+// What the room does when the hashes of a turn differ (docs/ARCHITECTURE.md
+// §1, "Desync repair"): a strict majority of the live players agreeing
+// outvotes the others, who have strayed and are repaired from a majority
+// player's world while the game goes on; with no majority every player
+// rewinds to the last turn all hashes agreed on. These are the limits of
+// that, in one place.
+const (
+	// maxRepairs is how many times one player may be repaired within
+	// repairWindow; straying once more sends it away (wire.LeaveStrayed):
+	// a world that keeps disagreeing is another build or a faulty machine,
+	// and repairing it for ever would cost the others a snapshot each time.
+	maxRepairs   = 3
+	repairWindow = 5 * time.Minute
+	// repairAsk is how long the room waits for a majority player's world
+	// before asking another one (and for a repaired player's answer before
+	// sending the world again).
+	repairAsk = time.Second
+	// rewindAgain: hashes that split again within this long of a rewind
+	// stop the game (desynced): the engine itself is not deterministic for
+	// this game, and rewinding again would only repeat it.
+	rewindAgain = repairWindow
+)
+
+// verdict is what the hashes reported for one turn say.
+type verdict struct {
+	// majority: a strict majority of the live players reported hash;
+	// strayed are the slots that reported another.
+	majority bool
+	hash     uint32
+	strayed  uint8
+	// split: every live player reported, the hashes differ, and no strict
+	// majority agrees (two players, or an even split).
+	split bool
+}
+
+// judge groups the hashes reported for one turn: reported has a bit for
+// each slot whose hashes[slot] is in, live the slots whose vote counts (a
+// report from any other slot is not counted). A turn whose reports differ
+// but where no hash has a strict majority yet, and not every live player
+// has reported, is undecided: the zero verdict.
+func judge(reported uint8, hashes *[game.MaxPlayers]uint32, live uint8) verdict {
+	in := reported & live
+	need := bits.OnesCount8(live)
+	var best uint32
+	bestN, groups := 0, 0
+	for i := 0; i < game.MaxPlayers; i++ {
+		if in&(1<<i) == 0 {
+			continue
+		}
+		h, n, first := hashes[i], 0, true
+		for j := 0; j < game.MaxPlayers; j++ {
+			if in&(1<<j) != 0 && hashes[j] == h {
+				n++
+				if j < i {
+					first = false // counted with slot j's group
+				}
+			}
+		}
+		if !first {
+			continue
+		}
+		groups++
+		if n > bestN {
+			best, bestN = h, n
+		}
+	}
+	var v verdict
+	switch {
+	case 2*bestN > need:
+		v.majority, v.hash = true, best
+		for i := 0; i < game.MaxPlayers; i++ {
+			if in&(1<<i) != 0 && hashes[i] != best {
+				v.strayed |= 1 << i
+			}
+		}
+	case groups > 1 && in == live:
+		v.split = true
+	}
+	return v
+}
+
+// repairsWithin counts the repair times in times (zero: none) within
+// repairWindow before now.
+func repairsWithin(times *[maxRepairs]time.Duration, now time.Duration) int {
+	n := 0
+	for _, t := range times {
+		if t != 0 && now-t < repairWindow {
+			n++
+		}
+	}
+	return n
+}
+
+// noteRepair records a repair at now among the last maxRepairs.
+func noteRepair(times *[maxRepairs]time.Duration, now time.Duration) {
+	oldest := 0
+	for i := range times {
+		if times[i] < times[oldest] {
+			oldest = i
+		}
+	}
+	times[oldest] = max(now, 1) // 0 means none
+}
