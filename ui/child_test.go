@@ -49,8 +49,14 @@ func inWindowProcess(t *testing.T) bool {
 	return false
 }
 
+// childTimeout bounds one window child. The screenshot walk at 2560×1440
+// under -race on a loaded 2-core machine has taken more than 3 minutes
+// (CI of 2026-11-28, beside other builds); a hung child still ends well
+// inside make test's 25 minutes.
+const childTimeout = "6m"
+
 func runWindowChild(t *testing.T) ([]byte, error) {
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1", "-test.timeout=3m")
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1", "-test.timeout="+childTimeout)
 	cmd.Env = append(os.Environ(), envWindowChild+"="+t.Name())
 	return cmd.CombinedOutput()
 }

@@ -57,8 +57,13 @@ func (h *heartbeat) step(w *game.World, ticks int) (beat, high bool) {
 		h.waveOf, h.most = w.Wave, left
 	}
 	h.most = max(h.most, left)
-	if w.Over || left == 0 || ticks <= 0 {
+	if w.Over || left == 0 {
 		h.started = false
+		return false, false
+	}
+	if ticks <= 0 {
+		// A frame that ran no tick (the game waits for a turn, or is
+		// paused): the beat holds where it was, it does not start over.
 		return false, false
 	}
 	iv := beatInterval(left, h.most)

@@ -78,3 +78,35 @@ func TestRocksLeftCountsTheHitsToClearTheWave(t *testing.T) {
 		t.Errorf("rocksLeft = %d, want %d", got, want)
 	}
 }
+
+// TestHeartbeatHoldsOverFramesWithoutTicks: frames that run no tick (a
+// network game's frame while it waits for a turn, or an uneven frame rate
+// running 0 and then 2 ticks) hold the beat: it falls on the same ticks as
+// with one tick a frame, rather than starting its wait over (which made the
+// beat stumble, or fall silent, in a network game).
+func TestHeartbeatHoldsOverFramesWithoutTicks(t *testing.T) {
+	w := game.StandardScene(1)
+	var steady heartbeat
+	want, _ := beatsIn(&steady, w, 6*game.TicksPerSecond)
+	for _, pattern := range [][]int{{2, 0}, {0, 1}, {3, 0, 0}, {1, 0, 0, 0, 1, 1, 1}} {
+		var hb heartbeat
+		var got []int
+		tick := 0
+		for f := 0; tick < 6*game.TicksPerSecond; f++ {
+			n := pattern[f%len(pattern)]
+			if b, _ := hb.step(w, n); b {
+				got = append(got, tick+n-1) // the beat falls in the last of the frame's ticks at the latest
+			}
+			tick += n
+		}
+		if len(got) != len(want) {
+			t.Errorf("ticks a frame %v: beats at %v, want %v", pattern, got, want)
+			continue
+		}
+		for i := range want {
+			if d := got[i] - want[i]; d < 0 || d >= max(pattern[0], 3) {
+				t.Errorf("ticks a frame %v: beat %d at tick %d, want %d (within the frame)", pattern, i, got[i], want[i])
+			}
+		}
+	}
+}

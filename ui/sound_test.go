@@ -124,7 +124,7 @@ func playCues(t *testing.T) {
 }
 
 // The heartbeat part of the sound test: beatsMany beats of a full wave,
-// a pause of beatPause updates (the game waiting: no ticks, no beat), then
+// a pause of beatPause ticks (the game waiting: no ticks, no beat), then
 // beatsFew beats of the wave's last rock.
 const (
 	beatsMany = 3
@@ -176,8 +176,24 @@ type cuePlayer struct {
 	beating   bool
 	hb        heartbeat
 	beats     [2]int // beats of the full wave, of the last rock
-	paused    int    // updates of the pause so far
+	paused    int    // ticks of the pause so far
 	full, few *game.World
+	// The heartbeat's ticks follow the wall clock, 60 a second as a game
+	// runs, not the count of Updates: on a loaded machine Ebiten runs
+	// Updates in bursts to catch up, which would sound two beats at once.
+	t0     time.Time
+	ticked int
+}
+
+// due returns the world ticks due since the last call, 60 a second of the
+// wall clock since the heartbeat began.
+func (p *cuePlayer) due() int {
+	n := int(time.Since(p.t0)*60/time.Second) - p.ticked
+	if n < 0 {
+		n = 0
+	}
+	p.ticked += n
+	return n
 }
 
 func (p *cuePlayer) Update() error {
@@ -194,7 +210,7 @@ func (p *cuePlayer) Update() error {
 		return nil
 	}
 	if p.played == len(soundCues) {
-		p.beating = true // at a world tick an update, as a game runs
+		p.beating, p.t0 = true, time.Now()
 		return p.heartbeat()
 	}
 	c := soundCues[p.played]
@@ -209,8 +225,8 @@ func (p *cuePlayer) Update() error {
 	return nil
 }
 
-// heartbeat runs the heartbeat's part, a world tick an update, and ends
-// the window once the last beat has sounded.
+// heartbeat runs the heartbeat's part, the world ticks due by the wall
+// clock an update, and ends the window once the last beat has sounded.
 func (p *cuePlayer) heartbeat() error {
 	if p.full == nil {
 		p.full = game.StandardScene(1)
@@ -218,16 +234,17 @@ func (p *cuePlayer) heartbeat() error {
 		few.NumRocks, few.Rocks[0].Size = 1, game.Small
 		p.few = &few
 	}
+	ticks := p.due()
 	switch {
 	case p.beats[0] < beatsMany:
-		if p.s.heartbeat(&p.hb, p.full, 1) {
+		if p.s.heartbeat(&p.hb, p.full, ticks) {
 			p.beats[0]++
 		}
 	case p.paused < beatPause:
-		p.paused++
+		p.paused += ticks
 		p.s.heartbeat(&p.hb, p.few, 0) // the game waits: no beat
 	case p.beats[1] < beatsFew:
-		if p.s.heartbeat(&p.hb, p.few, 1) {
+		if p.s.heartbeat(&p.hb, p.few, ticks) {
 			p.beats[1]++
 		}
 	default:
