@@ -14,9 +14,9 @@ import (
 )
 
 var (
-	movedTo     = regexp.MustCompile(`autopilot: moved to server: room (\d+) at (\S+)`)
-	labResults  = regexp.MustCompile(`autopilot: results digest=([0-9a-f]{16}) (.*)`)
-	rematchDone = "autopilot: rematch done"
+	movedToServer = regexp.MustCompile(`autopilot: moved to server: room (\d+) at (\S+)`)
+	labResults    = regexp.MustCompile(`autopilot: results digest=([0-9a-f]{16}) (.*)`)
+	rematchDone   = "autopilot: rematch done"
 )
 
 // TestServerLabMoveRoom: the game's window in home2, whose router runs no
@@ -68,7 +68,7 @@ func TestServerLabMoveRoom(t *testing.T) {
 		fail("the lobby says %q, want that the router did not answer", said[1])
 	}
 	var moved []string
-	if !testwait.Until(stepLimit, func() bool { moved = movedTo.FindStringSubmatch(win.stderr()); return moved != nil }) {
+	if !testwait.Until(stepLimit, func() bool { moved = movedToServer.FindStringSubmatch(win.stderr()); return moved != nil }) {
 		fail("the room did not move to the server within %v", stepLimit)
 	}
 	codes := lobbyCode.FindAllStringSubmatch(win.stderr(), -1)
