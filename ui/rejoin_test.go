@@ -257,3 +257,44 @@ func TestRejoinDialsTheKeptServerRoom(t *testing.T) {
 		})
 	}
 }
+
+// TestGoneServerRoomForgetsTheSession: a Rejoin to a room on a server that
+// the server has closed since (the others left) is refused as no room;
+// the kept session is then forgotten, so that the main menu offers no
+// Rejoin that can never work. A refusal for another reason, or of
+// another room, keeps it.
+func TestGoneServerRoomForgetsTheSession(t *testing.T) {
+	const addr = "127.0.0.1:7793"
+	for _, tc := range []struct {
+		name     string
+		roomID   uint32 // the room dialled
+		server   string
+		reason   wire.RefuseReason
+		wantKept bool
+	}{
+		{name: "room gone", roomID: 7, server: addr, reason: wire.RefuseNoRoom},
+		{name: "another room gone", roomID: 9, server: addr, reason: wire.RefuseNoRoom, wantKept: true},
+		{name: "same id, another server", roomID: 7, server: "127.0.0.2:7793", reason: wire.RefuseNoRoom, wantKept: true},
+		{name: "room full", roomID: 7, server: addr, reason: wire.RefuseFull, wantKept: true},
+		{name: "token unknown", roomID: 7, server: addr, reason: wire.RefuseBadToken},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := newTestApp(t, nil)
+			sv := savedSession{Addr: addr, RoomID: 7, Room: "Ada’s game", Slot: 1, Token: "00112233445566778899aabbccddeeff", Saved: time.Now()}
+			if err := saveSession(app.settingsDir, sv); err != nil {
+				t.Fatal(err)
+			}
+			app.saved = &sv
+			app.net = &netGame{addr: tc.server, server: tc.server, roomID: tc.roomID}
+			app.nv = netView{ok: true, phase: phaseRefused, slot: -1, refusal: wire.Refuse{Reason: tc.reason}}
+			app.keepSession()
+			_, onDisk, err := loadSession(app.settingsDir, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := app.saved != nil; kept != tc.wantKept || onDisk != tc.wantKept {
+				t.Errorf("session kept %v (on disk %v), want %v", kept, onDisk, tc.wantKept)
+			}
+		})
+	}
+}
