@@ -624,6 +624,11 @@ func (a *App) keepSession() {
 		a.forgetSession()
 	case nv.phase == phaseRefused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:
 		a.forgetSession() // the game it was for is gone
+	case nv.phase == phaseRefused && nv.refusal.Reason == wire.RefuseNoRoom && a.saved != nil && a.saved.RoomID != 0 &&
+		a.net.roomID == a.saved.RoomID && a.net.server == a.saved.Addr:
+		// The server closed the room it was for (a room closes when its
+		// last player leaves): no Rejoin will find it again.
+		a.forgetSession()
 	}
 }
 

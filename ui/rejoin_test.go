@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"rockstep/internal/testwait"
 	"rockstep/net/wire"
 )
 
@@ -17,7 +18,7 @@ func TestSessionKeptUntilForgotten(t *testing.T) {
 	if _, ok, err := loadSession(dir, now); ok || err != nil {
 		t.Fatalf("no file: ok %v err %v", ok, err)
 	}
-	want := savedSession{Addr: "192.0.2.7:7777", GameID: "g1", Room: "Ada’s game", Slot: 2,
+	want := savedSession{Addr: "192.0.2.7:7777", GameID: "g1", Room: "Ada’s game", RoomID: 3, Slot: 2,
 		Token: "00112233445566778899aabbccddeeff", Saved: now}
 	if err := saveSession(dir, want); err != nil {
 		t.Fatal(err)
@@ -148,5 +149,152 @@ func TestHostsKeptSessionNamesTheSuccessor(t *testing.T) {
 	app.nv.phase = phaseFinished
 	if s, ok = kept(); ok {
 		t.Fatalf("the game is over, but kept %+v", s)
+	}
+}
+
+// TestServerRoomSessionKeepsTheRoomID: the kept session of a player in a
+// room on a server names that room (room_id), so that a Rejoin goes back
+// to it and not to the server's default room; no other session names
+// one: a home host's room, a room this machine runs, or a game that moved
+// to a successor (its room is the successor's own). A file written before
+// room_id existed loads as the default room.
+func TestServerRoomSessionKeepsTheRoomID(t *testing.T) {
+	tok := [16]byte{4, 4}
+	for _, tc := range []struct {
+		name      string
+		addr      string // dialled, or the address that answered a code
+		server    string // the known server the room was opened on, if it was
+		roomID    uint32
+		wantAddr  string
+		wantRoom  uint32
+		handovers int // seen after the first save, the game then at 192.0.2.9:40001
+	}{
+		{name: "server room", addr: "127.0.0.1:7793", server: "127.0.0.1:7793", roomID: 7, wantAddr: "127.0.0.1:7793", wantRoom: 7},
+		{name: "joined by code", addr: "127.0.0.1:7793", roomID: 9, wantAddr: "127.0.0.1:7793", wantRoom: 9},
+		{name: "home host", addr: "192.0.2.7:7777", wantAddr: "192.0.2.7:7777"},
+		{name: "handed over", addr: "127.0.0.1:7793", roomID: 7, handovers: 1, wantAddr: "192.0.2.9:40001"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := newTestApp(t, nil)
+			app.net = &netGame{addr: tc.addr, server: tc.server, roomID: tc.roomID}
+			app.nv = netView{ok: true, phase: phasePlaying, slot: 1, token: tok}
+			app.keepSession()
+			if tc.handovers > 0 {
+				app.net.handovers, app.net.addr = tc.handovers, "192.0.2.9:40001"
+				app.keepSession()
+			}
+			got, ok, err := loadSession(app.settingsDir, time.Now())
+			if !ok || err != nil {
+				t.Fatalf("no kept session: ok %v err %v", ok, err)
+			}
+			if got.Addr != tc.wantAddr || got.RoomID != tc.wantRoom {
+				t.Errorf("kept %s room %d, want %s room %d", got.Addr, got.RoomID, tc.wantAddr, tc.wantRoom)
+			}
+		})
+	}
+	t.Run("older file", func(t *testing.T) {
+		dir := t.TempDir()
+		old := `{"addr":"127.0.0.1:7793","room":"Ada’s game","slot":1,"token":"00112233445566778899aabbccddeeff","saved":"2026-11-28T08:00:00Z"}`
+		if err := os.WriteFile(filepath.Join(dir, sessionFile), []byte(old), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, ok, err := loadSession(dir, time.Date(2026, 11, 28, 8, 1, 0, 0, time.UTC))
+		if !ok || err != nil || got.RoomID != 0 || got.Addr != "127.0.0.1:7793" {
+			t.Fatalf("load = %+v %v %v, want the session in the default room", got, ok, err)
+		}
+	})
+}
+
+// TestRejoinDialsTheKeptServerRoom: Rejoin on the main menu dials the room
+// the kept session names on its server, with its token and key, and the
+// lobby then knows it is a room on a server; a join of another address
+// does not borrow that room.
+func TestRejoinDialsTheKeptServerRoom(t *testing.T) {
+	const addr = "127.0.0.1:9" // loopback, the discard port: nothing answers
+	for _, tc := range []struct {
+		name     string
+		in       Intent
+		wantRoom uint32
+		wantTok  bool
+	}{
+		{name: "rejoin", in: Intent{Kind: IntentRejoin, Addr: addr}, wantRoom: 7, wantTok: true},
+		{name: "another address", in: Intent{Kind: IntentRejoin, Addr: "127.0.0.1:10"}, wantTok: true},
+		{name: "a plain join", in: Intent{Kind: IntentJoinAddr, Addr: addr}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := newTestApp(t, nil)
+			app.flow.screen = screenMenu
+			if tc.in.Kind == IntentJoinAddr {
+				app.flow.screen = screenJoin
+			}
+			app.saved = &savedSession{Addr: addr, Key: "b0000000000000000000000000000000", RoomID: 7, Slot: 1,
+				Token: "00112233445566778899aabbccddeeff", Saved: time.Now()}
+			if err := app.carry(app.flow.apply(tc.in)); err != nil {
+				t.Fatal(err)
+			}
+			g := app.net
+			if g == nil {
+				t.Fatal("nothing dialled")
+			}
+			defer func() {
+				app.Close()
+				// The dial writes the host key into the settings folder:
+				// it must be over before the test's folder is removed.
+				testwait.Until(10*time.Second, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return !g.dialing })
+			}()
+			g.mu.Lock()
+			room, server := g.roomID, g.server
+			g.mu.Unlock()
+			if g.cfg.room != tc.wantRoom || room != tc.wantRoom {
+				t.Errorf("dialled room %d (the lobby's %d), want %d", g.cfg.room, room, tc.wantRoom)
+			}
+			if tc.wantRoom != 0 && server != addr {
+				t.Errorf("the lobby's server is %q, want %s", server, addr)
+			}
+			if gotTok := g.cfg.token != ([16]byte{}); gotTok != tc.wantTok {
+				t.Errorf("dialled with the kept token: %v, want %v", gotTok, tc.wantTok)
+			}
+		})
+	}
+}
+
+// TestGoneServerRoomForgetsTheSession: a Rejoin to a room on a server that
+// the server has closed since (the others left) is refused as no room;
+// the kept session is then forgotten, so that the main menu offers no
+// Rejoin that can never work. A refusal for another reason, or of
+// another room, keeps it.
+func TestGoneServerRoomForgetsTheSession(t *testing.T) {
+	const addr = "127.0.0.1:7793"
+	for _, tc := range []struct {
+		name     string
+		roomID   uint32 // the room dialled
+		server   string
+		reason   wire.RefuseReason
+		wantKept bool
+	}{
+		{name: "room gone", roomID: 7, server: addr, reason: wire.RefuseNoRoom},
+		{name: "another room gone", roomID: 9, server: addr, reason: wire.RefuseNoRoom, wantKept: true},
+		{name: "same id, another server", roomID: 7, server: "127.0.0.2:7793", reason: wire.RefuseNoRoom, wantKept: true},
+		{name: "room full", roomID: 7, server: addr, reason: wire.RefuseFull, wantKept: true},
+		{name: "token unknown", roomID: 7, server: addr, reason: wire.RefuseBadToken},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := newTestApp(t, nil)
+			sv := savedSession{Addr: addr, RoomID: 7, Room: "Ada’s game", Slot: 1, Token: "00112233445566778899aabbccddeeff", Saved: time.Now()}
+			if err := saveSession(app.settingsDir, sv); err != nil {
+				t.Fatal(err)
+			}
+			app.saved = &sv
+			app.net = &netGame{addr: tc.server, server: tc.server, roomID: tc.roomID}
+			app.nv = netView{ok: true, phase: phaseRefused, slot: -1, refusal: wire.Refuse{Reason: tc.reason}}
+			app.keepSession()
+			_, onDisk, err := loadSession(app.settingsDir, time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kept := app.saved != nil; kept != tc.wantKept || onDisk != tc.wantKept {
+				t.Errorf("session kept %v (on disk %v), want %v", kept, onDisk, tc.wantKept)
+			}
+		})
 	}
 }
