@@ -79,7 +79,7 @@ func (r *Room) askFinal() {
 	f.askAt = r.now
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.inGame || !s.live || s.m == nil || !s.m.connected || f.worlds[i] != nil {
+		if !s.life.live() || s.m == nil || !s.m.connected || f.worlds[i] != nil {
 			continue
 		}
 		f.asked |= 1 << i

@@ -124,7 +124,7 @@ func (r *Room) successors() wire.Successors {
 	var addrs [game.MaxPlayers]netip.Addr
 	for i := range r.slots {
 		s := &r.slots[i]
-		if _, addr, ok := r.standbyOf(i); ok && s.inGame && !s.drop {
+		if _, addr, ok := r.standbyOf(i); ok && s.life.staying() {
 			cand |= 1 << i
 			addrs[i] = addr
 		}
@@ -173,7 +173,7 @@ func (r *Room) successors() wire.Successors {
 		}
 	}
 	for i := range r.slots {
-		if s := &r.slots[i]; s.used && s.inGame && !s.drop {
+		if s := &r.slots[i]; s.life.staying() {
 			out.Tokens[i] = r.tokenHash(i)
 		}
 	}
@@ -344,16 +344,16 @@ func Resume(cfg Config, h Handover) *Room {
 			*s = slot{}
 			continue
 		}
-		s.used, s.inGame, s.ready = true, true, true
+		s.life.seat()
+		s.life.begin()
+		s.ready = true
 		s.hashOnly, s.tokenHash = true, h.Tokens[i]
 		if s.name == "" {
 			s.name = h.Names[i]
 		}
 		s.ack = h.Next
-		if h.Expected&(1<<i) != 0 {
-			s.live = true
-		} else {
-			s.vacant = true // its drop time is set at the room's first tick (tickResumed)
+		if h.Expected&(1<<i) == 0 {
+			s.life.vacate(0) // its drop time is set at the room's first tick (tickResumed)
 		}
 	}
 	if int(h.Host) < game.MaxPlayers && h.Present&(1<<h.Host) != 0 {
@@ -401,7 +401,7 @@ func Resume(cfg Config, h Handover) *Room {
 func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 	slotIdx := -1
 	for i := range r.slots {
-		if s := &r.slots[i]; s.used && s.matches(j.Token) {
+		if s := &r.slots[i]; s.life.taken() && s.matches(j.Token) {
 			slotIdx = i
 			break
 		}
@@ -415,7 +415,7 @@ func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 	// In place only if every turn the player executed is one this room
 	// holds as the old room made it: not past the turn the room resumed
 	// at (from there on it compiles its own), not before its history.
-	inPlace := s.inGame && j.Resuming && j.Resume <= r.resumedAt && j.Resume >= r.historyFrom
+	inPlace := s.life.inGame() && j.Resuming && j.Resume <= r.resumedAt && j.Resume >= r.historyFrom
 	if !inPlace {
 		r.catchUp(m)
 		return true
@@ -423,8 +423,7 @@ func (r *Room) resumeJoin(conn ConnID, j wire.Join) bool {
 	m.started, m.inPlace = true, true // it plays on from its own world: no Start
 	m.masterAck, m.sentTo, m.resentTo = j.Resume, j.Resume, j.Resume
 	r.welcomeResumed(m)
-	if s.vacant || s.rejoining {
-		s.vacant, s.rejoining, s.live = false, false, true
+	if s.life.play() {
 		r.queueEvent(wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(slotIdx)})
 	}
 	r.statusDirty = true
@@ -453,9 +452,7 @@ func (r *Room) tickResumed() {
 		// The room's first tick: its clock starts here.
 		r.awaitUntil = r.now + HandoverWait
 		for i := range r.slots {
-			if s := &r.slots[i]; s.inGame && s.vacant {
-				s.dropAt = r.now + r.cfg.VacancyTimeout
-			}
+			r.slots[i].life.holdUntil(r.now + r.cfg.VacancyTimeout)
 		}
 	}
 	if r.now < r.awaitUntil && !r.allExpectedHere() {
@@ -463,8 +460,7 @@ func (r *Room) tickResumed() {
 	}
 	r.resumed = false
 	for i := range r.slots {
-		s := &r.slots[i]
-		if s.inGame && s.live && !s.drop && s.m == nil {
+		if s := &r.slots[i]; s.life.waitedOn() && s.m == nil {
 			r.holdSlot(i)
 		}
 	}
@@ -475,7 +471,7 @@ func (r *Room) tickResumed() {
 // player back.
 func (r *Room) allExpectedHere() bool {
 	for i := range r.slots {
-		if s := &r.slots[i]; s.inGame && s.live && !s.drop && s.m == nil {
+		if s := &r.slots[i]; s.life.waitedOn() && s.m == nil {
 			return false
 		}
 	}

@@ -133,7 +133,7 @@ func fpsK(fps uint8) int {
 func (r *Room) slowMask() uint8 {
 	var mask uint8
 	for i := range r.slots {
-		if s := &r.slots[i]; s.inGame && s.live && !s.drop && s.fps > 0 && fpsK(s.fps) > maxSlowK {
+		if s := &r.slots[i]; s.life.waitedOn() && s.fps > 0 && fpsK(s.fps) > maxSlowK {
 			mask |= 1 << i
 		}
 	}

@@ -37,7 +37,7 @@ func cleanName(name string, slotIdx int) string {
 func (r *Room) distinctName(name string, slotIdx int, id [16]byte) string {
 	taken := make(map[string]bool, len(r.slots)+len(r.members))
 	for i := range r.slots {
-		if s := &r.slots[i]; s.used && i != slotIdx {
+		if s := &r.slots[i]; s.life.taken() && i != slotIdx {
 			taken[peertext.Skeleton(s.name)] = true
 		}
 	}

@@ -190,12 +190,12 @@ func (r *Room) lose(m *member) {
 	}
 	switch r.state {
 	case wire.StateRunning:
-		if s.inGame && !s.vacant {
+		if s.life.live() {
 			r.makeVacant(m.slot)
 		}
 		r.broadcastSetup() // the roster shows who is connected
 	default:
-		*s = slot{}
+		s.free()
 		r.broadcastSetup()
 	}
 }
@@ -244,11 +244,9 @@ func (r *Room) onLeave(m *member) {
 	if s.m == m {
 		s.m = nil
 	}
-	if r.state == wire.StateRunning && s.inGame {
+	if r.state == wire.StateRunning && s.life.leave() {
 		// A player who quits is dropped at once: no slot is held, and
 		// the next master turn tells everyone they left.
-		s.vacant, s.live, s.rejoining = true, false, false
-		s.drop, s.left = true, true
 		r.statusDirty = true
 		if r.remaining() == 0 {
 			r.finish(wire.EndEmpty, r.lastCompiled())
@@ -258,7 +256,7 @@ func (r *Room) onLeave(m *member) {
 		r.checkEnded()
 		return
 	}
-	*s = slot{}
+	s.free()
 	r.broadcastSetup()
 }
 
@@ -295,7 +293,7 @@ const maxBans = 64
 func (r *Room) onKick(m *member, k wire.Kick) {
 	host := r.hostSlot()
 	t := int(k.Slot)
-	if m.slot != host || r.state != wire.StateSetup || t == host || t >= len(r.slots) || !r.slots[t].used {
+	if m.slot != host || r.state != wire.StateSetup || t == host || t >= len(r.slots) || !r.slots[t].life.taken() {
 		r.drop(DropSpoof)
 		return
 	}
@@ -307,7 +305,7 @@ func (r *Room) onKick(m *member, k wire.Kick) {
 		r.Kick(r.now, s.m.conn, "") // the reason says it all
 		return
 	}
-	*s = slot{}
+	s.free()
 	r.broadcastSetup()
 }
 

@@ -245,7 +245,7 @@ func (r *Room) repairSource() int {
 	for i := range r.slots {
 		s := &r.slots[i]
 		m := s.m
-		if !s.inGame || !s.live || s.drop || m == nil || !m.connected || !m.started || m.needSnap || r.repair.slots[i].repairing {
+		if !s.life.waitedOn() || m == nil || !m.connected || !m.started || m.needSnap || r.repair.slots[i].repairing {
 			continue
 		}
 		if r.repair.tried&(1<<i) == 0 {
@@ -483,7 +483,7 @@ func (r *Room) tickRepair() {
 		if !rs.strayed {
 			continue
 		}
-		if s := &r.slots[i]; !s.inGame || s.drop || s.vacant || (s.m != nil && s.m.needSnap) {
+		if s := &r.slots[i]; !s.life.staying() || s.life.away() || (s.m != nil && s.m.needSnap) {
 			// Gone, or away: one that comes back catches up from a
 			// majority's snapshot, which repairs it; its hashes are
 			// compared from the turns after it.
@@ -529,7 +529,7 @@ func (r *Room) sendAwayStrayed(slot int) {
 		r.onLeave(m)
 		return
 	}
-	s.vacant, s.live, s.rejoining, s.drop = true, false, false, true
+	s.life.sendAway()
 	r.statusDirty = true
 	r.compile()
 }

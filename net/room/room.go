@@ -304,7 +304,7 @@ type member struct {
 
 // slot is a player's place in the game; it outlives connections.
 type slot struct {
-	used      bool // a player holds the slot
+	life      slotLife // free, seated, in the game (playing, vacant, rejoining), marked for a drop: life.go
 	m         *member
 	id        [16]byte
 	name      string
@@ -317,13 +317,6 @@ type slot struct {
 	fps       uint8         // ticks a second, as reported, bounded by what the room measured (trustFPS)
 	pinged    uint16        // ms: the round trip the room measured in the lobby
 	slowSince time.Duration // when its machine began not to keep up (0: it does)
-	inGame    bool          // took part in the running game and is not dropped
-	live      bool          // running: the room waits for this slot's packets
-	rejoining bool          // reconnected; live again with its first packet for nextTurn
-	vacant    bool
-	dropAt    time.Duration // vacant: when the slot is dropped
-	drop      bool          // drop in the next compiled turn
-	left      bool          // the drop is the player's own choice (Leave), not a timeout
 	in        [clientRing]wire.TurnInput
 	have      [clientRing]bool
 	ack       uint32 // every client turn below this is held or compiled
@@ -406,7 +399,7 @@ func (r *Room) Game() uint32 { return r.game }
 func (r *Room) PlayerCount() int {
 	n := 0
 	for i := range r.slots {
-		if r.slots[i].used {
+		if r.slots[i].life.taken() {
 			n++
 		}
 	}
@@ -418,7 +411,7 @@ func (r *Room) Roster() []wire.Player {
 	var ps []wire.Player
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.used {
+		if !s.life.taken() {
 			continue
 		}
 		ps = append(ps, r.playerEntry(i))
@@ -466,12 +459,12 @@ func (r *Room) playerEntry(i int) wire.Player {
 func (r *Room) hostSlot() int {
 	if o := r.owner; o >= 0 {
 		s := &r.slots[o]
-		if s.used && s.id == r.ownerID && !s.vacant {
+		if s.life.taken() && s.id == r.ownerID && !s.life.away() {
 			return o
 		}
 	}
 	for i := range r.slots {
-		if r.slots[i].used && !r.slots[i].vacant {
+		if l := &r.slots[i].life; l.taken() && !l.away() {
 			return i
 		}
 	}

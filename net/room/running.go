@@ -40,7 +40,7 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 		m.started = true
 	}
 	s := &r.slots[m.slot]
-	if !s.inGame || s.drop {
+	if !s.life.staying() {
 		return
 	}
 	m.bursts.packet(r.now)
@@ -59,12 +59,12 @@ func (r *Room) onClientPacket(m *member, p *wire.ClientPacket) {
 
 func (r *Room) storeTurn(slotIdx int, t *wire.TurnInput) {
 	s := &r.slots[slotIdx]
-	if s.rejoining && t.Turn+rejoinSlack >= r.nextTurn {
+	if s.life.rejoining() && t.Turn+rejoinSlack >= r.nextTurn {
 		// A returning player whose inputs come within a few turns of the
 		// game's: the room waits for it again from the next turn on. Its
 		// turns arrive in order from there (each is resent until
 		// acknowledged); the others wait at most rejoinSlack turns, once.
-		s.rejoining, s.live, s.vacant = false, true, false
+		s.life.play()
 		r.queueEvent(wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(slotIdx)})
 		r.statusDirty = true
 		r.broadcastSetup() // no longer vacant: it may be the host again
@@ -118,7 +118,7 @@ func (r *Room) compile() {
 		missing, live := uint8(0), 0
 		for i := range r.slots {
 			s := &r.slots[i]
-			if s.inGame && s.live && !s.drop {
+			if s.life.waitedOn() {
 				live++
 				if !s.has(r.nextTurn) {
 					missing |= 1 << i
@@ -137,7 +137,7 @@ func (r *Room) compile() {
 func (r *Room) remaining() int {
 	n := 0
 	for i := range r.slots {
-		if s := &r.slots[i]; s.inGame && !s.drop {
+		if r.slots[i].life.staying() {
 			n++
 		}
 	}
@@ -162,15 +162,15 @@ func (r *Room) compileTurn() {
 	roster := false
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.inGame {
+		if !s.life.inGame() {
 			continue
 		}
 		mt.Players |= 1 << i
 		switch {
-		case s.drop:
+		case s.life.dropping():
 			mt.Inputs[i][0] = game.Leave
 			kind := wire.EventDrop
-			if s.left {
+			if s.life.left() {
 				kind = wire.EventLeft
 			}
 			if r.repair.out&(1<<i) != 0 {
@@ -180,22 +180,22 @@ func (r *Room) compileTurn() {
 			if len(mt.Events) < wire.MaxEvents {
 				mt.Events = append(mt.Events, wire.RoomEvent{Kind: kind, Slot: uint8(i)})
 			}
-			*s = slot{} // the slot and its token are gone
+			s.free() // the slot and its token are gone
 			roster = true
 			r.statusDirty = true
 			continue
-		case s.has(t) && (s.live || s.rejoining):
+		case s.has(t) && (s.life.live() || s.life.rejoining()):
 			mt.Inputs[i] = s.in[t%clientRing].Inputs
 			live |= 1 << i
-			if s.rejoining {
-				s.rejoining, s.live, s.vacant = false, true, false
+			if s.life.rejoining() {
+				s.life.play()
 				if len(mt.Events) < wire.MaxEvents {
 					mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
 				}
 				r.statusDirty = true
 				roster = true // no longer vacant: it may be the host again
 			}
-		case s.vacant:
+		case s.life.away():
 			// Every engine takes the ship out of play on the ticks of this
 			// turn, and brings it back on the first turn without it.
 			for j := range mt.Inputs[i][:tm.k] {
@@ -374,17 +374,17 @@ func (r *Room) tickRunning() {
 	}
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.inGame || !s.vacant || s.drop || now < s.dropAt {
+		if !s.life.away() || s.life.dropping() || now < s.life.dropAt {
 			continue
 		}
 		// A player coming back holds its slot while it catches up, unless
 		// there is no world to catch up from (everyone else is gone too):
 		// then its slot goes like any vacant one, and the room, empty,
 		// finishes.
-		if s.rejoining && !r.stranded() {
+		if s.life.rejoining() && !r.stranded() {
 			continue
 		}
-		s.drop = true // dropped by the next master turn, identically everywhere
+		s.life.timeOut() // dropped by the next master turn, identically everywhere
 		r.statusDirty = true
 	}
 	if r.remaining() == 0 {
@@ -413,7 +413,7 @@ func (r *Room) tickRunning() {
 		missing := uint8(0)
 		for i := range r.slots {
 			s := &r.slots[i]
-			if s.inGame && s.live && !s.drop && !s.has(r.nextTurn) {
+			if s.life.waitedOn() && !s.has(r.nextTurn) {
 				missing |= 1 << i
 			}
 		}
@@ -467,8 +467,7 @@ func (r *Room) makeVacant(i int) {
 // master turn.
 func (r *Room) holdSlot(i int) {
 	s := &r.slots[i]
-	s.vacant, s.live, s.rejoining = true, false, false
-	s.dropAt = r.now + r.cfg.VacancyTimeout
+	s.life.vacate(r.now + r.cfg.VacancyTimeout)
 	r.queueEvent(wire.RoomEvent{Kind: wire.EventVacant, Slot: uint8(i)})
 	if r.child == wire.ChildIterating || r.child == wire.ChildLagging {
 		r.child = wire.ChildVacancy
@@ -479,7 +478,7 @@ func (r *Room) holdSlot(i int) {
 func (r *Room) vacancies() int {
 	n := 0
 	for i := range r.slots {
-		if r.slots[i].inGame && r.slots[i].vacant {
+		if r.slots[i].life.away() {
 			n++
 		}
 	}
@@ -664,10 +663,10 @@ func (r *Room) status() wire.RoomStatus {
 	first := r.now
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.inGame && s.vacant {
+		if s.life.away() {
 			st.Vacant |= 1 << i
-			if s.dropAt > first || st.VacancyMs == 0 {
-				if left := s.dropAt - r.now; left > 0 && (st.VacancyMs == 0 || uint32(left.Milliseconds()) < st.VacancyMs) {
+			if s.life.dropAt > first || st.VacancyMs == 0 {
+				if left := s.life.dropAt - r.now; left > 0 && (st.VacancyMs == 0 || uint32(left.Milliseconds()) < st.VacancyMs) {
 					st.VacancyMs = uint32(left.Milliseconds())
 				}
 			}

@@ -104,7 +104,7 @@ func (r *Room) vacantRoom() bool {
 		return false
 	}
 	for i := range r.slots {
-		if r.slots[i].used {
+		if r.slots[i].life.taken() {
 			return false
 		}
 	}
@@ -115,7 +115,7 @@ func (r *Room) vacantRoom() bool {
 // full.
 func (r *Room) freeSlot() int {
 	for i := 0; i < r.cfg.MaxPlayers; i++ {
-		if !r.slots[i].used {
+		if !r.slots[i].life.taken() {
 			return i
 		}
 	}
@@ -126,9 +126,10 @@ func (r *Room) freeSlot() int {
 // false (the slot left free) if no token can be made.
 func (r *Room) seat(i int, id [16]byte, name string) bool {
 	s := &r.slots[i]
-	*s = slot{used: true, id: id, name: r.playerName(name, i, id), colour: uint8(i)}
+	*s = slot{id: id, name: r.playerName(name, i, id), colour: uint8(i)}
+	s.life.seat()
 	if _, err := io.ReadFull(r.cfg.Random, s.token[:]); err != nil {
-		*s = slot{}
+		s.free()
 		return false
 	}
 	s.tokenHash = TokenHash(s.token)
@@ -164,7 +165,7 @@ func (r *Room) takeSeat(m *member) bool {
 func (r *Room) rejoin(conn ConnID, j wire.Join) {
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.used || s.token != j.Token {
+		if !s.life.taken() || s.token != j.Token {
 			continue
 		}
 		m := r.reclaimSlot(conn, i)
@@ -197,11 +198,11 @@ func (r *Room) reclaimSlot(conn ConnID, i int) *member {
 func (r *Room) catchUp(m *member) {
 	s := &r.slots[m.slot]
 	r.welcome(m)
-	if r.state == wire.StateRunning && s.inGame {
-		if !s.vacant {
+	if r.state == wire.StateRunning && s.life.inGame() {
+		if s.life.live() {
 			r.holdSlot(m.slot)
 		}
-		s.rejoining, s.live = true, false
+		s.life.rejoin()
 		r.startSnapshot(m)
 		r.statusDirty = true
 	}
@@ -343,7 +344,7 @@ func (r *Room) allReady() bool {
 	n := 0
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.used {
+		if !s.life.taken() {
 			continue
 		}
 		if !s.ready || s.m == nil {
@@ -370,11 +371,9 @@ func (r *Room) start() {
 	r.cast = [game.MaxPlayers]string{}
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.used {
+		if s.life.begin() {
 			r.setup.Players |= 1 << i
 			r.cast[i] = s.name
-			s.inGame, s.live = true, true
-			s.vacant, s.rejoining, s.drop, s.left = false, false, false, false
 			s.ack = 0
 			s.have = [clientRing]bool{}
 		}
@@ -430,14 +429,15 @@ func (r *Room) reset() {
 	r.setup = r.setup.Options()
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.used {
+		if !s.life.taken() {
 			continue
 		}
-		if s.vacant || s.m == nil {
-			*s = slot{}
+		if s.life.away() || s.m == nil {
+			s.free()
 			continue
 		}
-		s.ready, s.inGame, s.live, s.drop = false, false, false, false
+		s.ready = false
+		s.life.toLobby()
 	}
 	r.desync = nil
 	r.broadcastSetup()

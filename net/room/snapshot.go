@@ -144,7 +144,7 @@ func (r *Room) snapshotSource() *member {
 	for i := range r.slots {
 		sl := &r.slots[i]
 		m := sl.m
-		if !sl.inGame || !sl.live || m == nil || !m.connected || !m.started || m.needSnap {
+		if !sl.life.live() || m == nil || !m.connected || !m.started || m.needSnap {
 			continue
 		}
 		if better(m) {
@@ -252,7 +252,7 @@ func (r *Room) snapshotVerdict(turn uint32, h uint64) snapVerdict {
 func (r *Room) liveMask() uint8 {
 	var need uint8
 	for i := range r.slots {
-		if s := &r.slots[i]; s.inGame && s.live && !s.drop {
+		if r.slots[i].life.waitedOn() {
 			need |= 1 << i
 		}
 	}

@@ -50,7 +50,7 @@ func (r *Room) wantTiming() (k, delay uint8) {
 	maxRTT, minFPS := 0, game.TicksPerSecond
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.inGame || !s.live {
+		if !s.life.live() {
 			continue
 		}
 		if int(s.rtt) > maxRTT {
