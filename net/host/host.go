@@ -91,6 +91,7 @@ type Host struct {
 	byNet    map[transport.ConnID]room.ConnID
 	nextConn room.ConnID
 
+	wake     chan struct{} // buffer of one: every attached pipe's frames for the host (PipeWake)
 	pipeMu   sync.Mutex
 	newPipes []*transport.Pipe
 	pipes    map[room.ConnID]*transport.Pipe
@@ -297,6 +298,7 @@ func New(cfg Config) *Host {
 		conns:    map[room.ConnID]*conn{},
 		byNet:    map[transport.ConnID]room.ConnID{},
 		pipes:    map[room.ConnID]*transport.Pipe{},
+		wake:     make(chan struct{}, 1),
 		nextRoom: DefaultRoom,
 		nextConn: 1,
 		lanID:    lan.NewGameID(),
@@ -393,9 +395,14 @@ func (h *Host) Serve(ctx context.Context, srv *transport.Server) error {
 // Attach connects an in-process client through p, as if it had dialled.
 // It may be called from any goroutine.
 func (h *Host) Attach(p *transport.Pipe) {
+	p.ShareHostWake(h.wake)
 	h.pipeMu.Lock()
 	h.newPipes = append(h.newPipes, p)
 	h.pipeMu.Unlock()
+	select {
+	case h.wake <- struct{}{}: // take the new pipe in at once
+	default:
+	}
 }
 
 // Connected is called by the transport for a new, validated connection.
@@ -727,6 +734,14 @@ func (h *Host) watch(id uint32, hr *hosted, now time.Duration) {
 		hr.emptyAt = 0
 	}
 }
+
+// PipeWake is signalled when an in-process client queued a frame
+// (transport.PipeWaker): the server's loop then calls Woken at once.
+func (h *Host) PipeWake() <-chan struct{} { return h.wake }
+
+// Woken hands the rooms what in-process clients sent, on the loop
+// goroutine, between ticks.
+func (h *Host) Woken(time.Time) { h.pollPipes() }
 
 func (h *Host) pollPipes() {
 	h.pipeMu.Lock()

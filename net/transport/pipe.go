@@ -42,6 +42,9 @@ func (p *Pipe) push(q *[][]byte, wake chan struct{}, frame []byte) error {
 		return ErrQueueFull
 	}
 	*q = append(*q, append([]byte(nil), frame...))
+	if wake == nil {
+		wake = p.hostWake // read under mu: ShareHostWake may change it
+	}
 	select {
 	case wake <- struct{}{}:
 	default:
@@ -60,7 +63,7 @@ func (p *Pipe) drain(q *[][]byte, fn func([]byte)) {
 }
 
 // SendToHost queues a frame from the client for the host. It copies frame.
-func (p *Pipe) SendToHost(frame []byte) error { return p.push(&p.toHost, p.hostWake, frame) }
+func (p *Pipe) SendToHost(frame []byte) error { return p.push(&p.toHost, nil, frame) }
 
 // SendToClient queues a frame from the host for the client. It copies frame.
 func (p *Pipe) SendToClient(frame []byte) error { return p.push(&p.toClient, p.clientWake, frame) }
@@ -75,7 +78,25 @@ func (p *Pipe) DrainClient(fn func([]byte)) { p.drain(&p.toClient, fn) }
 func (p *Pipe) ClientWake() <-chan struct{} { return p.clientWake }
 
 // HostWake is signalled when a frame for the host is queued.
-func (p *Pipe) HostWake() <-chan struct{} { return p.hostWake }
+func (p *Pipe) HostWake() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.hostWake
+}
+
+// ShareHostWake makes the pipe signal wake, a channel with a buffer of one
+// that a host serving several pipes waits on, instead of its own.
+func (p *Pipe) ShareHostWake(wake chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.hostWake = wake
+	if len(p.toHost) > 0 {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+}
 
 // Close closes the pipe; queued frames may still be drained.
 func (p *Pipe) Close() {
