@@ -165,18 +165,28 @@ func dial(cfg netConfig, addr string, anyOf ...string) *netGame {
 		} else {
 			c, err = client.Dial(ctx, addr, cfg.guestOptions())
 		}
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		g.dialing = false
-		if g.cancel == nil { // closed meanwhile
-			if c != nil {
-				go c.Close()
-			}
-			return
-		}
-		g.c, g.dialErr = c, err
+		g.dialled(c, err, 0)
 	}()
 	return g
+}
+
+// dialled takes what a dial (or a room opened on a server, roomID) gave:
+// the client, or why there is none. A game closed meanwhile closes the
+// client instead.
+func (g *netGame) dialled(c *client.Client, err error, roomID uint32) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.dialing = false
+	if g.cancel == nil { // closed meanwhile
+		if c != nil {
+			go c.Close()
+		}
+		return
+	}
+	g.c, g.dialErr = c, err
+	if roomID != 0 {
+		g.roomID = roomID
+	}
 }
 
 // hostGame opens a room on this machine, advertises it on the LAN and

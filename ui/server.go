@@ -194,16 +194,7 @@ func hostOnServer(cfg netConfig, srv KnownServer, roomName string) *netGame {
 		} else {
 			log.Printf("rockstep: opened room %d on the server %s", id, c.HostAddr())
 		}
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		g.dialing = false
-		if g.cancel == nil { // closed meanwhile
-			if c != nil {
-				go c.Close()
-			}
-			return
-		}
-		g.c, g.dialErr, g.roomID = c, err, id
+		g.dialled(c, err, id)
 	}()
 	return g
 }

@@ -23,7 +23,6 @@ import (
 	"rockstep/net/lockstep"
 	"rockstep/net/migrate"
 	"rockstep/net/transport"
-	"rockstep/net/wire"
 )
 
 // Options configure a client.
@@ -252,20 +251,7 @@ func (c *Client) run(ctx context.Context, r func(context.Context) error) {
 // player closes the client, the connection is lost, or the host hands the
 // game over.
 func (c *Client) runNet(ctx context.Context, tc *transport.Client) error {
-	inner, cut := context.WithCancelCause(ctx)
-	defer cut(nil)
-	c.mu.Lock()
-	c.hostFP = tc.HostFingerprint()
-	c.send = func(f []byte) error {
-		if wire.Unreliable(f) && tc.SendDatagram(f) == nil {
-			return nil
-		}
-		return tc.Send(f)
-	}
-	c.queued = tc.Queued
-	c.cut = cut
-	c.mu.Unlock()
-	return tc.Run(inner, (*netHandler)(c))
+	return c.runNetWith(ctx, tc, (*netHandler)(c))
 }
 
 // runPipe runs the session over an in-process pipe to a host until the

@@ -106,7 +106,8 @@ type roomAnswer struct {
 	err error
 }
 
-// runNetWith is runNet with handler h in place of the session's own.
+// runNetWith runs the connection tc with handler h (the session's own,
+// netHandler, or CreateRoom's until the server has answered).
 func (c *Client) runNetWith(ctx context.Context, tc *transport.Client, h transport.ClientHandler) error {
 	inner, cut := context.WithCancelCause(ctx)
 	defer cut(nil)
