@@ -185,6 +185,13 @@ func (ap *Autopilot) logf(format string, args ...any) {
 	}
 }
 
+// pressRejoin presses Rejoin on the main menu, for the game kept on disk.
+func (ap *Autopilot) pressRejoin(a *App, now time.Time) {
+	ap.lastTry = now
+	ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
+	a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
+}
+
 // readyAgain presses Ready again in the lobby, as a player would, when the
 // host changed the setup after our Ready (the room then clears it) before
 // the game started.
@@ -263,9 +270,7 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 	case "rejoin":
 		switch {
 		case a.flow.screen == screenMenu && a.saved != nil && retry:
-			ap.lastTry = now
-			ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
-			a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
+			ap.pressRejoin(a, now)
 		case a.flow.screen == screenPlay && nv.ok && nv.phase == phasePlaying && nv.slot >= 0:
 			done = true
 		}

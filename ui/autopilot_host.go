@@ -72,9 +72,7 @@ func (ap *Autopilot) hostStep(a *App, st apStep, in *Intents, now time.Time, ret
 	case "rejoin-ended":
 		switch {
 		case a.flow.screen == screenMenu && a.saved != nil && retry:
-			ap.lastTry = now
-			ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
-			a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
+			ap.pressRejoin(a, now)
 		case a.flow.screen == screenResults && a.flow.awayEnded:
 			rs, ok := a.cur.(*resultsScreen)
 			if !ok {
