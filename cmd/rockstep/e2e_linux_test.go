@@ -26,6 +26,29 @@ const envE2ENetns = "ROCKSTEP_E2E_NETNS"
 
 var resultsLine = regexp.MustCompile(`autopilot: results digest=([0-9a-f]{16}) (.*)`)
 
+// windowsInNamespace prepares an end-to-end test with real windows: it
+// skips under -short (what names the test's game) and without a display,
+// and runs the test again in a private network namespace of its own
+// (netns.Isolate, for at most limit) whose loopback carries multicast with
+// the address ip. It returns false in the test that started the namespace
+// (its child did the work) and true in the child, which goes on.
+func windowsInNamespace(t *testing.T, what string, limit time.Duration, ip string) bool {
+	t.Helper()
+	if testing.Short() {
+		t.Skip(what + "; not in -short")
+	}
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
+	}
+	if !netns.Isolate(t, envE2ENetns, limit) {
+		return false
+	}
+	if err := netns.SetupLoopback(ip); err != nil {
+		t.Skipf("private network namespace has no multicast: %v", err)
+	}
+	return true
+}
+
 // TestTwoWindowsFindEachOtherAndAgree plays a real game between two
 // windows, end to end, in a private network namespace: `rockstep -host`,
 // and a `rockstep` that finds that game in its LAN list (mDNS over the
@@ -39,17 +62,8 @@ var resultsLine = regexp.MustCompile(`autopilot: results digest=([0-9a-f]{16}) (
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run TwoWindows ./cmd/rockstep/
 func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a 30-second end-to-end game; not in -short")
-	}
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
-	}
-	if !netns.Isolate(t, envE2ENetns, 7*time.Minute) { // two tries of 3 minutes at most
+	if !windowsInNamespace(t, "a 30-second end-to-end game", 7*time.Minute, "192.0.2.61") { // two tries of 3 minutes at most
 		return
-	}
-	if err := netns.SetupLoopback("192.0.2.61"); err != nil {
-		t.Skipf("private network namespace has no multicast: %v", err)
 	}
 	began := time.Now()
 	host, guest := playTwoWindows(t, 3*time.Minute,
@@ -103,17 +117,8 @@ func TestTwoWindowsFindEachOtherAndAgree(t *testing.T) {
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run HostWindowCloses ./cmd/rockstep/
 func TestHostWindowClosesGameGoesOn(t *testing.T) {
-	if testing.Short() {
-		t.Skip("an end-to-end game; not in -short")
-	}
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
-	}
-	if !netns.Isolate(t, envE2ENetns, 5*time.Minute) {
+	if !windowsInNamespace(t, "an end-to-end game", 5*time.Minute, "192.0.2.62") {
 		return
-	}
-	if err := netns.SetupLoopback("192.0.2.62"); err != nil {
-		t.Skipf("private network namespace has no multicast: %v", err)
 	}
 	// A LAN list beside the windows: it must show the game move.
 	ctx, stopBrowsing := context.WithCancel(context.Background())

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"rockstep/internal/netns"
 	"rockstep/internal/testwait"
 	"rockstep/internal/userdir"
 )
@@ -32,17 +31,8 @@ import (
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run CrashedHostRejoins ./cmd/rockstep/
 func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("an end-to-end game; not in -short")
-	}
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
-	}
-	if !netns.Isolate(t, envE2ENetns, 5*time.Minute) {
+	if !windowsInNamespace(t, "an end-to-end game", 5*time.Minute, "192.0.2.63") {
 		return
-	}
-	if err := netns.SetupLoopback("192.0.2.63"); err != nil {
-		t.Skipf("private network namespace has no multicast: %v", err)
 	}
 	const addr = "127.0.0.1:7791" // the namespace's own loopback: no one else's port
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -153,17 +143,8 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run RejoinAfterTheEnd ./cmd/rockstep/
 func TestRejoinAfterTheEndTwoWindows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("an end-to-end game; not in -short")
-	}
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
-	}
-	if !netns.Isolate(t, envE2ENetns, 5*time.Minute) {
+	if !windowsInNamespace(t, "an end-to-end game", 5*time.Minute, "192.0.2.64") {
 		return
-	}
-	if err := netns.SetupLoopback("192.0.2.64"); err != nil {
-		t.Skipf("private network namespace has no multicast: %v", err)
 	}
 	const addr = "127.0.0.1:7792" // the namespace's own loopback
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)

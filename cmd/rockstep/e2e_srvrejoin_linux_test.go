@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"rockstep/internal/netns"
 )
 
 // TestServerRoomRejoinTwoWindows is issue 44's follow-up with real
@@ -29,17 +26,8 @@ import (
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run ServerRoomRejoin ./cmd/rockstep/
 func TestServerRoomRejoinTwoWindows(t *testing.T) {
-	if testing.Short() {
-		t.Skip("an end-to-end game; not in -short")
-	}
-	if os.Getenv("DISPLAY") == "" {
-		t.Skip("needs a display (DISPLAY is empty): run under xvfb-run -a -s \"-screen 0 1280x720x24\"")
-	}
-	if !netns.Isolate(t, envE2ENetns, 5*time.Minute) {
+	if !windowsInNamespace(t, "an end-to-end game", 5*time.Minute, "192.0.2.65") {
 		return
-	}
-	if err := netns.SetupLoopback("192.0.2.65"); err != nil {
-		t.Skipf("private network namespace has no multicast: %v", err)
 	}
 	const server = "127.0.0.1:7793" // the namespace's own loopback: no one else's port
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
