@@ -35,9 +35,13 @@ type Config struct {
 	Room     room.Config // template for every room; Random is the host's
 	MaxRooms int         // rooms at once
 	// MaxRoomsPerConn is how many rooms one connection may create;
-	// MaxRoomsPerNet how many rooms created from one /24 (IPv4) or /64
-	// (IPv6) may be open at once. In-process clients are not counted.
+	// MaxRoomsPerAddr how many rooms created from one IP address, and
+	// MaxRoomsPerNet from one /24 (IPv4) or /64 (IPv6), may be open at
+	// once. The address's limit is the lower and is checked first, so
+	// that one machine cannot take its neighbours' share of their
+	// network's. In-process clients are not counted.
 	MaxRoomsPerConn int
+	MaxRoomsPerAddr int
 	MaxRoomsPerNet  int
 	Linger          time.Duration // a finished or never-started room (not the default) left empty is closed after this
 	Log             *slog.Logger  // nil: discard
@@ -65,7 +69,7 @@ type Config struct {
 // LAN returns a host's settings for a LAN, the preset named as
 // transport.LAN(), room.LAN() and lockstep.LAN() are.
 func LAN() Config {
-	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second,
+	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerAddr: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second,
 		Goodbye: "the server is shutting down"}
 }
 
@@ -85,6 +89,7 @@ type Host struct {
 
 	rooms    map[uint32]*hosted
 	byMaker  map[netip.Prefix]int // open rooms by the network of the connection that created them
+	byAddr   map[netip.Addr]int   // open rooms by the address of the connection that created them
 	order    []uint32
 	nextRoom uint32
 	conns    map[room.ConnID]*conn // by the host's own connection id
@@ -196,13 +201,22 @@ var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "h
 // Reasons a CreateRoom is refused (answered with a Refuse), counted in
 // /metrics and logged once per reason per dropLogEvery.
 const (
-	refusedFull    = iota // the server holds MaxRooms rooms, or is stopping
-	refusedLimit          // the creator's connection or network holds its share (MaxRoomsPerConn, MaxRoomsPerNet)
-	refusedRoomKey        // no room key, or not one of Config.RoomKeys
+	refusedFull     = iota // the server holds MaxRooms rooms, or is stopping
+	refusedLimit           // the creator's connection or address holds its share (MaxRoomsPerConn, MaxRoomsPerAddr)
+	refusedRoomKey         // no room key, or not one of Config.RoomKeys
+	refusedNetLimit        // the creator's network holds its share (MaxRoomsPerNet)
 	numRefusals
 )
 
-var refusalNames = [numRefusals]string{"full", "limit", "room_key"}
+var refusalNames = [numRefusals]string{"full", "limit", "room_key", "net_limit"}
+
+// Words of the limits' refusals: one player's, and a network's (which a
+// player who created nothing may meet, when its neighbours hold their
+// network's share).
+const (
+	limitText    = "you have created as many rooms as one player may"
+	netLimitText = "players on your network have as many rooms open as one network may; try again when one closes"
+)
 
 func refusalName(r int) string { return refusalNames[r] }
 
@@ -278,6 +292,7 @@ func New(cfg Config) *Host {
 	defaults.Positive(&cfg.MaxRooms, def.MaxRooms)
 	defaults.Positive(&cfg.Linger, def.Linger)
 	defaults.Positive(&cfg.MaxRoomsPerConn, def.MaxRoomsPerConn)
+	defaults.Positive(&cfg.MaxRoomsPerAddr, def.MaxRoomsPerAddr)
 	defaults.Positive(&cfg.MaxRoomsPerNet, def.MaxRoomsPerNet)
 	if cfg.Room.MaxPlayers == 0 {
 		cfg.Room = def.Room
@@ -295,6 +310,7 @@ func New(cfg Config) *Host {
 		start:    time.Now(),
 		rooms:    map[uint32]*hosted{},
 		byMaker:  map[netip.Prefix]int{},
+		byAddr:   map[netip.Addr]int{},
 		conns:    map[room.ConnID]*conn{},
 		byNet:    map[transport.ConnID]room.ConnID{},
 		pipes:    map[room.ConnID]*transport.Pipe{},
@@ -521,10 +537,15 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.refused[refusedFull]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
 			return
-		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
+		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byAddr[cn.addr.Addr()] >= h.cfg.MaxRoomsPerAddr:
 			h.dropped[dropHostRoomLimit]++
 			h.refused[refusedLimit]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "you have created as many rooms as one player may"})
+			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: limitText})
+			return
+		case maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
+			h.dropped[dropHostRoomLimit]++
+			h.refused[refusedNetLimit]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: netLimitText})
 			return
 		}
 		name := peertext.Clean(m.Name, wire.MaxName) // a client's text, shown in lobbies and LAN lists
@@ -537,6 +558,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		if maker.IsValid() {
 			h.rooms[rid].maker = maker
 			h.byMaker[maker]++
+			h.byAddr[cn.addr.Addr()]++
 		}
 		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
 		h.rooms[rid].unlisted = m.Unlisted
@@ -682,6 +704,9 @@ func (h *Host) Tick(wall time.Time) {
 			if hr.maker.IsValid() {
 				if h.byMaker[hr.maker]--; h.byMaker[hr.maker] <= 0 {
 					delete(h.byMaker, hr.maker)
+				}
+				if h.byAddr[hr.askedBy]--; h.byAddr[hr.askedBy] <= 0 {
+					delete(h.byAddr, hr.askedBy)
 				}
 			}
 			h.order = append(h.order[:i], h.order[i+1:]...)
