@@ -326,7 +326,9 @@ func New(cfg Config) *Host {
 	}
 	if cfg.Record {
 		h.rec = &recorders{dir: cfg.RecordDir, file: cfg.RecordFile, log: log.Info}
-		h.cfg.Room.NewRecorder = h.rec.newRecorder
+		// The template's, for a default room not made by openRoom (a game
+		// taken over: standby.go); openRoom names each room's own.
+		h.cfg.Room.NewRecorder = func(_ game.Setup, name string) room.Recorder { return h.rec.newRecorder(DefaultRoom, name) }
 	}
 	h.cfg.Room.AddrOf = h.addrOf
 	h.openRoom(cfg.Name, cfg.Room.Setup, 0)
@@ -356,6 +358,9 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 	rc.Seed = seed
 	rc.Hosts = h.hostsOf(id)
 	rc.OnRepair = func(n room.RepairNote) { h.logRepair(id, n) }
+	if h.rec != nil {
+		rc.NewRecorder = func(_ game.Setup, name string) room.Recorder { return h.rec.newRecorder(id, name) }
+	}
 	setup = setup.Options()
 	if s := setup; s.Lives != 0 {
 		s.Players = 1
