@@ -12,9 +12,11 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/binary"
 	"errors"
 	"log/slog"
 	"net/netip"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,7 +93,7 @@ type Host struct {
 	byMaker  map[netip.Prefix]int // open rooms by the network of the connection that created them
 	byAddr   map[netip.Addr]int   // open rooms by the address of the connection that created them
 	order    []uint32
-	nextRoom uint32
+	nextRoom uint32                // the next listed room's id (below wire.UnlistedRooms)
 	conns    map[room.ConnID]*conn // by the host's own connection id
 	byNet    map[transport.ConnID]room.ConnID
 	nextConn room.ConnID
@@ -146,8 +148,24 @@ type hosted struct {
 	askedOn room.ConnID // the connection that asked for it
 
 	// unlisted: its creator asked to leave it out of the room list
-	// (CreateRoom.Unlisted).
+	// (CreateRoom.Unlisted). Its id is wire.SecretRoom(secret), and a
+	// Join must carry the secret (see admits).
 	unlisted bool
+	secret   uint64
+}
+
+// admits reports whether a Join with secret may reach the room: any for a
+// listed room; for an unlisted one, its secret, compared in constant time.
+// A Join it does not admit is answered as for a room that does not exist,
+// so that nobody without the room's invite code can tell it is there.
+func (hr *hosted) admits(secret uint64) bool {
+	if !hr.unlisted {
+		return true
+	}
+	var a, b [8]byte
+	binary.LittleEndian.PutUint64(a[:], hr.secret)
+	binary.LittleEndian.PutUint64(b[:], secret)
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
 // askedBefore returns the room made for the same CreateRoom from the same
@@ -163,6 +181,42 @@ func (h *Host) askedBefore(conn room.ConnID, from netip.Addr, m wire.CreateRoom)
 		}
 	}
 	return 0, false
+}
+
+// maxSecretTries bounds the secrets drawn for an unlisted room whose id
+// (wire.SecretRoom) another room has: with at most MaxRooms rooms among
+// 2³¹ ids, a second draw is already rare.
+const maxSecretTries = 16
+
+// newSecret returns a secret for a new unlisted room whose id no room has,
+// or false if the system's randomness failed or every draw collided.
+func (h *Host) newSecret() (uint64, bool) {
+	var b [8]byte
+	for range maxSecretTries {
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, false
+		}
+		secret := binary.LittleEndian.Uint64(b[:])
+		if secret != 0 && h.rooms[wire.SecretRoom(secret)] == nil {
+			return secret, true
+		}
+	}
+	return 0, false
+}
+
+// newListedID returns the id of a new listed room: the next of the count,
+// past the ids in use, below wire.UnlistedRooms.
+func (h *Host) newListedID() uint32 {
+	for {
+		id := h.nextRoom
+		h.nextRoom++
+		if h.nextRoom >= wire.UnlistedRooms {
+			h.nextRoom = DefaultRoom + 1 // 2³¹ rooms later: the default room stays
+		}
+		if h.rooms[id] == nil {
+			return id
+		}
+	}
 }
 
 // conn is a connection as the host numbers it: over the network (net) or
@@ -347,10 +401,13 @@ func (h *Host) addrOf(id room.ConnID) netip.Addr {
 	return netip.Addr{}
 }
 
-// openRoom creates a room and returns its id.
+// openRoom creates a listed room and returns its id.
 func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
-	id := h.nextRoom
-	h.nextRoom++
+	return h.openRoomAt(h.newListedID(), name, setup, seed)
+}
+
+// openRoomAt creates room id (one no room has) and returns its id.
+func (h *Host) openRoomAt(id uint32, name string, setup game.Setup, seed uint64) uint32 {
 	rc := h.cfg.Room
 	rc.RoomID = id
 	rc.Name = name
@@ -506,7 +563,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			target = DefaultRoom
 		}
 		hr := h.rooms[target]
-		if hr == nil {
+		if hr == nil || !hr.admits(m.Secret) {
 			h.dropped[dropHostNoRoom]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom})
 			return
@@ -533,7 +590,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 				// The same ask from the same machine on a new connection:
 				// the answer was lost with the last one. The same room,
 				// not a second.
-				h.reply(id, wire.RoomCreated{RoomID: rid})
+				h.reply(id, wire.RoomCreated{RoomID: rid, Secret: h.rooms[rid].secret})
 				return
 			}
 		}
@@ -557,7 +614,19 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		if name == "" {
 			name = h.cfg.Name
 		}
-		rid := h.openRoom(name, m.Setup, m.Setup.Seed)
+		var rid uint32
+		var secret uint64
+		if m.Unlisted {
+			var ok bool
+			if secret, ok = h.newSecret(); !ok {
+				h.refused[refusedFull]++
+				h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server could not make a secret for the room; try again"})
+				return
+			}
+			rid = h.openRoomAt(wire.SecretRoom(secret), name, m.Setup, m.Setup.Seed)
+		} else {
+			rid = h.openRoom(name, m.Setup, m.Setup.Seed)
+		}
 		cn.created++
 		h.created++
 		if maker.IsValid() {
@@ -566,8 +635,8 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.byAddr[cn.addr.Addr()]++
 		}
 		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
-		h.rooms[rid].unlisted = m.Unlisted
-		h.reply(id, wire.RoomCreated{RoomID: rid})
+		h.rooms[rid].unlisted, h.rooms[rid].secret = m.Unlisted, secret
+		h.reply(id, wire.RoomCreated{RoomID: rid, Secret: secret})
 	case wire.RoomListRequest:
 		if cn.addr.IsValid() && !cn.lists.Take(now, listPerS, listBurst) {
 			h.drop(dropHostListRate)
@@ -591,13 +660,20 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 // after, at most wire.MaxListRooms: every room but those whose creator
 // asked for them unlisted, and those closing. Names are cleaned as text
 // (a room's and its host's come from clients).
+//
+// An unlisted room is not in it, nor counted: its id is of another range
+// (wire.SecretRoom), so that the listed ids show no gap where it is.
 func (h *Host) roomList(after uint32) wire.RoomList {
 	var l wire.RoomList
-	for _, id := range h.order { // ids ascend: rooms are appended as opened
-		hr := h.rooms[id]
-		if id <= after || hr.unlisted || hr.expired {
-			continue
+	ids := make([]uint32, 0, len(h.order))
+	for _, id := range h.order {
+		if hr := h.rooms[id]; id > after && !hr.unlisted && !hr.expired {
+			ids = append(ids, id)
 		}
+	}
+	slices.Sort(ids) // they ascend as opened, but for a count that wrapped
+	for _, id := range ids {
+		hr := h.rooms[id]
 		if len(l.Rooms) == wire.MaxListRooms {
 			l.More = true
 			break
