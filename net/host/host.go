@@ -233,6 +233,7 @@ type conn struct {
 	roomless   bool               // in no room since roomlessAt (seen by the idle sweep, or connected)
 	roomlessAt time.Duration      // when it connected, or was first seen in no room
 	creates    tokenbucket.Bucket // CreateRooms, at createPerS
+	joins      tokenbucket.Bucket // Joins while in no room, at joinPerS
 	lists      tokenbucket.Bucket // RoomListRequests, at listPerS
 }
 
@@ -246,11 +247,12 @@ const (
 	dropHostNoJoin     // a connection closed for joining no room within joinGrace
 	dropHostNoGame     // a created room closed for running no game for lobbyLimit
 	dropHostListRate   // RoomListRequest over the connection's rate (listPerS): no answer
+	dropHostJoinRate   // Join from a connection in no room over its rate (joinPerS): no answer
 	numHostDrops
 )
 
 var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit",
-	"host_create_rate", "host_no_join", "host_no_game", "host_list_rate"}
+	"host_create_rate", "host_no_join", "host_no_game", "host_list_rate", "host_join_rate"}
 
 // Reasons a CreateRoom is refused (answered with a Refuse), counted in
 // /metrics and logged once per reason per dropLogEvery.
@@ -319,6 +321,17 @@ const (
 const (
 	listPerS  = 2
 	listBurst = 16
+)
+
+// joinPerS and joinBurst are the pace of one connection's Joins while it
+// is in no room: a client repeats its Join every 250 ms until answered
+// (lockstep.Config.JoinEvery), and a Join that is let in moves the
+// connection into its room, past this count. More are dropped unanswered
+// and counted, so that one connection guesses at most a few dozen
+// unlisted rooms' secrets before joinGrace closes it.
+const (
+	joinPerS  = 4
+	joinBurst = 16
 )
 
 // lobbyLimit is how long a created room (not the default) may go without a
@@ -558,6 +571,10 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 	}
 	switch m := msg.(type) {
 	case wire.Join:
+		if cn.addr.IsValid() && !cn.joins.Take(now, joinPerS, joinBurst) {
+			h.drop(dropHostJoinRate)
+			return
+		}
 		target := m.RoomID
 		if target == 0 {
 			target = DefaultRoom

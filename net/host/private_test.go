@@ -136,7 +136,10 @@ func TestUnlistedRoomIsPrivate(t *testing.T) {
 			guesses = append(guesses, wire.Join{RoomID: id, Name: "Eve"}, wire.Join{RoomID: id | wire.UnlistedRooms, Name: "Eve", Spectate: true})
 		}
 	}
-	for _, g := range guesses {
+	for i, g := range guesses {
+		if i%12 == 11 {
+			s = newStranger(t, ctx, addr) // within the pace of one connection's Joins
+		}
 		g.Rules = game.RulesDigest() // a real client's Join, but for the secret
 		if got := s.ask(g); got != missing {
 			t.Errorf("Join %+v: answered %+v; a room that does not exist: %+v", g, got, missing)
@@ -165,4 +168,33 @@ func TestUnlistedRoomIsPrivate(t *testing.T) {
 		ada.Do(func(s *lockstep.Session) { n = len(s.SetupState().Players) })
 		return n == 2 && inLobby(cy)()
 	})
+}
+
+// TestJoinsInNoRoomArePaced: a connection in no room that sends Joins as
+// fast as it can (guessing secrets) is answered at a person's pace, the
+// rest dropped unanswered and counted (host_join_rate).
+func TestJoinsInNoRoomArePaced(t *testing.T) {
+	hs := serve(t, host.LAN())
+	ctx, cancel := context.WithTimeout(context.Background(), stepLimit)
+	defer cancel()
+	s := newStranger(t, ctx, hs.Addr())
+	const n = 200
+	for i := range n {
+		f, _ := wire.Append(nil, wire.Join{RoomID: wire.SecretRoom(uint64(i) << 32), Name: "Eve", Secret: uint64(i)<<32 | 1})
+		if err := s.tc.Send(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dropped := func() int { return int(hs.Host.Stats().Dropped["host_join_rate"]) }
+	waitFor(t, "every Join answered or dropped", func() bool {
+		s.log.mu.Lock()
+		defer s.log.mu.Unlock()
+		return len(s.log.msgs)+dropped() >= n
+	})
+	s.log.mu.Lock()
+	answered := len(s.log.msgs)
+	s.log.mu.Unlock()
+	if answered > n/4 || dropped() < n*3/4 {
+		t.Errorf("%d Joins at once: %d answered, %d dropped; want most dropped", n, answered, dropped())
+	}
 }
