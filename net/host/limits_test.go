@@ -173,15 +173,15 @@ func askRoomsFrom(t *testing.T, ctx context.Context, from, addr string, tc trans
 	if err != nil {
 		t.Fatalf("dial from %s: %v", from, err)
 	}
+	frame, _ := wire.Append(nil, ask)
+	if err := c.Send(frame); err != nil { // before Run: then only its loop may send
+		t.Fatal(err)
+	}
 	log := &frameLog{}
 	rctx, rcancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); _ = c.Run(rctx, log) }()
 	t.Cleanup(func() { rcancel(); <-done })
-	frame, _ := wire.Append(nil, ask)
-	if err := c.Send(frame); err != nil {
-		t.Fatal(err)
-	}
 	var id uint32
 	var refusal *wire.Refuse
 	waitFor(t, "the CreateRoom from "+from+" answered", func() bool {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"sync"
 	"testing"
+	"time"
 
 	"rockstep/game"
 	"rockstep/net/client"
@@ -21,6 +23,21 @@ type stranger struct {
 	t   *testing.T
 	tc  *transport.Client
 	log *frameLog
+
+	mu     sync.Mutex
+	outbox [][]byte // frames the connection's loop sends at its next tick
+}
+
+// Message and Tick make it the connection's handler: only its loop sends.
+func (s *stranger) Message(f []byte) { s.log.Message(f) }
+func (s *stranger) Tick(time.Time) {
+	s.mu.Lock()
+	out := s.outbox
+	s.outbox = nil
+	s.mu.Unlock()
+	for _, f := range out {
+		_ = s.tc.Send(f)
+	}
 }
 
 func newStranger(t *testing.T, ctx context.Context, addr string) *stranger {
@@ -32,9 +49,21 @@ func newStranger(t *testing.T, ctx context.Context, addr string) *stranger {
 	s := &stranger{t: t, tc: tc, log: &frameLog{}}
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); _ = tc.Run(rctx, s.log) }()
+	go func() { defer close(done); _ = tc.Run(rctx, s) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return s
+}
+
+// send queues m for the connection's loop.
+func (s *stranger) send(m wire.Message) {
+	s.t.Helper()
+	f, err := wire.Append(nil, m)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.outbox = append(s.outbox, f)
+	s.mu.Unlock()
 }
 
 // ask sends m and returns the answer it gets.
@@ -43,13 +72,7 @@ func (s *stranger) ask(m wire.Message) wire.Message {
 	s.log.mu.Lock()
 	n := len(s.log.msgs)
 	s.log.mu.Unlock()
-	f, err := wire.Append(nil, m)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	if err := s.tc.Send(f); err != nil {
-		s.t.Fatal(err)
-	}
+	s.send(m)
 	var got wire.Message
 	waitFor(s.t, fmt.Sprintf("an answer to %+v", m), func() bool {
 		s.log.mu.Lock()
@@ -180,10 +203,7 @@ func TestJoinsInNoRoomArePaced(t *testing.T) {
 	s := newStranger(t, ctx, hs.Addr())
 	const n = 200
 	for i := range n {
-		f, _ := wire.Append(nil, wire.Join{RoomID: wire.SecretRoom(uint64(i) << 32), Name: "Eve", Secret: uint64(i)<<32 | 1})
-		if err := s.tc.Send(f); err != nil {
-			t.Fatal(err)
-		}
+		s.send(wire.Join{RoomID: wire.SecretRoom(uint64(i) << 32), Name: "Eve", Secret: uint64(i)<<32 | 1})
 	}
 	dropped := func() int { return int(hs.Host.Stats().Dropped["host_join_rate"]) }
 	waitFor(t, "every Join answered or dropped", func() bool {
