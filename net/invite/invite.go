@@ -23,7 +23,8 @@
 //	         refuses it with ErrNewer too)
 //	format 1 only:
 //	  2 bits the room id's bytes, less one (1 to 4: as few as it takes)
-//	  8–32 bits the room id, never 0, most significant first
+//	  8–32 bits the room id, never 0 and below wire.UnlistedRooms (2³¹),
+//	         most significant first
 //	format 2 only:
 //	  64 bits the room's secret (wire.RoomCreated.Secret), never 0, most
 //	         significant first; the room's id is wire.SecretRoom of it
