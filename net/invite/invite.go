@@ -51,7 +51,7 @@
 // adds 4 to 7, an IPv6 one about 26. An address, its port and 64 bits of
 // key do not fit in the 16 symbols once hoped for. A server room's code
 // with one public IPv4 address on the default port is 24 to 25 symbols
-// (a room id of one byte); an unlisted room's, 36 or 37: its 64-bit
+// (a room id of one byte); an unlisted room's, at most 36: its 64-bit
 // secret is what keeps strangers out, and cannot be shorter.
 package invite
 
