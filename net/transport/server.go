@@ -63,7 +63,7 @@ type Server struct {
 	cookieRate *rateLimiter   // Cookies per source address and port
 	allCookies *globalLimiter // Cookies in all
 	connects   *rateLimiter   // Connects per source network
-	newcomers  *rateLimiter   // Connects per source network from its newcomers, once connects is spent (subnetShare)
+	newcomers  *rateLimiter   // Connects per source network from its newcomers, once connects is spent (subnetAdmits)
 	allConnect *globalLimiter // Connects in all
 	h          ServerHandler
 	now        time.Time // of the datagram or tick being handled
