@@ -167,6 +167,9 @@ func (s *Session) sendJoin() {
 	}
 	s.room.lastJoin = s.now
 	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate, Rules: s.cfg.Rules}
+	if j.RoomID != 0 && !s.hand.migrating {
+		j.Secret = s.cfg.RoomSecret // an unlisted room's, which its server asks of every Join
+	}
 	if s.hand.migrating {
 		j.RoomID = 0       // the successor's room is the default one of its host
 		if !s.hand.fresh { // else a plain rejoin: catch up from the room's snapshot

@@ -90,6 +90,10 @@ type Config struct {
 	// Fault, if set, is a deliberate fault (`-fault`, for tests and to
 	// see desync repair work; repair.go). Not with Shared.
 	Fault Fault
+	// RoomSecret is the secret of an unlisted room on a server (its
+	// invite code's, or RoomCreated's), sent in every Join to RoomID
+	// (wire.Join.Secret); 0: none.
+	RoomSecret uint64
 }
 
 // LAN returns the settings for a game on a local network.

@@ -282,6 +282,7 @@ type member struct {
 	ackClock    ackclock.Clock // how long its acknowledgements take: when to resend
 	waits       waitMeter      // the same waits, for what its reports may ask (measure.go)
 	bursts      burstMeter     // how often its client packets come, for the frame rate it may claim
+	ticks       tickMeter      // the ticks of the new turns it sends a second, for the tick rate it may claim
 	sampleFrom  uint32         // in game sampleGame, turns below this were sent late (caught up from a snapshot): not timed
 	sampleGame  uint32
 	waitFrom    time.Duration // when its acknowledgements last advanced, or its oldest outstanding turn was sent

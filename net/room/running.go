@@ -86,6 +86,9 @@ func (r *Room) storeTurn(slotIdx int, t *wire.TurnInput) {
 		return
 	}
 	s.in[i], s.have[i] = *t, true
+	if s.m != nil {
+		s.m.ticks.add(r.now, int(t.Count)) // measure.go: the tick rate it may claim
+	}
 	if s.ack < r.nextTurn {
 		s.ack = r.nextTurn
 	}

@@ -244,6 +244,9 @@ type paced struct {
 	*player
 	frame  int // ticks between frames
 	budget int // ticks the game's clock allows it to run
+	// tps is the ticks a second its machine sustains (0: all 60): its
+	// clock allows it no more.
+	tps, tpsAcc int
 }
 
 // timingRun plays ps for the given ticks against b's room and returns the
@@ -283,7 +286,12 @@ func timingRun(t *testing.T, b *bench, ps []*paced, ticks int) (maxK, maxDelay i
 			if p.frame == 0 || !b.r.HasConn(p.conn) {
 				continue
 			}
-			p.budget++
+			if p.tps == 0 {
+				p.budget++
+			} else if p.tpsAcc += p.tps; p.tpsAcc >= game.TicksPerSecond {
+				p.tpsAcc -= game.TicksPerSecond
+				p.budget++
+			}
 			p.receive(b.now, masters(b.peer(p.conn)))
 			if i%p.frame != 0 {
 				continue
@@ -339,15 +347,16 @@ func TestReportsBoundedByWhatTheRoomMeasures(t *testing.T) {
 	}
 }
 
-// TestSlowMachineIsToldThenSentAway: a player whose machine really draws 10
-// frames a second (its acknowledgements come up to 100 ms late) makes
-// turns no longer than maxSlowK ticks (4), is shown as slow in the room's
-// status, and after 30 s of it is sent away with words; the others play on.
+// TestSlowMachineIsToldThenSentAway: a player whose machine really runs 10
+// ticks a second, in 10 frames (its acknowledgements come up to 100 ms
+// late, its turns at a sixth of the game's pace) makes turns no longer
+// than maxSlowK ticks (4), is shown as slow in the room's status, and
+// after 30 s of it is sent away with words; the others play on.
 func TestSlowMachineIsToldThenSentAway(t *testing.T) {
 	b := newBench(t, func(c *room.Config) { c.FixedTiming = false; c.K = 1 })
 	b.startGame(2)
 	fast := &paced{player: &player{conn: 1, rtt: 10, fps: 60, lag: 5 * time.Millisecond}, frame: 1}
-	slow := &paced{player: &player{conn: 2, rtt: 10, fps: 10, lag: 5 * time.Millisecond}, frame: 6}
+	slow := &paced{player: &player{conn: 2, rtt: 10, fps: 10, lag: 5 * time.Millisecond}, frame: 6, tps: 10}
 	k, _, st := timingRun(t, b, []*paced{fast, slow}, 10*60)
 	if k > 4 {
 		t.Errorf("one slow machine made turns of %d ticks, want at most 4", k)

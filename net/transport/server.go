@@ -63,6 +63,7 @@ type Server struct {
 	cookieRate *rateLimiter   // Cookies per source address and port
 	allCookies *globalLimiter // Cookies in all
 	connects   *rateLimiter   // Connects per source network
+	newcomers  *rateLimiter   // Connects per source network from its newcomers, once connects is spent (subnetAdmits)
 	allConnect *globalLimiter // Connects in all
 	h          ServerHandler
 	now        time.Time // of the datagram or tick being handled
@@ -162,6 +163,7 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 		cookieRate: newRateLimiter(cfg.CookieRate, now),
 		allCookies: newGlobalLimiter(cfg.MaxCookieRate, now),
 		connects:   newRateLimiter(cfg.HandshakeRate, now),
+		newcomers:  newRateLimiter(max(cfg.HandshakeRate/newcomerRateShare, 1), now),
 		allConnect: newGlobalLimiter(cfg.MaxHandshakeRate, now),
 		h:          nopHandler{},
 		now:        now,
@@ -450,22 +452,27 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 		s.drop(DropReplay, from)
 		return
 	}
-	// Connects cost a key agreement and a signature: limited per source
-	// network (the cookie proved the source) and in all.
+	// The limits on sessions first: a refusal costs no key agreement, so
+	// the Connects of addresses that hold their share do not spend their
+	// network's rate.
 	subnet := subnetOf(from.Addr())
-	if !s.connects.allowSubnet(now, subnet) || !s.allConnect.allow(now) {
-		s.drop(DropRate, from)
-		return
-	}
 	ip := from.Addr()
 	switch {
 	case len(s.sessions) >= s.cfg.MaxSessions:
 		s.drop(DropOverLimit, from)
 		s.write(appendRefuse(s.hbuf[:0], nonce, RefuseFull), from)
 		return
-	case s.perIP[ip] >= s.cfg.MaxPerIP || s.perSubnet[subnet] >= s.cfg.MaxPerSubnet:
+	case s.perIP[ip] >= s.cfg.MaxPerIP || !s.subnetAdmits(ip, subnet):
 		s.drop(DropOverLimit, from)
 		s.write(appendRefuse(s.hbuf[:0], nonce, RefusePerIP), from)
+		return
+	}
+	// Connects cost a key agreement and a signature: limited per source
+	// network (the cookie proved the source) and in all. A newcomer to
+	// its network has a small rate of its own once the network's is spent.
+	rated := s.connects.allowSubnet(now, subnet) || s.perIP[ip] < newcomerSessions && s.newcomers.allowSubnet(now, subnet)
+	if !rated || !s.allConnect.allow(now) {
+		s.drop(DropRate, from)
 		return
 	}
 	peer, err := x25519.NewPublicKey(clientPub[:])
@@ -515,6 +522,31 @@ func (s *Server) open(now time.Time, from netip.AddrPort, conv uint32, ch *chann
 	s.stats.sessions.Store(int64(len(s.sessions)))
 	s.stats.accepted.Add(1)
 	return sess
+}
+
+// A network's share is kept partly for its newcomers, so that a few
+// addresses of a /24 (or /64) cannot lock out the rest of it, even for the
+// seconds their idle sessions live (issue 53: eight addresses of 32
+// sessions filled a /24's 256): an address that holds newcomerSessions
+// sessions or more may take its network only up to MaxPerSubnet less
+// 1/subnetReserve of it; the rest is for addresses holding fewer (a
+// player's game and, say, its room list or a rejoin). Likewise the
+// Connects of a network's newcomers have a rate of their own, a
+// newcomerRateShare of HandshakeRate, once the network's is spent.
+const (
+	newcomerSessions  = 2
+	subnetReserve     = 4 // a quarter of MaxPerSubnet: 64 of 256
+	newcomerRateShare = 5 // 10 Connects a second of 50
+)
+
+// subnetAdmits reports whether a new session from ip fits its network's
+// share (see subnetReserve).
+func (s *Server) subnetAdmits(ip netip.Addr, subnet netip.Prefix) bool {
+	limit := s.cfg.MaxPerSubnet
+	if s.perIP[ip] >= newcomerSessions {
+		limit -= s.cfg.MaxPerSubnet / subnetReserve
+	}
+	return s.perSubnet[subnet] < limit
 }
 
 // count adds d to the sessions counted for ip and its network.

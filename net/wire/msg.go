@@ -137,7 +137,23 @@ type Join struct {
 	// a room admits only players whose rules are its own. 0: not said (a
 	// probe, or a test's raw Join).
 	Rules uint64
+	// Secret is the secret of an unlisted room on a server
+	// (RoomCreated.Secret, carried by the room's invite code), whose id is
+	// SecretRoom(Secret): without it, a server answers a Join for that
+	// room as for a room that does not exist. 0: none (written only when
+	// set, so that a Join without it is the same bytes as before).
+	Secret uint64
 }
+
+// UnlistedRooms is the bit set in the ids of a server's unlisted rooms
+// (SecretRoom); the ids of the rooms it lists are below it, counted from
+// 1, so that the room list shows no gap where an unlisted room is.
+const UnlistedRooms = 1 << 31
+
+// SecretRoom returns the id of the unlisted room whose secret is secret:
+// its high 32 bits with UnlistedRooms set. The secret's 64 random bits are
+// what a Join must carry; a guessed id, alone, opens nothing.
+func SecretRoom(secret uint64) uint32 { return uint32(secret>>32) | UnlistedRooms }
 
 // Welcome admits a client to a room.
 type Welcome struct {
@@ -342,9 +358,13 @@ type RoomList struct {
 	More  bool
 }
 
-// RoomCreated answers CreateRoom with the new room's id, to join with.
+// RoomCreated answers CreateRoom with the new room's id, to join with,
+// and, for an unlisted room, its secret (0 for a listed one): the id is
+// then SecretRoom(Secret), and every Join must carry the secret
+// (Join.Secret), which the room's invite code carries too.
 type RoomCreated struct {
 	RoomID uint32
+	Secret uint64 // written only when set
 }
 
 // EndGame asks the room to end the running game early (the host player
