@@ -235,6 +235,9 @@ type Room struct {
 
 	snap   snapshotRelay
 	fin    finalWorld  // the last game's world at its end, for a late rejoiner (final.go)
+	// returning: the finished game's players who were away when the room
+	// went back to setup, by slot, for a late Rejoin (rematch.go).
+	returning [game.MaxPlayers]returningSeat
 	repair repairState // desync repair (repair.go)
 	rec    Recorder
 	// desync snapshots being assembled, one per slot

@@ -50,7 +50,9 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 		return
 	}
 	if j.Token != zero {
-		r.rejoin(conn, j)
+		if !r.seatReturning(conn, j) { // back after the rematch's reset (rematch.go)
+			r.rejoin(conn, j)
+		}
 		return
 	}
 	if j.Spectate || r.state == wire.StateRunning {
@@ -433,6 +435,7 @@ func (r *Room) reset() {
 			continue
 		}
 		if s.life.away() || s.m == nil {
+			r.keepReturning(i, r.game) // its player may come back to the lobby (rematch.go)
 			s.free()
 			continue
 		}
