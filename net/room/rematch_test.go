@@ -68,6 +68,44 @@ func TestRematchWaitsForTheEnd(t *testing.T) {
 	}
 }
 
+// TestBackDuringTheResultsStaysForTheRematch: slot 2's player crashed,
+// and came back with its token while the results showed (the room still
+// finished); when the others press Back to lobby it goes to the lobby with
+// them, seated and connected, not freed as a vacant seat with no one there.
+func TestBackDuringTheResultsStaysForTheRematch(t *testing.T) {
+	b := newBench(t, nil)
+	ws := b.startGame(3)
+	for turn := uint32(0); turn < 4; turn++ {
+		b.playIdle(turn, 3)
+	}
+	b.r.Disconnected(b.now, 3)
+	b.flush()
+	b.send(1, wire.EndGame{})
+	b.playIdle(4, 2)
+	b.send(9, wire.Join{Name: "p", Token: ws[2].Token, PlayerID: [16]byte{3}})
+	if w, ok := last[wire.Welcome](b.peer(9)); !ok || w.Slot != 2 || w.State != wire.StateFinished {
+		t.Fatalf("back during the results: %+v (%v), want slot 2 in the finished room", w, ok)
+	}
+	b.ack(1)
+	b.ack(2)
+	b.send(1, wire.Ready{Ready: true})
+	b.send(2, wire.Ready{Ready: true})
+	if st, _ := b.r.State(); st != wire.StateSetup {
+		t.Fatalf("state %d after both pressed Back to lobby, want setup", st)
+	}
+	ss, ok := last[wire.SetupState](b.peer(9))
+	if !ok {
+		t.Fatal("the returned player was not sent the lobby's roster")
+	}
+	seated := false
+	for _, p := range ss.Players {
+		seated = seated || p.Slot == 2 && p.Connected
+	}
+	if !seated {
+		t.Errorf("the lobby's roster %+v: want slot 2 seated and connected", ss.Players)
+	}
+}
+
 // TestRejoinAfterTheRematchLobby: slot 2's player crashed during a game of
 // three; the game ended (the room kept the agreed world at its end) and
 // the other two pressed Back to lobby, so the room went back to setup and

@@ -434,13 +434,12 @@ func (r *Room) reset() {
 		if !s.life.taken() {
 			continue
 		}
-		if s.life.away() || s.m == nil {
+		if s.m == nil || !s.life.toLobby(true) {
 			r.keepReturning(i, r.game) // its player may come back to the lobby (rematch.go)
 			s.free()
 			continue
 		}
 		s.ready = false
-		s.life.toLobby()
 	}
 	r.desync = nil
 	r.broadcastSetup()
