@@ -50,7 +50,9 @@ func TestLateRejoinLandsInTheLobbyWithTheResults(t *testing.T) {
 		t.Helper()
 		if !testwait.Until(migrationPatience, cond) {
 			for i, p := range players {
-				p.Do(func(s *lockstep.Session) { t.Logf("player %d: phase %v slot %d roster %+v", i, s.Phase(), s.Slot(), s.SetupState().Players) })
+				p.Do(func(s *lockstep.Session) {
+					t.Logf("player %d: phase %v slot %d roster %+v", i, s.Phase(), s.Slot(), s.SetupState().Players)
+				})
 			}
 			t.Fatalf("waited %v for %s", migrationPatience, what)
 		}
