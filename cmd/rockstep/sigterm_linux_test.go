@@ -37,7 +37,7 @@ func TestHostWindowEndsOnSIGTERMWithoutDisplay(t *testing.T) {
 	if _, err := exec.LookPath("Xvfb"); err != nil {
 		t.Skipf("needs Xvfb (Debian: apt-get install -y xvfb): %v", err)
 	}
-	if !netns.Isolate(t, envE2ENetns, 5*time.Minute) {
+	if !netns.Isolate(t, envE2ENetns, 10*time.Minute) {
 		return
 	}
 	if err := netns.SetupLoopback("192.0.2.64"); err != nil {
@@ -83,9 +83,30 @@ func TestHostWindowEndsOnSIGTERMWithoutDisplay(t *testing.T) {
 			}
 			defer c.Close()
 			phase := func() (p lockstep.Phase) { c.Do(func(s *lockstep.Session) { p = s.Phase() }); return p }
-			c.Do(func(s *lockstep.Session) { s.SetReady(true) })
-			if !testwait.Until(stepLimit, func() bool { return phase() == lockstep.Playing }) {
-				t.Fatalf("the game did not start within %v (guest %v):\n%s", stepLimit, phase(), win.stderr())
+			// The guest is ready, and again after each change of the setup
+			// (which clears a guest's Ready), until the host starts. A
+			// window's first frames under software rendering on a loaded
+			// machine can take long: the generous bound of a whole game.
+			var readyAt time.Time
+			if !testwait.Until(gameLimit, func() bool {
+				playing := false
+				c.Do(func(s *lockstep.Session) {
+					playing = s.Phase() == lockstep.Playing
+					if s.Phase() != lockstep.Lobby || time.Since(readyAt) < 500*time.Millisecond {
+						return
+					}
+					for _, p := range s.SetupState().Players {
+						if int(p.Slot) == s.Slot() && !p.Ready {
+							s.SetReady(true)
+							readyAt = time.Now()
+						}
+					}
+				})
+				return playing
+			}) {
+				var l wire.Leave
+				c.Do(func(s *lockstep.Session) { l = s.LeaveMessage() })
+				t.Fatalf("the game did not start within %v (guest %v, %+v):\n%s", gameLimit, phase(), l, win.stderr())
 			}
 			// The guest watches for the word that the host is going.
 			told := make(chan wire.LeaveReason, 1)
