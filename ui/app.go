@@ -671,8 +671,9 @@ func (a *App) keepSession() {
 	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key):
 		// A new game, or the game moved: to a successor (host migration),
 		// or, where the room is ours, its first successor changed.
+		now := time.Now()
 		sv := savedSession{Addr: addr, Key: key, GameID: gameID, Room: nv.setup.Name, Slot: nv.slot,
-			Token: hex.EncodeToString(nv.token[:]), Saved: time.Now()}
+			Token: hex.EncodeToString(nv.token[:]), Saved: now, Seen: now}
 		a.net.mu.Lock()
 		if a.net.roomID != 0 && a.net.handovers == 0 && !nv.roomHere {
 			sv.RoomID = a.net.roomID // a room on a server: a Rejoin goes to it, not the server's default room
@@ -688,6 +689,7 @@ func (a *App) keepSession() {
 		a.forgetSession()
 	case playing && nv.token == a.kept:
 		a.inGame = true // back in the game we rejoined
+		a.touchSession(time.Now())
 	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == phaseFinished || nv.phase == phaseLobby || nv.phase == phaseLeft):
 		a.forgetSession()
 	case nv.phase == phaseRefused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:
