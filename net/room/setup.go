@@ -43,7 +43,7 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	}
 	var zero [16]byte
 	if j.Token != zero && r.handed {
-		if !r.resumeJoin(conn, j) {
+		if !r.resumeJoin(conn, j) && !r.seatReturning(conn, j) { // back after the rematch's reset (rematch.go)
 			r.drop(DropSpoof)
 			r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken})
 		}
