@@ -472,6 +472,7 @@ type netView struct {
 	events   []game.Event
 	news     []news                  // since the last read: who left, was dropped, came back
 	names    [game.MaxPlayers]string // the players' names as the game started
+	sentAway [game.MaxPlayers]bool   // the players of this game sent away for straying (the results say so)
 	succ     wire.Successors         // who hosts the game if its host goes away
 	ended    bool                    // the game ended in our confirmed world (the room may not have confirmed it yet)
 	results  game.Results            // valid when ended: read from the confirmed world at the end
@@ -508,6 +509,9 @@ func (g *netGame) read(v *netView) {
 	c.Do(func(s *lockstep.Session) {
 		v.ok = true
 		v.phase, v.slot, v.host = s.Phase(), s.Slot(), s.IsHost()
+		if v.phase == phaseStarting {
+			v.sentAway = [game.MaxPlayers]bool{} // a new game
+		}
 		st := s.SetupState()
 		players := v.setup.Players // ours, never the session's
 		v.setup = st
@@ -541,6 +545,9 @@ func (g *netGame) read(v *netView) {
 			case lockstep.EvDropped:
 				if e.Text != "" {
 					v.news = append(v.news, news{newsStrayed, e.Slot}) // sent away for straying
+					if e.Slot >= 0 && e.Slot < game.MaxPlayers {
+						v.sentAway[e.Slot] = true
+					}
 				} else {
 					v.news = append(v.news, news{newsDropped, e.Slot})
 				}

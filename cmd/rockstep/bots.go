@@ -109,6 +109,9 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: -join %s: %v\n", o.join, err)
 		return 2
 	}
+	if !ok {
+		o.join = withDefaultPort(o.join) // -h: port 7777 by default
+	}
 	if ok {
 		addr, err := resolveCode(ctx, code)
 		if err != nil {

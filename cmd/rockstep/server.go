@@ -141,7 +141,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	if o.maxConns > 0 {
 		tcfg.MaxSessions = o.maxConns
 	}
-	srv, err := transport.Listen(o.listen, tcfg)
+	srv, err := transport.Listen(withDefaultPort(o.listen), tcfg) // -listen [::] listens on [::]:7777
 	if err != nil {
 		log.Error("cannot listen", "addr", o.listen, "err", err)
 		return 1

@@ -94,14 +94,23 @@ func (r *Room) finalHeld() bool {
 	return r.state == wire.StateFinished && r.fin.game == r.game && r.fin.game != 0
 }
 
+// finalSent reports whether the room sends the final world to a player who
+// comes back: it keeps it (finalHeld), or it went back to setup for the
+// rematch since that game ended, with the world agreed, and no game has
+// started since (a player back after the others pressed Back to lobby:
+// rematch.go's seatReturning).
+func (r *Room) finalSent() bool {
+	return r.finalHeld() || r.state == wire.StateSetup && r.fin.ready && r.fin.game != 0 && r.fin.game+1 == r.game
+}
+
 // tickFinal asks again for the worlds that did not come in time, and sends
 // the agreed world to the returning players due a sending.
 func (r *Room) tickFinal() {
 	f := &r.fin
-	if !r.finalHeld() {
+	if !r.finalSent() {
 		return
 	}
-	if !f.ready && f.asked != 0 && f.asks < finalAsks && r.now-f.askAt >= snapshotAsk {
+	if r.finalHeld() && !f.ready && f.asked != 0 && f.asks < finalAsks && r.now-f.askAt >= snapshotAsk {
 		r.askFinal()
 	}
 	if !f.ready {

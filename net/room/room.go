@@ -233,6 +233,10 @@ type Room struct {
 
 	pace roomPace // games at a person's pace (pace.go)
 
+	// returning: the finished game's players who were away when the room
+	// went back to setup, by slot, for a late Rejoin (rematch.go).
+	returning [game.MaxPlayers]returningSeat
+
 	snap   snapshotRelay
 	fin    finalWorld  // the last game's world at its end, for a late rejoiner (final.go)
 	repair repairState // desync repair (repair.go)

@@ -56,7 +56,7 @@ type Server struct {
 	key     *HostKey
 	sock    datagramSocket // nil in tests that drive handlePacket directly
 	addr    netip.AddrPort
-	writeTo func(b []byte, to netip.AddrPort) // sends a datagram; tests may replace it
+	writeTo func(b []byte, src netip.Addr, to netip.AddrPort) // sends a datagram from the local address src (zero: the system's choice); tests may replace it
 
 	cookies    *cookieJar
 	used       usedCookies    // cookies whose Connect made a session: each makes one
@@ -66,7 +66,8 @@ type Server struct {
 	newcomers  *rateLimiter   // Connects per source network from its newcomers, once connects is spent (subnetAdmits)
 	allConnect *globalLimiter // Connects in all
 	h          ServerHandler
-	now        time.Time // of the datagram or tick being handled
+	now        time.Time  // of the datagram or tick being handled
+	dst        netip.Addr // the local address the datagram being handled came to; zero where the socket does not say
 
 	sessions  map[uint32]*session
 	accepting map[acceptKey]*session // sessions whose client may not have its Accept yet
@@ -126,6 +127,8 @@ func Listen(addr string, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
+	// On a wildcard address, answer from the address each client dialled.
+	listenPktinfo(conn)
 	// Room for bursts (a thousand clients' turns at once); best effort.
 	_ = conn.SetReadBuffer(4 << 20)
 	_ = conn.SetWriteBuffer(4 << 20)
@@ -158,7 +161,7 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 	s := &Server{
 		cfg:        cfg,
 		key:        key,
-		writeTo:    func([]byte, netip.AddrPort) {},
+		writeTo:    func([]byte, netip.Addr, netip.AddrPort) {},
 		cookies:    newCookieJar(secret),
 		cookieRate: newRateLimiter(cfg.CookieRate, now),
 		allCookies: newGlobalLimiter(cfg.MaxCookieRate, now),
@@ -259,8 +262,10 @@ func (s *Server) serve(ctx context.Context) error {
 func (s *Server) handleBatch(d *datagrams) {
 	now := time.Now()
 	for i := range d.n {
+		s.dst = d.dst[i]
 		s.handlePacket(now, d.from[i], d.bytes(i))
 	}
+	s.dst = netip.Addr{}
 }
 
 // drain handles the datagrams already received.
@@ -501,6 +506,7 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 		return
 	}
 	sess := s.open(now, from, conv, ch)
+	sess.local = s.dst
 	s.used.use(window(now), made, cookie)
 	sess.nonce, sess.clientPub = nonce, clientPub
 	sess.accept = appendAccept(make([]byte, 0, acceptLen), nonce, conv, serverPub, s.key.pub, ed25519.Sign(s.key.priv, tr))
@@ -616,6 +622,9 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 	case from == sess.addr:
 		sess.heardAt = now
 		sess.probe = netip.AddrPort{} // the old path lives: no move
+		if s.dst.IsValid() {
+			sess.local = s.dst // answers leave from where the peer sends to
+		}
 	case pkt[0] == kindResponse:
 		// Checked below.
 	case from == sess.probe || newest && now.Sub(sess.heardAt) >= s.migrateQuiet():
@@ -639,6 +648,7 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		default:
 			sess.probe = netip.AddrPort{}
 			s.migrate(sess, from)
+			sess.local = sess.probeLocal
 			sess.heardAt = now
 		}
 	case kindChallenge:
@@ -701,6 +711,7 @@ func (s *Server) probePath(now time.Time, sess *session, from netip.AddrPort, n 
 			return
 		}
 		sess.probe, sess.probeIn, sess.probeOut = from, 0, 0
+		sess.probeLocal = s.dst
 		_, _ = rand.Read(sess.challenge[:]) // crypto/rand.Read never fails
 	}
 	sess.probeIn += n
@@ -721,7 +732,7 @@ func (s *Server) probePath(now time.Time, sess *session, from netip.AddrPort, n 
 	sess.probeOut += len(s.obuf)
 	sess.challengeAt = now
 	s.stats.challenges.Add(1)
-	s.write(s.obuf, from)
+	s.writeFrom(s.obuf, sess.probeLocal, from)
 }
 
 // roomFor reports whether sess may be counted at to instead of where it is:
@@ -905,15 +916,21 @@ func (s *Server) writeSealed(sess *session, kind byte, payload []byte) bool {
 		sess.fail = err // the next sweep ends it (sweepTicks)
 		return false
 	}
-	s.write(s.obuf, sess.addr)
+	s.writeFrom(s.obuf, sess.local, sess.addr)
 	sess.lastSend = s.now
 	return true
 }
 
-func (s *Server) write(b []byte, to netip.AddrPort) {
+// write answers the datagram being handled: from the local address it
+// came to.
+func (s *Server) write(b []byte, to netip.AddrPort) { s.writeFrom(b, s.dst, to) }
+
+// writeFrom sends b to to from the local address src (zero: the system's
+// choice).
+func (s *Server) writeFrom(b []byte, src netip.Addr, to netip.AddrPort) {
 	s.stats.packetsOut.Add(1)
 	s.stats.bytesOut.Add(uint64(len(b)))
-	s.writeTo(b, to)
+	s.writeTo(b, src, to)
 }
 
 // drop counts a dropped datagram (or refused frame) and logs it: one line

@@ -59,7 +59,7 @@ func newOffline(tb testing.TB, cfg Config) *offlineServer {
 	o := &offlineServer{Server: s}
 	o.ev = &eventLog{disconnected: map[ConnID]error{}, messages: map[ConnID][][]byte{}}
 	s.h = o.ev
-	s.writeTo = func(b []byte, to netip.AddrPort) {
+	s.writeTo = func(b []byte, _ netip.Addr, to netip.AddrPort) {
 		o.out = append(o.out, sent{to, append([]byte(nil), b...)})
 	}
 	return o
