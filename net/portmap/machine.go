@@ -1,6 +1,7 @@
 package portmap
 
 import (
+	"fmt"
 	"net/netip"
 	"time"
 )
@@ -61,6 +62,25 @@ const (
 	PortTaken                      // the external port asked for is taken: ask for another
 	NoPublic                       // answered that it has no public address itself (e.g. NAT-PMP NETWORK_FAILURE)
 )
+
+// String names the outcome for the logs.
+func (o Outcome) String() string {
+	switch o {
+	case OK:
+		return "ok"
+	case Silent:
+		return "silent"
+	case Unsupported:
+		return "unsupported"
+	case Denied:
+		return "denied"
+	case PortTaken:
+		return "port taken"
+	case NoPublic:
+		return "no public address"
+	}
+	return fmt.Sprintf("outcome %d", uint8(o))
+}
 
 // Result is the edge's report of an action.
 type Result struct {
@@ -172,6 +192,10 @@ func (m *Machine) Status() Status { return m.status }
 // Restarts returns how many times the router was seen to have restarted
 // (its epoch went backwards or lagged the clock) since Start.
 func (m *Machine) Restarts() int { return m.restarts }
+
+// Failures returns how many renewals or rounds failed in a row (0 while
+// the mapping is renewed as it should be).
+func (m *Machine) Failures() int { return m.failures }
 
 // Start begins asking at now.
 func (m *Machine) Start(now time.Time) []Action {

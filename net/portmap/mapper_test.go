@@ -189,3 +189,62 @@ func FuzzParsePCPAnswer(f *testing.F) {
 		_, _ = parsePCPAnswer(b, [12]byte{})
 	})
 }
+
+func TestParseNATPMPAnswer(t *testing.T) {
+	addr := []byte{0, 128, 0, 0, 0, 0, 1, 44, 7, 7, 7, 7}
+	mapped := []byte{0, 129, 0, 0, 0, 0, 1, 44, 0x1e, 0x61, 0x1e, 0x62, 0, 0, 0x0e, 0x10}
+	tests := []struct {
+		name     string
+		b        []byte
+		op       byte
+		wantErr  bool
+		result   uint16
+		epoch    uint32
+		ext      string
+		port     uint16
+		lifetime uint32
+		outcome  Outcome
+	}{
+		{"outside address", addr, natpmpOpAddress, false, 0, 300, "7.7.7.7", 0, 0, OK},
+		{"mapping", mapped, natpmpOpMapUDP, false, 0, 300, "", 7778, 3600, OK},
+		{"another port's mapping", mapped, natpmpOpMapUDP, true, 0, 0, "", 0, 0, 0},
+		{"no public address: code 3", []byte{0, 128, 0, 3, 0, 0, 0, 9}, natpmpOpAddress, false, 3, 9, "", 0, 0, NoPublic},
+		{"not authorized: code 2", []byte{0, 129, 0, 2, 0, 0, 0, 9}, natpmpOpMapUDP, false, 2, 9, "", 0, 0, Denied},
+		{"out of resources: code 4", []byte{0, 129, 0, 4}, natpmpOpMapUDP, false, 4, 0, "", 0, 0, Denied},
+		{"a PCP router: version 2, UNSUPP_VERSION", []byte{2, 128, 0, 1}, natpmpOpAddress, false, 1, 0, "", 0, 0, Unsupported},
+		{"unknown code", []byte{0, 129, 0, 77, 0, 0, 0, 0}, natpmpOpMapUDP, false, 77, 0, "", 0, 0, Denied},
+		{"the answer to another opcode", addr, natpmpOpMapUDP, true, 0, 0, "", 0, 0, 0},
+		{"truncated success", addr[:10], natpmpOpAddress, true, 0, 0, "", 0, 0, 0},
+		{"empty", nil, natpmpOpAddress, true, 0, 0, "", 0, 0, 0},
+		{"a request", natpmpMapRequest(7777, 7777, 3600), natpmpOpMapUDP, true, 0, 0, "", 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			internal := uint16(0x1e61) // 7777
+			if tt.name == "another port's mapping" {
+				internal = 7000
+			}
+			a, err := parseNATPMPAnswer(tt.b, tt.op, internal)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err %v, want error %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if a.result != tt.result || a.epoch != tt.epoch || (tt.ext != "" && a.external.String() != tt.ext) || a.mapped != tt.port || a.lifetime != tt.lifetime {
+				t.Fatalf("got %+v, want result %d epoch %d external %s port %d lifetime %d", a, tt.result, tt.epoch, tt.ext, tt.port, tt.lifetime)
+			}
+			if o, _ := natpmpOutcome(a.result); o != tt.outcome {
+				t.Fatalf("outcome %v, want %v", o, tt.outcome)
+			}
+		})
+	}
+}
+
+func FuzzParseNATPMPAnswer(f *testing.F) {
+	f.Add([]byte{0, 128, 0, 0, 0, 0, 1, 44, 7, 7, 7, 7}, byte(0))
+	f.Add([]byte{0, 129, 0, 0, 0, 0, 1, 44, 0x1e, 0x61, 0x1e, 0x62, 0, 0, 0x0e, 0x10}, byte(1))
+	f.Fuzz(func(t *testing.T, b []byte, op byte) {
+		_, _ = parseNATPMPAnswer(b, op%2, 7777)
+	})
+}
