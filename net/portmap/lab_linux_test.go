@@ -6,14 +6,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/netip"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"rockstep/internal/natlab"
+	"rockstep/internal/testwait"
 	"rockstep/net/portmap"
 )
 
@@ -30,8 +33,10 @@ type labReport struct {
 
 // TestLabHelper is not a test of its own: re-run by the lab tests inside
 // a home namespace, it asks the router for UDP port 7777 as the Host
-// button does, prints the verdict as one JSON line, and deletes the
-// mapping when its input says "close" (or ends).
+// button does, prints the verdict as one JSON line (and every status
+// after it, and what the Mapper logs, one line each), calls Suspect when
+// its input says "suspect", and deletes the mapping when its input says
+// "close" (or ends).
 func TestLabHelper(t *testing.T) {
 	order := os.Getenv(envLabHelper)
 	if order == "" {
@@ -42,21 +47,48 @@ func TestLabHelper(t *testing.T) {
 		protos = append(protos, map[string]portmap.Proto{"pcp": portmap.PCP, "natpmp": portmap.NATPMP, "upnp": portmap.UPnP}[p])
 	}
 	start := time.Now()
-	m := portmap.Start(7777, portmap.Config{Order: protos})
+	var out sync.Mutex // one line at a time on stdout
+	verdict := false
+	log := slog.New(slog.NewTextHandler(lockedWriter{&out, os.Stdout}, nil))
+	m := portmap.Start(7777, portmap.Config{Order: protos, Log: log, OnChange: func(st portmap.Status) {
+		out.Lock()
+		defer out.Unlock()
+		if verdict {
+			fmt.Printf("LAB status %d %s\n", st.Verdict, st)
+		}
+	}})
 	for !m.Status().Done() { // bounded: the machine gives a verdict within its waits (2.3 s)
 		if time.Since(start) > 20*time.Second {
 			t.Fatal("no verdict in 20 s")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	out.Lock()
 	st := m.Status()
 	b, _ := json.Marshal(labReport{Status: st, Says: st.String(), MS: time.Since(start).Milliseconds()})
 	fmt.Printf("LAB %s\n", b)
+	verdict = true
+	out.Unlock()
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() && in.Text() != "close" {
+		if in.Text() == "suspect" {
+			m.Suspect()
+		}
 	}
 	m.Close()
 	fmt.Println("LAB closed")
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // labHost is the helper running in a lab namespace.
@@ -104,17 +136,29 @@ func startLabHost(t *testing.T, lab *natlab.Lab, ns, order string) *labHost {
 // or its end (false). Bounded by the helper's own context.
 func (h *labHost) await(t *testing.T, prefix string) bool {
 	t.Helper()
+	return h.awaitLine(t, func(l string) bool { return strings.HasPrefix(l, prefix) }, prefix) != ""
+}
+
+// awaitContains reads the helper's lines until one containing s, and
+// returns it ("" at the helper's end).
+func (h *labHost) awaitContains(t *testing.T, s string) string {
+	t.Helper()
+	return h.awaitLine(t, func(l string) bool { return strings.Contains(l, s) }, "")
+}
+
+func (h *labHost) awaitLine(t *testing.T, match func(string) bool, prefix string) string {
+	t.Helper()
 	for l := range h.lines {
-		if strings.HasPrefix(l, prefix) {
+		if match(l) {
 			if prefix == "LAB {" {
 				if err := json.Unmarshal([]byte(strings.TrimPrefix(l, "LAB ")), &h.report); err != nil {
 					t.Fatalf("helper: %v: %s", err, l)
 				}
 			}
-			return true
+			return l
 		}
 	}
-	return false
+	return ""
 }
 
 func (h *labHost) close(t *testing.T) {
@@ -124,8 +168,6 @@ func (h *labHost) close(t *testing.T) {
 		t.Fatal("the host in the lab did not close")
 	}
 }
-
-// mappings lists the router's mappings as upnpc sees them from ns: the
 
 // TestLabOpensPort: the host behind miniupnpd asks, the router maps UDP
 // 7777 to it by the protocol expected, upnpc in the home namespace lists
@@ -195,5 +237,50 @@ func TestLabRouterSilentOrDoubleNAT(t *testing.T) {
 			}
 			h.close(t)
 		})
+	}
+}
+
+// TestLabRouterRestart: a router that forgets (issue 52). The host holds
+// a mapping by PCP; the router loses power (miniupnpd killed, its nft
+// rules, connection table and leases gone) and the host's guests fall
+// silent, so the host calls Suspect; the router comes back: the mapping
+// is asked again and is back in the router's table. The time from the
+// router's return to the mapping is logged (the machine's tests hold the
+// 10 s bound on virtual time).
+func TestLabRouterRestart(t *testing.T) {
+	lab := natlab.Build(t, natlab.Options{})
+	h := startLabHost(t, lab, lab.Home, "pcp,natpmp,upnp")
+	if st := h.report.Status; st.Verdict != portmap.Opened || st.Proto != portmap.PCP {
+		t.Fatalf("status %+v (%q), want opened by PCP", st, h.report.Says)
+	}
+	wantMapping := "7777->" + natlab.HomeHost.String() + ":7777"
+	mapped := func() bool {
+		m := lab.Mappings(t, lab.Home)
+		return len(m) == 1 && strings.Contains(m[0], wantMapping)
+	}
+	if !mapped() {
+		t.Fatalf("upnpc -l lists %q, want %s", lab.Mappings(t, lab.Home), wantMapping)
+	}
+	lab.StopRouter(t, lab.Router)
+	fmt.Fprintln(h.stdin, "suspect")
+	if l := h.awaitContains(t, "did not renew"); l == "" {
+		t.Fatal("the host did not notice the router was gone")
+	} else {
+		t.Logf("host: %s", l)
+	}
+	lab.StartRouter(t, lab.Router)
+	back := time.Now()
+	if !testwait.Until(60*time.Second, mapped) {
+		t.Fatalf("60 s after the router came back upnpc -l lists %q, want %s", lab.Mappings(t, lab.Home), wantMapping)
+	}
+	t.Logf("the mapping was back in the router's table %v after it came back", time.Since(back).Round(time.Millisecond))
+	if l := h.awaitContains(t, "answered again"); l == "" {
+		t.Fatal("the host did not log the mapping granted again")
+	} else {
+		t.Logf("host: %s", l)
+	}
+	h.close(t)
+	if m := lab.Mappings(t, lab.Home); len(m) != 0 {
+		t.Fatalf("after close upnpc -l lists %q, want no mapping", m)
 	}
 }
