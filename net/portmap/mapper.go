@@ -161,6 +161,10 @@ func (m *Mapper) run() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	announced := make(chan uint32, 1)
+	if conn := listenAnnouncements(gw, announced); conn != nil {
+		defer conn.Close()
+	}
 	results := make(chan Result, 4)
 	do := func(acts []Action) {
 		for _, a := range acts {
@@ -203,6 +207,13 @@ func (m *Mapper) run() {
 			m.logReport(mach, r, failures, restarts)
 		case <-timer.C:
 			do(mach.Tick(time.Now()))
+		case epoch := <-announced:
+			restarts := mach.Restarts()
+			acts := mach.Announce(time.Now(), epoch)
+			if mach.Restarts() > restarts {
+				m.logf("portmap: the router announced it restarted: asking again", "epoch", epoch)
+			}
+			do(acts)
 		case <-m.suspect:
 			if acts := mach.Suspect(time.Now()); len(acts) > 0 {
 				m.logf("portmap: asking the router again: the host suspects the mapping was lost", "proto", acts[0].Proto.String())
