@@ -248,3 +248,62 @@ func FuzzParseNATPMPAnswer(f *testing.F) {
 		_, _ = parseNATPMPAnswer(b, op%2, 7777)
 	})
 }
+
+// TestMapperSuspect: the host's hint asks the router again: the fake
+// router sees a second mapping request, and the mapping stays open.
+func TestMapperSuspect(t *testing.T) {
+	f := newFakePCP(t, "203.0.113.9", pcpSuccess, false)
+	m := Start(7777, Config{Gateway: loopbackGateway, Order: []Proto{PCP}, PCPPort: f.port()})
+	defer m.Close()
+	if !testwait.Until(10*time.Second, func() bool { return m.Status().Done() }) {
+		t.Fatalf("no verdict: %+v", m.Status())
+	}
+	// Hints until the router is asked again (the first may come within
+	// the 2 s after the grant, and waits for them to pass).
+	if !testwait.Until(20*time.Second, func() bool { m.Suspect(); return len(f.lifetimes()) >= 2 }) {
+		t.Fatalf("lifetimes asked %v, want a second request after Suspect", f.lifetimes())
+	}
+	if st := m.Status(); st.Verdict != Opened {
+		t.Fatalf("status %+v after Suspect, want opened", st)
+	}
+	var nilM *Mapper
+	nilM.Suspect()
+	Disabled(7777).Suspect()
+}
+
+func TestParseAnnouncement(t *testing.T) {
+	pcp := make([]byte, 24)
+	pcp[0], pcp[1] = pcpVersion, pcpResponseOp
+	binary.BigEndian.PutUint32(pcp[8:12], 42)
+	pcpFail := append([]byte(nil), pcp...)
+	pcpFail[3] = pcpNetworkFailure
+	tests := []struct {
+		name  string
+		b     []byte
+		epoch uint32
+		ok    bool
+	}{
+		{"PCP ANNOUNCE", pcp, 42, true},
+		{"PCP ANNOUNCE with an error", pcpFail, 0, false},
+		{"NAT-PMP address notice", []byte{0, 128, 0, 0, 0, 0, 0, 7, 7, 7, 7, 7}, 7, true},
+		{"NAT-PMP mapping answer", []byte{0, 129, 0, 0, 0, 0, 0, 7, 7, 7, 7, 7}, 0, false},
+		{"truncated", pcp[:20], 0, false},
+		{"empty", nil, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			epoch, ok := parseAnnouncement(tt.b)
+			if epoch != tt.epoch || ok != tt.ok {
+				t.Fatalf("got %d, %v; want %d, %v", epoch, ok, tt.epoch, tt.ok)
+			}
+		})
+	}
+}
+
+func FuzzParseAnnouncement(f *testing.F) {
+	f.Add([]byte{2, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{0, 128, 0, 0, 0, 0, 0, 7, 7, 7, 7, 7})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseAnnouncement(b)
+	})
+}
