@@ -259,7 +259,7 @@ func TestLabRouterRestart(t *testing.T) {
 		noticed string // what the host logs on noticing
 	}{
 		{"guests fell silent: Suspect", true, "did not renew"},
-		{"the router announces its restart", false, "announced it restarted"},
+		{"the router announces its restart", false, "the router restarted"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			lab := natlab.Build(t, natlab.Options{})

@@ -190,6 +190,7 @@ func (m *Mapper) run() {
 		} else {
 			timer.Reset(24 * time.Hour)
 		}
+		failures, restarts := mach.Failures(), mach.Restarts()
 		select {
 		case <-m.stop:
 			acts := mach.Close()
@@ -202,39 +203,34 @@ func (m *Mapper) run() {
 			}
 			return
 		case r := <-results:
-			failures, restarts := mach.Failures(), mach.Restarts()
 			do(mach.Report(time.Now(), r))
-			m.logReport(mach, r, failures, restarts)
 		case <-timer.C:
 			do(mach.Tick(time.Now()))
 		case epoch := <-announced:
-			restarts := mach.Restarts()
-			acts := mach.Announce(time.Now(), epoch)
-			if mach.Restarts() > restarts {
-				m.logf("portmap: the router announced it restarted: asking again", "epoch", epoch)
-			}
-			do(acts)
+			do(mach.Announce(time.Now(), epoch))
 		case <-m.suspect:
 			if acts := mach.Suspect(time.Now()); len(acts) > 0 {
 				m.logf("portmap: asking the router again: the host suspects the mapping was lost", "proto", acts[0].Proto.String())
 				do(acts)
 			}
 		}
+		m.logChange(mach, failures, restarts)
 		m.setStatus(mach.Status())
 	}
 }
 
-// logReport logs what a result changed beyond the status: the first of a
-// run of failed renewals, a mapping granted after failures, a restart of
-// the router read from its epoch.
-func (m *Mapper) logReport(mach *Machine, r Result, failures, restarts int) {
-	switch {
-	case mach.Restarts() > restarts:
-		m.logf("portmap: the router restarted (its epoch went back): the mapping was asked again", "epoch", r.Epoch, "outcome", r.Outcome.String())
-	case r.Outcome == OK && failures > 0 && mach.Failures() == 0:
-		m.logf("portmap: the router answered again: mapping granted", "after_failures", failures, "external", r.External.String())
-	case mach.Failures() == 1 && failures == 0:
-		m.logf("portmap: the router did not renew the mapping: asking again with backoff", "outcome", r.Outcome.String())
+// logChange logs what an event changed beyond the status: the router seen
+// to have restarted (its epoch, in an answer or an announcement), the
+// first of a run of failed renewals, a mapping granted after failures.
+func (m *Mapper) logChange(mach *Machine, failures, restarts int) {
+	if mach.Restarts() > restarts {
+		m.logf("portmap: the router restarted (its epoch says so): the mapping is asked again")
+	}
+	switch st := mach.Status(); {
+	case failures > 0 && mach.Failures() == 0 && st.Verdict == Opened:
+		m.logf("portmap: the router answered again: mapping granted", "after_failures", failures, "proto", st.Proto.String(), "external", st.External.String())
+	case failures == 0 && mach.Failures() > 0:
+		m.logf("portmap: the router did not renew the mapping: asking again with backoff", "verdict", st.String())
 	}
 }
 
