@@ -255,17 +255,22 @@ var logTime = regexp.MustCompile(`^time=(\S+) `)
 func TestLabRouterRestart(t *testing.T) {
 	for _, tt := range []struct {
 		name    string
+		opt     natlab.Options
+		proto   portmap.Proto
 		suspect bool   // the host calls Suspect while the router is down
 		noticed string // what the host logs on noticing
 	}{
-		{"guests fell silent: Suspect", true, "did not renew"},
-		{"the router announces its restart", false, "the router restarted"},
+		{"guests fell silent: Suspect", natlab.Options{}, portmap.PCP, true, "did not renew"},
+		{"the router announces its restart", natlab.Options{}, portmap.PCP, false, "the router restarted"},
+		// UPnP alone: no epoch, no announcement; the router comes back on
+		// another HTTP port, found by a new search.
+		{"UPnP only, guests fell silent: Suspect", natlab.Options{NoPCP: true}, portmap.UPnP, true, "did not renew"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			lab := natlab.Build(t, natlab.Options{})
+			lab := natlab.Build(t, tt.opt)
 			h := startLabHost(t, lab, lab.Home, "pcp,natpmp,upnp")
-			if st := h.report.Status; st.Verdict != portmap.Opened || st.Proto != portmap.PCP {
-				t.Fatalf("status %+v (%q), want opened by PCP", st, h.report.Says)
+			if st := h.report.Status; st.Verdict != portmap.Opened || st.Proto != tt.proto {
+				t.Fatalf("status %+v (%q), want opened by %v", st, h.report.Says, tt.proto)
 			}
 			wantMapping := "7777->" + natlab.HomeHost.String() + ":7777"
 			mapped := func() bool {

@@ -278,9 +278,11 @@ func (m *Machine) Suspect(now time.Time) []Action {
 // Announce feeds in a router's unsolicited announcement (a PCP ANNOUNCE
 // or a NAT-PMP address notice, RFC 6887 section 14.1.3, RFC 6886 section
 // 3.2.1) carrying its epoch: if the epoch says the router lost its
-// mappings, the mapping is asked again as Suspect does.
+// mappings, or no epoch was heard before to tell (a mapping held by UPnP,
+// whose answers carry none), the mapping is asked again as Suspect does.
 func (m *Machine) Announce(now time.Time, epoch uint32) []Action {
-	if !m.restarted(now, epoch) {
+	known := m.epochKnown
+	if !m.restarted(now, epoch) && known {
 		return nil
 	}
 	return m.Suspect(now)

@@ -601,3 +601,21 @@ func TestMachineEpoch(t *testing.T) {
 		})
 	}
 }
+
+// TestMachineAnnounceWithoutEpoch: a mapping held by UPnP has no epoch to
+// compare: an announcement from the router asks again all the same (at
+// most one request per SuspectGap), and a second one with an epoch in
+// step does not.
+func TestMachineAnnounceWithoutEpoch(t *testing.T) {
+	m := NewMachine(7777, []Proto{UPnP}, DefaultTiming())
+	acts := m.Start(t0)
+	m.Report(t0, Result{Seq: acts[0].Seq, Outcome: OK, External: netip.MustParseAddrPort("203.0.113.7:7777")})
+	got := m.Announce(t0.Add(time.Minute), 5)
+	if len(got) != 1 || got[0].Kind != Map || got[0].Proto != UPnP {
+		t.Fatalf("Announce: %+v, want the UPnP mapping asked again", got)
+	}
+	m.Report(t0.Add(time.Minute), Result{Seq: got[0].Seq, Outcome: OK, External: netip.MustParseAddrPort("203.0.113.7:7777")})
+	if got := m.Announce(t0.Add(time.Minute+10*time.Second), 15); len(got) != 0 {
+		t.Fatalf("an announcement in step: %+v, want nothing", got)
+	}
+}
