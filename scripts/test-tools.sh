@@ -29,8 +29,7 @@ pulseaudio pulseaudio for the sound test (a null sink, recorded with its parec)
 nft nftables for the NAT of the port mapping lab (internal/natlab)
 miniupnpd miniupnpd-nftables for the router of the lab (UPnP IGD, NAT-PMP, PCP)
 upnpc miniupnpc to list the mappings of the lab router
-natpmpc natpmpc to ask the lab router by NAT-PMP
-conntrack conntrack to flush the connection table of the lab router (a reboot)'
+natpmpc natpmpc to ask the lab router by NAT-PMP'
 
 # missing prints "package|what it is and why" for each missing tool, one a line.
 missing() {

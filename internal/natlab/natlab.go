@@ -183,13 +183,9 @@ func Build(t testing.TB, o Options) *Lab {
 // its way back up the router has forgotten everything: its nft rules are
 // flushed and laid again bare (masquerade only), its connection table
 // (conntrack) is flushed, and its lease file is gone. Until StartRouter,
-// no daemon answers PCP, NAT-PMP or UPnP. It needs the conntrack command
-// (Debian: conntrack); without it the test is skipped.
+// no daemon answers PCP, NAT-PMP or UPnP.
 func (l *Lab) StopRouter(t testing.TB, ns string) {
 	t.Helper()
-	if _, err := exec.LookPath("conntrack"); err != nil {
-		t.Skipf("natlab: needs conntrack to flush a router's connection table (Debian: apt-get install -y conntrack; make test installs it as root): %v", err)
-	}
 	l.mu.Lock()
 	d := l.daemons[ns]
 	delete(l.daemons, ns)
@@ -205,8 +201,9 @@ func (l *Lab) StopRouter(t testing.TB, ns string) {
 	}
 	l.must(t, ns, "nft", "flush", "ruleset")
 	l.nft(t, ns)
-	// conntrack -F exits 0 whether or not there was anything to flush.
-	l.must(t, ns, "conntrack", "-F")
+	if err := flushConntrack(ns); err != nil {
+		t.Fatal(err)
+	}
 	_ = os.Remove(filepath.Join(l.dir, ns+".leases"))
 }
 
