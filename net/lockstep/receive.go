@@ -125,6 +125,8 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		s.onChunk(m)
 	case wire.SnapshotRequest:
 		s.onSnapshotRequest(m.Turn)
+	case wire.DigestRequest:
+		s.onDigestRequest(m.Turn)
 	case wire.DesyncReport:
 		if s.room.desync == nil {
 			rep := m
@@ -254,6 +256,7 @@ func (s *Session) begin() {
 	s.lobby = lobbyWish{} // wishes never outlive the game they were made for
 	s.snap.want = false
 	s.repair.want, s.repair.havePend, s.repair.rewound = false, false, false // repairs of the last game
+	s.digest.n = 0                                                           // digests asked of the last game
 	s.hand.history, s.hand.cut, s.hand.asked = s.hand.history[:0], false, false
 	// The last game's finished status must not end this one: until the
 	// room says otherwise, the game runs.

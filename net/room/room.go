@@ -158,7 +158,8 @@ type Stats struct {
 	Duplicates          uint64 // client turns received again (redundancy, not an error)
 	Dropped             [NumDropReasons]uint64
 	Repairs             [game.MaxPlayers]uint64 // by slot: worlds that strayed from the majority's and were repaired
-	SentAway            uint64                  // players sent away for straying too often
+	SentAway            uint64                  // players sent away for straying too often, or for lying
+	Lies                uint64                  // worlds that did not back their sender's own reports (or were forged to collide)
 }
 
 // DesyncInfo describes a detected desync.
@@ -233,10 +234,11 @@ type Room struct {
 
 	pace roomPace // games at a person's pace (pace.go)
 
-	snap   snapshotRelay
-	fin    finalWorld  // the last game's world at its end, for a late rejoiner (final.go)
-	repair repairState // desync repair (repair.go)
-	rec    Recorder
+	snap    snapshotRelay
+	fin     finalWorld               // the last game's world at its end, for a late rejoiner (final.go)
+	repair  repairState              // desync repair (repair.go)
+	digests [digestRing]digestRecord // digests of the turns whose worlds are checked (digest.go)
+	rec     Recorder
 	// desync snapshots being assembled, one per slot
 	desyncAsm  [game.MaxPlayers]wire.Assembly
 	desyncDone uint8 // slots whose world is recorded
