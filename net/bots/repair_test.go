@@ -109,15 +109,17 @@ func TestRewindTwoPlayers(t *testing.T) {
 	}
 }
 
-// TestHashLiarSentAway: a bot that reports a wrong hash every turn is
-// repaired as often as the room allows, then sent away; the others finish
-// their game in step.
+// TestHashLiarSentAway: a bot that reports a wrong hash every turn (its
+// world honest) strays; the world it sends of that turn does not match
+// what it reported, a lie, counted; it strays again, lies again, and is
+// sent away, long before the repairs the room allows a faulty machine.
+// The others finish their game in step.
 func TestHashLiarSentAway(t *testing.T) {
 	cfg := bots.Config{Bots: 4, Ticks: 1800, Seed: 47, FaultBot: 3, Fault: lockstep.Fault{HashFrom: 400}}
 	s, res, _ := repairRun(t, cfg, "latency=20ms")
 	t.Log(s)
-	if s.Repairs != 3 || s.StrayedOut != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
-		t.Errorf("repairs=%d strayed_out=%d hash_groups=%d result_groups=%d desyncs=%d, want 3 1 1 1 0", s.Repairs, s.StrayedOut, s.HashGroups, s.ResultGroups, s.Desyncs)
+	if s.Repairs < 1 || s.Repairs > 2 || s.StrayedOut != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Errorf("repairs=%d strayed_out=%d hash_groups=%d result_groups=%d desyncs=%d, want 1-2 1 1 1 0", s.Repairs, s.StrayedOut, s.HashGroups, s.ResultGroups, s.Desyncs)
 	}
 	if !res.OK() {
 		t.Errorf("replay: mismatches %+v", res.Mismatches)
@@ -126,7 +128,8 @@ func TestHashLiarSentAway(t *testing.T) {
 
 // TestRewindThenDesyncStops: of two players one reports wrong hashes: both
 // rewind, the hashes differ again, and the game stops as desynced, the
-// players told that the engine is not deterministic for this game.
+// players told that neither world can be shown right (each machine's own
+// re-simulation of its turns agrees with itself: no engine is blamed).
 func TestRewindThenDesyncStops(t *testing.T) {
 	imp, err := transport.ParseImpairment("latency=10ms")
 	if err != nil {
@@ -146,8 +149,11 @@ func TestRewindThenDesyncStops(t *testing.T) {
 	}
 	_ = l.RunUntil(func() bool { return false }, l.Now()+2*time.Second) // the players are told
 	for _, b := range l.Bots {
-		if !b.Session.Rewound() || b.Session.Desync() == nil {
-			t.Errorf("bot %d: rewound %v desync %+v, want both", b.Index, b.Session.Rewound(), b.Session.Desync())
+		if !b.Session.Rewound() || b.Session.Desync() == nil || b.Session.StoppedText() != lockstep.UnprovenText {
+			t.Errorf("bot %d: rewound %v desync %+v words %q, want both and %q", b.Index, b.Session.Rewound(), b.Session.Desync(), b.Session.StoppedText(), lockstep.UnprovenText)
+		}
+		if ok, checked := b.Session.SelfCheck(); !ok || checked == 0 {
+			t.Errorf("bot %d: its own re-simulation: ok %v over %d turns, want ok over some", b.Index, ok, checked)
 		}
 	}
 }
@@ -173,5 +179,72 @@ func TestRepairOfAPlayerBehind(t *testing.T) {
 	t.Log(s)
 	if s.Repairs != 1 || s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
 		t.Errorf("repairs=%d hash_groups=%d result_groups=%d desyncs=%d, want 1 1 1 0", s.Repairs, s.HashGroups, s.ResultGroups, s.Desyncs)
+	}
+}
+
+// TestNumbersWithoutAWorldDecideNothing: liars that forge only their
+// reports (hash numbers and digests; their worlds stay honest) and agree
+// with one another. Three of five are a majority of numbers: the two
+// honest players are found to stray by them, but no liar's world backs
+// its numbers, so that majority decides nothing, every liar is caught
+// twice and sent away, and no honest player is. Two of four, and one of
+// two, are a tie nobody can settle: the game stops, after a rewind, and
+// says so in words that blame no engine.
+func TestNumbersWithoutAWorldDecideNothing(t *testing.T) {
+	tests := []struct {
+		name    string
+		bots    int
+		liars   []int
+		settled bool // the liars are sent away and the game plays on
+	}{
+		{"three liars of five", 5, []int{0, 1, 2}, true},
+		{"two liars of four", 4, []int{0, 1}, false},
+		{"one liar of two", 2, []int{1}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			imp, err := transport.ParseImpairment("latency=20ms")
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := bots.NewLocal(bots.Config{Bots: tc.bots, Ticks: 1800, Seed: 53, Fast: true, Net: imp,
+				FaultBot: tc.liars[0], FaultBots: tc.liars[1:], Fault: lockstep.Fault{HashFrom: 400}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := l.Run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(s)
+			_ = l.RunUntil(func() bool { return false }, l.Now()+2*time.Second) // the players are told
+			liar := map[int]bool{}
+			for _, i := range tc.liars {
+				liar[i] = true
+			}
+			for _, b := range l.Bots {
+				left := b.Session.Phase() == lockstep.Left && b.Session.LeaveMessage().Reason == wire.LeaveStrayed
+				switch {
+				case !liar[b.Index] && left:
+					t.Errorf("honest bot %d was sent away: %q", b.Index, b.Session.LeaveMessage().Text)
+				case tc.settled && liar[b.Index] && !left:
+					t.Errorf("lying bot %d was not sent away (phase %v)", b.Index, b.Session.Phase())
+				case !tc.settled && !liar[b.Index]:
+					if words := b.Session.StoppedText(); b.Session.Desync() == nil || words != lockstep.UnprovenText && words != lockstep.UnprovenManyText {
+						t.Errorf("honest bot %d: desync %+v, words %q, want the game stopped with nobody shown right", b.Index, b.Session.Desync(), words)
+					}
+				}
+			}
+			if tc.settled {
+				if l.Room.Desync() != nil || s.StrayedOut != len(tc.liars) || s.Desyncs != 0 {
+					t.Errorf("desync %+v, sent away %d, want none and %d", l.Room.Desync(), s.StrayedOut, len(tc.liars))
+				}
+				if st := l.Room.Stats(); st.Lies != 2*uint64(len(tc.liars)) {
+					t.Errorf("lies counted %d, want %d (each liar caught twice)", st.Lies, 2*len(tc.liars))
+				}
+			} else if l.Room.Desync() == nil || s.Rewinds == 0 {
+				t.Errorf("desync %+v rewinds %d, want the game stopped after a rewind", l.Room.Desync(), s.Rewinds)
+			}
+		})
 	}
 }

@@ -131,6 +131,12 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		if s.room.desync == nil {
 			rep := m
 			s.room.desync = &rep
+			if s.repair.rewound {
+				// The split came back after a rewind: the engine is
+				// blamed only if this machine cannot repeat its own turns.
+				ok, _ := s.SelfCheck()
+				s.repair.selfFault = !ok
+			}
 			s.emit(Event{Kind: EvDesync, Turn: m.Turn})
 		}
 	case wire.RoomStatus:
@@ -255,8 +261,8 @@ func (s *Session) begin() {
 	s.sync.count = 0      // nothing of the last game is re-simulated
 	s.lobby = lobbyWish{} // wishes never outlive the game they were made for
 	s.snap.want = false
-	s.repair.want, s.repair.havePend, s.repair.rewound = false, false, false // repairs of the last game
-	s.digest.n = 0                                                           // digests asked of the last game
+	s.repair.want, s.repair.havePend, s.repair.rewound, s.repair.selfFault = false, false, false, false // repairs of the last game
+	s.digest.n = 0                                                                                      // digests asked of the last game
 	s.hand.history, s.hand.cut, s.hand.asked = s.hand.history[:0], false, false
 	// The last game's finished status must not end this one: until the
 	// room says otherwise, the game runs.

@@ -534,6 +534,9 @@ func (r *Room) lied(slot int, turn uint32) {
 	r.stats.Lies++
 	r.noteRepair(RepairNote{Kind: RepairLied, Slot: slot, Turn: turn})
 	if timesWithin(rs.lies[:], r.now) >= maxLies-1 {
+		if n, ok := r.rec.(Noter); ok {
+			n.Note(RepairNoteText(slot, turn, math.MaxUint32)) // its hashes from there on are not of its world
+		}
 		r.sendAway(slot, liedText)
 		return
 	}
@@ -547,6 +550,9 @@ func (r *Room) forged(slot int, turn uint32) {
 	r.drop(DropSnapshot)
 	r.stats.Lies++
 	r.noteRepair(RepairNote{Kind: RepairLied, Slot: slot, Turn: turn})
+	if n, ok := r.rec.(Noter); ok {
+		n.Note(RepairNoteText(slot, turn, math.MaxUint32))
+	}
 	r.sendAway(slot, liedText)
 }
 
