@@ -376,10 +376,14 @@ func (r *Room) recordStray(rec *hashRecord) {
 
 // checkLead is how many turns past the last compiled one the room asks
 // for a world and its digests: no player has completed that turn when the
-// requests reach it (they travel on the reliable stream, master turns
-// beside it), so every player computes the digest as it completes it and
-// keeps no old world for it.
-const checkLead = 4 // turns
+// room asks, so each computes the digest as it completes it. A request
+// that arrives later (it travels on the reliable stream, the master turn
+// beside it) is answered from the worlds the player keeps of its last
+// turns; one that keeps none (lockstep.SharedSim's bots) answers with a
+// later turn's world, and the room asks again. One turn ahead, a repair
+// took 49 ms on an unimpaired link and 199 ms at a 50 ms round trip
+// (BENCHMARKS.md, "Desync repair"); four turns ahead, 99 and 299 ms.
+const checkLead = 1 // turns
 
 // checkTurn returns the turn the room asks worlds and digests of now.
 func (r *Room) checkTurn() uint32 { return r.nextTurn + checkLead }
