@@ -159,7 +159,7 @@ func (s *repairSlot) forget(from uint32) {
 //	asking   arrive  → held     the whole world came; its digest is being checked
 //	held     check   → checked  a strict majority of the voters has its digest
 //	checked  expire  → none     too old for the master turns kept, or sent to nobody who took it
-//	asking, held  refuse → none  not the voters' world, or no answer: someone else is asked
+//	asking, held  refuse → none  not the voters' world, or no answer (repairAsk): someone else is asked
 type worldPhase uint8
 
 const (
@@ -398,11 +398,13 @@ func (r *Room) askRepairWorld() {
 		r.sendRepairs()
 		return
 	}
-	if w.phase == worldHeld || (w.phase == worldAsking && r.now-w.askAt < repairAsk) {
+	if (w.phase == worldAsking || w.phase == worldHeld) && r.now-w.askAt < repairAsk {
 		return
 	}
-	if w.phase == worldAsking {
-		w.refuse() // it did not answer
+	if w.phase == worldAsking || w.phase == worldHeld {
+		// It did not answer, or not enough voters said what its world
+		// should be: another voter, another turn.
+		w.refuse()
 	}
 	src := r.repairSource()
 	if src < 0 {

@@ -227,3 +227,33 @@ func TestSplitRewinds(t *testing.T) {
 		t.Fatalf("desync = %+v, want turn 4: the hashes split again after a rewind", d)
 	}
 }
+
+// TestRepairWorldWaitsForDigestsOnlySoLong: a world held while a voter
+// never sends its digest is given up after a while, and another voter is
+// asked for a world of a later turn; with the digests in, the repair goes.
+func TestRepairWorldWaitsForDigestsOnlySoLong(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(4)
+	data, hash := world(t, 1)
+	good := uint32(hash)
+	b.advance(1, 4, good, nil)
+	b.playIdle(2, 4)
+	b.hashes(2, 4, good, map[room.ConnID]uint32{4: 0xbad})
+	ask, _ := asked[wire.SnapshotRequest](b.peer(1))
+	b.advance(ask, 4, good, map[room.ConnID]uint32{4: 0xbad})
+	b.answer(1, claim{serves: data}) // the others are silent: 1 of 3 voters
+	b.peer(2).got, b.peer(3).got = nil, nil
+	for i := 0; i < 30 && !find(b.peer(2), func(m wire.SnapshotRequest) bool { return true }); i++ {
+		b.tick(100 * time.Millisecond)
+	}
+	next, ok := asked[wire.SnapshotRequest](b.peer(2))
+	if !ok || next <= ask {
+		t.Fatalf("no other voter asked for a later world after the digests did not come (asked %v, turn %d)", ok, next)
+	}
+	b.advance(next, 4, good, map[room.ConnID]uint32{4: 0xbad})
+	b.answer(3, claim{serves: data})
+	b.answer(2, claim{serves: data})
+	if !find(b.peer(4), func(m wire.Repair) bool { return m.Kind == wire.RepairWorld }) {
+		t.Fatal("the strayed player was not repaired once the digests came")
+	}
+}
