@@ -42,8 +42,9 @@ import (
 // nothing: the players they said had strayed are in step again.
 //
 // A player repaired maxRepairs times within repairWindow that strays again
-// is sent away (wire.LeaveStrayed) and dropped by a master turn
-// (wire.EventStrayed). The report of every stray is still recorded (the
+// is sent away (wire.LeaveStrayed) once a checked world shows the voters'
+// numbers are backed (numbers no world backs send nobody away), and
+// dropped by a master turn (wire.EventStrayed). The report of every stray is still recorded (the
 // hashes, and the worlds of the strayed player and of the majority
 // player), and the replay notes each repair, so that verifying it skips the
 // hashes the strayed player reported from the turn it strayed to the turn
@@ -95,6 +96,7 @@ type repairSlot struct {
 	hashFrom uint32        // its hashes of turns below this are of its world before a repair: ignored
 	repairs  [maxRepairs]time.Duration
 	lies     [maxLies]time.Duration // when its world did not back its reports
+	last     bool                   // strayed once more than maxRepairs allow: a checked world sends it away
 }
 
 func (s *repairSlot) repairing() bool { return s.phase != inStep }
@@ -104,7 +106,7 @@ func (s *repairSlot) stray(turn, claim uint32, now time.Duration) bool {
 	if s.phase != inStep {
 		return false
 	}
-	s.phase, s.at, s.claim, s.since = phaseStrayed, turn, claim, now
+	s.phase, s.at, s.claim, s.since, s.last = phaseStrayed, turn, claim, now, false
 	return true
 }
 
@@ -338,14 +340,11 @@ func (r *Room) stray(slot int, rec *hashRecord) {
 	if rs.repairing() {
 		return
 	}
-	if timesWithin(rs.repairs[:], r.now) >= maxRepairs {
-		if n, ok := r.rec.(Noter); ok {
-			n.Note(RepairNoteText(slot, rec.turn, math.MaxUint32)) // its last hashes, of a world that strayed
-		}
-		r.sendAway(slot, strayedText)
-		return
-	}
 	rs.stray(rec.turn, rec.hashes[slot], r.now)
+	// Once repaired as often as the room allows, it is sent away instead
+	// of repaired again (sendRepairs): judged by a world the voters'
+	// digests back, not by their numbers alone.
+	rs.last = timesWithin(rs.repairs[:], r.now) >= maxRepairs
 	r.noteRepair(RepairNote{Kind: RepairStrayed, Slot: slot, Turn: rec.turn})
 	r.recordStray(rec)
 	// Its world of that turn: for the report, and to see that it backs
@@ -578,6 +577,13 @@ func (r *Room) sendRepairs() {
 		rs := &r.repair.slots[i]
 		m := r.slots[i].m
 		if rs.phase != phaseStrayed || m == nil || !m.connected {
+			continue
+		}
+		if rs.last {
+			if n, ok := r.rec.(Noter); ok {
+				n.Note(RepairNoteText(i, rs.at, math.MaxUint32)) // its last hashes, of a world that strayed
+			}
+			r.sendAway(i, strayedText)
 			continue
 		}
 		rs.send(w.turn, r.now)

@@ -257,3 +257,56 @@ func TestRepairWorldWaitsForDigestsOnlySoLong(t *testing.T) {
 		t.Fatal("the strayed player was not repaired once the digests came")
 	}
 }
+
+// TestRepeatStrayerJudgedByAWorld: a player repaired as often as the room
+// allows strays again, but by numbers that no world backs: the voters the
+// room asks for a world each send one that does not match what they
+// reported. It is not sent away (the stray is called off); the liars are
+// counted.
+func TestRepeatStrayerJudgedByAWorld(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(3)
+	data, hash := world(t, 1)
+	good := uint32(hash)
+	for round := 0; round < 3; round++ {
+		turn := b.r.Turn()
+		b.playIdle(turn, 3)
+		b.hashes(turn, 3, good, map[room.ConnID]uint32{3: 0xbad})
+		if ask, ok := asked[wire.SnapshotRequest](b.peer(1)); ok {
+			b.advance(ask, 3, good, map[room.ConnID]uint32{3: 0xbad})
+			b.answer(1, claim{serves: data})
+			b.answer(2, claim{serves: data})
+		}
+		var from uint32
+		if !find(b.peer(3), func(m wire.SnapshotChunk) bool { from = m.Turn; return true }) {
+			t.Fatalf("round %d: no world sent to the strayed player", round)
+		}
+		b.advance(from, 3, good, map[room.ConnID]uint32{3: 0xbad})
+		b.send(3, wire.Repair{Kind: wire.RepairDone, Turn: from, Upto: b.r.Turn() - 1})
+		b.peer(1).got, b.peer(2).got, b.peer(3).got = nil, nil, nil
+		b.tick(time.Second)
+	}
+	b.advance(b.r.Turn()+140, 3, good, nil) // the checked world grows too old to send (masterRing/4 turns)
+	for c := room.ConnID(1); c <= 3; c++ {
+		b.peer(c).got = nil
+	}
+	turn := b.r.Turn()
+	b.playIdle(turn, 3)
+	b.hashes(turn, 3, good, map[room.ConnID]uint32{3: 0xbad})
+	bad, _ := world(t, 2) // not what they reported
+	for i := 0; i < 4 && !sentAway(b.peer(3)); i++ {
+		for _, c := range []room.ConnID{1, 2} {
+			if ask, ok := asked[wire.SnapshotRequest](b.peer(c)); ok {
+				b.advance(ask, 3, good, map[room.ConnID]uint32{3: 0xbad})
+				b.answer(c, claim{serves: bad})
+			}
+		}
+		b.tick(10 * time.Millisecond)
+	}
+	if sentAway(b.peer(3)) {
+		t.Fatal("the strayed player was sent away by numbers no world backed")
+	}
+	if st := b.r.Stats(); st.Lies != 2 || st.SentAway != 0 {
+		t.Errorf("lies %d sent away %d, want 2 and 0", st.Lies, st.SentAway)
+	}
+}
