@@ -9,6 +9,7 @@ import (
 	"rockstep/net/bots"
 	"rockstep/net/lockstep"
 	"rockstep/net/replay"
+	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -246,5 +247,90 @@ func TestNumbersWithoutAWorldDecideNothing(t *testing.T) {
 				t.Errorf("desync %+v rewinds %d, want the game stopped after a rewind", l.Room.Desync(), s.Rewinds)
 			}
 		})
+	}
+}
+
+// TestRefereeSettlesTies: on a refereed room (the room runs the engine on
+// its turns, room.Config.Referee) a tie is no tie: liars that forge their
+// numbers, two of four or one of two, are sent away and the honest players
+// play on; a two-player game whose one world is corrupted is repaired from
+// the room's own world, with no rewind.
+func TestRefereeSettlesTies(t *testing.T) {
+	tests := []struct {
+		name   string
+		bots   int
+		faulty []int
+		fault  lockstep.Fault
+		out    int // sent away
+	}{
+		{"two liars of four", 4, []int{0, 1}, lockstep.Fault{HashFrom: 400}, 2},
+		{"one liar of two", 2, []int{1}, lockstep.Fault{HashFrom: 400}, 1},
+		{"a corrupted world of two", 2, []int{1}, lockstep.Fault{FlipAt: 700}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			imp, err := transport.ParseImpairment("latency=20ms")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc := room.LAN()
+			rc.Referee = true
+			l, err := bots.NewLocal(bots.Config{Bots: tc.bots, Ticks: 1800, Seed: 54, Fast: true, Net: imp, Room: rc,
+				FaultBot: tc.faulty[0], FaultBots: tc.faulty[1:], Fault: tc.fault})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := l.Run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(s)
+			if l.Room.Desync() != nil || s.Desyncs != 0 || s.Rewinds != 0 || s.StrayedOut != tc.out {
+				t.Errorf("desync %+v rewinds %d sent away %d, want none, none and %d", l.Room.Desync(), s.Rewinds, s.StrayedOut, tc.out)
+			}
+			faulty := map[int]bool{}
+			for _, i := range tc.faulty {
+				faulty[i] = true
+			}
+			for _, b := range l.Bots {
+				left := b.Session.Phase() == lockstep.Left
+				if !faulty[b.Index] && left {
+					t.Errorf("honest bot %d was sent away", b.Index)
+				}
+			}
+			if tc.out == 0 && s.Repairs != 1 {
+				t.Errorf("repairs %d, want 1", s.Repairs)
+			}
+		})
+	}
+}
+
+// TestRefereeSnapshotForASpectator: a spectator joining a refereed game
+// late catches up from the room's own world (no player is asked for its
+// world) and ends in step with the players.
+func TestRefereeSnapshotForASpectator(t *testing.T) {
+	imp, err := transport.ParseImpairment("latency=20ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := room.LAN()
+	rc.Referee = true
+	l, err := bots.NewLocal(bots.Config{Bots: 3, Ticks: 2400, Seed: 55, Fast: true, Net: imp, Room: rc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.RunUntil(func() bool { return l.Bots[0].Session.Stats().Ticks >= 1200 }, 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	spec := l.Join(lockstep.Config{Name: "watcher", Spectate: true})
+	s, err := l.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _ := spec.Session.ExecutedTurns(); first < 500 || !spec.Final.OK {
+		t.Fatalf("spectator from turn %d, final %+v: want it caught up from a snapshot and to the end", first, spec.Final)
+	}
+	if s.HashGroups != 1 || s.ResultGroups != 1 || s.Desyncs != 0 {
+		t.Fatalf("bots disagree: %s", s)
 	}
 }

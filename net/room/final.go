@@ -70,6 +70,12 @@ func (r *Room) keepFinal(reason wire.EndReason, final uint32) {
 		return
 	}
 	f.game, f.turn = r.game, final
+	if data, turn, hash, ok := r.refereeWorld(); ok && (turn == final || r.ref.world.Over) {
+		// The room's own world at the end (referee.go; one that is over
+		// stays as it was at the turn it ended).
+		f.data, f.hash, f.ready = append(f.data, data...), hash, true
+		return
+	}
 	r.askFinal()
 }
 

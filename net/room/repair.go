@@ -203,7 +203,7 @@ func (w *repairWorld) check() bool {
 }
 
 func (w *repairWorld) refuse() {
-	if w.phase == worldAsking || w.phase == worldHeld {
+	if (w.phase == worldAsking || w.phase == worldHeld) && w.src >= 0 {
 		w.tried |= 1 << w.src
 		w.phase = worldNone
 	}
@@ -250,6 +250,7 @@ func (r *Room) resetRepair() {
 	r.repair = repairState{}
 	r.repair.world.data = data
 	r.digests = [digestRing]digestRecord{}
+	r.startReferee()
 }
 
 func (r *Room) noteRepair(n RepairNote) {
@@ -318,6 +319,16 @@ func (r *Room) hashesDiffer(rec *hashRecord) bool {
 func (r *Room) judgeTurn(rec *hashRecord) {
 	if r.cfg.NoRepair {
 		r.declareDesync(rec)
+		return
+	}
+	if h, ok := r.refereeHash(rec.turn); ok {
+		// The room's own world says who strayed: no vote, no tie.
+		in := rec.mask &^ r.repairingMask() & r.liveMask()
+		for i := 0; i < game.MaxPlayers; i++ {
+			if in&(1<<i) != 0 && rec.hashes[i] != uint32(h) {
+				r.stray(i, rec)
+			}
+		}
 		return
 	}
 	v := judge(rec.mask&^r.repairingMask(), &rec.hashes, r.voters(), r.liveMask())
@@ -394,6 +405,12 @@ func (r *Room) checkTurn() uint32 { return r.nextTurn + checkLead }
 func (r *Room) askRepairWorld() {
 	w := &r.repair.world
 	if w.phase == worldChecked && (w.turn >= r.nextTurn || r.nextTurn-w.turn < masterRing/4) {
+		r.sendRepairs()
+		return
+	}
+	if data, turn, hash, ok := r.refereeWorld(); ok {
+		// The room's own world: checked by construction.
+		w.phase, w.src, w.turn, w.hash, w.data = worldChecked, -1, turn, hash, append(w.data[:0], data...)
 		r.sendRepairs()
 		return
 	}

@@ -78,6 +78,11 @@ type Config struct {
 	// turn stops the game (desynced), as before repairs (for tests that
 	// want a desync, and to compare).
 	NoRepair bool
+	// Referee makes the room run the engine on the turns it compiles
+	// (referee.go): its own world is the truth for repairs, snapshots,
+	// the final world, ties and two-player games. Opt-in (`-server
+	// -referee`): about one Step of work per tick per room.
+	Referee bool
 	// OnRepair, if set, is told of every stray, repair, rewind and player
 	// sent away for straying (for the log).
 	OnRepair func(RepairNote)
@@ -238,6 +243,7 @@ type Room struct {
 	fin     finalWorld               // the last game's world at its end, for a late rejoiner (final.go)
 	repair  repairState              // desync repair (repair.go)
 	digests [digestRing]digestRecord // digests of the turns whose worlds are checked (digest.go)
+	ref     referee                  // the room's own engine, with Config.Referee (referee.go)
 	rec     Recorder
 	// desync snapshots being assembled, one per slot
 	desyncAsm  [game.MaxPlayers]wire.Assembly

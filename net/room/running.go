@@ -223,6 +223,7 @@ func (r *Room) compileTurn() {
 		r.lagging = 0
 		r.statusDirty = true
 	}
+	r.refereeTurn(mt) // with Config.Referee, the room's own engine (referee.go)
 	r.compiledAt[t%masterRing] = r.now
 	r.nextTurn++
 	r.stats.Turns++

@@ -106,6 +106,14 @@ func (r *Room) relaySnapshots() {
 // world, preferring a different one from the last that failed to answer.
 func (r *Room) askSnapshot() {
 	s := &r.snap
+	if data, turn, hash, ok := r.refereeWorld(); ok {
+		// The room's own world (referee.go): nobody is asked.
+		s.data = append(s.data[:0], data...)
+		s.turn, s.hash, s.sum = turn, hash, wire.WorldSum(data)
+		s.ready, s.asking, s.checking = true, false, false
+		r.relaySnapshots()
+		return
+	}
 	pick := r.snapshotSource()
 	if pick == nil {
 		return
