@@ -68,6 +68,7 @@ func run(args []string) int {
 	fs.IntVar(&so.maxRooms, "max-rooms", 0, "with -server: rooms at once (default 256)")
 	fs.IntVar(&so.maxConns, "max-conns", 0, fmt.Sprintf("with -server: connections at once, players and spectators of every room (default %d)", transport.LAN().MaxSessions))
 	fs.IntVar(&so.procs, "procs", 0, fmt.Sprintf("with -server: processors running the server's Go code at once (default $GOMAXPROCS if set, else %d: every room runs on one loop)", serverProcs))
+	fs.BoolVar(&so.referee, "referee", false, "with -server: run the engine on every room's turns (about one Step a tick a room); the server's world then settles desyncs, ties and two-player games, and is the world repairs and snapshots come from")
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
 	fs.Var((*stringsFlag)(&so.roomKeys), "room-key", "with -server: open rooms only for players who give this `KEY` (repeatable; hand it to your friends; default: anyone may create rooms); with -bots -join -per-room: the key the bots create rooms with")
 	fs.StringVar(&so.keysFile, "room-keys", "", "with -server: like -room-key, for each key in `FILE` (one a line; # starts a comment line)")
