@@ -112,6 +112,9 @@ const (
 // A world whose checksum is that of another world (the majority's, or the
 // one its sender reported) and whose digest is not was forged to collide.
 func (r *Room) judgeWorld(src int, turn uint32, h uint64, sum wire.Sum) worldVerdict {
+	if src < 0 || src >= game.MaxPlayers {
+		return worldRefused // only a player's world is judged
+	}
 	d := r.digestsOf(turn)
 	voters := r.voters()
 	need := bits.OnesCount8(voters)

@@ -660,7 +660,7 @@ func RepairNoteText(slot int, from, upto uint32) string {
 	return fmt.Sprintf("repair slot=%d turns=%d-%d", slot, from, upto)
 }
 
-// rewinding returns the slots that have not rewound yet.
+// rewindingMask returns the slots that have not rewound yet.
 func (r *Room) rewindingMask() uint8 {
 	var m uint8
 	for i := range r.repair.slots {

@@ -218,7 +218,9 @@ func (r *Room) checkSnapshot() {
 	if s.refusedGame != r.game {
 		s.refused, s.refusedGame = 0, r.game
 	}
-	s.refused |= 1 << s.srcSlot
+	if s.srcSlot >= 0 {
+		s.refused |= 1 << s.srcSlot
+	}
 	s.checking = false
 	s.askAt = r.now - snapshotAsk // ask someone else at once
 	switch v {
