@@ -408,16 +408,16 @@ func (s *netPlayScreen) drawWrapped(field *ebiten.Image, v draw.View, h *draw.HU
 }
 
 // wrapWords breaks s at spaces into lines of at most width characters
-// (a word longer than that stands alone), at most max lines, the last
+// (a word longer than that stands alone), at most most lines, the last
 // taking the rest.
-func wrapWords(s string, width, max int) []string {
+func wrapWords(s string, width, most int) []string {
 	var lines []string
 	line := ""
 	for _, w := range strings.Fields(s) {
 		switch {
 		case line == "":
 			line = w
-		case len([]rune(line))+1+len([]rune(w)) <= width || len(lines) == max-1:
+		case len([]rune(line))+1+len([]rune(w)) <= width || len(lines) == most-1:
 			line += " " + w
 		default:
 			lines = append(lines, line)
