@@ -50,7 +50,7 @@ func run(args []string) int {
 	fs.IntVar(&bo.perRoom, "per-room", 0, "with -bots -join: put `N` bots in each room, creating rooms on the server (0: all in the default room)")
 	fs.BoolVar(&bo.share, "share", false, "with -bots -join: each room's bots simulate their game once between them (a load test's bots; their hashes then agree by construction)")
 	fs.IntVar(&bo.players, "players", 0, "with -bots -join: a room starts once it has `N` ready players (default: -per-room, or -bots)")
-	fs.StringVar(&bo.fault, "fault", "", "debug: a deliberate fault, to see desync repair work: `SPEC` flip@TICK (this player's world changes after confirmed tick TICK of a network game: it strays and is repaired) or hash@TICK (it reports wrong hashes from TICK on: repaired, then sent away); with -bots, bot=N,flip@TICK or bot=N,hash@TICK for bot N (bot 0 if bot= is left out)")
+	fs.StringVar(&bo.fault, "fault", "", "debug: a deliberate fault, to see desync repair work: `SPEC` flip@TICK (this player's world changes after confirmed tick TICK of a network game: it strays and is repaired) or hash@TICK (it reports wrong hashes and digests from TICK on: its world does not back them, and it is sent away); with -bots, bot=N,flip@TICK or bot=N,hash@TICK for bot N (bot 0 if bot= is left out)")
 	fs.StringVar(&bo.tokenDir, "token-dir", "", "with -bots -join: keep each bot's session token in `DIR`, so a restarted bot reclaims its slot")
 	ro := replayFlags(fs)
 	po := predictFlags(fs)
