@@ -31,7 +31,7 @@ const RepairedText = "your game was out of step with the others and has been rep
 // for more players.
 const (
 	UnprovenText     = "your games disagree and neither can be shown right: one of the two computers is faulty or modified"
-	UnprovenManyText = "your games disagree and no side can be shown right: one of these computers is faulty or modified"
+	UnprovenManyText = "your games disagree and no side can be shown right: some of these computers are faulty or modified"
 )
 
 // NotDeterministicText says why a game stopped whose hashes differed again
