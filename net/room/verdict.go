@@ -8,10 +8,10 @@ import (
 )
 
 // What the room does when the hashes of a turn differ (docs/ARCHITECTURE.md
-// §1, "Desync repair"): a strict majority of the live players agreeing
-// outvotes the others, who have strayed and are repaired from a majority
-// player's world while the game goes on; with no majority every player
-// rewinds to the last turn all hashes agreed on. These are the limits of
+// §1, "Desync repair"): a strict majority of the voters agreeing outvotes
+// the others, who have strayed and are repaired from a checked world while
+// the game goes on; with no majority every player rewinds to the last turn
+// all hashes agreed on. These are the limits of
 // that, in one place.
 const (
 	// maxRepairs is how many times one player may be repaired within
@@ -25,8 +25,10 @@ const (
 	// sending the world again).
 	repairAsk = time.Second
 	// rewindAgain: hashes that split again within this long of a rewind
-	// stop the game (desynced): the engine itself is not deterministic for
-	// this game, and rewinding again would only repeat it.
+	// stop the game (desynced): nobody's world can be shown right (a
+	// faulty or modified computer, or an engine that is not deterministic
+	// here: each player's own re-simulation tells which), and rewinding
+	// again would only repeat it.
 	rewindAgain = repairWindow
 	// maxLies is how many times a player's world may fail to back its
 	// own reports within repairWindow: the second sends it away. One
