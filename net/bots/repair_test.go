@@ -19,6 +19,13 @@ import (
 // went lagging waiting for the faulty bot.
 func repairRun(t *testing.T, cfg bots.Config, spec string) (bots.Summary, replay.Result, int) {
 	t.Helper()
+	s, res, lagged, _ := repairRunLocal(t, cfg, spec)
+	return s, res, lagged
+}
+
+// repairRunLocal is repairRun, and returns the local game too.
+func repairRunLocal(t *testing.T, cfg bots.Config, spec string) (bots.Summary, replay.Result, int, *bots.Local) {
+	t.Helper()
 	imp, err := transport.ParseImpairment(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +62,7 @@ func repairRun(t *testing.T, cfg bots.Config, spec string) (bots.Summary, replay
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, res, lagged
+	return s, res, lagged, l
 }
 
 // TestRepairInPlace: one of four bots' world is corrupted at a random
@@ -269,37 +276,28 @@ func TestRefereeSettlesTies(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			imp, err := transport.ParseImpairment("latency=20ms")
-			if err != nil {
-				t.Fatal(err)
-			}
 			rc := room.LAN()
 			rc.Referee = true
-			l, err := bots.NewLocal(bots.Config{Bots: tc.bots, Ticks: 1800, Seed: 54, Fast: true, Net: imp, Room: rc,
-				FaultBot: tc.faulty[0], FaultBots: tc.faulty[1:], Fault: tc.fault})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := l.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
+			s, res, _, l := repairRunLocal(t, bots.Config{Bots: tc.bots, Ticks: 1800, Seed: 54, Room: rc,
+				FaultBot: tc.faulty[0], FaultBots: tc.faulty[1:], Fault: tc.fault}, "latency=20ms")
 			t.Log(s)
-			if l.Room.Desync() != nil || s.Desyncs != 0 || s.Rewinds != 0 || s.StrayedOut != tc.out {
-				t.Errorf("desync %+v rewinds %d sent away %d, want none, none and %d", l.Room.Desync(), s.Rewinds, s.StrayedOut, tc.out)
-			}
 			faulty := map[int]bool{}
 			for _, i := range tc.faulty {
 				faulty[i] = true
 			}
 			for _, b := range l.Bots {
-				left := b.Session.Phase() == lockstep.Left
-				if !faulty[b.Index] && left {
+				if !faulty[b.Index] && b.Session.Phase() == lockstep.Left {
 					t.Errorf("honest bot %d was sent away", b.Index)
 				}
 			}
+			if s.Desyncs != 0 || s.Rewinds != 0 || s.StrayedOut != tc.out || s.HashGroups != 1 || s.ResultGroups != 1 {
+				t.Errorf("desyncs %d rewinds %d sent away %d hash_groups %d result_groups %d, want 0, 0, %d, 1, 1", s.Desyncs, s.Rewinds, s.StrayedOut, s.HashGroups, s.ResultGroups, tc.out)
+			}
 			if tc.out == 0 && s.Repairs != 1 {
 				t.Errorf("repairs %d, want 1", s.Repairs)
+			}
+			if !res.OK() || res.Checked == 0 {
+				t.Errorf("replay: %d hashes checked, mismatches %+v", res.Checked, res.Mismatches)
 			}
 		})
 	}
