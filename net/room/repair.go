@@ -44,11 +44,12 @@ import (
 // A player repaired maxRepairs times within repairWindow that strays again
 // is sent away (wire.LeaveStrayed) once a checked world shows the voters'
 // numbers are backed (numbers no world backs send nobody away), and
-// dropped by a master turn (wire.EventStrayed). The report of every stray is still recorded (the
-// hashes, and the worlds of the strayed player and of the majority
-// player), and the replay notes each repair, so that verifying it skips the
-// hashes the strayed player reported from the turn it strayed to the turn
-// it was repaired at.
+// dropped by a master turn (wire.EventStrayed). With Config.Referee the
+// room's own world (referee.go) decides instead of any vote. The report of
+// every stray is still recorded (the hashes, and the worlds of the strayed
+// player and of the majority player), and the replay notes each repair, so
+// that verifying it skips the hashes the strayed player reported from the
+// turn it strayed to the turn it was repaired at.
 
 // repairState is the room's side of repairs in the running game.
 type repairState struct {
