@@ -463,7 +463,8 @@ type netView struct {
 	refusal  wire.Refuse
 	leave    wire.Leave
 	desync   *wire.DesyncReport
-	rewound  bool // every player rewound this game (no majority): a desync after it means the engine is not deterministic here
+	rewound  bool   // every player rewound this game (no majority)
+	stopped  string // why a desync after that stopped the game (lockstep.StoppedText)
 	stats    lockstep.Stats
 	silence  time.Duration // how long the room has said nothing while the game should flow (lockstep.RoomSilence)
 	chat     []wire.Chat
@@ -525,7 +526,7 @@ func (g *netGame) read(v *netView) {
 			v.desync = nil
 		}
 		v.stats = s.Stats()
-		v.rewound = s.Rewound()
+		v.rewound, v.stopped = s.Rewound(), s.StoppedText()
 		v.silence = s.RoomSilence()
 		chat := s.Chat()
 		if len(chat) != len(v.chat) || (len(chat) > 0 && chat[len(chat)-1] != v.chat[len(v.chat)-1]) {

@@ -36,6 +36,7 @@ type serverOptions struct {
 	procs     int      // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
 	record    string   // replay file ("off": none; "": the replays folder)
 	handover  bool     // hand running games to their players when stopped
+	referee   bool     // run the engine on every room's turns (room.Config.Referee)
 	portmap   bool     // ask the router to forward the port (-portmap; off unless asked)
 	roomKeys  []string // -room-key: keys a player must give to create a room (none: anyone may)
 	keysFile  string   // -room-keys: a file of more such keys, one a line
@@ -156,6 +157,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		cfg.MaxRooms = o.maxRooms
 	}
 	cfg.Handover = o.handover
+	cfg.Room.Referee = o.referee
 	cfg.RoomKeys = keys
 	h := host.New(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -185,7 +187,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	}
 	logServerCode(log, srv, netip.AddrPort{}) // before "listening", which tests and scripts wait for
 	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()), "procs", procs,
-		"rooms", roomsOpenTo(len(keys)))
+		"rooms", roomsOpenTo(len(keys)), "referee", o.referee)
 	if o.portmap {
 		pm := startPortmap(srv, log)
 		// Deleted on the way out: after SIGINT/SIGTERM and the rooms'

@@ -188,6 +188,7 @@ type Session struct {
 	snap        snapshotIO   // snapshots in (catch-up) and out (requests)
 	away        awayEnd      // the game that ended while we were away (awayend.go)
 	repair      repairIO     // a strayed world repaired (repair.go)
+	digest      digestIO     // digests the room asked for (digest.go)
 	faulted     bool         // Config.Fault's flip was applied
 	pred        predictor    // the displayed world, when predicting
 	sync        syncChecker  // the -synctest mode

@@ -88,6 +88,8 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 		r.onStandby(m, msg)
 	case wire.Repair:
 		r.onRepair(m, msg)
+	case wire.Digest:
+		r.onDigest(m, msg)
 	default:
 		r.drop(DropUnexpected)
 	}

@@ -78,6 +78,11 @@ type Config struct {
 	// turn stops the game (desynced), as before repairs (for tests that
 	// want a desync, and to compare).
 	NoRepair bool
+	// Referee makes the room run the engine on the turns it compiles
+	// (referee.go): its own world is the truth for repairs, snapshots,
+	// the final world, ties and two-player games. Opt-in (`-server
+	// -referee`): about one Step of work per tick per room.
+	Referee bool
 	// OnRepair, if set, is told of every stray, repair, rewind and player
 	// sent away for straying (for the log).
 	OnRepair func(RepairNote)
@@ -158,7 +163,8 @@ type Stats struct {
 	Duplicates          uint64 // client turns received again (redundancy, not an error)
 	Dropped             [NumDropReasons]uint64
 	Repairs             [game.MaxPlayers]uint64 // by slot: worlds that strayed from the majority's and were repaired
-	SentAway            uint64                  // players sent away for straying too often
+	SentAway            uint64                  // players sent away for straying too often, or for lying
+	Lies                uint64                  // worlds that did not back their sender's own reports (or were forged to collide)
 }
 
 // DesyncInfo describes a detected desync.
@@ -237,10 +243,12 @@ type Room struct {
 	// went back to setup, by slot, for a late Rejoin (rematch.go).
 	returning [game.MaxPlayers]returningSeat
 
-	snap   snapshotRelay
-	fin    finalWorld  // the last game's world at its end, for a late rejoiner (final.go)
-	repair repairState // desync repair (repair.go)
-	rec    Recorder
+	snap    snapshotRelay
+	fin     finalWorld               // the last game's world at its end, for a late rejoiner (final.go)
+	repair  repairState              // desync repair (repair.go)
+	digests [digestRing]digestRecord // digests of the turns whose worlds are checked (digest.go)
+	ref     referee                  // the room's own engine, with Config.Referee (referee.go)
+	rec     Recorder
 	// desync snapshots being assembled, one per slot
 	desyncAsm  [game.MaxPlayers]wire.Assembly
 	desyncDone uint8 // slots whose world is recorded

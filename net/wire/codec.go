@@ -170,6 +170,10 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[RoomList](pl)
 	case TypeRepair:
 		m, err = decodeAs[Repair](pl)
+	case TypeDigestRequest:
+		m, err = decodeAs[DigestRequest](pl)
+	case TypeDigest:
+		m, err = decodeAs[Digest](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -779,6 +783,36 @@ func (m *Repair) decodePayload(r *reader) error {
 	m.Kind = RepairKind(r.u8("kind"))
 	m.Turn = r.uvarint32("turn")
 	m.Upto = r.uvarint32("upto")
+	return r.Err()
+}
+
+// DigestRequest: Turn uvarint.
+
+func (m DigestRequest) check() error { return nil }
+
+func (m DigestRequest) appendPayload(b []byte) []byte {
+	return binary.AppendUvarint(b, uint64(m.Turn))
+}
+
+func (m *DigestRequest) decodePayload(r *reader) error {
+	m.Turn = r.uvarint32("turn")
+	return r.Err()
+}
+
+// Digest: Turn uvarint, Hash u64 LE, Sum 16 bytes.
+
+func (m Digest) check() error { return nil }
+
+func (m Digest) appendPayload(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(m.Turn))
+	b = binary.LittleEndian.AppendUint64(b, m.Hash)
+	return append(b, m.Sum[:]...)
+}
+
+func (m *Digest) decodePayload(r *reader) error {
+	m.Turn = r.uvarint32("turn")
+	m.Hash = r.u64le("hash")
+	m.Sum = r.bytes16("sum")
 	return r.Err()
 }
 

@@ -176,6 +176,8 @@ func samples() []sample {
 		{"repair-world", Repair{Kind: RepairWorld, Turn: 401}},
 		{"repair-rewind", Repair{Kind: RepairRewind, Turn: 399, Upto: 401}},
 		{"repair-done", Repair{Kind: RepairDone, Turn: 401, Upto: math.MaxUint32}},
+		{"digest request", DigestRequest{Turn: 402}},
+		{"digest", Digest{Turn: math.MaxUint32, Hash: 0x0123_4567_89ab_cdef, Sum: Sum{1, 2, 3, 15: 0xff}}},
 		{"leave-strayed", Leave{Reason: LeaveStrayed, Text: "your game keeps disagreeing with the others'"}},
 		{"welcome-resumed", Welcome{RoomID: 1, Slot: 2, Token: id16(4), State: StateRunning, Resumed: true}},
 		{"standby", Standby{Port: 40123, Key: id16(7), Reach: 0b1010}},
@@ -439,7 +441,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
 		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeRepair) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeDigest) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -738,7 +740,8 @@ func TestTypeString(t *testing.T) {
 		{TypeSuccessors, "successors"},
 		{TypeRoomListRequest, "room list request"},
 		{TypeRoomList, "room list"},
-		{TypeRepair + 1, "type(31)"},
+		{TypeDigest, "digest"},
+		{TypeDigest + 1, "type(33)"},
 	}
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {

@@ -52,7 +52,12 @@ import (
 // CreateRoom carries the server's room key (CreateRoom.Key), refused
 // without it by RefuseRoomKey, and whether the room is listed; a server
 // answers RoomListRequest with the rooms it lists (RoomList).
-const Version = 7
+//
+// Version 8: a world one machine hands another is vouched for by a
+// cryptographic digest (WorldSum), not the checksum: the room asks the
+// players for the digest of their world at a turn (DigestRequest), and
+// they answer with it (Digest).
+const Version = 8
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
 // on, unless told otherwise; joining "host" without a port means this one.
@@ -113,6 +118,8 @@ const (
 	TypeRoomListRequest Type = 28 // client → server: which rooms do you list?
 	TypeRoomList        Type = 29 // server → client: the rooms it lists publicly
 	TypeRepair          Type = 30 // either way: a strayed world is repaired (room → client), or was (client → room)
+	TypeDigestRequest   Type = 31 // room → client: send the digest of your world at the end of a turn
+	TypeDigest          Type = 32 // client → room: the digest of its world at the end of a turn
 )
 
 // Message is any message of this package.
@@ -526,6 +533,32 @@ const (
 	repairKindEnd            = 4
 )
 
+// DigestRequest asks a player for the digest of its world at the end of
+// Turn (or, if it has not completed Turn yet, when it does). The room
+// asks for a turn ahead of every player's, so that each computes the
+// digest as it completes the turn and keeps no old world for it.
+type DigestRequest struct {
+	Turn uint32
+}
+
+// SumSize is the size of a world digest: SHA-256 truncated to 128 bits.
+const SumSize = 16
+
+// Sum is a world digest (WorldSum).
+type Sum [SumSize]byte
+
+// Digest answers DigestRequest: the player's world at the end of Turn,
+// as its checksum (game.Sum64 of its snapshot, the world hash) and its
+// digest (WorldSum of the same bytes). A world the player hands out for
+// that turn must match both: the room compares worlds by Sum, and a
+// world whose Hash matches another's while its Sum does not was forged
+// to collide.
+type Digest struct {
+	Turn uint32
+	Hash uint64
+	Sum  Sum
+}
+
 // Repair moves a world that strayed back into step with the others' (see
 // docs/ARCHITECTURE.md §1, "Desync repair").
 type Repair struct {
@@ -658,3 +691,5 @@ func (Successors) Type() Type      { return TypeSuccessors }
 func (RoomListRequest) Type() Type { return TypeRoomListRequest }
 func (RoomList) Type() Type        { return TypeRoomList }
 func (Repair) Type() Type          { return TypeRepair }
+func (DigestRequest) Type() Type   { return TypeDigestRequest }
+func (Digest) Type() Type          { return TypeDigest }
