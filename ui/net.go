@@ -219,6 +219,14 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	hc.Room.Setup = hostSetup(hc.Room.Setup, cfg.setup)
 	hc.Handover = true // a host who closes the window hands a running game to the others
 	hc.Goodbye = goodbye(cfg.name)
+	// Every guest silent at once: the router may have restarted and
+	// forgotten our port; ask it again (Suspect is safe on a nil Mapper).
+	hc.OnGuestsSilent = func() {
+		g.mu.Lock()
+		pm := g.pm
+		g.mu.Unlock()
+		pm.Suspect()
+	}
 	if cfg.recordDir != "" {
 		hc.Record, hc.RecordDir = true, cfg.recordDir
 	}

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -159,6 +160,10 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	cfg.Handover = o.handover
 	cfg.Room.Referee = o.referee
 	cfg.RoomKeys = keys
+	// With -portmap, every guest silent at once asks the router again
+	// (it may have restarted and forgotten the port); nil until started.
+	var mapper atomic.Pointer[portmap.Mapper]
+	cfg.OnGuestsSilent = func() { mapper.Load().Suspect() }
 	h := host.New(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -190,6 +195,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		"rooms", roomsOpenTo(len(keys)), "referee", o.referee)
 	if o.portmap {
 		pm := startPortmap(srv, log)
+		mapper.Store(pm)
 		// Deleted on the way out: after SIGINT/SIGTERM and the rooms'
 		// goodbyes (deferred calls run last in, first out).
 		defer pm.Close()
@@ -215,7 +221,7 @@ func roomsOpenTo(n int) string {
 // the background, and logs each verdict with the external address.
 func startPortmap(srv *transport.Server, log *slog.Logger) *portmap.Mapper {
 	port := srv.Addr().Port()
-	return portmap.Start(port, portmap.Config{OnChange: func(st portmap.Status) {
+	return portmap.Start(port, portmap.Config{Log: log, OnChange: func(st portmap.Status) {
 		switch st.Verdict {
 		case portmap.Asking:
 			log.Info("portmap", "verdict", "asking", "port", port)

@@ -66,6 +66,13 @@ type Config struct {
 	// opens rooms for (`-server -room-key`). None: anyone may create rooms.
 	// In-process clients need none.
 	RoomKeys []string
+	// OnGuestsSilent, if set, is called (on a goroutine of its own) when
+	// every network connection in a room falls silent at once for
+	// guestSilence: what a router that restarted and forgot the room's
+	// port mapping looks like from here. The Host button and `-server
+	// -portmap` ask the router again (portmap.Mapper.Suspect); a real
+	// crash of the guests costs one extra question to the router.
+	OnGuestsSilent func()
 }
 
 // LAN returns a host's settings for a LAN, the preset named as
@@ -131,6 +138,8 @@ type Host struct {
 	lanID      string
 	advertised atomic.Bool
 	toldRoom   bool // the default room knows lanID (loop goroutine)
+
+	allSilent bool // every guest in a room was silent at the last sweep (sweepSilence)
 
 	yieldTo atomic.Pointer[wire.Successor] // Yield's successor, until the loop acts on it
 	yielded atomic.Bool                    // the default room gave its game away
@@ -228,6 +237,7 @@ type conn struct {
 	net     transport.ConnID
 	pipe    *transport.Pipe
 	stray   bool          // sent room traffic while in no room
+	heard   time.Duration // the last frame from it (sweepSilence)
 	strayAt time.Duration // when it first did
 
 	roomless   bool               // in no room since roomlessAt (seen by the idle sweep, or connected)
@@ -305,6 +315,13 @@ const joinGrace = 5 * time.Second
 
 // idleSweepEvery is how often the connections are looked at for joinGrace.
 const idleSweepEvery = 500 * time.Millisecond
+
+// guestSilence is how long every guest must have said nothing for the
+// host to suspect its router (Config.OnGuestsSilent): a running game's
+// clients send turns many times a second and a lobby's ping four times a
+// second, so a second of silence from all of them at once is the network,
+// and it comes before the transport's 3 s timeout drops them.
+const guestSilence = time.Second
 
 // createPerS and createBurst are the pace of one connection's CreateRooms,
 // a person's (as chat's, room.Config.ChatPerS): more are dropped unanswered
@@ -500,7 +517,7 @@ func (h *Host) Attach(p *transport.Pipe) {
 func (h *Host) Connected(c transport.ConnID, addr netip.AddrPort) {
 	id := h.newConnID()
 	h.byNet[c] = id
-	h.conns[id] = &conn{addr: addr, net: c, roomless: true, roomlessAt: h.now()}
+	h.conns[id] = &conn{addr: addr, net: c, roomless: true, roomlessAt: h.now(), heard: h.now()}
 	h.log.Debug("connected", "conn", id, "addr", addr)
 }
 
@@ -556,6 +573,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 	if cn == nil {
 		return
 	}
+	cn.heard = now
 	if cn.room != 0 {
 		if hr := h.rooms[cn.room]; hr != nil && hr.r.HasConn(id) {
 			hr.r.Receive(now, id, frame)
@@ -815,6 +833,7 @@ func (h *Host) Tick(wall time.Time) {
 	if now-h.lastIdle >= idleSweepEvery {
 		h.lastIdle = now
 		h.sweepIdle(now)
+		h.sweepSilence(now)
 	}
 	h.dlog.note(h.log, "host: dropped", now, h.dropped[:], hostDropName)
 	h.refusals.note(h.log, "host: room refused", now, h.refused[:], refusalName)
@@ -910,6 +929,38 @@ func (h *Host) shutdown(now time.Duration) {
 	}
 }
 
+// sweepSilence calls Config.OnGuestsSilent once when every network
+// connection in a room has been silent for guestSilence, and again only
+// after one of them (or a new one) was heard.
+func (h *Host) sweepSilence(now time.Duration) {
+	if h.cfg.OnGuestsSilent == nil {
+		return
+	}
+	if silent := guestsSilent(h.conns, now); silent != h.allSilent {
+		h.allSilent = silent
+		if silent {
+			h.log.Info("every guest fell silent at once: asking the router again")
+			go h.cfg.OnGuestsSilent()
+		}
+	}
+}
+
+// guestsSilent says whether there is at least one network connection in a
+// room and none of them was heard within guestSilence of now.
+func guestsSilent(conns map[room.ConnID]*conn, now time.Duration) bool {
+	n := 0
+	for _, cn := range conns {
+		if cn.pipe != nil || cn.room == 0 {
+			continue
+		}
+		if now-cn.heard < guestSilence {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // sweepIdle closes the network connections that have been in no room for
 // joinGrace (see joinGrace).
 func (h *Host) sweepIdle(now time.Duration) {
@@ -950,8 +1001,12 @@ func (h *Host) logRepair(id uint32, n room.RepairNote) {
 	case room.RepairRewound:
 		h.log.Info("the hashes split with no majority: every player rewinds to the last agreed turn", "room", id, "turn", n.Turn)
 	case room.RepairSentAway:
-		h.log.Warn("a player's world kept disagreeing with the others': sent away", "room", id, "slot", n.Slot, "name", n.Name)
+		h.log.Warn("a player kept disagreeing with the others, or lied again about its world: sent away", "room", id, "slot", n.Slot, "name", n.Name)
 	case room.RepairStopped:
-		h.log.Warn("the hashes split again after a rewind: the engine is not deterministic for this game; it stops", "room", id, "turn", n.Turn)
+		h.log.Warn("the hashes split again after a rewind and no world shows one side right: the game stops", "room", id, "turn", n.Turn)
+	case room.RepairLied:
+		h.log.Warn("a player's world did not match its own reports of that turn: refused, its reports no longer count", "room", id, "slot", n.Slot, "name", n.Name, "turn", n.Turn)
+	case room.RepairCalledOff:
+		h.log.Info("no checked world backed the numbers a player strayed by: it is back in step", "room", id, "slot", n.Slot, "name", n.Name, "turn", n.Turn)
 	}
 }
