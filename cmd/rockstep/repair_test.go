@@ -68,6 +68,11 @@ func TestRefereeServerSettlesATwoPlayerLie(t *testing.T) {
 	if !strings.Contains(srv.stderr(), "referee=true") {
 		t.Errorf("the server did not say it referees:\n%s", srv.stderr())
 	}
+	// Its room list says so to those who look for a server to play on.
+	list := start(t, "-rooms", addr)
+	if code, _ := list.wait(t, startLimit); code != 0 || !strings.Contains(list.stderr(), "the server referees its games") {
+		t.Errorf("-rooms: exit %d, stderr:\n%s\nwant it to say the server referees", code, list.stderr())
+	}
 	bots := start(t, "-bots", "2", "-join", addr, "-ticks", "1200", "-seed", "9", "-fault", "bot=1,hash@300")
 	if exit, _ := bots.wait(t, gameLimit); exit != 0 {
 		t.Fatalf("bots: exit %d; stdout %s; stderr:\n%s", exit, bots.stdout(), bots.stderr())

@@ -699,7 +699,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 // An unlisted room is not in it, nor counted: its id is of another range
 // (wire.SecretRoom), so that the listed ids show no gap where it is.
 func (h *Host) roomList(after uint32) wire.RoomList {
-	var l wire.RoomList
+	l := wire.RoomList{Referee: h.cfg.Room.Referee}
 	ids := make([]uint32, 0, len(h.order))
 	for _, id := range h.order {
 		if hr := h.rooms[id]; id > after && !hr.unlisted && !hr.expired {

@@ -1009,8 +1009,9 @@ func (m *RoomListRequest) decodePayload(r *reader) error {
 }
 
 // RoomList: count u8, then per room RoomID uvarint, Name string, Host
-// string, Players u8, Max u8, State u8, Version u8; then More bool. Room
-// ids ascend strictly and are never 0.
+// string, Players u8, Max u8, State u8, Version u8; then More bool, then
+// Referee as one byte 1 if set (optional: left out when false). Room ids
+// ascend strictly and are never 0.
 
 func (m RoomList) check() error {
 	if len(m.Rooms) > MaxListRooms {
@@ -1054,7 +1055,11 @@ func (m RoomList) appendPayload(b []byte) []byte {
 		b = appendString(appendString(b, ri.Name), ri.Host)
 		b = append(b, ri.Players, ri.Max, uint8(ri.State), ri.Version)
 	}
-	return appendBool(b, m.More)
+	b = appendBool(b, m.More)
+	if m.Referee {
+		b = append(b, 1)
+	}
+	return b
 }
 
 func (m *RoomList) decodePayload(r *reader) error {
@@ -1089,6 +1094,10 @@ func (m *RoomList) decodePayload(r *reader) error {
 		last = ri.RoomID
 	}
 	m.More = r.bool("more")
+	if r.Err() == nil && r.Len() > 0 && r.Rest()[0] == 1 {
+		// Written only when set; any other byte is left to be trailing.
+		m.Referee = r.bool("referee")
+	}
 	return r.Err()
 }
 

@@ -166,6 +166,7 @@ func samples() []sample {
 			{RoomID: 7, Name: "Friday night", Host: "Ada", Players: 4, Max: 4, State: StateRunning, Version: Version},
 			{RoomID: math.MaxUint32, Name: strings.Repeat("n", MaxName), Host: strings.Repeat("h", MaxName), Max: 1, State: StateFinished, Version: Version},
 		}, More: true}},
+		{"room list refereed", RoomList{Rooms: []RoomInfo{{RoomID: 1, Name: "Rockstep", Max: 8, Version: Version}}, Referee: true}},
 		{"end game", EndGame{}},
 		{"kick", Kick{Slot: 3}},
 		{"join-resuming", Join{RoomID: 1, PlayerID: id16(9), Name: "Ada", Token: id16(4), Resuming: true, Resume: 123_456}},
@@ -391,6 +392,15 @@ func TestDecodeTruncated(t *testing.T) {
 			frame := mustAppend(t, s.m)
 			for n := range len(frame) {
 				got, err := Decode(frame[:n])
+				if l, ok := s.m.(RoomList); ok && l.Referee && n == len(frame)-1 {
+					// Cut before the optional referee byte: the list
+					// without it.
+					l.Referee = false
+					if err != nil || !reflect.DeepEqual(got, canonical(l)) {
+						t.Fatalf("Decode(frame without its referee byte) = %+v, %v; want %+v", got, err, l)
+					}
+					continue
+				}
 				if short, ok := withoutSecret(s.m); ok && n >= len(frame)-8 {
 					// Cut in the secret: the bytes of it are trailing
 					// bytes after the message without it.
@@ -654,6 +664,8 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		{"join secret written as 0", frame(TypeJoin, append(join(nil, 0), append([]byte{0, 0}, make([]byte, 8+8)...)...)...), ErrInvalid, "secret"},
 		{"join secret cut short", frame(TypeJoin, append(join(nil, 0), append([]byte{0, 0}, make([]byte, 8+3)...)...)...), ErrTrailing, ""},
 		{"room created secret written as 0", frame(TypeRoomCreated, make([]byte, 4+8)...), ErrInvalid, "secret"},
+		{"room list referee written as false", frame(TypeRoomList, 0, 0, 0), ErrTrailing, ""},
+		{"room list referee 2", frame(TypeRoomList, 0, 0, 2), ErrTrailing, ""},
 		{"setup change friendly fire 2", frame(TypeSetupChange, setup(0, 2)...), ErrInvalid, "friendly fire"},
 		{"setup change saucers 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 2, 0), ErrInvalid, "saucers"},
 		{"setup change hyperspace 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 0, 2), ErrInvalid, "hyperspace"},

@@ -363,6 +363,11 @@ type RoomInfo struct {
 type RoomList struct {
 	Rooms []RoomInfo // at most MaxListRooms
 	More  bool
+	// Referee says the server runs the engine on every room's turns
+	// (`-server -referee`): its world settles a desync no vote can.
+	// Written only when set, so a list without it is the bytes a peer of
+	// before the field sends and reads.
+	Referee bool
 }
 
 // RoomCreated answers CreateRoom with the new room's id, to join with,
