@@ -243,7 +243,19 @@ func (r *Room) HandOver(now time.Duration, text string) bool {
 	if r.state != wire.StateRunning || len(r.successors().List) == 0 {
 		return false
 	}
-	r.giveAway(r.successors(), wire.LeaveHandover, text, "the host left at turn "+itoa(r.nextTurn)+" and handed the game over")
+	sc := r.successors()
+	if r.cfg.AddrOf != nil {
+		// The players on this machine (the Host button's own, over a pipe:
+		// no address) go with it by choice: they are no members of the
+		// game the others carry on, so a guest left alone with such a
+		// host plays on at once instead of waiting for its countdown.
+		for i := range r.slots {
+			if s := &r.slots[i]; s.life.staying() && s.m != nil && !r.addrOf(s.m).IsValid() {
+				sc.Tokens[i] = [16]byte{}
+			}
+		}
+	}
+	r.giveAway(sc, wire.LeaveHandover, text, "the host left at turn "+itoa(r.nextTurn)+" and handed the game over")
 	return true
 }
 

@@ -1,6 +1,7 @@
 package room_test
 
 import (
+	"net/netip"
 	"testing"
 	"time"
 
@@ -139,5 +140,52 @@ func TestMajorityComesBack(t *testing.T) {
 	b.play(4, 2, 0)
 	if b.r.Turn() < 2 {
 		t.Fatalf("with two of three back the room compiled only to turn %d", b.r.Turn())
+	}
+}
+
+// TestHandOverLeavesTheHostsOwnPlayerOut: a host that goes away by choice
+// (its window closes: HandOver) takes the player on its machine with it:
+// that player is no member of the game the others carry on (its token is
+// not in the list they take), so a guest left alone plays on at once
+// rather than wait for a countdown.
+func TestHandOverLeavesTheHostsOwnPlayerOut(t *testing.T) {
+	b := newBench(t, func(c *room.Config) {
+		c.AddrOf = func(c room.ConnID) netip.Addr {
+			if c == 1 {
+				return netip.Addr{} // the Host button's own player, over a pipe
+			}
+			return netip.AddrFrom4([4]byte{10, 0, 0, byte(c)})
+		}
+	})
+	b.startGame(2)
+	b.playIdle(0, 2)
+	b.send(2, wire.Standby{Port: 7002})
+	if !b.r.HandOver(b.now, "the host left") {
+		t.Fatal("HandOver refused a running game with a successor")
+	}
+	b.flush()
+	sc, ok := last[wire.Successors](b.peer(2))
+	if !ok {
+		t.Fatal("the guest was sent no successor list")
+	}
+	if sc.Tokens[0] != ([16]byte{}) || sc.Tokens[1] == ([16]byte{}) {
+		t.Errorf("tokens handed over: slot 0 %x, slot 1 %x; want the host's own player's left out, the guest's in", sc.Tokens[0], sc.Tokens[1])
+	}
+}
+
+// TestHostEndsWithoutMajority: a side without a majority does not advance,
+// but its host may still end the game there: the end is one turn that
+// carries EventEnd, not play.
+func TestHostEndsWithoutMajority(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	b.playIdle(0, 2)
+	b.r.Disconnected(b.now, 2)
+	b.flush()
+	b.play(1, 1, 0)
+	b.send(1, wire.EndGame{})
+	b.play(1, 2, 0)
+	if reason, final := b.r.Ended(); reason != wire.EndByHost || final != 1 {
+		t.Fatalf("Ended() = %d at turn %d, want the host's end at turn 1", reason, final)
 	}
 }

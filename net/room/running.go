@@ -129,8 +129,8 @@ func (r *Room) compile() {
 				}
 			}
 		}
-		if missing != 0 || live == 0 || !r.Majority() {
-			return
+		if missing != 0 || live == 0 || !r.Majority() && !r.ending {
+			return // the host's end is compiled all the same: it ends, it does not advance, the game here
 		}
 		r.compileTurn()
 	}
