@@ -173,6 +173,9 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		c.mu.Unlock()
 		return nil, err
 	}
+	if c.m.Phase() == migrate.Following {
+		c.leftFP = c.hostFP // the host lost: probed again while a room opened here has no majority
+	}
 	acts := c.m.Lost(c.now(), c.view())
 	c.mu.Unlock()
 	feed := func(f func(now time.Duration) []migrate.Action) []migrate.Action {
@@ -413,8 +416,20 @@ func (c *Client) everyProbe(f func()) {
 func (c *Client) probeLoop() {
 	c.everyProbe(func() {
 		c.mu.Lock()
-		targets := c.m.ProbeTargets(c.view())
+		v := c.view()
+		targets := c.m.ProbeTargets(v)
+		old, probeOld := c.m.OldHost(v)
+		fp := c.leftFP
 		c.mu.Unlock()
+		if probeOld {
+			// A room opened here without a majority: if the host we lost
+			// answers again, only our link had failed (migrate.Machine.OldAnswered).
+			ok := c.hostAnswers(context.Background(), old, fp, migrate.ElectTimeout)
+			c.mu.Lock()
+			c.perform(c.m.OldAnswered(c.now(), ok))
+			c.publish()
+			c.mu.Unlock()
+		}
 		for _, cand := range targets {
 			ok := c.probe(cand)
 			c.mu.Lock()

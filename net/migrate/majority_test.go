@@ -156,3 +156,91 @@ func TestAnswerWait(t *testing.T) {
 		}
 	}
 }
+
+// oldHost asks the machine whether to probe the host it lost, with the
+// session's view v; shown as "probe-host" if it does.
+func oldHost(v View) func(*Machine, time.Duration) []Action {
+	return func(m *Machine, now time.Duration) []Action {
+		if _, ok := m.OldHost(v); ok {
+			return []Action{{Kind: ProbeHost}}
+		}
+		return nil
+	}
+}
+
+func oldAnswered(ok bool) func(*Machine, time.Duration) []Action {
+	return func(m *Machine, now time.Duration) []Action { return m.OldAnswered(now, ok) }
+}
+
+// TestMinorityRejoins: a player whose own network failed takes the game
+// alone (it reached no one, and no one answered that it still has the
+// host); its room has no majority and holds. While it holds, the host it
+// lost is probed: when that host answers again (the network is back), the
+// room is given up and the game ends here with ErrHostStillThere, which
+// offers Rejoin to the game the others played on with that host, rather
+// than play on as a second game at the end of the countdown.
+func TestMinorityRejoins(t *testing.T) {
+	me := view(1, 1, 2)
+	apart := playing(me, 100, true)
+	tests := []struct {
+		name   string
+		script []ev
+		phase  Phase
+		moves  int
+		why    error
+	}{
+		{
+			name: "cut off, its network back: the old host answers, the room is given up, Rejoin the majority's game",
+			script: []ev{
+				{1500 * ms, silent(1500*ms, me), "cut: the host fell silent"},
+				{1510 * ms, lost(me), "probe-host"},
+				{2210 * ms, hostAnswers(false), "ask 2"}, // its network is down: nobody answers
+				{2910 * ms, answered(false), "serve 00000110"},
+				{2910 * ms, served(100), ""},
+				{4000 * ms, oldHost(apart), "probe-host"},
+				{4700 * ms, oldAnswered(false), ""},
+				{9000 * ms, oldHost(apart), "probe-host"},
+				{9010 * ms, oldAnswered(true), "cut: " + ErrHostStillThere.Error()},
+				{9020 * ms, lost(apart), "give-up: " + ErrHostStillThere.Error()},
+			},
+			phase: Over, why: ErrHostStillThere,
+		},
+		{
+			name: "the host said it is going: there is no host to hear again",
+			script: []ev{
+				{time.Second, lost(asked(me)), "serve 00000110"},
+				{time.Second, served(100), ""},
+				{2 * time.Second, oldHost(apart), ""},
+			},
+			phase: Hosting, moves: 1,
+		},
+		{
+			name: "a majority played in its room: it hosts the game, the old host is not asked",
+			script: []ev{
+				{1500 * ms, silent(1500*ms, me), "cut: the host fell silent"},
+				{1510 * ms, lost(me), "probe-host"},
+				{2210 * ms, hostAnswers(false), "ask 2"},
+				{2300 * ms, answered(false), "serve 00000110"},
+				{2300 * ms, served(100), ""},
+				{3000 * ms, step(playing(me, 101, false)), ""},
+				{4000 * ms, oldHost(playing(me, 101, false)), ""},
+				{4000 * ms, oldAnswered(true), ""},
+			},
+			phase: Hosting, moves: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(0, "127.0.0.1:9000", true)
+			for i, e := range tt.script {
+				if got := show(e.do(m, e.at)); got != e.want {
+					t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)
+				}
+			}
+			n, _ := m.Moves()
+			if m.Phase() != tt.phase || n != tt.moves || m.Why() != tt.why {
+				t.Errorf("in the end: phase %v, %d moves, why %v; want %v, %d, %v", m.Phase(), n, m.Why(), tt.phase, tt.moves, tt.why)
+			}
+		})
+	}
+}

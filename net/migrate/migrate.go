@@ -266,6 +266,7 @@ type Machine struct {
 	earlier  []wire.Successor
 	hosting  hostState
 	servedAt uint32
+	left     string // the host this player lost when the move began ("": it said it is going)
 
 	answered [8]time.Duration // when each slot's standby last answered a probe
 	everOK   [8]bool
@@ -447,6 +448,11 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	}
 	m.list, m.slot = append(m.list[:0], v.List.List...), v.Slot
 	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
+	if prev == Following && m.net && !m.asked {
+		m.left = m.addr // the host lost, not gone by its word: it may be heard again
+	} else if prev == Following {
+		m.left = ""
+	}
 	switch prev {
 	case Joining, Walking, Asking, Pausing, Checking:
 		// Turned away, or the successor's connection failed before it
@@ -516,6 +522,33 @@ func (m *Machine) serve() []Action {
 	m.hosting, m.servedAt = opened, ^uint32(0) // until Served says where it opened
 	m.again, m.silence = false, roomHeard
 	return []Action{{Kind: Serve, Expected: expected}}
+}
+
+// OldHost returns the address of the host this player lost, to probe
+// while the room it opened since holds the game for want of a majority
+// (v.Apart, no turn played yet): if that host answers again, this
+// player's own link had failed, the others play on with it, and this
+// room must not become a second game (OldAnswered). ok is false when
+// there is nothing to probe.
+func (m *Machine) OldHost(v View) (addr string, ok bool) {
+	if m.phase != Hosting || m.hosting != opened || !v.Apart || m.left == "" || m.cut {
+		return "", false
+	}
+	return m.left, true
+}
+
+// OldAnswered reports the answer to a probe of OldHost: ok if the old host
+// completed a handshake. A room still without a majority then gives the
+// game up here: its connection is cut, and the game ends for this player
+// with ErrHostStillThere, which offers Rejoin to the game the others play
+// with the old host.
+func (m *Machine) OldAnswered(now time.Duration, ok bool) []Action {
+	if !ok || m.phase != Hosting || m.hosting != opened || m.cut {
+		return nil
+	}
+	m.moves, m.host = m.moves-1, m.before // the move never played: no move
+	m.over(ErrHostStillThere)
+	return m.cutWith(ErrHostStillThere)
 }
 
 // Served reports that the room of a Serve is open here at turn next (the
