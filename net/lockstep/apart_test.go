@@ -2,6 +2,7 @@ package lockstep_test
 
 import (
 	"testing"
+	"time"
 
 	"rockstep/net/lockstep"
 	"rockstep/net/wire"
@@ -45,6 +46,13 @@ func TestApart(t *testing.T) {
 			absent, apart := s.Apart()
 			if apart != tc.apart || apart && absent != tc.vacant {
 				t.Fatalf("Apart() = %08b, %v; want %08b, %v", absent, apart, tc.vacant, tc.apart)
+			}
+			// A room holding the game for a majority says so once a
+			// second: that is no silence (no "waiting for the host", no
+			// move), where a game that should flow is silent.
+			s.Update(2*time.Second, nil)
+			if silent := s.RoomSilence() > 0; silent == tc.apart {
+				t.Errorf("RoomSilence() = %v two seconds after the status, apart %v", s.RoomSilence(), tc.apart)
 			}
 		})
 	}
