@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"rockstep/internal/natlab"
@@ -32,6 +33,17 @@ var (
 // longest stall (the loss of the host to play at the successor, with the
 // silence that detects it).
 func TestCutApartLabHostKilled(t *testing.T) {
+	cutApartLab(t, syscall.SIGKILL)
+}
+
+// TestCutApartLabHostQuits: the same lab, the host stopped with SIGTERM
+// (`-server -handover` hands its game over, as a host's window closing
+// does): the players go to the first successor at once, one game.
+func TestCutApartLabHostQuits(t *testing.T) {
+	cutApartLab(t, syscall.SIGTERM)
+}
+
+func cutApartLab(t *testing.T, sig syscall.Signal) {
 	if testing.Short() {
 		t.Skip("builds a namespace lab and plays a game of 30 s")
 	}
@@ -75,7 +87,7 @@ func TestCutApartLabHostKilled(t *testing.T) {
 	if !testwait.Until(gameLimit, func() bool { return turns() >= 300 }) {
 		t.Fatalf("the game did not reach turn 300 within %v:\nserver:\n%s", gameLimit, srv.stderr())
 	}
-	if err := srv.cmd.Process.Kill(); err != nil {
+	if err := srv.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	_ = srv.cmd.Wait()
