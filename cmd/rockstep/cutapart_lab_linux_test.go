@@ -33,17 +33,43 @@ var (
 // longest stall (the loss of the host to play at the successor, with the
 // silence that detects it).
 func TestCutApartLabHostKilled(t *testing.T) {
-	cutApartLab(t, syscall.SIGKILL)
+	cutApartLab(t, sendHost(syscall.SIGKILL))
 }
 
 // TestCutApartLabHostQuits: the same lab, the host stopped with SIGTERM
 // (`-server -handover` hands its game over, as a host's window closing
 // does): the players go to the first successor at once, one game.
 func TestCutApartLabHostQuits(t *testing.T) {
-	cutApartLab(t, syscall.SIGTERM)
+	cutApartLab(t, sendHost(syscall.SIGTERM))
 }
 
-func cutApartLab(t *testing.T, sig syscall.Signal) {
+// TestCutApartLabRouterFlushed: the same lab, the host's router loses its
+// rules and connection table (nft flush, conntrack -F: what a reboot
+// does) while the host runs: the players lose it, meet at the player
+// on the internet and play one game.
+func TestCutApartLabRouterFlushed(t *testing.T) {
+	cutApartLab(t, func(t *testing.T, lab *natlab.Lab, _ *proc) {
+		for _, cmd := range [][]string{{"nft", "flush", "ruleset"}, {"conntrack", "-F"}} {
+			if out, err := lab.Output(lab.Router, cmd[0], cmd[1:]...); err != nil {
+				t.Fatalf("%v in the host's router: %v: %s", cmd, err, out)
+			}
+		}
+	})
+}
+
+// sendHost is a cut that sends the host's process sig.
+func sendHost(sig syscall.Signal) func(*testing.T, *natlab.Lab, *proc) {
+	return func(t *testing.T, _ *natlab.Lab, srv *proc) {
+		if err := srv.cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		_ = srv.cmd.Wait()
+	}
+}
+
+// cutApartLab plays the lab's game and cuts the host away from its
+// players with cut at turn 300.
+func cutApartLab(t *testing.T, cut func(*testing.T, *natlab.Lab, *proc)) {
 	if testing.Short() {
 		t.Skip("builds a namespace lab and plays a game of 30 s")
 	}
@@ -87,10 +113,7 @@ func cutApartLab(t *testing.T, sig syscall.Signal) {
 	if !testwait.Until(gameLimit, func() bool { return turns() >= 300 }) {
 		t.Fatalf("the game did not reach turn 300 within %v:\nserver:\n%s", gameLimit, srv.stderr())
 	}
-	if err := srv.cmd.Process.Signal(sig); err != nil {
-		t.Fatal(err)
-	}
-	_ = srv.cmd.Wait()
+	cut(t, lab, srv)
 	var turn, hash string
 	for name, p := range players {
 		code, _ := p.wait(t, gameLimit)
