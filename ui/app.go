@@ -177,6 +177,10 @@ type App struct {
 	started bool      // Update has run: the window is open
 	last    time.Time // of the last Update, for interpolation
 	pacer   framePacer
+	// gate draws a screen where nothing plays at a low rate while the
+	// player does nothing (idle.go); pointer is the mouse last seen.
+	gate    drawGate
+	pointer PointerState
 
 	// script, when set, replaces the keyboard: it returns the intents of
 	// update number n (from 0). Tests drive the game with it.
@@ -286,6 +290,10 @@ func (a *App) runGame(g ebiten.Game) error {
 	}
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetTPS(game.TicksPerSecond)
+	// Draw clears the screen itself when it draws: a frame it skips (a
+	// menu at rest, idle.go) keeps the last one, and Ebiten presents
+	// nothing new.
+	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetFullscreen(a.settings.Fullscreen)
 	if err := ebiten.RunGame(g); err != nil {
 		if !a.started {
@@ -355,6 +363,7 @@ func (a *App) rescale() {
 	}
 	a.th = a.themeAt(a.scale())
 	a.ui.PrimaryTheme = a.th.ui
+	a.gate.changed()
 	a.closePrompt()
 	if r, ok := a.cur.(rethemer); ok {
 		r.retheme()
@@ -403,7 +412,16 @@ func (a *App) Update() error {
 	if a.state != nil {
 		in = a.mapper.intents(a.keys, a.pad, a.state)
 		a.padHint.connected(a.state.Connected)
+		if a.state.active(a.pointer) {
+			a.gate.input(time.Now())
+		}
+		a.pointer = a.state.Pointer
+	} else if in != (Intents{}) {
+		a.gate.input(time.Now())
 	}
+	// The rocks behind the menus drift while the screen is drawn at the
+	// full rate; at rest they move a tick a frame drawn (Draw).
+	a.backdrop.resting = !a.gate.busy(time.Now())
 	a.padHint.step()
 	a.frames++
 	if in.Fullscreen {
@@ -411,6 +429,9 @@ func (a *App) Update() error {
 	}
 	a.rescale()
 	a.placePrompt()
+	if a.prompt != nil {
+		a.gate.input(time.Now()) // a question is drawn at once, and while it waits
+	}
 	if a.hasWidgets() {
 		a.navigate(&in)
 		a.ui.Update()
@@ -677,6 +698,7 @@ func (a *App) show() error {
 	}
 	a.cur = s
 	a.ui.Container = s.root()
+	a.gate.changed()
 	a.closePrompt()   // it was about the screen left
 	a.ui.ClearFocus() // navigate focuses the new screen's first button
 	a.focusAuto = nil
@@ -726,12 +748,22 @@ func (a *App) retitle() {
 
 // Draw implements ebiten.Game.
 func (a *App) Draw(screen *ebiten.Image) {
-	if d := a.pacer.wait(time.Now()); d > 0 {
-		time.Sleep(d) // no vsync: see minFrame
+	if d := a.pacer.waitFor(time.Now(), a.gate.framePeriod(time.Now(), a.playing())); d > 0 {
+		time.Sleep(d) // no vsync: see minFrame; a screen at rest: restFrame
+	}
+	now := time.Now()
+	if !a.gate.draw(now, a.playing()) {
+		return // at rest: the last frame stays on screen
+	}
+	screen.Clear()
+	t := tickFraction(now.Sub(a.last))
+	if a.backdrop.resting {
+		a.backdrop.advance()
+		t = 1
 	}
 	b := screen.Bounds()
 	v := draw.FitView(float64(b.Dx()), float64(b.Dy()))
-	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
+	a.cur.draw(screen, v, t)
 	if a.hasWidgets() {
 		a.ui.Draw(screen)
 		a.drawFocus(screen)

@@ -104,6 +104,9 @@ func (s *menuScreen) titleBand() (image.Rectangle, float32) {
 type backdrop struct {
 	world, prev game.World
 	ticks       uint32
+	// resting holds the rocks still between the frames of a screen at
+	// rest (idle.go): they move a tick each frame drawn then, slowly.
+	resting bool
 }
 
 func newBackdrop(seed uint64) *backdrop {
@@ -123,7 +126,15 @@ func newBackdrop(seed uint64) *backdrop {
 	return b
 }
 
+// step moves the rocks one tick, unless they rest.
 func (b *backdrop) step() {
+	if !b.resting {
+		b.advance()
+	}
+}
+
+// advance moves the rocks one tick.
+func (b *backdrop) advance() {
 	b.ticks++
 	b.prev = b.world
 	b.world.Step([game.MaxPlayers]game.Input{})
