@@ -82,7 +82,10 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.portmap)
 	s.invite.build(a, left)
 	s.move.build(a, left)
-	s.roster = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 150)))
+	// The roster keeps the room of eight rows whoever is in it, so that
+	// the panel, the rows and the Ready button hold still as players
+	// join, leave and press Ready.
+	s.roster = t.vbox(rosterSpacing, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), widget.WidgetOpts.MinSize(0, rosterHeight(t))))
 	left.AddChild(s.roster)
 
 	// Two settings a line: mode, lives and the starting wave on the left,
@@ -137,12 +140,22 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.hint)
 	left.AddChild(buttons)
 
-	right := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(t.size(300, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true})))
+	// The chat fills its column: its lines from the top, the field to
+	// type in at the bottom, level with the Ready button.
+	right := widget.NewContainer(
+		widget.ContainerOpts.BackgroundImage(t.panel),
+		widget.ContainerOpts.Layout(widget.NewGridLayout(
+			widget.GridLayoutOpts.Columns(1),
+			widget.GridLayoutOpts.Stretch([]bool{true}, []bool{false, true, false}),
+			widget.GridLayoutOpts.Spacing(0, t.px(10)),
+			widget.GridLayoutOpts.Padding(t.insets(28, 28, 24, 24)),
+		)),
+		widget.ContainerOpts.WidgetOpts(t.size(300, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true})))
 	right.AddChild(t.heading("Chat"))
-	s.chat = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(chatWidth, 300)))
+	s.chat = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(t.size(chatWidth, 300)))
 	right.AddChild(s.chat)
 	s.say = t.inputClearing("say something…", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, true, stretchRow())
-	s.say.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
+	s.say.GetWidget().LayoutData = widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionEnd}
 	right.AddChild(s.say)
 
 	both := t.hbox(16)
@@ -298,6 +311,21 @@ func (s *lobbyScreen) update(Intents) error {
 	return nil
 }
 
+// The roster's rows, in design pixels: every row is rosterRow high (a
+// Kick button included), and the roster keeps the room of its header and
+// eight rows.
+const (
+	rosterRow     = 32
+	rosterSpacing = 4
+	rosterHead    = 24 // the header's line, with room to spare
+)
+
+// rosterHeight is the roster's height under theme t, in pixels: the
+// header and eight rows, each rounded as the layout rounds it.
+func rosterHeight(t *theme) int {
+	return t.px(rosterHead) + game.MaxPlayers*(t.px(rosterRow)+t.px(rosterSpacing))
+}
+
 // leftTicks is how long the lobby says who left: 4 s.
 const leftTicks = 4 * game.TicksPerSecond
 
@@ -382,10 +410,10 @@ func (s *lobbyScreen) updateRoster() {
 	s.roster.AddChild(head)
 	for _, p := range nv.setup.Players {
 		line := t.grid([]bool{false, true, false, false, false}, 14, 0,
-			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow()))
+			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, rosterRow)))
 		mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
-		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 8, 8)))), widget.ContainerOpts.WidgetOpts(mid))
-		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20))))
+		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 0, 0)))), widget.ContainerOpts.WidgetOpts(mid))
+		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(18, 18))))
 		line.AddChild(pad)
 		name := draw.Ellipsis(p.Name, t.bodyFace, float64(t.px(lobbyNameWidth)))
 		if int(p.Slot) == nv.slot {
@@ -403,7 +431,7 @@ func (s *lobbyScreen) updateRoster() {
 		case nv.host && int(p.Slot) != nv.slot:
 			// The host may remove a player (one who idles, say); the
 			// room then refuses that player for as long as it is open.
-			line.AddChild(t.button("Kick", s.a.emit, Intent{Kind: IntentKick, Slot: p.Slot}, t.size(70, 0), mid))
+			line.AddChild(t.smallButton("Kick", func() { s.a.emit(Intent{Kind: IntentKick, Slot: p.Slot}) }, t.size(70, 0), mid))
 		default:
 			line.AddChild(t.text("", &t.smallFace, colAccent, t.size(70, 0), mid))
 		}

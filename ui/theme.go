@@ -272,6 +272,19 @@ func (t *theme) buttonFunc(s string, click func(), opts ...widget.WidgetOpt) *wi
 	)
 }
 
+// smallButton returns a button in the small face, as low as a line of
+// text: one inside a row (a roster's Kick) keeps the row's height.
+func (t *theme) smallButton(s string, click func(), opts ...widget.WidgetOpt) *widget.Button {
+	return widget.NewButton(
+		widget.ButtonOpts.WidgetOpts(opts...),
+		widget.ButtonOpts.Image(t.buttonImg),
+		widget.ButtonOpts.Text(s, &t.smallFace, t.buttonText),
+		widget.ButtonOpts.TextPadding(t.insets(10, 10, 3, 3)),
+		widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
+		widget.ButtonOpts.DisableDefaultKeys(), // as buttonFunc's
+	)
+}
+
 // setOn shows a button as switched on (a toggle's state) or off.
 func (t *theme) setOn(b *widget.Button, on bool) {
 	if on {
