@@ -71,13 +71,15 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	t := a.theme()
 	s := &lobbyScreen{a: a, wantAge: -1}
 
-	left := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
+	left := t.panelColumn(8, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
+	// The room's name with the host's key beside it, to compare.
+	head := t.hbox(24)
 	s.title = t.heading("Connecting…")
-	left.AddChild(s.title)
+	s.hostKey = t.dim(" ", widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	head.AddChild(s.title, s.hostKey)
+	left.AddChild(head)
 	s.where = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.where)
-	s.hostKey = t.dim(" ")
-	left.AddChild(s.hostKey)
 	s.portmap = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.portmap)
 	s.invite.build(a, left)
@@ -132,6 +134,8 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	setup.AddChild(label("Starting wave"), wave, label("Hyperspace"), s.hyper)
 	left.AddChild(setup)
 
+	// The hint above the buttons, the buttons at the column's end: the
+	// hint's changing words never move them.
 	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
 	s.ready = t.buttonFunc("Ready", func() { a.emit(Intent{Kind: IntentReady, Ready: !s.myReady()}) }, t.size(170, 0))
 	s.start = t.button("Start game", a.emit, Intent{Kind: IntentStart}, t.size(170, 0))
@@ -315,7 +319,7 @@ func (s *lobbyScreen) update(Intents) error {
 // Kick button included), and the roster keeps the room of its header and
 // eight rows.
 const (
-	rosterRow     = 32
+	rosterRow     = 28
 	rosterSpacing = 4
 	rosterHead    = 24 // the header's line, with room to spare
 )
@@ -413,7 +417,7 @@ func (s *lobbyScreen) updateRoster() {
 			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, rosterRow)))
 		mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
 		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 0, 0)))), widget.ContainerOpts.WidgetOpts(mid))
-		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(18, 18))))
+		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(16, 16))))
 		line.AddChild(pad)
 		name := draw.Ellipsis(p.Name, t.bodyFace, float64(t.px(lobbyNameWidth)))
 		if int(p.Slot) == nv.slot {

@@ -279,7 +279,7 @@ func (t *theme) smallButton(s string, click func(), opts ...widget.WidgetOpt) *w
 		widget.ButtonOpts.WidgetOpts(opts...),
 		widget.ButtonOpts.Image(t.buttonImg),
 		widget.ButtonOpts.Text(s, &t.smallFace, t.buttonText),
-		widget.ButtonOpts.TextPadding(t.insets(10, 10, 3, 3)),
+		widget.ButtonOpts.TextPadding(t.insets(10, 10, 2, 2)),
 		widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
 		widget.ButtonOpts.DisableDefaultKeys(), // as buttonFunc's
 	)
