@@ -181,6 +181,8 @@ type App struct {
 	// player does nothing (idle.go); pointer is the mouse last seen.
 	gate    drawGate
 	pointer PointerState
+	// edit makes good the keys a text field missed (textfield.go).
+	edit fieldEdit
 
 	// script, when set, replaces the keyboard: it returns the intents of
 	// update number n (from 0). Tests drive the game with it.
@@ -434,7 +436,11 @@ func (a *App) Update() error {
 	}
 	if a.hasWidgets() {
 		a.navigate(&in)
+		a.edit.before(a.focusedField())
 		a.ui.Update()
+		if a.state != nil {
+			a.edit.after(a.focusedField(), a.state.Just, a.state.Pointer.Pressed)
+		}
 	}
 	inGame := a.flow.screen == screenPlay || a.flow.screen == screenPractice
 	if (in.Quit || in.Menu && inGame) && !a.takingInput() {
