@@ -19,6 +19,20 @@ type menuScreen struct {
 	name *widget.Text
 
 	title, subtitle *widget.Text // drawn over a clear band (titleBand)
+
+	// Quit answers only once the player has moved the pointer or pressed
+	// a key since the menu opened: a menu opened by a click elsewhere
+	// (Leave, Back) may have Quit under the resting pointer, and a double
+	// click must not end the game.
+	opened PointerState // the pointer when the menu opened
+	armed  bool
+}
+
+// quit emits Quit if the menu is armed.
+func (s *menuScreen) quit() {
+	if s.armed {
+		s.a.emit(Intent{Kind: IntentQuit})
+	}
 }
 
 // menuNoticeWidth is where the menu's notice (why a game ended) wraps, in
@@ -42,6 +56,7 @@ func newMenuScreen(a *App) *menuScreen {
 		}
 		buttons.AddChild(t.button(label, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), t.size(280, 0)))
 	}
+	s.opened = a.pointer
 	for _, b := range []struct {
 		label string
 		kind  IntentKind
@@ -54,6 +69,10 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Settings", IntentOpenSettings},
 		{"Quit", IntentQuit},
 	} {
+		if b.kind == IntentQuit {
+			buttons.AddChild(t.buttonFunc(b.label, s.quit, stretchRow(), t.size(280, 0)))
+			continue
+		}
 		buttons.AddChild(t.button(b.label, a.emit, Intent{Kind: b.kind}, stretchRow(), t.size(280, 0)))
 		if b.kind == IntentHost {
 			hostOnServerButtons(a, buttons) // Host: on this machine, or on a known server
@@ -71,8 +90,12 @@ func newMenuScreen(a *App) *menuScreen {
 
 func (s *menuScreen) id() screenID            { return screenMenu }
 func (s *menuScreen) root() *widget.Container { return s.top }
-func (s *menuScreen) update(Intents) error {
+func (s *menuScreen) update(in Intents) error {
 	s.a.backdrop.step()
+	p := s.a.pointer
+	if p.X != s.opened.X || p.Y != s.opened.Y || in.NavX != 0 || in.NavY != 0 || in.Confirm || s.a.state == nil {
+		s.armed = true // (a script drives the tests: no pointer)
+	}
 	return nil
 }
 func (s *menuScreen) draw(dst *ebiten.Image, v draw.View, t float64) {

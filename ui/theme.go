@@ -78,8 +78,11 @@ func newTheme(f assets.Fonts, scale float64) *theme {
 		monoFace:    face(f.Mono, menuSmallSize),
 	}
 	t.buttonImg = &widget.ButtonImage{
-		Idle:         frameImage(colButton, colPanelRim, 0.5),
-		Hover:        frameImage(colHover, colAccent, 0.9),
+		Idle: frameImage(colButton, colPanelRim, 0.5),
+		// The pointer over a button only lightens it: the focus (drawn
+		// so by ebitenui too) is the one button ringed and rimmed in the
+		// accent (drawFocus), so that two never look selected.
+		Hover:        frameImage(colHover, colPanelRim, 0.6),
 		Pressed:      frameImage(colPressed, colAccent, 1),
 		PressedHover: frameImage(colPressed, colAccent, 1),
 		Disabled:     frameImage(colDisabled, color.RGBA{0x1c, 0x24, 0x38, 0xff}, 0),
