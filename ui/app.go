@@ -179,10 +179,14 @@ type App struct {
 	pacer   framePacer
 	// gate draws a screen where nothing plays at a low rate while the
 	// player does nothing (idle.go); pointer is the mouse last seen.
-	gate    drawGate
-	pointer PointerState
+	gate        drawGate
+	pointer     PointerState
+	promptDrawn *prompt // the prompt the gate last saw
 	// edit makes good the keys a text field missed (textfield.go).
 	edit fieldEdit
+	// wantName: this is the first start; the menu asks for a name
+	// (namefirst.go).
+	wantName bool
 
 	// script, when set, replaces the keyboard: it returns the intents of
 	// update number n (from 0). Tests drive the game with it.
@@ -251,6 +255,7 @@ func (a *App) loadSettings() {
 		dir = d
 	}
 	a.settingsDir = dir
+	a.wantName = askNameOnFirstStart && firstStart(dir) && a.opt.Name == ""
 	s, warning, err := LoadSettings(dir)
 	if warning != "" {
 		log.Printf("rockstep: %s", warning)
@@ -431,8 +436,9 @@ func (a *App) Update() error {
 	}
 	a.rescale()
 	a.placePrompt()
-	if a.prompt != nil {
-		a.gate.input(time.Now()) // a question is drawn at once, and while it waits
+	if a.prompt != a.promptDrawn {
+		a.promptDrawn = a.prompt
+		a.gate.changed() // a question opened or closed: drawn at once
 	}
 	if a.hasWidgets() {
 		a.navigate(&in)
@@ -464,6 +470,7 @@ func (a *App) Update() error {
 	if err := a.cur.update(in); err != nil {
 		return err
 	}
+	a.maybeAskName()
 	a.retitle()
 	a.last = time.Now()
 	return nil

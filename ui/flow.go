@@ -240,6 +240,8 @@ func (f *flow) apply(in Intent) []effect {
 			return []effect{{kind: effDial, addr: in.Addr, rejoin: true}}
 		case IntentQuit:
 			return []effect{{kind: effQuit}}
+		case IntentSaveSettings: // the first start's name
+			return []effect{{kind: effSaveSettings, settings: in.Settings}}
 		}
 	case screenReplays:
 		switch in.Kind {

@@ -6,8 +6,10 @@ import (
 )
 
 // The package's tests read the screen after any update: every frame is
-// drawn for them (TestDrawGate tests the rest).
-func init() { drawEveryFrame = true }
+// drawn for them (TestDrawGate tests the rest). They start with an empty
+// config each time: no first start's question over the menu
+// (TestFirstStartAsksForAName asks it).
+func init() { drawEveryFrame, askNameOnFirstStart = true, false }
 
 // TestDrawGate: a screen where nothing plays is drawn at the full rate
 // while the player acts and for busyFor after, then every idleFrame; a new

@@ -92,6 +92,7 @@ func (s *menuScreen) id() screenID            { return screenMenu }
 func (s *menuScreen) root() *widget.Container { return s.top }
 func (s *menuScreen) update(in Intents) error {
 	s.a.backdrop.step()
+	s.name.Label = "playing as " + s.a.settings.Name
 	p := s.a.pointer
 	if p.X != s.opened.X || p.Y != s.opened.Y || in.NavX != 0 || in.NavY != 0 || in.Confirm || s.a.state == nil {
 		s.armed = true // (a script drives the tests: no pointer)
