@@ -576,6 +576,9 @@ func pingLabel(p wire.Player) string {
 // port to the internet (only when the room runs here).
 func (s *lobbyScreen) updatePortmap() {
 	label := portmapLine(s.a.nv.portmap)
+	if shut(s.a.nv.portmap.Verdict) && label != "" {
+		label += " " + nextStep(len(s.a.settings.Servers) > 0)
+	}
 	if !s.a.nv.roomHere || label == "" {
 		label = " "
 	}
@@ -607,6 +610,25 @@ func portmapLine(st portmap.Status) string {
 		return "Only players on your network can join: asking the router to open a port is off (Settings → Internet, or -portmap=false for this run)."
 	}
 	return ""
+}
+
+// shut reports whether verdict leaves the room's port shut to the
+// internet for a reason the router gave (not by the player's choice).
+func shut(v portmap.Verdict) bool {
+	switch v {
+	case portmap.NoAnswer, portmap.Refused, portmap.DoubleNAT, portmap.NoRouter:
+		return true
+	}
+	return false
+}
+
+// nextStep is what a host whose port stayed shut can do next: move the
+// room to the known server (the button below the sentence), or add one.
+func nextStep(serverKnown bool) string {
+	if serverKnown {
+		return "Or move the room to a community server with the button below: everyone can reach it."
+	}
+	return "Or host on a community server: add one in Settings → Servers (or start with -add-server HOST)."
 }
 
 // awayEndedLine is the lobby's word to a player whose Rejoin came after

@@ -44,7 +44,7 @@ func newMenuScreen(a *App) *menuScreen {
 	s := &menuScreen{a: a}
 	col := t.vbox(14, nil)
 	s.title = t.text("ROCKSTEP", &t.titleFace, palette.Text, centred())
-	s.subtitle = t.dim("Asteroids for one to eight players on a LAN", centred())
+	s.subtitle = t.dim("Asteroids for one to eight players, on your network or over the internet", centred())
 	col.AddChild(s.title, s.subtitle)
 	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(1, 18))))
 	buttons := t.vbox(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
