@@ -25,7 +25,7 @@ type joinScreen struct {
 	sig     string
 	rows    []lanRow
 	first   *widget.Button // Join of the first joinable LAN game, or nil
-	polled  int // ticks since the list was last read
+	polled  int            // ticks since the list was last read
 	shownOf string
 	// servers holds the rooms of the known servers (serverrooms.go).
 	servers *widget.Container
