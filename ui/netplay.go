@@ -60,7 +60,7 @@ type netPlayScreen struct {
 	specOf  draw.Label
 	netLine draw.Label
 	netS    string
-	netOf   [2]int
+	netOf   [3]int
 
 	// news is the last thing the room told of the players (who left, was
 	// dropped or came back; newsKind says which, 0 for the screen's own
@@ -473,20 +473,40 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD
 	if me < 0 {
 		delay = -1 // a spectator sends no input: no delay to speak of
 	}
-	if s.netS == "" || s.netOf != [2]int{rtt, delay} {
-		s.netOf = [2]int{rtt, delay}
-		s.netS = netLine(rtt, delay)
+	if nv.silence >= silentPing {
+		rtt = -1 // the last figure is stale: the room says nothing
+	}
+	slow := 0
+	if me >= 0 && me < game.MaxPlayers && nv.status.Slow&(1<<me) != 0 {
+		slow = 1 // the room sees this machine fall behind: its delay is ours
+	}
+	if s.netS == "" || s.netOf != [3]int{rtt, delay, slow} {
+		s.netOf = [3]int{rtt, delay, slow}
+		s.netS = netLine(rtt, delay, slow == 1)
 	}
 	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, palette.Dim, 1)
 }
 
+// silentPing is how long the room may be silent before the HUD's ping
+// reads "—" rather than the last figure measured.
+const silentPing = time.Second
+
 // netLine is the connection line at the bottom right: ping and input
-// delay in ms; delay < 0 (a spectator's) is not shown.
-func netLine(rtt, delay int) string {
-	if delay < 0 {
-		return "ping " + strconv.Itoa(rtt) + " ms   ·   F3 network"
+// delay in ms; rtt < 0 (the room silent) reads "—", delay < 0 (a
+// spectator's) is not shown; slow says the delay is this machine's doing
+// (the room's Slow status for our slot), not the network's.
+func netLine(rtt, delay int, slow bool) string {
+	ping := "ping —"
+	if rtt >= 0 {
+		ping = "ping " + strconv.Itoa(rtt) + " ms"
 	}
-	return "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
+	switch {
+	case delay < 0:
+		return ping
+	case slow:
+		return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms: this computer is slow"
+	}
+	return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms"
 }
 
 // colourOf returns the palette index of slot.
