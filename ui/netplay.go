@@ -214,7 +214,7 @@ func (s *netPlayScreen) update(in Intents) error {
 		s.bannerLeft--
 	}
 	if nv.status.Child != wire.ChildPaused {
-		s.hint.step()
+		s.hint.step(in.Ship)
 	}
 	if st := nv.status; st.Child == wire.ChildVacancy && st.VacancyMs != s.vacancyMs {
 		s.vacancyMs, s.vacancyAt = st.VacancyMs, time.Now()
