@@ -89,7 +89,11 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 	s := &netPlayScreen{a: a, fx: draw.NewParticles(a.opt.Seed ^ 0xf00d), start: time.Now()}
 	if a.nv.hasWorld {
 		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
-		s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
+		if s.cur.Tick < bannerTicks {
+			// The game begins: its first wave. A player coming back
+			// mid-wave (a rejoin, a new host) is not told it again.
+			s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
+		}
 	}
 	if a.nv.slot >= 0 {
 		s.hint.show(a.controlsLines(true))
@@ -203,6 +207,9 @@ func (s *netPlayScreen) update(in Intents) error {
 	for _, e := range nv.events {
 		if e.Kind == game.ExtraLife && int(e.Slot) == nv.slot && nv.slot >= 0 {
 			s.news, s.newsKind, s.newsLeft = "EXTRA LIFE", 0, newsTicks
+		}
+		if e.Kind == game.ShipDestroyed && e.Slot >= 0 && int(e.Slot) < game.MaxPlayers && s.cur.Ships[e.Slot].Lives == 0 {
+			s.news, s.newsKind, s.newsLeft = outLine(s.cur.Setup.Mode, int(e.Slot) == nv.slot, nv.playerName(int(e.Slot))), 0, newsTicks
 		}
 	}
 	if s.have {
@@ -485,6 +492,20 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD
 		s.netS = netLine(rtt, delay, slow == 1)
 	}
 	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, palette.Dim, 1)
+}
+
+// outLine is the news when a player's last ship goes: in co-op the
+// player watches the others play on; in versus the player is out.
+func outLine(mode game.Mode, mine bool, name string) string {
+	switch {
+	case mine && mode == game.Coop:
+		return "OUT OF LIVES: WATCHING"
+	case mine:
+		return "OUT"
+	case mode == game.Coop:
+		return name + " is out of lives: watching"
+	}
+	return name + " is out"
 }
 
 // silentPing is how long the room may be silent before the HUD's ping

@@ -112,3 +112,36 @@ func buttonLabel(f widget.Focuser) string {
 	}
 	return fmt.Sprintf("%T", f)
 }
+
+// TestCoopResultsGiveTheTeamsTotal: co-op results end their subtitle with
+// the team's score, the sum of the players'; versus results do not.
+func TestCoopResultsGiveTheTeamsTotal(t *testing.T) {
+	lines := []resultLine{{name: "Ada", score: 1200}, {name: "Bob", score: 350}}
+	r := game.Results{Mode: game.Coop, Over: true, Wave: 4}
+	if _, sub := resultsTitle(&r, lines); !strings.Contains(sub, "team score 1550") {
+		t.Errorf("co-op subtitle %q, want the team score 1550", sub)
+	}
+	r.Mode = game.Versus
+	if _, sub := resultsTitle(&r, lines); strings.Contains(sub, "team") {
+		t.Errorf("versus subtitle %q speaks of a team", sub)
+	}
+}
+
+// TestOutLineSaysWhoIsOut: a player's last ship gone is said, in co-op as
+// watching the team play on.
+func TestOutLineSaysWhoIsOut(t *testing.T) {
+	for _, tc := range []struct {
+		mode game.Mode
+		mine bool
+		want string
+	}{
+		{game.Coop, true, "OUT OF LIVES: WATCHING"},
+		{game.Versus, true, "OUT"},
+		{game.Coop, false, "Ada is out of lives: watching"},
+		{game.Versus, false, "Ada is out"},
+	} {
+		if got := outLine(tc.mode, tc.mine, "Ada"); got != tc.want {
+			t.Errorf("outLine(%v, %v) = %q, want %q", tc.mode, tc.mine, got, tc.want)
+		}
+	}
+}
