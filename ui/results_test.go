@@ -145,3 +145,22 @@ func TestOutLineSaysWhoIsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestNoWaveBannerOnARejoin: a game screen opened on a world mid-wave (a
+// rejoin, a new host) shows no wave banner; one opened as the game begins
+// does.
+func TestNoWaveBannerOnARejoin(t *testing.T) {
+	a := newTestApp(t, nil)
+	w, err := game.New(game.Setup{Seed: 1, Players: 3, Lives: 3, StartWave: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.nv.hasWorld, a.nv.world = true, *w
+	if s := newNetPlayScreen(a); s.bannerLeft == 0 {
+		t.Error("no banner as the game begins")
+	}
+	a.nv.world.Tick = 40 * game.TicksPerSecond
+	if s := newNetPlayScreen(a); s.bannerLeft != 0 {
+		t.Errorf("a banner of wave %d on a rejoin mid-wave", s.bannerWave)
+	}
+}
