@@ -251,9 +251,10 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	e := s.a.env
 	r := e.draw
 	if s.graph.Shown {
-		// The graph stands beside the field: the field makes room for it.
+		// The graph stands beside the field, which makes room for it,
+		// or over its right edge on a narrow screen (Room).
 		b := dst.Bounds()
-		v = draw.FitViewBeside(float64(b.Dx()), float64(b.Dy()), s.graph.Width(float64(b.Dy())))
+		v = draw.FitViewBeside(float64(b.Dx()), float64(b.Dy()), s.graph.Room(float64(b.Dx()), float64(b.Dy())))
 	}
 	field := r.Begin(dst, v)
 	r.DrawBackdrop(dst, field, s.ticks)
