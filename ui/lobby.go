@@ -319,7 +319,7 @@ func (s *lobbyScreen) update(Intents) error {
 // Kick button included), and the roster keeps the room of its header and
 // eight rows.
 const (
-	rosterRow     = 28
+	rosterRow     = 26
 	rosterSpacing = 4
 	rosterHead    = 24 // the header's line, with room to spare
 )
@@ -579,10 +579,12 @@ func (s *lobbyScreen) updatePortmap() {
 	if shut(s.a.nv.portmap.Verdict) && label != "" {
 		label += " " + nextStep(len(s.a.settings.Servers) > 0)
 	}
+	vis := widget.Visibility_Show
 	if !s.a.nv.roomHere || label == "" {
-		label = " "
+		label, vis = " ", widget.Visibility_Hide // no line at all: the panel keeps its room for the roster
 	}
 	s.portmap.Label = label
+	s.portmap.GetWidget().SetVisibility(vis)
 }
 
 // portmapLine is the lobby's sentence for what came of asking the router
@@ -607,7 +609,7 @@ func portmapLine(st portmap.Status) string {
 	case portmap.NoRouter:
 		return "Players on the internet cannot join: no router was found to open a port."
 	case portmap.Off:
-		return "Only players on your network can join: asking the router to open a port is off (Settings → Internet, or -portmap=false for this run)."
+		return "Only players on your network can join: opening a router port is off (Settings → Internet)."
 	}
 	return ""
 }
