@@ -71,7 +71,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	t := a.theme()
 	s := &lobbyScreen{a: a, wantAge: -1}
 
-	left := t.panelColumn(8, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
+	left := t.panelColumn(6, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
 	// The room's name with the host's key beside it, to compare.
 	head := t.hbox(24)
 	s.title = t.heading("Connecting…")
@@ -319,9 +319,9 @@ func (s *lobbyScreen) update(Intents) error {
 // Kick button included), and the roster keeps the room of its header and
 // eight rows.
 const (
-	rosterRow     = 26
+	rosterRow     = 24
 	rosterSpacing = 4
-	rosterHead    = 24 // the header's line, with room to spare
+	rosterHead    = 20 // the header's line
 )
 
 // rosterHeight is the roster's height under theme t, in pixels: the
@@ -576,8 +576,10 @@ func pingLabel(p wire.Player) string {
 // port to the internet (only when the room runs here).
 func (s *lobbyScreen) updatePortmap() {
 	label := portmapLine(s.a.nv.portmap)
-	if shut(s.a.nv.portmap.Verdict) && label != "" {
-		label += " " + nextStep(len(s.a.settings.Servers) > 0)
+	if shut(s.a.nv.portmap.Verdict) && label != "" && len(s.a.settings.Servers) == 0 {
+		// With a server known, the offer to move there is the next
+		// step, on its own line below.
+		label += " " + nextStep(false)
 	}
 	vis := widget.Visibility_Show
 	if !s.a.nv.roomHere || label == "" {
@@ -590,20 +592,20 @@ func (s *lobbyScreen) updatePortmap() {
 // portmapLine is the lobby's sentence for what came of asking the router
 // to open the room's port, in a player's words ("": nothing asked).
 func portmapLine(st portmap.Status) string {
-	forward := fmt.Sprintf("forward UDP port %d on your router to this computer", st.Internal)
+	forward := fmt.Sprintf("forward UDP port %d to this computer", st.Internal)
 	switch st.Verdict {
 	case portmap.Asking:
 		return "Asking your router to open a port for players on the internet…"
 	case portmap.Opened:
 		return fmt.Sprintf("Players on the internet can join with the invite code below (your router opened port %d by %v: %v).", st.External.Port(), st.Proto, st.External)
 	case portmap.NoAnswer:
-		return "Players on the internet cannot join yet: your router did not answer when asked to open a port. To let them in, " + forward + "."
+		return "Players on the internet cannot join yet: your router did not answer (" + forward + ")."
 	case portmap.Refused:
 		why := ""
 		if st.Why != "" {
 			why = " (" + st.Why + ")"
 		}
-		return "Players on the internet cannot join yet: your router refused to open a port" + why + ". To let them in, " + forward + "."
+		return "Players on the internet cannot join yet: your router refused to open a port" + why + " (" + forward + ")."
 	case portmap.DoubleNAT:
 		return "Players on the internet cannot join: your router's outside address is itself private (double NAT: a second router or your provider's NAT is in the way)."
 	case portmap.NoRouter:
