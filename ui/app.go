@@ -817,6 +817,9 @@ func (a *App) LayoutF(outsideW, outsideH float64) (float64, float64) {
 	if s <= 0 {
 		s = 1
 	}
-	a.screenW, a.screenH = outsideW*s, outsideH*s
+	if w, h := outsideW*s, outsideH*s; w != a.screenW || h != a.screenH {
+		a.screenW, a.screenH = w, h
+		a.gate.changed() // a new size: drawn at once, at rest or not
+	}
 	return a.screenW, a.screenH
 }
