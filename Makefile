@@ -2,16 +2,16 @@
 GO ?= go
 SHELL := /bin/bash
 
-.PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 bench fuzz run generate
+.PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 test-wasm bench fuzz run generate
 
 ## test: everything CI checks, in order: tools, format and vet, the race-enabled
 ## suite (UI tests under Xvfb), drawing's allocations without -race, the engine
-## on 386 and on arm64 under qemu.
-test: check-tools vet test-race test-allocs test-386 test-arm64
+## on 386, on arm64 under qemu and in WebAssembly under Node.js.
+test: check-tools vet test-race test-allocs test-386 test-arm64 test-wasm
 
 ## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth and
 ## Mesa, qemu-aarch64-static, ip, pulseaudio, and for the port mapping lab nft,
-## miniupnpd, upnpc, natpmpc): installed with apt-get where missing when
+## miniupnpd, upnpc, natpmpc, and Node.js for the wasm runner): installed with apt-get where missing when
 ## run as root, saying so; otherwise named, with the command, and make stops.
 check-tools:
 	@GO='$(GO)' sh scripts/test-tools.sh
@@ -45,6 +45,11 @@ test-386:
 
 test-arm64:
 	GOARCH=arm64 $(GO) test -count=1 -exec qemu-aarch64-static ./game/...
+
+## test-wasm: the same golden hashes in WebAssembly (GOOS=js, what a browser
+## runs), with the Go distribution's wasm runner on Node.js.
+test-wasm:
+	GOOS=js GOARCH=wasm $(GO) test -count=1 -exec "$$($(GO) env GOROOT)/lib/wasm/go_js_wasm_exec" ./game/...
 
 ## bench: the performance budget (docs/ARCHITECTURE.md): the benchmarks, checked
 ## against scripts/benchcheck/budgets.txt; fails if a figure is over its budget.

@@ -29,7 +29,8 @@ pulseaudio pulseaudio for the sound test (a null sink, recorded with its parec)
 nft nftables for the NAT of the port mapping lab (internal/natlab)
 miniupnpd miniupnpd-nftables for the router of the lab (UPnP IGD, NAT-PMP, PCP)
 upnpc miniupnpc to list the mappings of the lab router
-natpmpc natpmpc to ask the lab router by NAT-PMP'
+natpmpc natpmpc to ask the lab router by NAT-PMP
+node nodejs for the engine golden hashes under WebAssembly (the wasm runner of Go)'
 
 # missing prints "package|what it is and why" for each missing tool, one a line.
 missing() {

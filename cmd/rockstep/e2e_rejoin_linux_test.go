@@ -256,3 +256,62 @@ func (l *lockedBuffer) String() string {
 	defer l.mu.Unlock()
 	return l.b.String()
 }
+
+// TestRejoinAfterTheRematchTwoWindows: as TestRejoinAfterTheEndTwoWindows,
+// but B, now hosting the game A's crash left it, plays it to the end and
+// presses Back to lobby before A comes back: the room (B's) is in setup
+// for the rematch, and A's vacant seat was given up. A's Rejoin still
+// lands in that lobby, in its seat, with the results of the game that
+// ended while it was away (the same table as B's), not with "Cannot join".
+//
+//	xvfb-run -a -s "-screen 0 1280x720x24" go test -run RejoinAfterTheRematch ./cmd/rockstep/
+func TestRejoinAfterTheRematchTwoWindows(t *testing.T) {
+	if !windowsInNamespace(t, "an end-to-end game", 5*time.Minute, "192.0.2.65") {
+		return
+	}
+	const addr = "127.0.0.1:7793" // the namespace's own loopback
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	dirA := filepath.Join(t.TempDir(), "A")
+	a1 := startLive(ctx, t, "A", dirA, "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "48",
+		"-autopilot", "setup coop 5 1; ready; start 2; fly 400; linger 120")
+	b := startLive(ctx, t, "B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
+		"-autopilot", "join "+addr+"; ready; wait-host; end-game; play-to-end; rematch; linger 5; linger 60; quit")
+	defer func() {
+		for _, p := range []*liveWindow{a1, b} {
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	}()
+	waitLogged(t, a1, "autopilot: fly 400 done", a1, b)
+	if err := a1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("kill A: %v", err)
+	}
+	<-a1.done
+	// The room holds a rematch's Ready until every member has the game's
+	// end, SilenceTimeout (3 s) at most: after 5 s it is in setup.
+	waitLogged(t, b, "autopilot: linger 5 done", a1, b)
+	a2 := startLive(ctx, t, "A again", dirA, "-name", "Ada", "-portmap=false",
+		"-autopilot", "rejoin-ended; rematch; log-lobby; quit")
+	defer func() { _ = a2.cmd.Process.Kill(); <-a2.done }()
+	<-a2.done
+	outA, outB := a2.out.String(), b.out.String()
+	if a2.err != nil {
+		t.Fatalf("A: %v\n%s\nB:\n%s", a2.err, outA, outB)
+	}
+	if strings.Contains(outA, "Cannot join") {
+		t.Fatalf("A's Rejoin was refused:\n%s", outA)
+	}
+	ra, rb := resultsLine.FindStringSubmatch(outA), resultsLine.FindStringSubmatch(outB)
+	if ra == nil || rb == nil {
+		t.Fatalf("results missing:\nA:\n%s\nB:\n%s", outA, outB)
+	}
+	t.Logf("A, back after the rematch's lobby opened, shows: %s", ra[2])
+	if ra[0] != rb[0] {
+		t.Errorf("the results differ:\nA: %s\nB: %s", ra[0], rb[0])
+	}
+	lobby := regexp.MustCompile(`autopilot: lobby: where="[^"]*" key="[^"]*" hint="([^"]*)"`).FindStringSubmatch(outA)
+	if lobby == nil || !strings.Contains(lobby[1], "ended while you were away") {
+		t.Errorf("A's lobby after the results: %v; want it to say the game ended while A was away\n%s", lobby, outA)
+	}
+}

@@ -53,8 +53,10 @@ type RemoteConfig struct {
 	// holders.
 	RoomKey string
 	// RoomID, with PerRoom 0, is the room the bots join (an invite code's
-	// room on a server); 0: the server's default room.
-	RoomID uint32
+	// room on a server); 0: the server's default room. RoomSecret is an
+	// unlisted room's secret (its code's).
+	RoomID     uint32
+	RoomSecret uint64
 	// Fault, if set, is a deliberate fault in bot FaultBot's session
 	// (`-fault`; that bot simulates alone even with Share).
 	Fault    lockstep.Fault
@@ -412,6 +414,9 @@ const (
 func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	sc := lockstep.LAN()
 	sc.RoomID = b.room
+	if b.room == cfg.RoomID {
+		sc.RoomSecret = cfg.RoomSecret
+	}
 	sc.Name = "bot" + strconv.Itoa(b.i)
 	sc.PlayerID = [16]byte{byte(b.i), byte(b.i >> 8), 'b', 'o', 't'}
 	sc.Predict, sc.SyncTest, sc.Shared = cfg.Predict, cfg.SyncTest, b.shared

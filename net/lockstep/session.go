@@ -90,6 +90,10 @@ type Config struct {
 	// Fault, if set, is a deliberate fault (`-fault`, for tests and to
 	// see desync repair work; repair.go). Not with Shared.
 	Fault Fault
+	// RoomSecret is the secret of an unlisted room on a server (its
+	// invite code's, or RoomCreated's), sent in every Join to RoomID
+	// (wire.Join.Secret); 0: none.
+	RoomSecret uint64
 }
 
 // LAN returns the settings for a game on a local network.
@@ -184,6 +188,7 @@ type Session struct {
 	snap        snapshotIO   // snapshots in (catch-up) and out (requests)
 	away        awayEnd      // the game that ended while we were away (awayend.go)
 	repair      repairIO     // a strayed world repaired (repair.go)
+	digest      digestIO     // digests the room asked for (digest.go)
 	faulted     bool         // Config.Fault's flip was applied
 	pred        predictor    // the displayed world, when predicting
 	sync        syncChecker  // the -synctest mode

@@ -86,6 +86,9 @@ func (r *Room) storeTurn(slotIdx int, t *wire.TurnInput) {
 		return
 	}
 	s.in[i], s.have[i] = *t, true
+	if s.m != nil {
+		s.m.ticks.add(r.now, int(t.Count)) // measure.go: the tick rate it may claim
+	}
 	if s.ack < r.nextTurn {
 		s.ack = r.nextTurn
 	}
@@ -223,6 +226,7 @@ func (r *Room) compileTurn() {
 		r.lagging = 0
 		r.statusDirty = true
 	}
+	r.refereeTurn(mt) // with Config.Referee, the room's own engine (referee.go)
 	r.compiledAt[t%masterRing] = r.now
 	r.nextTurn++
 	r.stats.Turns++
@@ -597,8 +601,8 @@ func (r *Room) recordHash(slotIdx int, turn uint32, h uint32, ended bool) {
 	if r.hashesDiffer(rec) {
 		r.judgeTurn(rec) // a verdict, a repair or a desync (repair.go)
 	}
-	if r.repair.have && !r.repair.checked && turn == r.repair.worldTurn {
-		r.checkRepairWorld() // the majority's world waited for this turn's hashes
+	if w := &r.repair.world; w.phase == worldHeld && turn == w.turn {
+		r.checkRepairWorld() // its sender's report of its turn came
 	}
 }
 
