@@ -1,7 +1,8 @@
 #!/bin/sh
 # idlecpu.sh BINARY [SECONDS]: the CPU and memory one Rockstep window costs
 # when it sits in the main menu, in a lobby (a guest of a -server on
-# loopback) and in a practice game, under Xvfb at 1280x720 (no vsync).
+# loopback), on the results of a game it hosted and ended, and in a
+# practice game, under Xvfb at 1280x720 (no vsync).
 # Run it in a network namespace of its own, so that the menu's LAN list
 # and the server stay inside it:
 #
@@ -46,4 +47,5 @@ sleep 1
 measure lobby -name Bench -join 127.0.0.1:17801
 kill "$server"
 wait "$server" || true
+measure results -name Bench -host -portmap=false -autopilot "ready; start 1; end-game"
 measure playing -name Bench -practice

@@ -184,6 +184,16 @@ type App struct {
 	started bool      // Update has run: the window is open
 	last    time.Time // of the last Update, for interpolation
 	pacer   framePacer
+	// gate draws a screen where nothing plays at a low rate while the
+	// player does nothing (idle.go); pointer is the mouse last seen.
+	gate        drawGate
+	pointer     PointerState
+	promptDrawn *prompt // the prompt the gate last saw
+	// edit makes good the keys a text field missed (textfield.go).
+	edit fieldEdit
+	// wantName: this is the first start; the menu asks for a name
+	// (namefirst.go).
+	wantName bool
 
 	// script, when set, replaces the keyboard: it returns the intents of
 	// update number n (from 0). Tests drive the game with it.
@@ -252,6 +262,7 @@ func (a *App) loadSettings() {
 		dir = d
 	}
 	a.settingsDir = dir
+	a.wantName = askNameOnFirstStart && firstStart(dir) && a.opt.Name == ""
 	s, warning, err := LoadSettings(dir)
 	if warning != "" {
 		log.Printf("rockstep: %s", warning)
@@ -354,6 +365,10 @@ func (a *App) runGame(g ebiten.Game) error {
 	}
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetTPS(game.TicksPerSecond)
+	// Draw clears the screen itself when it draws: a frame it skips (a
+	// menu at rest, idle.go) keeps the last one, and Ebiten presents
+	// nothing new.
+	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetFullscreen(a.settings.Fullscreen)
 	if err := ebiten.RunGame(g); err != nil {
 		if !a.started {
@@ -423,6 +438,7 @@ func (a *App) rescale() {
 	}
 	a.th = a.themeAt(a.scale())
 	a.ui.PrimaryTheme = a.th.ui
+	a.gate.changed()
 	a.closePrompt()
 	if r, ok := a.cur.(rethemer); ok {
 		r.retheme()
@@ -471,7 +487,16 @@ func (a *App) Update() error {
 	if a.state != nil {
 		in = a.mapper.intents(a.keys, a.pad, a.state)
 		a.padHint.connected(a.state.Connected)
+		if a.state.active(a.pointer) {
+			a.gate.input(time.Now())
+		}
+		a.pointer = a.state.Pointer
+	} else if in != (Intents{}) {
+		a.gate.input(time.Now())
 	}
+	// The rocks behind the menus drift while the screen is drawn at the
+	// full rate; at rest they move a tick a frame drawn (Draw).
+	a.backdrop.resting = !a.gate.busy(time.Now())
 	a.padHint.step()
 	a.frames++
 	if in.Fullscreen {
@@ -479,9 +504,17 @@ func (a *App) Update() error {
 	}
 	a.rescale()
 	a.placePrompt()
+	if a.prompt != a.promptDrawn {
+		a.promptDrawn = a.prompt
+		a.gate.changed() // a question opened or closed: drawn at once
+	}
 	if a.hasWidgets() {
 		a.navigate(&in)
+		a.edit.before(a.focusedField())
 		a.ui.Update()
+		if a.state != nil {
+			a.edit.after(a.focusedField(), a.state.Just, a.state.Pointer.Pressed)
+		}
 	}
 	inGame := a.flow.screen == screenPlay || a.flow.screen == screenPractice
 	if (in.Quit || in.Menu && inGame) && !a.takingInput() {
@@ -505,6 +538,7 @@ func (a *App) Update() error {
 	if err := a.cur.update(in); err != nil {
 		return err
 	}
+	a.maybeAskName()
 	a.retitle()
 	a.last = time.Now()
 	return nil
@@ -747,6 +781,7 @@ func (a *App) show() error {
 	}
 	a.cur = s
 	a.ui.Container = s.root()
+	a.gate.changed()
 	a.closePrompt()   // it was about the screen left
 	a.ui.ClearFocus() // navigate focuses the new screen's first button
 	a.focusAuto = nil
@@ -796,12 +831,22 @@ func (a *App) retitle() {
 
 // Draw implements ebiten.Game.
 func (a *App) Draw(screen *ebiten.Image) {
-	if d := a.pacer.wait(time.Now()); d > 0 {
-		time.Sleep(d) // no vsync: see minFrame
+	if d := a.pacer.waitFor(time.Now(), a.gate.framePeriod(time.Now(), a.playing())); d > 0 {
+		time.Sleep(d) // no vsync: see minFrame; a screen at rest: restFrame
+	}
+	now := time.Now()
+	if !a.gate.draw(now, a.playing()) {
+		return // at rest: the last frame stays on screen
+	}
+	screen.Clear()
+	t := tickFraction(now.Sub(a.last))
+	if a.backdrop.resting {
+		a.backdrop.advance()
+		t = 1
 	}
 	b := screen.Bounds()
 	v := draw.FitView(float64(b.Dx()), float64(b.Dy()))
-	a.cur.draw(screen, v, tickFraction(time.Since(a.last)))
+	a.cur.draw(screen, v, t)
 	if a.hasWidgets() {
 		a.ui.Draw(screen)
 		a.drawFocus(screen)
@@ -842,6 +887,9 @@ func (a *App) LayoutF(outsideW, outsideH float64) (float64, float64) {
 	if s <= 0 {
 		s = 1
 	}
-	a.screenW, a.screenH = outsideW*s, outsideH*s
+	if w, h := outsideW*s, outsideH*s; w != a.screenW || h != a.screenH {
+		a.screenW, a.screenH = w, h
+		a.gate.changed() // a new size: drawn at once, at rest or not
+	}
 	return a.screenW, a.screenH
 }

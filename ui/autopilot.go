@@ -240,221 +240,10 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 	done := false
 	retry := now.Sub(ap.lastTry) > 500*time.Millisecond
 	nv := &a.nv
-	switch st.op {
-	case "host":
-		if a.flow.screen == screenMenu {
-			a.emit(Intent{Kind: IntentHost})
-			done = true
-		}
-	case "join-lan", "join": // the first joinable game of the LAN list, or by address
-		switch a.flow.screen {
-		case screenMenu:
-			a.emit(Intent{Kind: IntentOpenJoin})
-		case screenJoin:
-			if a.flow.target != "" || !retry {
-				break
-			}
-			ap.lastTry = now
-			if st.op == "join" {
-				a.emit(Intent{Kind: IntentJoinAddr, Addr: st.arg})
-				break
-			}
-			for _, r := range lanRows(a.lanGames(), a.saved) {
-				if r.Joinable {
-					ap.logf("joining %s at %s", r.Game.Name, r.Game.Addr)
-					a.emit(Intent{Kind: IntentJoinLAN, Game: r.Game})
-					break
-				}
-			}
-		case screenLobby:
-			done = true
-		}
-	case "rejoin":
-		switch {
-		case a.flow.screen == screenMenu && a.saved != nil && retry:
-			ap.pressRejoin(a, now)
-		case a.flow.screen == screenPlay && nv.ok && nv.phase == phasePlaying && nv.slot >= 0:
-			done = true
-		}
-	case "ready":
-		if a.flow.screen == screenPlay {
-			done = true // the game started as soon as we were ready
-		} else if a.flow.screen == screenLobby && nv.ok && nv.phase == phaseLobby {
-			if p := (&lobbyScreen{a: a}).me(); p != nil {
-				if p.Ready {
-					done = true
-				} else if retry {
-					ap.lastTry = now
-					a.emit(Intent{Kind: IntentReady, Ready: true})
-				}
-			}
-		}
-	case "start":
-		if a.flow.screen == screenPlay {
-			done = true
-			break
-		}
-		if a.flow.screen == screenLobby && nv.ok && nv.host && retry {
-			ready := 0
-			for _, p := range nv.setup.Players {
-				if p.Ready && p.Connected {
-					ready++
-				}
-			}
-			if ready >= st.n && ready == len(nv.setup.Players) {
-				ap.lastTry = now
-				ap.logf("starting with %d players", ready)
-				a.emit(Intent{Kind: IntentStart})
-			}
-		}
-	case "setup":
-		if a.flow.screen == screenLobby && nv.ok && nv.host && len(nv.setup.Players) > 0 {
-			cur := nv.setup.Setup.Options()
-			want := st.setup.Options()
-			if cur == want {
-				done = true
-			} else if retry {
-				ap.lastTry = now
-				a.emit(Intent{Kind: IntentSetup, Setup: want})
-			}
-		}
-	case "play-to-end":
-		switch a.flow.screen {
-		case screenLobby:
-			ap.readyAgain(a, now, retry)
-		case screenPlay:
-			in.Ship = apKeys(a.frames)
-			ap.playing(nv, now)
-		case screenResults:
-			if rs, ok := a.cur.(*resultsScreen); ok {
-				ap.logf("results digest=%016x %s", nv.results.Digest(), strings.Join(rs.shown, " | "))
-				done = true
-			}
-		}
-	case "rematch":
-		if a.flow.screen == screenResults {
-			a.emit(Intent{Kind: IntentRematch})
-		}
-		if a.flow.screen == screenLobby {
-			done = true
-		}
-	case "wait-host":
-		ap.readyAgain(a, now, retry)
-		// Play on until the game says who hosts it now (the host went away).
-		if a.flow.screen == screenPlay {
-			in.Ship = apKeys(a.frames)
-			ap.playing(nv, now)
-		}
-		// The news the play screen shows: who hosts the game now.
-		if ps, ok := a.cur.(*netPlayScreen); ok && ps.newsLeft > 0 && ps.newsKind == newsHosts {
-			ap.logf("news: %s", ps.news)
-			done = true
-		}
-	case "wait-apart":
-		if a.flow.screen == screenPlay {
-			in.Ship = apKeys(a.frames)
-			ap.playing(nv, now)
-		}
-		if ps, ok := a.cur.(*netPlayScreen); ok && nv.apart {
-			if line := ps.stripLine(); line != "" {
-				ap.logf("apart: %s", line)
-				done = true
-			}
-		}
-	case "wait-alone":
-		done = a.flow.screen == screenLobby && nv.ok && len(nv.setup.Players) == 1
-	case "wait-portmap": // the router's verdict on our room's port, and the invite code, as the lobby shows them
-		ls, ok := a.cur.(*lobbyScreen)
-		if !ok || a.flow.screen != screenLobby || !nv.portmap.Done() {
-			break
-		}
-		code := ls.invite.shown
-		if nv.external.IsValid() && !codeHolds(code, nv.external) {
-			break // the code with the router's address is made at the lobby's next update
-		}
-		ap.logf("portmap: %s (%v after this step began)", portmapLine(nv.portmap), now.Sub(ap.since).Round(time.Millisecond))
-		ap.logf("invite code: %s", code)
-		done = true
-	case "move-to-server":
-		if a.flow.screen != screenLobby {
-			break
-		}
-		if id, srv := nv.serverRoom(); id != 0 {
-			ls, ok := a.cur.(*lobbyScreen)
-			if c, err := invite.Decode(ls.invite.shown); !ok || err != nil || c.RoomID != id {
-				break // the code is made at the lobby's next update
-			}
-			ap.logf("moved to server: room %d at %s (%v after this step began)", id, srv, now.Sub(ap.since).Round(time.Millisecond))
-			ap.logf("invite code: %s", ls.invite.shown)
-			done = true
-			break
-		}
-		if srv, ok := a.moveServer(); ok && retry && a.flow.target != srv.Addr {
-			ap.lastTry = now
-			ap.logf("moving the room to %s (%s)", srv.Addr, portmapLine(nv.portmap))
-			a.emit(Intent{Kind: IntentMoveToServer, Addr: srv.Addr})
-		}
-	case "wait-players":
-		if a.flow.screen != screenLobby || !nv.ok || nv.phase != phaseLobby {
-			break
-		}
-		ready := 0
-		for _, p := range nv.setup.Players {
-			if p.Ready && p.Connected {
-				ready++
-			}
-		}
-		done = len(nv.setup.Players) == st.n && ready == st.n
-	case "end-at":
-		switch a.flow.screen {
-		case screenLobby:
-			ap.readyAgain(a, now, retry)
-		case screenPlay:
-			in.Ship = apKeys(a.frames)
-			ap.playing(nv, now)
-			if nv.host && nv.hasWorld && nv.world.Tick >= uint32(st.n) {
-				ap.logf("ending the game at tick %d", nv.world.Tick)
-				a.emit(Intent{Kind: IntentEndGame})
-				done = true
-			}
-		case screenResults:
-			done = true // it ended before: game over
-		}
-	case "hold-lobby":
-		if a.flow.screen != screenLobby {
-			ap.mu.Lock()
-			ap.err = fmt.Errorf("autopilot: left the lobby for %v while holding: a game started without the host's Start", a.flow.screen)
-			ap.mu.Unlock()
-			ap.logf("%v", ap.err)
-			a.quit = true
-			return in
-		}
-		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
-	case "fly":
-		ap.mu.Lock()
-		if ap.hashTick == 0 {
-			ap.hashTick = uint32(st.n)
-		}
-		line := ap.hashLine
-		ap.mu.Unlock()
-		if a.flow.screen == screenPlay {
-			in.Ship = apKeys(a.frames)
-			ap.playing(nv, now)
-		}
-		if line != "" {
-			ap.logf("%s", line)
-			done = true
-		}
-	case "linger":
-		if a.flow.screen == screenPlay {
-			in.Ship = apKeys(a.frames)
-		}
-		done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
-	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-back", "rejoin-ended":
-		done = ap.hostStep(a, st, &in, now, retry)
-	case "quit":
-		a.emit(Intent{Kind: IntentLeave})
-		a.quit = true
+	switch ap.do(&apTurn{a: a, st: st, in: &in, now: now, retry: retry}) {
+	case apStop:
+		return in
+	case apDone:
 		done = true
 	}
 	if done {
@@ -471,6 +260,409 @@ func (ap *Autopilot) step(a *App, in Intents) Intents {
 		a.quit = true
 	}
 	return in
+}
+
+// apTurn is what a step sees in one update.
+type apTurn struct {
+	a     *App
+	st    apStep
+	in    *Intents // the keys' intents, which a step may replace
+	now   time.Time
+	retry bool // the last try is long enough ago to try again
+}
+
+// apStatus is what a step says after an update.
+type apStatus uint8
+
+const (
+	apWait apStatus = iota // not done yet
+	apDone                 // done: on to the next step
+	apStop                 // the program ends: stop here
+)
+
+// apResult is apDone if done, else apWait.
+func apResult(done bool) apStatus {
+	if done {
+		return apDone
+	}
+	return apWait
+}
+
+// do runs the current step for one update.
+func (ap *Autopilot) do(t *apTurn) apStatus {
+	switch t.st.op {
+	case "host":
+		return ap.apHost(t)
+	case "join-lan", "join":
+		return ap.apJoinLan(t)
+	case "rejoin":
+		return ap.apRejoin(t)
+	case "ready":
+		return ap.apReady(t)
+	case "start":
+		return ap.apStart(t)
+	case "setup":
+		return ap.apSetup(t)
+	case "play-to-end":
+		return ap.apPlayToEnd(t)
+	case "rematch":
+		return ap.apRematch(t)
+	case "wait-host":
+		return ap.apWaitHost(t)
+	case "wait-apart":
+		return ap.apWaitApart(t)
+	case "wait-alone":
+		return ap.apWaitAlone(t)
+	case "wait-portmap":
+		return ap.apWaitPortmap(t)
+	case "move-to-server":
+		return ap.apMoveToServer(t)
+	case "wait-players":
+		return ap.apWaitPlayers(t)
+	case "end-at":
+		return ap.apEndAt(t)
+	case "hold-lobby":
+		return ap.apHoldLobby(t)
+	case "fly":
+		return ap.apFly(t)
+	case "linger":
+		return ap.apLinger(t)
+	case "log-host", "pause", "wait-refused", "end-game", "log-lobby", "wait-back", "rejoin-ended":
+		return ap.apHostSteps(t)
+	case "quit":
+		return ap.apQuit(t)
+	}
+	return apWait
+}
+
+// apHost is the step host (see Autopilot).
+func (ap *Autopilot) apHost(t *apTurn) apStatus {
+	a := t.a
+	done := false
+	if a.flow.screen == screenMenu {
+		a.emit(Intent{Kind: IntentHost})
+		done = true
+	}
+	return apResult(done)
+}
+
+// apJoinLan is the step join-lan, join (see Autopilot): the first joinable game of the LAN list, or by address.
+func (ap *Autopilot) apJoinLan(t *apTurn) apStatus {
+	a, st, now, retry := t.a, t.st, t.now, t.retry
+	done := false
+	switch a.flow.screen {
+	case screenMenu:
+		a.emit(Intent{Kind: IntentOpenJoin})
+	case screenJoin:
+		if a.flow.target != "" || !retry {
+			break
+		}
+		ap.lastTry = now
+		if st.op == "join" {
+			a.emit(Intent{Kind: IntentJoinAddr, Addr: st.arg})
+			break
+		}
+		for _, r := range lanRows(a.lanGames(), a.saved) {
+			if r.Joinable {
+				ap.logf("joining %s at %s", r.Game.Name, r.Game.Addr)
+				a.emit(Intent{Kind: IntentJoinLAN, Game: r.Game})
+				break
+			}
+		}
+	case screenLobby:
+		done = true
+	}
+	return apResult(done)
+}
+
+// apRejoin is the step rejoin (see Autopilot).
+func (ap *Autopilot) apRejoin(t *apTurn) apStatus {
+	a, now, retry, nv := t.a, t.now, t.retry, &t.a.nv
+	done := false
+	switch {
+	case a.flow.screen == screenMenu && a.saved != nil && retry:
+		ap.pressRejoin(a, now)
+	case a.flow.screen == screenPlay && nv.ok && nv.phase == phasePlaying && nv.slot >= 0:
+		done = true
+	}
+	return apResult(done)
+}
+
+// apReady is the step ready (see Autopilot).
+func (ap *Autopilot) apReady(t *apTurn) apStatus {
+	a, now, retry, nv := t.a, t.now, t.retry, &t.a.nv
+	done := false
+	if a.flow.screen == screenPlay {
+		done = true // the game started as soon as we were ready
+	} else if a.flow.screen == screenLobby && nv.ok && nv.phase == phaseLobby {
+		if p := (&lobbyScreen{a: a}).me(); p != nil {
+			if p.Ready {
+				done = true
+			} else if retry {
+				ap.lastTry = now
+				a.emit(Intent{Kind: IntentReady, Ready: true})
+			}
+		}
+	}
+	return apResult(done)
+}
+
+// apStart is the step start (see Autopilot).
+func (ap *Autopilot) apStart(t *apTurn) apStatus {
+	a, st, now, retry, nv := t.a, t.st, t.now, t.retry, &t.a.nv
+	done := false
+	if a.flow.screen == screenPlay {
+		done = true
+		return apResult(done)
+	}
+	if a.flow.screen == screenLobby && nv.ok && nv.host && retry {
+		ready := 0
+		for _, p := range nv.setup.Players {
+			if p.Ready && p.Connected {
+				ready++
+			}
+		}
+		if ready >= st.n && ready == len(nv.setup.Players) {
+			ap.lastTry = now
+			ap.logf("starting with %d players", ready)
+			a.emit(Intent{Kind: IntentStart})
+		}
+	}
+	return apResult(done)
+}
+
+// apSetup is the step setup (see Autopilot).
+func (ap *Autopilot) apSetup(t *apTurn) apStatus {
+	a, st, now, retry, nv := t.a, t.st, t.now, t.retry, &t.a.nv
+	done := false
+	if a.flow.screen == screenLobby && nv.ok && nv.host && len(nv.setup.Players) > 0 {
+		cur := nv.setup.Setup.Options()
+		want := st.setup.Options()
+		if cur == want {
+			done = true
+		} else if retry {
+			ap.lastTry = now
+			a.emit(Intent{Kind: IntentSetup, Setup: want})
+		}
+	}
+	return apResult(done)
+}
+
+// apPlayToEnd is the step play-to-end (see Autopilot).
+func (ap *Autopilot) apPlayToEnd(t *apTurn) apStatus {
+	a, in, now, retry, nv := t.a, t.in, t.now, t.retry, &t.a.nv
+	done := false
+	switch a.flow.screen {
+	case screenLobby:
+		ap.readyAgain(a, now, retry)
+	case screenPlay:
+		in.Ship = apKeys(a.frames)
+		ap.playing(nv, now)
+	case screenResults:
+		if rs, ok := a.cur.(*resultsScreen); ok {
+			ap.logf("results digest=%016x %s", nv.results.Digest(), strings.Join(rs.shown, " | "))
+			done = true
+		}
+	}
+	return apResult(done)
+}
+
+// apRematch is the step rematch (see Autopilot).
+func (ap *Autopilot) apRematch(t *apTurn) apStatus {
+	a := t.a
+	done := false
+	if a.flow.screen == screenResults {
+		a.emit(Intent{Kind: IntentRematch})
+	}
+	if a.flow.screen == screenLobby {
+		done = true
+	}
+	return apResult(done)
+}
+
+// apWaitHost is the step wait-host (see Autopilot).
+func (ap *Autopilot) apWaitHost(t *apTurn) apStatus {
+	a, in, now, retry, nv := t.a, t.in, t.now, t.retry, &t.a.nv
+	done := false
+	ap.readyAgain(a, now, retry)
+	// Play on until the game says who hosts it now (the host went away).
+	if a.flow.screen == screenPlay {
+		in.Ship = apKeys(a.frames)
+		ap.playing(nv, now)
+	}
+	// The news the play screen shows: who hosts the game now.
+	if ps, ok := a.cur.(*netPlayScreen); ok && ps.newsLeft > 0 && ps.newsKind == newsHosts {
+		ap.logf("news: %s", ps.news)
+		done = true
+	}
+	return apResult(done)
+}
+
+// apWaitApart is the step wait-apart (see Autopilot): play on until our
+// side of the game lacks a majority and the strip says so.
+func (ap *Autopilot) apWaitApart(t *apTurn) apStatus {
+	a, in, nv := t.a, t.in, &t.a.nv
+	if a.flow.screen == screenPlay {
+		in.Ship = apKeys(a.frames)
+		ap.playing(nv, t.now)
+	}
+	if ps, ok := a.cur.(*netPlayScreen); ok && nv.apart {
+		if line := ps.stripLine(); line != "" {
+			ap.logf("apart: %s", line)
+			return apDone
+		}
+	}
+	return apWait
+}
+
+// apWaitAlone is the step wait-alone (see Autopilot).
+func (ap *Autopilot) apWaitAlone(t *apTurn) apStatus {
+	a, nv := t.a, &t.a.nv
+	done := false
+	done = a.flow.screen == screenLobby && nv.ok && len(nv.setup.Players) == 1
+	return apResult(done)
+}
+
+// apWaitPortmap is the step wait-portmap (see Autopilot): the router's verdict on our room's port, and the invite code, as the lobby shows them.
+func (ap *Autopilot) apWaitPortmap(t *apTurn) apStatus {
+	a, now, nv := t.a, t.now, &t.a.nv
+	done := false
+	ls, ok := a.cur.(*lobbyScreen)
+	if !ok || a.flow.screen != screenLobby || !nv.portmap.Done() {
+		return apResult(done)
+	}
+	code := ls.invite.shown
+	if nv.external.IsValid() && !codeHolds(code, nv.external) {
+		return apResult(done) // the code with the router's address is made at the lobby's next update
+	}
+	ap.logf("portmap: %s (%v after this step began)", portmapLine(nv.portmap), now.Sub(ap.since).Round(time.Millisecond))
+	ap.logf("invite code: %s", code)
+	done = true
+	return apResult(done)
+}
+
+// apMoveToServer is the step move-to-server (see Autopilot).
+func (ap *Autopilot) apMoveToServer(t *apTurn) apStatus {
+	a, now, retry, nv := t.a, t.now, t.retry, &t.a.nv
+	done := false
+	if a.flow.screen != screenLobby {
+		return apResult(done)
+	}
+	if id, srv := nv.serverRoom(); id != 0 {
+		ls, ok := a.cur.(*lobbyScreen)
+		if c, err := invite.Decode(ls.invite.shown); !ok || err != nil || c.RoomID != id {
+			return apResult(done) // the code is made at the lobby's next update
+		}
+		ap.logf("moved to server: room %d at %s (%v after this step began)", id, srv, now.Sub(ap.since).Round(time.Millisecond))
+		ap.logf("invite code: %s", ls.invite.shown)
+		done = true
+		return apResult(done)
+	}
+	if srv, ok := a.moveServer(); ok && retry && a.flow.target != srv.Addr {
+		ap.lastTry = now
+		ap.logf("moving the room to %s (%s)", srv.Addr, portmapLine(nv.portmap))
+		a.emit(Intent{Kind: IntentMoveToServer, Addr: srv.Addr})
+	}
+	return apResult(done)
+}
+
+// apWaitPlayers is the step wait-players (see Autopilot).
+func (ap *Autopilot) apWaitPlayers(t *apTurn) apStatus {
+	a, st, nv := t.a, t.st, &t.a.nv
+	done := false
+	if a.flow.screen != screenLobby || !nv.ok || nv.phase != phaseLobby {
+		return apResult(done)
+	}
+	ready := 0
+	for _, p := range nv.setup.Players {
+		if p.Ready && p.Connected {
+			ready++
+		}
+	}
+	done = len(nv.setup.Players) == st.n && ready == st.n
+	return apResult(done)
+}
+
+// apEndAt is the step end-at (see Autopilot).
+func (ap *Autopilot) apEndAt(t *apTurn) apStatus {
+	a, st, in, now, retry, nv := t.a, t.st, t.in, t.now, t.retry, &t.a.nv
+	done := false
+	switch a.flow.screen {
+	case screenLobby:
+		ap.readyAgain(a, now, retry)
+	case screenPlay:
+		in.Ship = apKeys(a.frames)
+		ap.playing(nv, now)
+		if nv.host && nv.hasWorld && nv.world.Tick >= uint32(st.n) {
+			ap.logf("ending the game at tick %d", nv.world.Tick)
+			a.emit(Intent{Kind: IntentEndGame})
+			done = true
+		}
+	case screenResults:
+		done = true // it ended before: game over
+	}
+	return apResult(done)
+}
+
+// apHoldLobby is the step hold-lobby (see Autopilot).
+func (ap *Autopilot) apHoldLobby(t *apTurn) apStatus {
+	a, st, now := t.a, t.st, t.now
+	done := false
+	if a.flow.screen != screenLobby {
+		ap.mu.Lock()
+		ap.err = fmt.Errorf("autopilot: left the lobby for %v while holding: a game started without the host's Start", a.flow.screen)
+		ap.mu.Unlock()
+		ap.logf("%v", ap.err)
+		a.quit = true
+		return apStop
+	}
+	done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
+	return apResult(done)
+}
+
+// apFly is the step fly (see Autopilot).
+func (ap *Autopilot) apFly(t *apTurn) apStatus {
+	a, st, in, now, nv := t.a, t.st, t.in, t.now, &t.a.nv
+	done := false
+	ap.mu.Lock()
+	if ap.hashTick == 0 {
+		ap.hashTick = uint32(st.n)
+	}
+	line := ap.hashLine
+	ap.mu.Unlock()
+	if a.flow.screen == screenPlay {
+		in.Ship = apKeys(a.frames)
+		ap.playing(nv, now)
+	}
+	if line != "" {
+		ap.logf("%s", line)
+		done = true
+	}
+	return apResult(done)
+}
+
+// apLinger is the step linger (see Autopilot).
+func (ap *Autopilot) apLinger(t *apTurn) apStatus {
+	a, st, in, now := t.a, t.st, t.in, t.now
+	done := false
+	if a.flow.screen == screenPlay {
+		in.Ship = apKeys(a.frames)
+	}
+	done = now.Sub(ap.since) >= time.Duration(st.n)*time.Second
+	return apResult(done)
+}
+
+// apHostSteps are the steps log-host, pause, wait-refused, end-game,
+// log-lobby, wait-back and rejoin-ended (see hostStep).
+func (ap *Autopilot) apHostSteps(t *apTurn) apStatus {
+	return apResult(ap.hostStep(t.a, t.st, t.in, t.now, t.retry))
+}
+
+// apQuit is the step quit (see Autopilot).
+func (ap *Autopilot) apQuit(t *apTurn) apStatus {
+	t.a.emit(Intent{Kind: IntentLeave})
+	t.a.quit = true
+	return apDone
 }
 
 // playing moves the step's deadline while the displayed world advances,

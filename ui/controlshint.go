@@ -17,7 +17,13 @@ import (
 // hintTicks is how long the controls hint shows: 8 s, the last fading.
 const hintTicks = 8 * game.TicksPerSecond
 
-// controlsHint is the box of the controls over the bottom of the field.
+// hintBottom is where the controls hint's box ends, in field units from
+// the top: the hint sits at the top of the field, clear of the ships,
+// which start on a circle of 160 units around the centre (game's
+// homeSpot), and of the wave's banner in the middle.
+const hintBottom = 96
+
+// controlsHint is the box of the controls at the top of the field.
 type controlsHint struct {
 	lines  []string
 	labels [4]draw.Label
@@ -27,8 +33,12 @@ type controlsHint struct {
 // show (re)starts the hint with lines.
 func (c *controlsHint) show(lines []string) { c.lines, c.left = lines, hintTicks }
 
-// step runs the hint down by a tick.
-func (c *controlsHint) step() {
+// step runs the hint down by a tick; the player's first control (ship
+// held this tick) starts its fading: it has been read, or is not needed.
+func (c *controlsHint) step(ship game.Input) {
+	if ship != 0 && c.left > game.TicksPerSecond {
+		c.left = game.TicksPerSecond
+	}
 	if c.left > 0 {
 		c.left--
 	}
@@ -40,7 +50,7 @@ func (c *controlsHint) draw(e *env, field *ebiten.Image, v draw.View) {
 		return
 	}
 	a := min(float32(c.left)/game.TicksPerSecond, 1)
-	e.hud.Lines(field, e.draw, v, c.labels[:], c.lines, draw.FieldH-24, palette.Text, a)
+	e.hud.Lines(field, e.draw, v, c.labels[:], c.lines, hintBottom, palette.Text, a)
 }
 
 // controlsLines returns the lines of the controls hint: the gamepad's

@@ -18,6 +18,11 @@ func (r *ebitenInput) read() *InputState {
 	st := &r.st
 	st.Held = inpututil.AppendPressedKeys(st.Held[:0])
 	st.Just = inpututil.AppendJustPressedKeys(st.Just[:0])
+	st.Chars = ebiten.AppendInputChars(st.Chars[:0])
+	st.Pointer.X, st.Pointer.Y = ebiten.CursorPosition()
+	st.Pointer.Pressed = ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) || ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) || ebiten.IsMouseButtonPressed(ebiten.MouseButtonMiddle)
+	wx, wy := ebiten.Wheel()
+	st.Pointer.Wheel = wx != 0 || wy != 0
 	st.Connected = st.Connected[:0]
 	r.ids = inpututil.AppendJustConnectedGamepadIDs(r.ids[:0])
 	for _, id := range r.ids {

@@ -199,203 +199,272 @@ func (f *flow) openScores(from screenID, mark scoresMark) {
 	f.screen, f.scoresBack, f.scoresMark, f.gameMenu = screenScores, from, mark, false
 }
 
-// apply handles an intent and returns what the shell must do.
+// apply handles an intent and returns what the shell must do: each
+// screen's intents are its own method's.
 func (f *flow) apply(in Intent) []effect {
 	switch f.screen {
 	case screenMenu:
-		switch in.Kind {
-		case IntentHost:
-			f.notice, f.hosting, f.target = "", true, "your game"
-			f.screen = screenLobby
-			return []effect{{kind: effHost}}
-		case IntentHostServer:
-			f.notice, f.hosting, f.target = "", true, in.Addr
-			f.screen = screenLobby
-			return []effect{{kind: effHostServer, addr: in.Addr}}
-		case IntentOpenJoin:
-			f.notice, f.joinErr = "", ""
-			f.screen = screenJoin
-		case IntentOpenSettings:
-			f.notice = ""
-			f.screen = screenSettings
-		case IntentOpenControls:
-			f.notice = ""
-			f.screen, f.controlsFrom = screenControls, screenMenu
-		case IntentPractice:
-			f.notice = ""
-			f.screen = screenPractice
-			return []effect{{kind: effPractice}}
-		case IntentOpenReplays:
-			f.notice = ""
-			f.screen = screenReplays
-		case IntentOpenScores:
-			f.notice = ""
-			f.openScores(screenMenu, scoresMark{rank: -1})
-		case IntentWatch:
-			f.notice, f.replay = "", in.Path
-			f.screen = screenReplay
-		case IntentRejoin:
-			f.notice, f.joinErr, f.target, f.hosting, f.rejoin = "", "", in.Addr, false, true
-			f.screen = screenJoin
-			return []effect{{kind: effDial, addr: in.Addr, rejoin: true}}
-		case IntentQuit:
+		return f.applyMenu(in)
+	case screenReplays:
+		return f.applyReplays(in)
+	case screenReplay:
+		return f.applyReplay(in)
+	case screenJoin:
+		return f.applyJoin(in)
+	case screenSettings:
+		return f.applySettings(in)
+	case screenControls:
+		return f.applyControls(in)
+	case screenPractice:
+		return f.applyPractice(in)
+	case screenScores:
+		return f.applyScores(in)
+	case screenLobby:
+		return f.applyLobby(in)
+	case screenPlay:
+		return f.applyPlay(in)
+	case screenResults:
+		return f.applyResults(in)
+	}
+	return nil
+}
+
+// applyMenu handles an intent on the menu screen.
+func (f *flow) applyMenu(in Intent) []effect {
+	switch in.Kind {
+	case IntentHost:
+		f.notice, f.hosting, f.target = "", true, "your game"
+		f.screen = screenLobby
+		return []effect{{kind: effHost}}
+	case IntentHostServer:
+		f.notice, f.hosting, f.target = "", true, in.Addr
+		f.screen = screenLobby
+		return []effect{{kind: effHostServer, addr: in.Addr}}
+	case IntentOpenJoin:
+		f.notice, f.joinErr = "", ""
+		f.screen = screenJoin
+	case IntentOpenSettings:
+		f.notice = ""
+		f.screen = screenSettings
+	case IntentOpenControls:
+		f.notice = ""
+		f.screen, f.controlsFrom = screenControls, screenMenu
+	case IntentPractice:
+		f.notice = ""
+		f.screen = screenPractice
+		return []effect{{kind: effPractice}}
+	case IntentOpenReplays:
+		f.notice = ""
+		f.screen = screenReplays
+	case IntentOpenScores:
+		f.notice = ""
+		f.openScores(screenMenu, scoresMark{rank: -1})
+	case IntentWatch:
+		f.notice, f.replay = "", in.Path
+		f.screen = screenReplay
+	case IntentRejoin:
+		f.notice, f.joinErr, f.target, f.hosting, f.rejoin = "", "", in.Addr, false, true
+		f.screen = screenJoin
+		return []effect{{kind: effDial, addr: in.Addr, rejoin: true}}
+	case IntentQuit:
+		return []effect{{kind: effQuit}}
+	case IntentSaveSettings: // the first start's name
+		return []effect{{kind: effSaveSettings, settings: in.Settings}}
+	}
+	return nil
+}
+
+// applyReplays handles an intent on the replays screen.
+func (f *flow) applyReplays(in Intent) []effect {
+	switch in.Kind {
+	case IntentWatch:
+		f.replay = in.Path
+		f.screen = screenReplay
+	case IntentBack:
+		f.screen = screenMenu
+	}
+	return nil
+}
+
+// applyReplay handles an intent on the replay screen.
+func (f *flow) applyReplay(in Intent) []effect {
+	if in.Kind == IntentBack {
+		if f.replayOnly {
 			return []effect{{kind: effQuit}}
 		}
-	case screenReplays:
-		switch in.Kind {
-		case IntentWatch:
-			f.replay = in.Path
-			f.screen = screenReplay
-		case IntentBack:
-			f.screen = screenMenu
+		f.screen = screenReplays
+	}
+	return nil
+}
+
+// applyJoin handles an intent on the join screen.
+func (f *flow) applyJoin(in Intent) []effect {
+	switch in.Kind {
+	case IntentBack:
+		if f.target != "" {
+			f.target = ""
+			return []effect{{kind: effDisconnect}} // stop trying
 		}
-	case screenReplay:
-		if in.Kind == IntentBack {
-			if f.replayOnly {
-				return []effect{{kind: effQuit}}
-			}
-			f.screen = screenReplays
+		f.screen = screenMenu
+	case IntentJoinLAN:
+		if f.target != "" {
+			return nil // one attempt at a time
 		}
-	case screenJoin:
-		switch in.Kind {
-		case IntentBack:
-			if f.target != "" {
-				f.target = ""
-				return []effect{{kind: effDisconnect}} // stop trying
-			}
-			f.screen = screenMenu
-		case IntentJoinLAN:
-			if f.target != "" {
-				return nil // one attempt at a time
-			}
-			if !in.Game.Compatible {
-				f.joinErr = fmt.Sprintf("%s runs another version of Rockstep (protocol %d, ours %d) and cannot be joined", gameName(in.Game), in.Game.Version, wire.Version)
-				return nil
-			}
-			f.joinErr, f.target, f.hosting, f.rejoin = "", gameName(in.Game), false, in.Rejoin
-			return []effect{{kind: effDial, addr: in.Game.Addr.String(), rejoin: in.Rejoin, gameID: in.Game.ID, hostFP: in.Game.Fingerprint}}
-		case IntentJoinCode:
-			if f.target != "" {
-				return nil
-			}
+		if !in.Game.Compatible {
+			f.joinErr = fmt.Sprintf("%s runs another version of Rockstep (protocol %d, ours %d) and cannot be joined", gameName(in.Game), in.Game.Version, wire.Version)
+			return nil
+		}
+		f.joinErr, f.target, f.hosting, f.rejoin = "", gameName(in.Game), false, in.Rejoin
+		return []effect{{kind: effDial, addr: in.Game.Addr.String(), rejoin: in.Rejoin, gameID: in.Game.ID, hostFP: in.Game.Fingerprint}}
+	case IntentJoinCode:
+		if f.target != "" {
+			return nil
+		}
+		return f.joinCode(in.Addr)
+	case IntentJoinRoom:
+		if f.target != "" || in.Addr == "" || in.Room == 0 {
+			return nil
+		}
+		f.joinErr, f.target, f.hosting, f.rejoin = "", "“"+in.Name+"” on "+in.Addr, false, false
+		return []effect{{kind: effDial, addr: in.Addr, hostFP: in.Pin, room: in.Room}}
+	case IntentJoinAddr:
+		if f.target != "" {
+			return nil
+		}
+		if invite.Looks(in.Addr) { // pasted in the address field, or -join CODE
 			return f.joinCode(in.Addr)
-		case IntentJoinRoom:
-			if f.target != "" || in.Addr == "" || in.Room == 0 {
-				return nil
-			}
-			f.joinErr, f.target, f.hosting, f.rejoin = "", "“"+in.Name+"” on "+in.Addr, false, false
-			return []effect{{kind: effDial, addr: in.Addr, hostFP: in.Pin, room: in.Room}}
-		case IntentJoinAddr:
-			if f.target != "" {
-				return nil
-			}
-			if invite.Looks(in.Addr) { // pasted in the address field, or -join CODE
-				return f.joinCode(in.Addr)
-			}
-			addr, err := parseJoinAddr(in.Addr)
-			if err != nil {
-				f.joinErr = err.Error()
-				return nil
-			}
-			f.joinErr, f.target, f.hosting, f.rejoin = "", addr, false, false
-			return []effect{{kind: effDial, addr: addr}}
 		}
-	case screenSettings:
-		switch in.Kind {
-		case IntentSaveSettings:
+		addr, err := parseJoinAddr(in.Addr)
+		if err != nil {
+			f.joinErr = err.Error()
+			return nil
+		}
+		f.joinErr, f.target, f.hosting, f.rejoin = "", addr, false, false
+		return []effect{{kind: effDial, addr: addr}}
+	}
+	return nil
+}
+
+// applySettings handles an intent on the settings screen.
+func (f *flow) applySettings(in Intent) []effect {
+	switch in.Kind {
+	case IntentSaveSettings:
+		f.screen = screenMenu
+		return []effect{{kind: effSaveSettings, settings: in.Settings}}
+	case IntentOpenControls:
+		f.screen, f.controlsFrom = screenControls, screenSettings
+	case IntentBack:
+		f.screen = screenMenu
+	}
+	return nil
+}
+
+// applyControls handles an intent on the controls screen.
+func (f *flow) applyControls(in Intent) []effect {
+	switch in.Kind {
+	case IntentSaveControls:
+		return []effect{{kind: effSaveSettings, settings: in.Settings}}
+	case IntentBack:
+		f.screen = f.controlsFrom
+	}
+	return nil
+}
+
+// applyPractice handles an intent on the practice screen.
+func (f *flow) applyPractice(in Intent) []effect {
+	// Esc opens the practice menu, which pauses the game.
+	switch in.Kind {
+	case IntentBack, IntentMainMenu:
+		f.screen, f.gameMenu = screenMenu, false
+	case IntentGameMenu:
+		f.gameMenu = !f.gameMenu
+	case IntentResume:
+		f.gameMenu = false
+	case IntentRestart:
+		f.gameMenu = false
+		return []effect{{kind: effRestart}}
+	case IntentOpenScores:
+		f.openScores(screenPractice, in.Mark)
+	}
+	return nil
+}
+
+// applyScores handles an intent on the scores screen.
+func (f *flow) applyScores(in Intent) []effect {
+	switch in.Kind {
+	case IntentBack, IntentMainMenu:
+		if f.scoresBack == screenResults {
+			f.screen = screenResults
+		} else {
 			f.screen = screenMenu
-			return []effect{{kind: effSaveSettings, settings: in.Settings}}
-		case IntentOpenControls:
-			f.screen, f.controlsFrom = screenControls, screenSettings
-		case IntentBack:
-			f.screen = screenMenu
 		}
-	case screenControls:
-		switch in.Kind {
-		case IntentSaveControls:
-			return []effect{{kind: effSaveSettings, settings: in.Settings}}
-		case IntentBack:
-			f.screen = f.controlsFrom
+	case IntentPractice:
+		if f.scoresBack == screenPractice {
+			f.screen = screenPractice
+			return []effect{{kind: effPractice}}
 		}
-	case screenPractice:
-		// Esc opens the practice menu, which pauses the game.
-		switch in.Kind {
-		case IntentBack, IntentMainMenu:
-			f.screen, f.gameMenu = screenMenu, false
-		case IntentGameMenu:
-			f.gameMenu = !f.gameMenu
-		case IntentResume:
-			f.gameMenu = false
-		case IntentRestart:
-			f.gameMenu = false
-			return []effect{{kind: effRestart}}
-		case IntentOpenScores:
-			f.openScores(screenPractice, in.Mark)
+	}
+	return nil
+}
+
+// applyLobby handles an intent on the lobby screen.
+func (f *flow) applyLobby(in Intent) []effect {
+	switch in.Kind {
+	case IntentReady:
+		return []effect{{kind: effReady, ready: in.Ready}}
+	case IntentStart:
+		return []effect{{kind: effStart}}
+	case IntentSetup:
+		return []effect{{kind: effSetup, setup: in.Setup}}
+	case IntentKick:
+		return []effect{{kind: effKick, slot: in.Slot}}
+	case IntentMoveToServer:
+		if !f.hosting || in.Addr == "" {
+			return nil
 		}
-	case screenScores:
-		switch in.Kind {
-		case IntentBack, IntentMainMenu:
-			if f.scoresBack == screenResults {
-				f.screen = screenResults
-			} else {
-				f.screen = screenMenu
-			}
-		case IntentPractice:
-			if f.scoresBack == screenPractice {
-				f.screen = screenPractice
-				return []effect{{kind: effPractice}}
-			}
+		f.target = in.Addr
+		return []effect{{kind: effHostServer, addr: in.Addr}}
+	case IntentSay:
+		if t := strings.TrimSpace(in.Text); t != "" {
+			return []effect{{kind: effSay, text: t}}
 		}
-	case screenLobby:
-		switch in.Kind {
-		case IntentReady:
-			return []effect{{kind: effReady, ready: in.Ready}}
-		case IntentStart:
-			return []effect{{kind: effStart}}
-		case IntentSetup:
-			return []effect{{kind: effSetup, setup: in.Setup}}
-		case IntentKick:
-			return []effect{{kind: effKick, slot: in.Slot}}
-		case IntentMoveToServer:
-			if !f.hosting || in.Addr == "" {
-				return nil
-			}
-			f.target = in.Addr
-			return []effect{{kind: effHostServer, addr: in.Addr}}
-		case IntentSay:
-			if t := strings.TrimSpace(in.Text); t != "" {
-				return []effect{{kind: effSay, text: t}}
-			}
-		case IntentLeave, IntentBack:
-			return f.leave("")
+	case IntentLeave, IntentBack:
+		return f.leave("")
+	}
+	return nil
+}
+
+// applyPlay handles an intent on the play screen.
+func (f *flow) applyPlay(in Intent) []effect {
+	switch in.Kind {
+	case IntentGameMenu:
+		f.gameMenu = !f.gameMenu
+	case IntentResume:
+		f.gameMenu = false
+	case IntentPause:
+		return []effect{{kind: effPause, ready: in.Paused}}
+	case IntentEndGame:
+		f.gameMenu = false
+		return []effect{{kind: effEndGame}}
+	case IntentLeave:
+		return f.leave("")
+	}
+	return nil
+}
+
+// applyResults handles an intent on the results screen.
+func (f *flow) applyResults(in Intent) []effect {
+	switch in.Kind {
+	case IntentRematch:
+		if f.roomGone != "" {
+			return nil // no room to go back to
 		}
-	case screenPlay:
-		switch in.Kind {
-		case IntentGameMenu:
-			f.gameMenu = !f.gameMenu
-		case IntentResume:
-			f.gameMenu = false
-		case IntentPause:
-			return []effect{{kind: effPause, ready: in.Paused}}
-		case IntentEndGame:
-			f.gameMenu = false
-			return []effect{{kind: effEndGame}}
-		case IntentLeave:
-			return f.leave("")
-		}
-	case screenResults:
-		switch in.Kind {
-		case IntentRematch:
-			if f.roomGone != "" {
-				return nil // no room to go back to
-			}
-			f.screen = screenLobby
-			return []effect{{kind: effReady, ready: true}}
-		case IntentMainMenu, IntentLeave, IntentBack:
-			return f.leave("")
-		case IntentOpenScores:
-			f.openScores(screenResults, in.Mark)
-		}
+		f.screen = screenLobby
+		return []effect{{kind: effReady, ready: true}}
+	case IntentMainMenu, IntentLeave, IntentBack:
+		return f.leave("")
+	case IntentOpenScores:
+		f.openScores(screenResults, in.Mark)
 	}
 	return nil
 }

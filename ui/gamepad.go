@@ -19,6 +19,46 @@ type InputState struct {
 	Pads []PadState   // gamepads with Ebiten's standard layout
 	// Connected are the gamepads plugged in since the last update.
 	Connected []PadInfo
+	// Pointer is the mouse's state: where it is and whether a button or
+	// the wheel moved (the menus' widgets read the mouse themselves; the
+	// App only asks whether the player is doing something).
+	Pointer PointerState
+	// Chars are the characters typed since the last update, in order
+	// (Ebiten queues every one, however slow the frames).
+	Chars []rune
+}
+
+// PointerState is the mouse during one update.
+type PointerState struct {
+	X, Y    int  // in screen pixels
+	Pressed bool // a button is down
+	Wheel   bool // the wheel turned
+}
+
+// active reports whether st shows the player doing anything compared with
+// the pointer at last: a key or a gamepad button down, a stick pushed, a
+// character typed, the mouse moved, clicked or scrolled.
+func (st *InputState) active(last PointerState) bool {
+	if len(st.Held) > 0 || len(st.Just) > 0 || len(st.Chars) > 0 || st.Pointer.Pressed || st.Pointer.Wheel {
+		return true
+	}
+	if st.Pointer.X != last.X || st.Pointer.Y != last.Y {
+		return true
+	}
+	for i := range st.Pads {
+		p := &st.Pads[i]
+		for _, h := range p.Held {
+			if h {
+				return true
+			}
+		}
+		for _, v := range p.Axes {
+			if v >= stickDeadZone || v <= -stickDeadZone {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PadInfo describes a gamepad.

@@ -12,6 +12,7 @@ import (
 	"rockstep/net/client"
 	"rockstep/net/host"
 	"rockstep/net/host/hosttest"
+	"rockstep/net/invite"
 	"rockstep/net/lockstep"
 	"rockstep/net/room"
 	"rockstep/net/transport"
@@ -97,6 +98,15 @@ func walkGuestLobby(t *testing.T) {
 		}
 		if !strings.Contains(s.title.Label, "Grace") {
 			return fmt.Sprintf("the lobby's title is %q", s.title.Label)
+		}
+		// A guest can pass the game on: its lobby shows the code of the
+		// address it reached, pinned to the host's key.
+		c, err := invite.Decode(s.invite.code.Label)
+		if err != nil || len(c.Addrs) != 1 || c.Addrs[0].String() != hs.Addr() || c.Fingerprint() != w.nv.hostFingerprint()[:16] {
+			return fmt.Sprintf("a guest's lobby shows the code %q (%v), want %s pinned to the host key", s.invite.code.Label, err, hs.Addr())
+		}
+		if s.invite.row.GetWidget().GetVisibility() != widget.Visibility_Show {
+			return "a guest's lobby hides the invite code"
 		}
 		return ""
 	}}}

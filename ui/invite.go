@@ -58,6 +58,12 @@ func hostCode(listen string, ifaceAddrs []netip.Addr, external netip.AddrPort, f
 	if err != nil || fingerprint == "" {
 		return ""
 	}
+	if external.IsValid() {
+		// The outside address alone: a code of some 15 symbols to read
+		// out or paste, rather than 30 to 50 with the LAN's addresses
+		// (players on the LAN find the game in their list anyway).
+		ap, ifaceAddrs = netip.AddrPortFrom(netip.IPv6Unspecified(), ap.Port()), nil
+	}
 	c, err := invite.New(invite.HostAddrs(ap, ifaceAddrs, external), fingerprint)
 	if err != nil {
 		return ""
@@ -121,9 +127,9 @@ func (c *codeField) update(idle bool) {
 	}
 }
 
-// inviteRow is the lobby's invite code line, for the game we host: the
-// code, large, in groups of four, and Copy where there is a clipboard
-// tool (see clipboard.go); hidden when we do not host.
+// inviteRow is the lobby's invite code line: the code, large, in groups
+// of four, and Copy where there is a clipboard tool (see clipboard.go);
+// hidden while there is none to give.
 type inviteRow struct {
 	row   *widget.Container
 	label *widget.Text
@@ -134,6 +140,7 @@ type inviteRow struct {
 	looked bool         // ifaces was read
 	key    string       // what the code shown was made from
 	shown  string       // the code shown ("" none)
+	reach  codeReach    // who it reaches
 	copied atomic.Int32 // copyUnknown, copyDone, copyFailed: the last Copy's outcome
 }
 
@@ -174,7 +181,8 @@ func (r *inviteRow) build(a *App, col *widget.Container) {
 const codeGroupsPerLine = 6
 
 // codeLines breaks a grouped code into lines of even length, at most
-// codeGroupsPerLine groups each.
+// codeGroupsPerLine groups each, between groups: a line ends with a whole
+// group, never a dash, so that what is read out is what is typed.
 func codeLines(code string) string {
 	groups := strings.Split(code, "-")
 	lines := (len(groups) + codeGroupsPerLine - 1) / codeGroupsPerLine
@@ -184,7 +192,7 @@ func codeLines(code string) string {
 		switch {
 		case i == 0:
 		case i%per == 0:
-			b.WriteString("-\n")
+			b.WriteByte('\n')
 		default:
 			b.WriteByte('-')
 		}
@@ -193,47 +201,99 @@ func codeLines(code string) string {
 	return b.String()
 }
 
-// update shows the code of the game we host: made again when what goes in
-// it changes (the router's outside address comes a moment after Host).
+// codeReach is who an invite code reaches, for its label.
+type codeReach uint8
+
+const (
+	reachLAN      codeReach = iota // this machine's LAN addresses only
+	reachInternet                  // the router's outside address, or a public one
+	reachServer                    // a room on a community server
+)
+
+// inviteLabel is the label of a code that reaches as far as reach.
+func inviteLabel(reach codeReach, copied int32) string {
+	var s string
+	switch reach {
+	case reachServer:
+		s = "Invite code: joins from anywhere, through the server"
+	case reachInternet:
+		s = "Invite code: joins from the internet or your network"
+	default:
+		s = "Invite code: joins from your network only"
+	}
+	switch copied {
+	case copyDone:
+		s += " (copied)"
+	case copyFailed:
+		s += " (not copied: read it out)"
+	}
+	return s
+}
+
+// update shows the code of the game: made again when what goes in it
+// changes (the router's outside address comes a moment after Host). A
+// guest's lobby shows it too, made of the address the guest reached the
+// room at and the host key it pinned, so that a guest can pass it on.
 func (r *inviteRow) update(hosting bool, nv *netView) {
 	fp := nv.hostFingerprint()
-	if !hosting || !nv.active() || fp == "" {
-		r.show("")
+	if !nv.active() || fp == "" {
+		r.show("", reachLAN)
 		return
 	}
-	if !r.looked {
+	if hosting && !r.looked {
 		r.ifaces, r.looked = invite.InterfaceAddrs(), true
 	}
 	ext := nv.externalAddr()
-	id, _ := nv.serverRoom()
-	if key := nv.addr() + "|" + ext.String() + "|" + fp + "|" + strconv.FormatUint(uint64(id), 10); key != r.key {
+	id, srv := nv.serverRoom()
+	if key := strconv.FormatBool(hosting) + "|" + nv.addr() + "|" + srv + "|" + ext.String() + "|" + fp + "|" + strconv.FormatUint(uint64(id), 10); key != r.key {
 		r.key = key
-		if id != 0 { // our room on a server: its address, its key, the room (format 1)
-			r.show(serverRoomCode(nv.addr(), fp, id))
-		} else {
-			r.show(hostCode(nv.addr(), r.ifaces, ext, fp))
+		switch {
+		case id != 0 && hosting: // our room on a server: its address, its key, the room (format 1)
+			r.show(serverRoomCode(nv.addr(), fp, id), reachServer)
+		case id != 0:
+			r.show(serverRoomCode(srv, fp, id), reachServer)
+		case hosting && ext.IsValid():
+			r.show(hostCode(nv.addr(), r.ifaces, ext, fp), reachInternet)
+		case hosting:
+			r.show(hostCode(nv.addr(), r.ifaces, ext, fp), reachLAN)
+		default:
+			r.show(guestCode(nv.addr(), fp))
 		}
 	}
-	switch r.copied.Load() {
-	case copyDone:
-		r.label.Label = "Invite code, copied: players on the internet or your network join with it"
-	case copyFailed:
-		r.label.Label = "Invite code (it could not be copied: read it out): players join with it"
-	}
+	r.label.Label = inviteLabel(r.reach, r.copied.Load())
 }
 
-// show shows code, or hides the row if it is "".
-func (r *inviteRow) show(code string) {
-	if code == r.shown {
+// guestCode returns the invite code a guest passes on: the address it
+// reached the room at, pinned to the host key it accepted, and how far
+// that address reaches ("" if the address is no IP address and port).
+func guestCode(addr, fp string) (string, codeReach) {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return "", reachLAN
+	}
+	c, err := invite.New([]netip.AddrPort{ap}, fp)
+	if err != nil {
+		return "", reachLAN
+	}
+	reach := reachInternet
+	if ip := ap.Addr().Unmap(); ip.IsPrivate() || ip.IsLoopback() || ip.IsLinkLocalUnicast() {
+		reach = reachLAN
+	}
+	return c.String(), reach
+}
+
+// show shows code, reaching as far as reach, or hides the row if it is "".
+func (r *inviteRow) show(code string, reach codeReach) {
+	if code == r.shown && reach == r.reach {
 		return
 	}
-	r.shown = code
+	r.shown, r.reach = code, reach
 	r.copied.Store(copyUnknown)
 	vis := widget.Visibility_Show
 	if code == "" {
 		vis = widget.Visibility_Hide
 	}
-	r.label.Label = "Invite code: players on the internet or your network join with it"
+	r.label.Label = inviteLabel(reach, copyUnknown)
 	r.code.Label = codeLines(code)
 	for _, w := range []*widget.Widget{r.row.GetWidget(), r.code.GetWidget()} {
 		w.SetVisibility(vis)

@@ -117,7 +117,7 @@ func TestHostCode(t *testing.T) {
 		want         []netip.AddrPort
 	}{
 		{"LAN", "[::]:7777", netip.AddrPort{}, uiTestFP, []netip.AddrPort{netip.MustParseAddrPort("192.168.1.20:7777")}},
-		{"router opened a port", "[::]:7777", netip.MustParseAddrPort("203.0.113.7:40000"), uiTestFP, []netip.AddrPort{netip.MustParseAddrPort("203.0.113.7:40000"), netip.MustParseAddrPort("192.168.1.20:7777")}},
+		{"router opened a port", "[::]:7777", netip.MustParseAddrPort("203.0.113.7:40000"), uiTestFP, []netip.AddrPort{netip.MustParseAddrPort("203.0.113.7:40000")}}, // the LAN's left out: a short code
 		{"no key yet", "[::]:7777", netip.AddrPort{}, "", nil},
 		{"no usable address", "[::]:7777", netip.AddrPort{}, uiTestFP, nil},
 	} {
@@ -214,12 +214,65 @@ func TestCodeLines(t *testing.T) {
 	for _, tc := range []struct{ code, want string }{
 		{"AAAA-BBBB-CC", "AAAA-BBBB-CC"},
 		{"AAAA-BBBB-CCCC-DDDD-EEEE-FF", "AAAA-BBBB-CCCC-DDDD-EEEE-FF"},
-		{"AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GG", "AAAA-BBBB-CCCC-DDDD-\nEEEE-FFFF-GG"},
-		{"A1-A2-A3-A4-A5-A6-A7-A8-A9-B1-B2-B3-B4", "A1-A2-A3-A4-A5-\nA6-A7-A8-A9-B1-\nB2-B3-B4"},
+		{"AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GG", "AAAA-BBBB-CCCC-DDDD\nEEEE-FFFF-GG"},
+		{"A1-A2-A3-A4-A5-A6-A7-A8-A9-B1-B2-B3-B4", "A1-A2-A3-A4-A5\nA6-A7-A8-A9-B1\nB2-B3-B4"},
 	} {
 		if got := codeLines(tc.code); got != tc.want {
 			t.Errorf("codeLines(%s) = %q, want %q", tc.code, got, tc.want)
 		}
+	}
+}
+
+// TestCodeNeverBreaksInsideAGroup: however long the code, its lines hold
+// whole groups only, with no dash left at a line's end, and read back as
+// the code.
+func TestCodeNeverBreaksInsideAGroup(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		var groups []string
+		for i := range n {
+			groups = append(groups, fmt.Sprintf("G%03d", i))
+		}
+		code := strings.Join(groups, "-")
+		shown := codeLines(code)
+		for _, line := range strings.Split(shown, "\n") {
+			if strings.HasSuffix(line, "-") || strings.HasPrefix(line, "-") {
+				t.Errorf("%d groups: line %q has a dash at its end", n, line)
+			}
+			for _, g := range strings.Split(line, "-") {
+				if len(g) != 4 {
+					t.Errorf("%d groups: line %q breaks a group (%q)", n, line, g)
+				}
+			}
+		}
+		if got := strings.ReplaceAll(shown, "\n", "-"); got != code {
+			t.Errorf("%d groups: %q reads back as %q", n, shown, got)
+		}
+	}
+}
+
+// TestInviteLabelSaysWhoItReaches: the label of a code says how far it
+// reaches: the LAN only while no port is open, the internet through the
+// router's port, anyone through a server.
+func TestInviteLabelSaysWhoItReaches(t *testing.T) {
+	for _, tc := range []struct {
+		reach      codeReach
+		want, dont string
+	}{
+		{reachLAN, "your network only", "internet"},
+		{reachInternet, "internet", "only"},
+		{reachServer, "through the server", "only"},
+	} {
+		got := inviteLabel(tc.reach, copyUnknown)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.dont) {
+			t.Errorf("label of reach %d = %q, want %q and not %q", tc.reach, got, tc.want, tc.dont)
+		}
+	}
+	code, reach := guestCode("192.168.1.20:7777", uiTestFP)
+	if c, err := invite.Decode(code); err != nil || reach != reachLAN || len(c.Addrs) != 1 {
+		t.Errorf("a guest at a LAN address passes on %q (%v), reach %d; want that address, LAN only", code, err, reach)
+	}
+	if _, reach := guestCode("203.0.113.7:7777", uiTestFP); reach != reachInternet {
+		t.Errorf("a guest at a public address: reach %d, want the internet", reach)
 	}
 }
 

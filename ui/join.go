@@ -24,7 +24,8 @@ type joinScreen struct {
 	code    codeField // Join → Invite code (invite.go)
 	sig     string
 	rows    []lanRow
-	polled  int // ticks since the list was last read
+	first   *widget.Button // Join of the first joinable LAN game, or nil
+	polled  int            // ticks since the list was last read
 	shownOf string
 	// servers holds the rooms of the known servers (serverrooms.go).
 	servers *widget.Container
@@ -115,6 +116,7 @@ func (s *joinScreen) refresh() {
 	s.sig, s.rows = sig, rows
 	t := s.a.theme()
 	s.list.RemoveChildren()
+	s.first = nil
 	if len(rows) == 0 {
 		s.list.AddChild(t.text("Looking for games on your network…", &t.bodyFace, palette.Dim, widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}), t.size(0, 60)))
 		return
@@ -146,9 +148,21 @@ func (s *joinScreen) refresh() {
 		g := r.Game
 		b := t.button(r.Action, s.a.emit, Intent{Kind: IntentJoinLAN, Game: g, Rejoin: r.Rejoin}, t.size(colWidth(""), 0))
 		enable(b, r.Joinable)
+		if r.Joinable && s.first == nil {
+			s.first = b
+		}
 		line.AddChild(b)
 		s.list.AddChild(line)
 	}
+}
+
+// initialFocus implements focusStart: the first game found on the LAN,
+// as soon as there is one (Enter joins it), else the address's Join.
+func (s *joinScreen) initialFocus() widget.Focuser {
+	if s.first != nil {
+		return s.first
+	}
+	return s.join
 }
 
 // colWidth is the least width of a LAN list column, in design pixels.

@@ -71,18 +71,23 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	t := a.theme()
 	s := &lobbyScreen{a: a, wantAge: -1}
 
-	left := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
+	left := t.panelColumn(6, widget.ContainerOpts.WidgetOpts(t.size(620, 0)))
+	// The room's name with the host's key beside it, to compare.
+	head := t.hbox(24)
 	s.title = t.heading("Connecting…")
-	left.AddChild(s.title)
+	s.hostKey = t.dim(" ", widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
+	head.AddChild(s.title, s.hostKey)
+	left.AddChild(head)
 	s.where = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.where)
-	s.hostKey = t.dim(" ")
-	left.AddChild(s.hostKey)
 	s.portmap = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.portmap)
 	s.invite.build(a, left)
 	s.move.build(a, left)
-	s.roster = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, 150)))
+	// The roster keeps the room of eight rows whoever is in it, so that
+	// the panel, the rows and the Ready button hold still as players
+	// join, leave and press Ready.
+	s.roster = t.vbox(rosterSpacing, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), widget.WidgetOpts.MinSize(0, rosterHeight(t))))
 	left.AddChild(s.roster)
 
 	// Two settings a line: mode, lives and the starting wave on the left,
@@ -129,6 +134,8 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	setup.AddChild(label("Starting wave"), wave, label("Hyperspace"), s.hyper)
 	left.AddChild(setup)
 
+	// The hint above the buttons, the buttons at the column's end: the
+	// hint's changing words never move them.
 	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionEnd})))
 	s.ready = t.buttonFunc("Ready", func() { a.emit(Intent{Kind: IntentReady, Ready: !s.myReady()}) }, t.size(170, 0))
 	s.start = t.button("Start game", a.emit, Intent{Kind: IntentStart}, t.size(170, 0))
@@ -137,12 +144,22 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.hint)
 	left.AddChild(buttons)
 
-	right := t.panelColumn(10, widget.ContainerOpts.WidgetOpts(t.size(300, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true})))
+	// The chat fills its column: its lines from the top, the field to
+	// type in at the bottom, level with the Ready button.
+	right := widget.NewContainer(
+		widget.ContainerOpts.BackgroundImage(t.panel),
+		widget.ContainerOpts.Layout(widget.NewGridLayout(
+			widget.GridLayoutOpts.Columns(1),
+			widget.GridLayoutOpts.Stretch([]bool{true}, []bool{false, true, false}),
+			widget.GridLayoutOpts.Spacing(0, t.px(10)),
+			widget.GridLayoutOpts.Padding(t.insets(28, 28, 24, 24)),
+		)),
+		widget.ContainerOpts.WidgetOpts(t.size(300, 0), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Stretch: true})))
 	right.AddChild(t.heading("Chat"))
-	s.chat = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(chatWidth, 300)))
+	s.chat = t.vbox(4, nil, widget.ContainerOpts.WidgetOpts(t.size(chatWidth, 300)))
 	right.AddChild(s.chat)
 	s.say = t.inputClearing("say something…", func(text string) { a.emit(Intent{Kind: IntentSay, Text: text}) }, true, stretchRow())
-	s.say.GetWidget().LayoutData = widget.RowLayoutData{Stretch: true}
+	s.say.GetWidget().LayoutData = widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionEnd}
 	right.AddChild(s.say)
 
 	both := t.hbox(16)
@@ -298,6 +315,21 @@ func (s *lobbyScreen) update(Intents) error {
 	return nil
 }
 
+// The roster's rows, in design pixels: every row is rosterRow high (a
+// Kick button included), and the roster keeps the room of its header and
+// eight rows.
+const (
+	rosterRow     = 24
+	rosterSpacing = 4
+	rosterHead    = 20 // the header's line
+)
+
+// rosterHeight is the roster's height under theme t, in pixels: the
+// header and eight rows, each rounded as the layout rounds it.
+func rosterHeight(t *theme) int {
+	return t.px(rosterHead) + game.MaxPlayers*(t.px(rosterRow)+t.px(rosterSpacing))
+}
+
 // leftTicks is how long the lobby says who left: 4 s.
 const leftTicks = 4 * game.TicksPerSecond
 
@@ -382,10 +414,10 @@ func (s *lobbyScreen) updateRoster() {
 	s.roster.AddChild(head)
 	for _, p := range nv.setup.Players {
 		line := t.grid([]bool{false, true, false, false, false}, 14, 0,
-			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow()))
+			widget.ContainerOpts.BackgroundImage(t.row), widget.ContainerOpts.WidgetOpts(stretchRow(), t.size(0, rosterRow)))
 		mid := widget.WidgetOpts.LayoutData(widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionCenter})
-		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 8, 8)))), widget.ContainerOpts.WidgetOpts(mid))
-		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20))))
+		pad := widget.NewContainer(widget.ContainerOpts.Layout(widget.NewAnchorLayout(widget.AnchorLayoutOpts.Padding(t.insets(10, 0, 0, 0)))), widget.ContainerOpts.WidgetOpts(mid))
+		pad.AddChild(widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(int(p.Colour)))), widget.ContainerOpts.WidgetOpts(t.size(16, 16))))
 		line.AddChild(pad)
 		name := draw.Ellipsis(p.Name, t.bodyFace, float64(t.px(lobbyNameWidth)))
 		if int(p.Slot) == nv.slot {
@@ -403,7 +435,7 @@ func (s *lobbyScreen) updateRoster() {
 		case nv.host && int(p.Slot) != nv.slot:
 			// The host may remove a player (one who idles, say); the
 			// room then refuses that player for as long as it is open.
-			line.AddChild(t.button("Kick", s.a.emit, Intent{Kind: IntentKick, Slot: p.Slot}, t.size(70, 0), mid))
+			line.AddChild(t.smallButton("Kick", func() { s.a.emit(Intent{Kind: IntentKick, Slot: p.Slot}) }, t.size(70, 0), mid))
 		default:
 			line.AddChild(t.text("", &t.smallFace, colAccent, t.size(70, 0), mid))
 		}
@@ -544,37 +576,63 @@ func pingLabel(p wire.Player) string {
 // port to the internet (only when the room runs here).
 func (s *lobbyScreen) updatePortmap() {
 	label := portmapLine(s.a.nv.portmap)
+	if shut(s.a.nv.portmap.Verdict) && label != "" && len(s.a.settings.Servers) == 0 {
+		// With a server known, the offer to move there is the next
+		// step, on its own line below.
+		label += " " + nextStep(false)
+	}
+	vis := widget.Visibility_Show
 	if !s.a.nv.roomHere || label == "" {
-		label = " "
+		label, vis = " ", widget.Visibility_Hide // no line at all: the panel keeps its room for the roster
 	}
 	s.portmap.Label = label
+	s.portmap.GetWidget().SetVisibility(vis)
 }
 
 // portmapLine is the lobby's sentence for what came of asking the router
 // to open the room's port, in a player's words ("": nothing asked).
 func portmapLine(st portmap.Status) string {
-	forward := fmt.Sprintf("forward UDP port %d on your router to this computer", st.Internal)
+	forward := fmt.Sprintf("forward UDP port %d to this computer", st.Internal)
 	switch st.Verdict {
 	case portmap.Asking:
 		return "Asking your router to open a port for players on the internet…"
 	case portmap.Opened:
 		return fmt.Sprintf("Players on the internet can join with the invite code below (your router opened port %d by %v: %v).", st.External.Port(), st.Proto, st.External)
 	case portmap.NoAnswer:
-		return "Players on the internet cannot join yet: your router did not answer when asked to open a port. To let them in, " + forward + "."
+		return "Players on the internet cannot join yet: your router did not answer (" + forward + ")."
 	case portmap.Refused:
 		why := ""
 		if st.Why != "" {
 			why = " (" + st.Why + ")"
 		}
-		return "Players on the internet cannot join yet: your router refused to open a port" + why + ". To let them in, " + forward + "."
+		return "Players on the internet cannot join yet: your router refused to open a port" + why + " (" + forward + ")."
 	case portmap.DoubleNAT:
 		return "Players on the internet cannot join: your router's outside address is itself private (double NAT: a second router or your provider's NAT is in the way)."
 	case portmap.NoRouter:
 		return "Players on the internet cannot join: no router was found to open a port."
 	case portmap.Off:
-		return "Only players on your network can join: asking the router to open a port is off (Settings → Internet, or -portmap=false for this run)."
+		return "Only players on your network can join: opening a router port is off (Settings → Internet)."
 	}
 	return ""
+}
+
+// shut reports whether verdict leaves the room's port shut to the
+// internet for a reason the router gave (not by the player's choice).
+func shut(v portmap.Verdict) bool {
+	switch v {
+	case portmap.NoAnswer, portmap.Refused, portmap.DoubleNAT, portmap.NoRouter:
+		return true
+	}
+	return false
+}
+
+// nextStep is what a host whose port stayed shut can do next: move the
+// room to the known server (the button below the sentence), or add one.
+func nextStep(serverKnown bool) string {
+	if serverKnown {
+		return "Or move the room to a community server with the button below: everyone can reach it."
+	}
+	return "Or host on a community server: add one in Settings → Servers (or start with -add-server HOST)."
 }
 
 // awayEndedLine is the lobby's word to a player whose Rejoin came after

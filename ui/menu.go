@@ -23,6 +23,20 @@ type menuScreen struct {
 
 	rejoin      *widget.Button // back into the game this player crashed out of, or nil (rejoin.go)
 	rejoinLabel string         // its label, with the seconds left (tickRejoin)
+
+	// Quit answers only once the player has moved the pointer or pressed
+	// a key since the menu opened: a menu opened by a click elsewhere
+	// (Leave, Back) may have Quit under the resting pointer, and a double
+	// click must not end the game.
+	opened PointerState // the pointer when the menu opened
+	armed  bool
+}
+
+// quit emits Quit if the menu is armed.
+func (s *menuScreen) quit() {
+	if s.armed {
+		s.a.emit(Intent{Kind: IntentQuit})
+	}
 }
 
 // menuNoticeWidth is where the menu's notice (why a game ended) wraps, in
@@ -34,7 +48,7 @@ func newMenuScreen(a *App) *menuScreen {
 	s := &menuScreen{a: a}
 	col := t.vbox(14, nil)
 	s.title = t.text("ROCKSTEP", &t.titleFace, palette.Text, centred())
-	s.subtitle = t.dim("Asteroids for one to eight players on a LAN", centred())
+	s.subtitle = t.dim("Asteroids for one to eight players, on your network or over the internet", centred())
 	col.AddChild(s.title, s.subtitle)
 	col.AddChild(widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(1, 18))))
 	buttons := t.vbox(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
@@ -44,6 +58,7 @@ func newMenuScreen(a *App) *menuScreen {
 		s.rejoin = t.button(s.rejoinLabel, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), t.size(280, 0))
 		buttons.AddChild(s.rejoin)
 	}
+	s.opened = a.pointer
 	for _, b := range []struct {
 		label string
 		kind  IntentKind
@@ -56,6 +71,10 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Settings", IntentOpenSettings},
 		{"Quit", IntentQuit},
 	} {
+		if b.kind == IntentQuit {
+			buttons.AddChild(t.buttonFunc(b.label, s.quit, stretchRow(), t.size(280, 0)))
+			continue
+		}
 		buttons.AddChild(t.button(b.label, a.emit, Intent{Kind: b.kind}, stretchRow(), t.size(280, 0)))
 		if b.kind == IntentHost {
 			hostOnServerButtons(a, buttons) // Host: on this machine, or on a known server
@@ -73,9 +92,14 @@ func newMenuScreen(a *App) *menuScreen {
 
 func (s *menuScreen) id() screenID            { return screenMenu }
 func (s *menuScreen) root() *widget.Container { return s.top }
-func (s *menuScreen) update(Intents) error {
+func (s *menuScreen) update(in Intents) error {
 	s.a.backdrop.step()
 	s.tickRejoin(time.Now())
+	s.name.Label = "playing as " + s.a.settings.Name
+	p := s.a.pointer
+	if p.X != s.opened.X || p.Y != s.opened.Y || in.NavX != 0 || in.NavY != 0 || in.Confirm || s.a.state == nil {
+		s.armed = true // (a script drives the tests: no pointer)
+	}
 	return nil
 }
 func (s *menuScreen) draw(dst *ebiten.Image, v draw.View, t float64) {
@@ -107,6 +131,9 @@ func (s *menuScreen) titleBand() (image.Rectangle, float32) {
 type backdrop struct {
 	world, prev game.World
 	ticks       uint32
+	// resting holds the rocks still between the frames of a screen at
+	// rest (idle.go): they move a tick each frame drawn then, slowly.
+	resting bool
 }
 
 func newBackdrop(seed uint64) *backdrop {
@@ -126,7 +153,15 @@ func newBackdrop(seed uint64) *backdrop {
 	return b
 }
 
+// step moves the rocks one tick, unless they rest.
 func (b *backdrop) step() {
+	if !b.resting {
+		b.advance()
+	}
+}
+
+// advance moves the rocks one tick.
+func (b *backdrop) advance() {
 	b.ticks++
 	b.prev = b.world
 	b.world.Step([game.MaxPlayers]game.Input{})

@@ -63,7 +63,7 @@ type netPlayScreen struct {
 	specOf  draw.Label
 	netLine draw.Label
 	netS    string
-	netOf   [2]int
+	netOf   [3]int
 
 	// news is the last thing the room told of the players (who left, was
 	// dropped or came back; newsKind says which, 0 for the screen's own
@@ -92,7 +92,11 @@ func newNetPlayScreen(a *App) *netPlayScreen {
 	s := &netPlayScreen{a: a, fx: draw.NewParticles(a.opt.Seed ^ 0xf00d), start: time.Now()}
 	if a.nv.hasWorld {
 		s.cur, s.prev, s.have = a.nv.world, a.nv.world, true
-		s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
+		if s.cur.Tick < bannerTicks {
+			// The game begins: its first wave. A player coming back
+			// mid-wave (a rejoin, a new host) is not told it again.
+			s.bannerWave, s.bannerLeft = s.cur.Wave, bannerTicks
+		}
 	}
 	if a.nv.slot >= 0 {
 		s.hint.show(a.controlsLines(true))
@@ -207,6 +211,9 @@ func (s *netPlayScreen) update(in Intents) error {
 		if e.Kind == game.ExtraLife && int(e.Slot) == nv.slot && nv.slot >= 0 {
 			s.news, s.newsKind, s.newsLeft = "EXTRA LIFE", 0, newsTicks
 		}
+		if e.Kind == game.ShipDestroyed && e.Slot >= 0 && int(e.Slot) < game.MaxPlayers && s.cur.Ships[e.Slot].Lives == 0 {
+			s.news, s.newsKind, s.newsLeft = outLine(s.cur.Setup.Mode, int(e.Slot) == nv.slot, nv.playerName(int(e.Slot))), 0, newsTicks
+		}
 	}
 	if s.have {
 		a.sound.react(nv.events, &s.prev, &s.cur, nv.slot)
@@ -217,7 +224,7 @@ func (s *netPlayScreen) update(in Intents) error {
 		s.bannerLeft--
 	}
 	if nv.status.Child != wire.ChildPaused {
-		s.hint.step()
+		s.hint.step(in.Ship)
 	}
 	if st := nv.status; st.Child == wire.ChildVacancy && st.VacancyMs != s.vacancyMs {
 		s.vacancyMs, s.vacancyAt = st.VacancyMs, time.Now()
@@ -247,9 +254,10 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	e := s.a.env
 	r := e.draw
 	if s.graph.Shown {
-		// The graph stands beside the field: the field makes room for it.
+		// The graph stands beside the field, which makes room for it,
+		// or over its right edge on a narrow screen (Room).
 		b := dst.Bounds()
-		v = draw.FitViewBeside(float64(b.Dx()), float64(b.Dy()), s.graph.Width(float64(b.Dy())))
+		v = draw.FitViewBeside(float64(b.Dx()), float64(b.Dy()), s.graph.Room(float64(b.Dx()), float64(b.Dy())))
 	}
 	field := r.Begin(dst, v)
 	r.DrawBackdrop(dst, field, s.ticks)
@@ -533,20 +541,54 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD
 	if me < 0 {
 		delay = -1 // a spectator sends no input: no delay to speak of
 	}
-	if s.netS == "" || s.netOf != [2]int{rtt, delay} {
-		s.netOf = [2]int{rtt, delay}
-		s.netS = netLine(rtt, delay)
+	if nv.silence >= silentPing {
+		rtt = -1 // the last figure is stale: the room says nothing
+	}
+	slow := 0
+	if me >= 0 && me < game.MaxPlayers && nv.status.Slow&(1<<me) != 0 {
+		slow = 1 // the room sees this machine fall behind: its delay is ours
+	}
+	if s.netS == "" || s.netOf != [3]int{rtt, delay, slow} {
+		s.netOf = [3]int{rtt, delay, slow}
+		s.netS = netLine(rtt, delay, slow == 1)
 	}
 	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, palette.Dim, 1)
 }
 
-// netLine is the connection line at the bottom right: ping and input
-// delay in ms; delay < 0 (a spectator's) is not shown.
-func netLine(rtt, delay int) string {
-	if delay < 0 {
-		return "ping " + strconv.Itoa(rtt) + " ms   ·   F3 network"
+// outLine is the news when a player's last ship goes: in co-op the
+// player watches the others play on; in versus the player is out.
+func outLine(mode game.Mode, mine bool, name string) string {
+	switch {
+	case mine && mode == game.Coop:
+		return "OUT OF LIVES: WATCHING"
+	case mine:
+		return "OUT"
+	case mode == game.Coop:
+		return name + " is out of lives: watching"
 	}
-	return "ping " + strconv.Itoa(rtt) + " ms   ·   input delay " + strconv.Itoa(delay) + " ms   ·   F3 network"
+	return name + " is out"
+}
+
+// silentPing is how long the room may be silent before the HUD's ping
+// reads "—" rather than the last figure measured.
+const silentPing = time.Second
+
+// netLine is the connection line at the bottom right: ping and input
+// delay in ms; rtt < 0 (the room silent) reads "—", delay < 0 (a
+// spectator's) is not shown; slow says the delay is this machine's doing
+// (the room's Slow status for our slot), not the network's.
+func netLine(rtt, delay int, slow bool) string {
+	ping := "ping —"
+	if rtt >= 0 {
+		ping = "ping " + strconv.Itoa(rtt) + " ms"
+	}
+	switch {
+	case delay < 0:
+		return ping
+	case slow:
+		return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms: this computer is slow"
+	}
+	return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms"
 }
 
 // colourOf returns the palette index of slot.

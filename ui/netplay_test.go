@@ -14,11 +14,26 @@ import (
 )
 
 func TestSpectatorsSeeNoInputDelay(t *testing.T) {
-	if got := netLine(3, 33); !strings.Contains(got, "input delay 33 ms") {
+	if got := netLine(3, 33, false); !strings.Contains(got, "input delay 33 ms") {
 		t.Errorf("a player's line %q, want the input delay", got)
 	}
-	if got := netLine(3, -1); strings.Contains(got, "delay") || !strings.Contains(got, "ping 3 ms") {
+	if got := netLine(3, -1, false); strings.Contains(got, "delay") || !strings.Contains(got, "ping 3 ms") {
 		t.Errorf("a spectator's line %q, want the ping and no input delay", got)
+	}
+}
+
+// TestNetLineSaysWhatIsHappening: while the room is silent the ping reads
+// "—", not the last figure; a delay raised because this machine is slow
+// says so; "F3 network" is the controls hint's to say, not this line's.
+func TestNetLineSaysWhatIsHappening(t *testing.T) {
+	if got := netLine(-1, 17, false); !strings.HasPrefix(got, "ping —") || strings.Contains(got, "1 ms") {
+		t.Errorf("silent room: %q, want ping —", got)
+	}
+	if got := netLine(3, 267, true); !strings.Contains(got, "this computer is slow") {
+		t.Errorf("slow machine: %q, want it said", got)
+	}
+	if got := netLine(3, 17, false); strings.Contains(got, "slow") || strings.Contains(got, "F3") {
+		t.Errorf("quiet LAN: %q, want ping and delay only", got)
 	}
 }
 

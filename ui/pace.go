@@ -25,8 +25,11 @@ type framePacer struct {
 // wait returns how long to wait before drawing a frame at now, and counts
 // the frame as drawn at the end of that wait. The frames keep a steady
 // beat: a frame that waits is counted at its due time, not later.
-func (p *framePacer) wait(now time.Time) time.Duration {
-	due := p.at.Add(minFrame)
+func (p *framePacer) wait(now time.Time) time.Duration { return p.waitFor(now, minFrame) }
+
+// waitFor is wait with frames at least period apart.
+func (p *framePacer) waitFor(now time.Time, period time.Duration) time.Duration {
+	due := p.at.Add(period)
 	if p.at.IsZero() || !now.Before(due) {
 		p.at = now
 		return 0

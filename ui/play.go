@@ -69,7 +69,7 @@ func (s *playScene) Update(in Intents) (Scene, error) {
 		s.prev = s.world
 		return s, nil
 	}
-	s.hint.step()
+	s.hint.step(in.Ship)
 	var inputs [game.MaxPlayers]game.Input
 	inputs[me] = in.Ship
 	s.prev = s.world

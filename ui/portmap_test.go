@@ -73,3 +73,22 @@ func TestNetConfigPortmap(t *testing.T) {
 		t.Error("a fresh install does not ask the router; want it on by default")
 	}
 }
+
+// TestShutPortOffersTheNextStep: when the router leaves the port shut,
+// the lobby says what to do next: move to the known server, or add one.
+func TestShutPortOffersTheNextStep(t *testing.T) {
+	for _, v := range []portmap.Verdict{portmap.NoAnswer, portmap.Refused, portmap.DoubleNAT, portmap.NoRouter} {
+		if !shut(v) {
+			t.Errorf("verdict %v: not shut", v)
+		}
+	}
+	if shut(portmap.Opened) || shut(portmap.Off) || shut(portmap.Asking) {
+		t.Error("an open port, a choice or a question counted as shut")
+	}
+	if got := nextStep(true); !strings.Contains(got, "move the room") {
+		t.Errorf("with a server known: %q", got)
+	}
+	if got := nextStep(false); !strings.Contains(got, "Settings → Servers") {
+		t.Errorf("with no server known: %q", got)
+	}
+}

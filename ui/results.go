@@ -99,7 +99,20 @@ func resultsTitle(r *game.Results, lines []resultLine) (title, sub string) {
 	default:
 		title, sub = "GAME OVER", "Co-op, reached wave "+strconv.Itoa(int(r.Wave))
 	}
+	if !versus {
+		// Co-op is played as a team: its score is the sum.
+		sub += "  ·  team score " + strconv.FormatUint(teamScore(lines), 10)
+	}
 	return title, sub
+}
+
+// teamScore is the sum of the players' scores.
+func teamScore(lines []resultLine) uint64 {
+	var n uint64
+	for _, l := range lines {
+		n += uint64(l.score)
+	}
+	return n
 }
 
 // Widths the results fit names into, in design pixels.

@@ -113,6 +113,58 @@ func buttonLabel(f widget.Focuser) string {
 	return fmt.Sprintf("%T", f)
 }
 
+// TestCoopResultsGiveTheTeamsTotal: co-op results end their subtitle with
+// the team's score, the sum of the players'; versus results do not.
+func TestCoopResultsGiveTheTeamsTotal(t *testing.T) {
+	lines := []resultLine{{name: "Ada", score: 1200}, {name: "Bob", score: 350}}
+	r := game.Results{Mode: game.Coop, Over: true, Wave: 4}
+	if _, sub := resultsTitle(&r, lines); !strings.Contains(sub, "team score 1550") {
+		t.Errorf("co-op subtitle %q, want the team score 1550", sub)
+	}
+	r.Mode = game.Versus
+	if _, sub := resultsTitle(&r, lines); strings.Contains(sub, "team") {
+		t.Errorf("versus subtitle %q speaks of a team", sub)
+	}
+}
+
+// TestOutLineSaysWhoIsOut: a player's last ship gone is said, in co-op as
+// watching the team play on.
+func TestOutLineSaysWhoIsOut(t *testing.T) {
+	for _, tc := range []struct {
+		mode game.Mode
+		mine bool
+		want string
+	}{
+		{game.Coop, true, "OUT OF LIVES: WATCHING"},
+		{game.Versus, true, "OUT"},
+		{game.Coop, false, "Ada is out of lives: watching"},
+		{game.Versus, false, "Ada is out"},
+	} {
+		if got := outLine(tc.mode, tc.mine, "Ada"); got != tc.want {
+			t.Errorf("outLine(%v, %v) = %q, want %q", tc.mode, tc.mine, got, tc.want)
+		}
+	}
+}
+
+// TestNoWaveBannerOnARejoin: a game screen opened on a world mid-wave (a
+// rejoin, a new host) shows no wave banner; one opened as the game begins
+// does.
+func TestNoWaveBannerOnARejoin(t *testing.T) {
+	a := newTestApp(t, nil)
+	w, err := game.New(game.Setup{Seed: 1, Players: 3, Lives: 3, StartWave: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.nv.hasWorld, a.nv.world = true, *w
+	if s := newNetPlayScreen(a); s.bannerLeft == 0 {
+		t.Error("no banner as the game begins")
+	}
+	a.nv.world.Tick = 40 * game.TicksPerSecond
+	if s := newNetPlayScreen(a); s.bannerLeft != 0 {
+		t.Errorf("a banner of wave %d on a rejoin mid-wave", s.bannerWave)
+	}
+}
+
 // TestSentAwayIsMarkedInTheResults: a player the room sent away for
 // straying is marked so in the results, not as one who left; one who
 // left is marked as ever, and one who played on is not marked.

@@ -328,8 +328,19 @@ func walkScreens(t *testing.T) {
 			// The graph stands beside the field: no pixel of it over play.
 			s := w.App.cur.(*netPlayScreen)
 			graph, field := s.graph.Rect(), w.App.env.draw.FieldRect()
-			if graph.Empty() || graph.Overlaps(field) {
+			if graph.Empty() || !s.graph.Over() && graph.Overlaps(field) {
 				return fmt.Sprintf("the network graph at %v, the field at %v: want it drawn beside the field", graph, field)
+			}
+			// Over the field (a narrow screen): a quarter of it at most,
+			// and the field keeps three quarters of the area it has
+			// without the graph.
+			in := graph.Intersect(field)
+			if s.graph.Over() && 4*in.Dx()*in.Dy() > field.Dx()*field.Dy() {
+				return fmt.Sprintf("the network graph at %v covers more than a quarter of the field at %v", graph, field)
+			}
+			full := draw.FitView(w.App.screenW, w.App.screenH)
+			if fw := full.Scale * draw.FieldW; 4*float64(field.Dx())*float64(field.Dx()) < 3*fw*fw {
+				return fmt.Sprintf("with the graph the field is %v, %.0f px wide without it: want three quarters of its area kept", field, fw)
 			}
 			return inside("the network graph", graph, "the window", image.Rect(0, 0, int(w.App.screenW), int(w.App.screenH)))
 		}},

@@ -78,8 +78,11 @@ func newTheme(f assets.Fonts, scale float64) *theme {
 		monoFace:    face(f.Mono, menuSmallSize),
 	}
 	t.buttonImg = &widget.ButtonImage{
-		Idle:         frameImage(colButton, colPanelRim, 0.5),
-		Hover:        frameImage(colHover, colAccent, 0.9),
+		Idle: frameImage(colButton, colPanelRim, 0.5),
+		// The pointer over a button only lightens it: the focus (drawn
+		// so by ebitenui too) is the one button ringed and rimmed in the
+		// accent (drawFocus), so that two never look selected.
+		Hover:        frameImage(colHover, colPanelRim, 0.6),
 		Pressed:      frameImage(colPressed, colAccent, 1),
 		PressedHover: frameImage(colPressed, colAccent, 1),
 		Disabled:     frameImage(colDisabled, color.RGBA{0x1c, 0x24, 0x38, 0xff}, 0),
@@ -269,6 +272,19 @@ func (t *theme) buttonFunc(s string, click func(), opts ...widget.WidgetOpt) *wi
 		// game's input layer (navigate); ebitenui's own Enter would press
 		// it a second time, and its Space would fire with the ship.
 		widget.ButtonOpts.DisableDefaultKeys(),
+	)
+}
+
+// smallButton returns a button in the small face, as low as a line of
+// text: one inside a row (a roster's Kick) keeps the row's height.
+func (t *theme) smallButton(s string, click func(), opts ...widget.WidgetOpt) *widget.Button {
+	return widget.NewButton(
+		widget.ButtonOpts.WidgetOpts(opts...),
+		widget.ButtonOpts.Image(t.buttonImg),
+		widget.ButtonOpts.Text(s, &t.smallFace, t.buttonText),
+		widget.ButtonOpts.TextPadding(t.insets(10, 10, 2, 2)),
+		widget.ButtonOpts.ClickedHandler(func(*widget.ButtonClickedEventArgs) { click() }),
+		widget.ButtonOpts.DisableDefaultKeys(), // as buttonFunc's
 	)
 }
 

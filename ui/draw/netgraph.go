@@ -48,6 +48,7 @@ var seriesUnits = [numSeries]string{" ms", " pkt/s", " pkt/s", " %", " kbit/s", 
 // time in, values out.
 type NetGraph struct {
 	Shown bool          // drawn: F3 toggles it
+	over  bool          // it lies over the field (Room)
 	next  time.Duration // when the next sample is due
 	prev  lockstep.Stats
 	prevT time.Duration
@@ -126,14 +127,20 @@ func (g *NetGraph) latest() [numSeries]float64 {
 }
 
 // The graph's panel, in its own units (scaled by panelScale): it stands
-// beside the field, never over it, so the ships it would hide stay in
-// sight (docs/ARCHITECTURE.md, the HUD).
+// beside the field where the field keeps at least minFieldShare of its
+// area so, so the ships it would hide stay in sight (docs/ARCHITECTURE.md,
+// the HUD); on a narrower screen (800×600) it lies over the field's right
+// edge instead, under a quarter of the field's area.
 const (
-	panelW   = 260.0 // units
+	panelW   = 230.0 // units
 	panelH   = 40 + rowH*numSeries
 	rowH     = 40.0
-	sparkW   = 110.0 // width of a sparkline, units
-	panelGap = 8.0   // pixels between the field and the panel
+	sparkW   = 90.0 // width of a sparkline, units
+	panelGap = 8.0  // pixels between the field and the panel
+
+	// minFieldShare is the least share of its area (without the graph)
+	// the field keeps with the graph beside it.
+	minFieldShare = 0.75
 )
 
 // panelScale returns the panel's pixels per unit on a screen h pixels
@@ -151,6 +158,26 @@ func (g *NetGraph) Width(h float64) float64 {
 	}
 	return panelW*panelScale(h) + 2*panelGap
 }
+
+// Room returns the pixels the graph takes at the right of a w×h screen:
+// Width(h) when the field, beside it, keeps minFieldShare of its area;
+// else 0, and the graph lies over the field's right edge (Over).
+func (g *NetGraph) Room(w, h float64) float64 {
+	g.over = false
+	right := g.Width(h)
+	if right == 0 {
+		return 0
+	}
+	full, beside := FitView(w, h).Scale, FitViewBeside(w, h, right).Scale
+	if beside*beside < minFieldShare*full*full {
+		g.over = true
+		return 0
+	}
+	return right
+}
+
+// Over reports whether the graph lies over the field (see Room).
+func (g *NetGraph) Over() bool { return g.over }
 
 // FitViewBeside returns the view of the field on a screen of w×h pixels
 // with right pixels kept free at its right for a panel: the field and the
@@ -174,7 +201,7 @@ func (g *NetGraph) Draw(dst *ebiten.Image, r *Renderer, h *HUD, v View) {
 		g.rect = image.Rectangle{}
 		return
 	}
-	pv, rect := panelView(v, dst.Bounds())
+	pv, rect := panelView(v, dst.Bounds(), g.over)
 	g.face.Source = h.label.Source
 	g.face.Size = max(sizeLabel*pv.Scale, minLabelPx)
 	r.hud.reset()
@@ -222,12 +249,17 @@ func (g *NetGraph) Draw(dst *ebiten.Image, r *Renderer, h *HUD, v View) {
 // panelView returns the view of the graph's panel (its units onto
 // pixels) beside the field of view v on screen, and the panel's rectangle
 // in pixels: right of the field, centred in the screen's height.
-func panelView(v View, screen image.Rectangle) (View, image.Rectangle) {
+func panelView(v View, screen image.Rectangle, over bool) (View, image.Rectangle) {
 	ps := panelScale(float64(screen.Dy()))
 	pv := View{
 		Scale: ps,
 		X0:    math.Ceil(v.X0 + FieldW*v.Scale + panelGap),
 		Y0:    math.Round(float64(screen.Min.Y) + (float64(screen.Dy())-panelH*ps)/2),
+	}
+	if over {
+		// Over the field's right edge, centred on the field's height.
+		pv.X0 = math.Floor(v.X0 + FieldW*v.Scale - panelW*ps - panelGap)
+		pv.Y0 = math.Round(v.Y0 + (FieldH*v.Scale-panelH*ps)/2)
 	}
 	px, py := pv.pt(0, 0)
 	w, h := pv.px(panelW), pv.px(panelH)

@@ -78,8 +78,10 @@ func TestNetGraphCountsNoLossOrStallWhilePaused(t *testing.T) {
 	}
 }
 
-// The graph stands beside the field, never over it, inside the screen,
-// with text of at least 12 pixels, at every size the game is made for.
+// The graph stands beside the field where the field keeps three quarters
+// of its area so, else over the field's right edge taking at most a
+// quarter of it; inside the screen, with text of at least 12 pixels, at
+// every size the game is made for.
 func TestNetGraphStandsBesideTheField(t *testing.T) {
 	g := NetGraph{Shown: true}
 	for _, sz := range []struct {
@@ -88,11 +90,22 @@ func TestNetGraphStandsBesideTheField(t *testing.T) {
 	}{{"800x600", 800, 600}, {"1280x720", 1280, 720}, {"2560x1440", 2560, 1440}, {"1024x768", 1024, 768}, {"ultrawide", 3440, 1440}} {
 		t.Run(sz.name, func(t *testing.T) {
 			screen := image.Rect(0, 0, sz.w, sz.h)
-			v := FitViewBeside(float64(sz.w), float64(sz.h), g.Width(float64(sz.h)))
-			pv, panel := panelView(v, screen)
+			v := FitViewBeside(float64(sz.w), float64(sz.h), g.Room(float64(sz.w), float64(sz.h)))
+			pv, panel := panelView(v, screen, g.Over())
 			field := image.Rect(int(math.Floor(v.X0)), int(math.Floor(v.Y0)), int(math.Ceil(v.X0+FieldW*v.Scale)), int(math.Ceil(v.Y0+FieldH*v.Scale)))
-			if panel.Overlaps(field) {
+			full := FitView(float64(sz.w), float64(sz.h)).Scale
+			if share := v.Scale * v.Scale / (full * full); share < minFieldShare {
+				t.Errorf("the field keeps %.0f %% of its area, want at least %.0f %%", 100*share, 100*minFieldShare)
+			}
+			fa := float64(field.Dx() * field.Dy())
+			switch {
+			case !g.Over() && panel.Overlaps(field):
 				t.Errorf("the graph at %v overlaps the field at %v", panel, field)
+			case g.Over() && float64(panel.Intersect(field).Dx()*panel.Intersect(field).Dy()) > fa/4:
+				t.Errorf("the graph at %v over the field at %v covers more than a quarter of it", panel, field)
+			}
+			if sz.name == "800x600" && !g.Over() {
+				t.Error("at 800×600 the graph stands beside the field")
 			}
 			if !panel.In(screen) {
 				t.Errorf("the graph at %v is not inside the screen %v", panel, screen)

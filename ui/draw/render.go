@@ -206,7 +206,7 @@ func (r *Renderer) edgeHint(x, y, vx, vy, rad float64) {
 		if vx < 0 {
 			ex = FieldW
 		}
-		r.edgeMark(ex, ey-rad, ex, ey+rad, at)
+		r.edgeMark(ex, ey-rad, ex, ey+rad, at, math.Copysign(1, vx), 0)
 	}
 	if at, ok := edgeTicks(y, vy, rad, FieldH); ok {
 		ex := wrapFloat(x+vx*at, FieldW)
@@ -214,7 +214,7 @@ func (r *Renderer) edgeHint(x, y, vx, vy, rad float64) {
 		if vy < 0 {
 			ey = FieldH
 		}
-		r.edgeMark(ex-rad, ey, ex+rad, ey, at)
+		r.edgeMark(ex-rad, ey, ex+rad, ey, at, 0, math.Copysign(1, vy))
 	}
 }
 
@@ -235,15 +235,37 @@ func edgeTicks(p, v, rad, size float64) (float64, bool) {
 	return at, at > 0 && at < edgeWarnTicks
 }
 
-// edgeMark draws the warning line from (x0, y0) to (x1, y1) at an edge,
-// at ticks from the rock's coming in.
-func (r *Renderer) edgeMark(x0, y0, x1, y1, ticks float64) {
-	a := float32(0.85 * (1 - ticks/edgeWarnTicks))
+// Edge marks: how bright a mark is when it appears and when the rock
+// comes in (of the rock's own colour), and how far its arrow points into
+// the field, in units.
+const (
+	edgeMarkMin   = 0.4  // clear at a glance from the first frame
+	edgeMarkMax   = 0.85 // still under the rocks' own brightness
+	edgeMarkArrow = 10.0
+)
+
+// edgeAlpha is an edge mark's opacity ticks before its rock comes in.
+func edgeAlpha(ticks float64) float32 {
+	return float32(edgeMarkMin + (edgeMarkMax-edgeMarkMin)*(1-ticks/edgeWarnTicks))
+}
+
+// edgeMark draws the warning at an edge, ticks from the rock's coming in:
+// a line from (x0, y0) to (x1, y1) along the edge and, from its middle, a
+// short arrow pointing (dx, dy) into the field, the way the rock comes.
+func (r *Renderer) edgeMark(x0, y0, x1, y1, ticks, dx, dy float64) {
+	a := edgeAlpha(ticks)
 	p0x, p0y := r.v.pt(x0, y0)
 	p1x, p1y := r.v.pt(x1, y1)
 	w := r.lineWidth * 1.5
 	r.glow.glow(p0x, p0y, p1x, p1y, r.glowWidth, Tint(palette.Rock, a*glowAlpha))
 	r.core.line(p0x, p0y, p1x, p1y, w, Tint(palette.Rock, a))
+	mx, my := (x0+x1)/2, (y0+y1)/2
+	tx, ty := r.v.pt(mx+dx*edgeMarkArrow, my+dy*edgeMarkArrow)
+	ax, ay := float32(dy*edgeMarkArrow/2), float32(dx*edgeMarkArrow/2) // half the arrow's base, along the edge
+	s := float32(r.v.Scale)
+	b0x, b0y := r.v.pt(mx, my)
+	r.core.line(b0x-ax*s, b0y-ay*s, tx, ty, w, Tint(palette.Rock, a))
+	r.core.line(b0x+ax*s, b0y+ay*s, tx, ty, w, Tint(palette.Rock, a))
 }
 
 func (r *Renderer) drawBullets(prev, cur *game.World, t float64) {

@@ -94,3 +94,18 @@ func TestFitViewAboveLeavesTheBottomFree(t *testing.T) {
 		t.Errorf("the field %v reaches into the bar", r)
 	}
 }
+
+// TestEdgeMarkClearButQuiet: an edge mark shows clearly from its first
+// frame (it used to start from nothing, found only by measuring pixels)
+// and never outshines the rocks.
+func TestEdgeMarkClearButQuiet(t *testing.T) {
+	for _, ticks := range []float64{edgeWarnTicks - 0.01, edgeWarnTicks / 2, 0} {
+		a := edgeAlpha(ticks)
+		if a < edgeMarkMin-1e-6 || a > edgeMarkMax+1e-6 {
+			t.Errorf("%v ticks before the rock: opacity %.2f, want %.2f to %.2f", ticks, a, edgeMarkMin, edgeMarkMax)
+		}
+	}
+	if edgeAlpha(edgeWarnTicks-0.01) < 0.4 {
+		t.Error("a fresh mark is fainter than 0.4")
+	}
+}
