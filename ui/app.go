@@ -582,7 +582,7 @@ func (a *App) carry(effs []effect) error {
 		case effDial:
 			a.disconnect()
 			cfg := a.netConfig()
-			cfg.hostFP, cfg.room = e.hostFP, e.room
+			cfg.hostFP, cfg.room, cfg.secret = e.hostFP, e.room, e.secret
 			a.joinedID = e.gameID
 			if e.rejoin && a.saved != nil {
 				if tok, ok := a.saved.token(); ok {
@@ -594,12 +594,13 @@ func (a *App) carry(effs []effect) error {
 				}
 				if cfg.room == 0 && e.addr == a.saved.Addr {
 					cfg.room, e.room = a.saved.RoomID, a.saved.RoomID
+					cfg.secret, e.secret = a.saved.RoomSecret, a.saved.RoomSecret
 				}
 			}
 			a.setNet(dial(cfg, e.addr, e.addrs...))
 			if e.room != 0 { // a room on a server: the lobby says so
 				a.net.mu.Lock()
-				a.net.roomID, a.net.server = e.room, e.addr
+				a.net.roomID, a.net.server, a.net.roomSecret = e.room, e.addr, e.secret
 				a.net.mu.Unlock()
 			}
 		case effDisconnect:
@@ -711,6 +712,7 @@ func (a *App) keepSession() {
 		a.net.mu.Lock()
 		if a.net.roomID != 0 && a.net.handovers == 0 && !nv.roomHere {
 			sv.RoomID = a.net.roomID // a room on a server: a Rejoin goes to it, not the server's default room
+			sv.RoomSecret = a.net.roomSecret
 		}
 		a.net.mu.Unlock()
 		if err := saveSession(a.settingsDir, sv); err != nil {

@@ -548,7 +548,7 @@ func (ap *Autopilot) apMoveToServer(t *apTurn) apStatus {
 	if a.flow.screen != screenLobby {
 		return apResult(done)
 	}
-	if id, srv := nv.serverRoom(); id != 0 {
+	if id, srv, _ := nv.serverRoom(); id != 0 {
 		ls, ok := a.cur.(*lobbyScreen)
 		if c, err := invite.Decode(ls.invite.shown); !ok || err != nil || c.RoomID != id {
 			return apResult(done) // the code is made at the lobby's next update

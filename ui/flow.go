@@ -141,6 +141,9 @@ type effect struct {
 
 	addrs []string // effDial: an invite code's addresses, all tried at once (addr is then "")
 	room  uint32   // effDial: the room an invite code names on a server (0: the default room)
+	// secret: effDial: an unlisted room's secret, which its invite code
+	// carries and every Join to it must (0: a listed room)
+	secret uint64
 }
 
 // netStatus is what the flow observes of the network each frame.

@@ -32,7 +32,7 @@ func (f *flow) joinCode(s string) []effect {
 		return nil
 	}
 	f.joinErr, f.target, f.hosting, f.rejoin = "", codeTarget, false, false
-	return []effect{{kind: effDial, addrs: c.Targets(), hostFP: c.Fingerprint(), room: c.RoomID}}
+	return []effect{{kind: effDial, addrs: c.Targets(), hostFP: c.Fingerprint(), room: c.RoomID, secret: c.Secret}}
 }
 
 // sentence starts s with a capital and ends it with a full stop.
@@ -244,14 +244,14 @@ func (r *inviteRow) update(hosting bool, nv *netView) {
 		r.ifaces, r.looked = invite.InterfaceAddrs(), true
 	}
 	ext := nv.externalAddr()
-	id, srv := nv.serverRoom()
+	id, srv, secret := nv.serverRoom()
 	if key := strconv.FormatBool(hosting) + "|" + nv.addr() + "|" + srv + "|" + ext.String() + "|" + fp + "|" + strconv.FormatUint(uint64(id), 10); key != r.key {
 		r.key = key
 		switch {
-		case id != 0 && hosting: // our room on a server: its address, its key, the room (format 1)
-			r.show(serverRoomCode(nv.addr(), fp, id), reachServer)
+		case id != 0 && hosting: // our room on a server: its address, its key, the room (format 1, or 2 unlisted)
+			r.show(serverRoomCode(nv.addr(), fp, id, secret), reachServer)
 		case id != 0:
-			r.show(serverRoomCode(srv, fp, id), reachServer)
+			r.show(serverRoomCode(srv, fp, id, secret), reachServer)
 		case hosting && ext.IsValid():
 			r.show(hostCode(nv.addr(), r.ifaces, ext, fp), reachInternet)
 		case hosting:

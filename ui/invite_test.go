@@ -17,6 +17,7 @@ import (
 	"rockstep/net/invite"
 	"rockstep/net/lan"
 	"rockstep/net/transport"
+	"rockstep/net/wire"
 )
 
 const uiTestFP = "0123456789abcdef0123456789abcdef"
@@ -416,5 +417,34 @@ func TestJoinServerRoomCode(t *testing.T) {
 	cfg := netConfig{room: 70000}
 	if got := cfg.guestOptions().Session.RoomID; got != 70000 {
 		t.Errorf("the dial's session asks for room %d, want 70000", got)
+	}
+}
+
+// TestUnlistedRoomCodeCarriesItsSecret: the invite code of an unlisted
+// room on a server (format 2) dials that room with its secret, which
+// every Join to it must carry, and the lobby's code of such a room gives
+// it on; the kept session keeps it for a Rejoin.
+func TestUnlistedRoomCodeCarriesItsSecret(t *testing.T) {
+	const secret = 0x8123_4567_89ab_cdef
+	code := serverRoomCode("203.0.113.7:7777", uiTestFP, wire.SecretRoom(secret), secret)
+	if code == "" {
+		t.Fatal("no code for an unlisted room")
+	}
+	f := &flow{screen: screenJoin}
+	effs := f.apply(Intent{Kind: IntentJoinCode, Addr: code})
+	wantEffects(t, "join", effs, effDial)
+	if e := effs[0]; e.room != wire.SecretRoom(secret) || e.secret != secret {
+		t.Errorf("dial room %d secret %#x, want room %d secret %#x", e.room, e.secret, wire.SecretRoom(secret), uint64(secret))
+	}
+	if cfg := (netConfig{room: wire.SecretRoom(secret), secret: secret}).options(); cfg.Session.RoomSecret != secret {
+		t.Errorf("the session's Join carries secret %#x, want %#x", cfg.Session.RoomSecret, uint64(secret))
+	}
+	dir := t.TempDir()
+	now := time.Now()
+	if err := saveSession(dir, savedSession{Addr: "203.0.113.7:7777", RoomID: wire.SecretRoom(secret), RoomSecret: secret, Token: strings.Repeat("ab", 16), Saved: now}); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok, err := loadSession(dir, now); err != nil || !ok || s.RoomSecret != secret {
+		t.Errorf("kept session: secret %#x (ok %v, %v), want %#x", s.RoomSecret, ok, err, uint64(secret))
 	}
 }

@@ -226,7 +226,7 @@ func (s *lobbyScreen) update(Intents) error {
 		return nil
 	}
 	s.title.Label = nv.setup.Name
-	switch id, srv := nv.serverRoom(); {
+	switch id, srv, _ := nv.serverRoom(); {
 	case id != 0:
 		s.where.Label = serverWhere(id, srv, a.flow.hosting, nv)
 	case (a.flow.hosting || nv.roomHere) && nv.active(): // our room, or the one we took over

@@ -41,6 +41,9 @@ type netConfig struct {
 	// room is the room a dial joins on a server that holds several (an
 	// invite code of a server room); 0 is the server's default room.
 	room uint32
+	// secret is that room's secret if it is unlisted (its invite code
+	// carries it; every Join must): 0 for a listed room.
+	secret uint64
 	// predict turns on prediction (the player's own ship answers at once);
 	// syncTest, if above zero, is lockstep.Config.SyncTest (a debug mode).
 	predict  bool
@@ -84,8 +87,9 @@ type netGame struct {
 	// server is the address of the known server we opened our room on
 	// (hostOnServer), and roomID that room's id once it answered (under
 	// mu); "" and 0 otherwise.
-	server string
-	roomID uint32
+	server     string
+	roomID     uint32
+	roomSecret uint64 // roomID's secret, if the room is unlisted
 }
 
 func (cfg netConfig) options() client.Options {
@@ -95,7 +99,7 @@ func (cfg netConfig) options() client.Options {
 		Transport: tc,
 		// Prediction: the player's own ship answers the keys at once;
 		// the confirmed world stays the truth (and is what is hashed).
-		Session: lockstep.Config{RoomID: cfg.room, Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest, Fault: faultOf(cfg.fault)},
+		Session: lockstep.Config{RoomID: cfg.room, RoomSecret: cfg.secret, Name: cfg.name, PlayerID: cfg.playerID, Token: cfg.token, OnTurnEnd: cfg.onTurnEnd, Predict: cfg.predict, SyncTest: cfg.syncTest, Fault: faultOf(cfg.fault)},
 		Netsim:  cfg.netsim,
 		Seed:    cfg.seed,
 	}

@@ -31,14 +31,17 @@ const sessionMaxAge = 6 * time.Hour
 
 // savedSession is a running game this player can come back to.
 type savedSession struct {
-	Addr   string    `json:"addr"`              // host:port joined
-	Key    string    `json:"key,omitempty"`     // the fingerprint of the host key found there, if known: a Rejoin accepts no other
-	GameID string    `json:"game_id,omitempty"` // the LAN advertisement's id, if joined from the list
-	Room   string    `json:"room"`              // the room's name, for the button
-	RoomID uint32    `json:"room_id,omitempty"` // the room's id on a server that holds several (0: its default room, or a player's own)
-	Slot   int       `json:"slot"`
-	Token  string    `json:"token"` // 32 hex digits
-	Saved  time.Time `json:"saved"`
+	Addr   string `json:"addr"`              // host:port joined
+	Key    string `json:"key,omitempty"`     // the fingerprint of the host key found there, if known: a Rejoin accepts no other
+	GameID string `json:"game_id,omitempty"` // the LAN advertisement's id, if joined from the list
+	Room   string `json:"room"`              // the room's name, for the button
+	RoomID uint32 `json:"room_id,omitempty"` // the room's id on a server that holds several (0: its default room, or a player's own)
+	// RoomSecret is that room's secret if it is unlisted (a Join must
+	// carry it); a string in the file, as a JSON number loses 64 bits.
+	RoomSecret uint64    `json:"room_secret,omitempty,string"`
+	Slot       int       `json:"slot"`
+	Token      string    `json:"token"` // 32 hex digits
+	Saved      time.Time `json:"saved"`
 	// Seen is the last time this player was seen playing the game (kept
 	// every sessionSeenEvery while it plays): after a crash, the room
 	// holds its place about rejoinHold from then, and the Rejoin button

@@ -202,25 +202,25 @@ func hostOnServer(cfg netConfig, srv KnownServer, roomName string) *netGame {
 // serverRoom returns the id of the room on a server the session plays in
 // (one this player opened there, or joined by its code), and the server's
 // address; 0 for any other session.
-func (v *netView) serverRoom() (uint32, string) {
+func (v *netView) serverRoom() (uint32, string, uint64) {
 	if v.g == nil {
-		return 0, ""
+		return 0, "", 0
 	}
 	v.g.mu.Lock()
 	defer v.g.mu.Unlock()
 	if v.g.roomID == 0 {
-		return 0, ""
+		return 0, "", 0
 	}
 	if v.g.server == "" {
-		return v.g.roomID, v.g.addr // joined by an invite code: the address that answered
+		return v.g.roomID, v.g.addr, v.g.roomSecret // joined by an invite code: the address that answered
 	}
-	return v.g.roomID, v.g.server
+	return v.g.roomID, v.g.server, v.g.roomSecret
 }
 
 // serverRoomCode returns the invite code of room id on the server at addr
-// (an IP address and port) whose host key has fingerprint fp (format 1);
-// "" if it cannot be made.
-func serverRoomCode(addr, fp string, id uint32) string {
+// (an IP address and port) whose host key has fingerprint fp (format 1;
+// format 2 with the secret of an unlisted room); "" if it cannot be made.
+func serverRoomCode(addr, fp string, id uint32, secret uint64) string {
 	ap, err := netip.ParseAddrPort(addr)
 	if err != nil || fp == "" || id == 0 {
 		return ""
@@ -229,7 +229,7 @@ func serverRoomCode(addr, fp string, id uint32) string {
 	if err != nil {
 		return ""
 	}
-	c.RoomID = id
+	c.RoomID, c.Secret = id, secret
 	return c.String()
 }
 
@@ -242,7 +242,7 @@ func (a *App) moveServer() (KnownServer, bool) {
 	if !a.flow.hosting || a.net == nil || a.net.h == nil || !nv.ok || len(a.settings.Servers) == 0 {
 		return KnownServer{}, false
 	}
-	if id, _ := nv.serverRoom(); id != 0 || nv.phase != phaseLobby || len(nv.setup.Players) > 1 {
+	if id, _, _ := nv.serverRoom(); id != 0 || nv.phase != phaseLobby || len(nv.setup.Players) > 1 {
 		return KnownServer{}, false
 	}
 	if !portmapClosed(nv.portmap) {

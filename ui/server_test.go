@@ -87,7 +87,7 @@ func TestServerKeyPinned(t *testing.T) {
 	if got, _ := a.settings.server(addr); got.Fingerprint != k1.Fingerprint() {
 		t.Fatalf("pinned %q after the first room, want the server's key %q", got.Fingerprint, k1.Fingerprint())
 	}
-	if id, at := a.nv.serverRoom(); id == 0 || at != addr {
+	if id, at, _ := a.nv.serverRoom(); id == 0 || at != addr {
 		t.Fatalf("serverRoom = %d at %q, want a room at %s", id, at, addr)
 	}
 	<-a.net.close()

@@ -89,7 +89,7 @@ func walkServerScreens(t *testing.T) {
 		{name: "server-lobby", act: func(w *walker) { w.emit(Intent{Kind: IntentMoveToServer, Addr: hs.Addr()}) },
 			done: func(w *walker) bool {
 				s, ok := w.App.cur.(*lobbyScreen)
-				id, _ := w.nv.serverRoom()
+				id, _, _ := w.nv.serverRoom()
 				c, err := invite.Decode(s.invite.shown)
 				return ok && id != 0 && err == nil && c.RoomID == id
 			}, wait: 10, check: func(w *walker) string {
