@@ -77,15 +77,24 @@ func TestSoundIsHeard(t *testing.T) {
 	}
 
 	t.Setenv(envSoundVolume, "100")
-	rec := record(t, sock, func() { inWindowProcess(t) })
-	from := 0
-	for _, c := range soundCues {
-		at, correl := findCue(rec, mono(c.pcm(a.Sounds)), from)
-		if at < 0 || correl < 0.9 {
-			t.Fatalf("%s: not in the recording after sample %d (best match %.2f at %d; %d samples recorded, loudest %d)", c.name, from, correl, at, len(rec), loudest(rec))
+	// A machine starved of CPU can underrun the audio chain (the game,
+	// PulseAudio, parec) and tear a cue's waveform in the recording: a
+	// recording that lacks a cue is made once more, and the test fails
+	// only if the second one lacks it too (a cue the game never plays
+	// is missing from both).
+	var rec []int16
+	var from int
+	for try := 1; ; try++ {
+		rec = record(t, sock, func() { inWindowProcess(t) })
+		var missing string
+		from, missing = cuesHeard(t, rec, a.Sounds)
+		if missing == "" {
+			break
 		}
-		t.Logf("%s: at %.3f s, correlation %.3f", c.name, float64(at)/assets.SampleRate, correl)
-		from = at + len(c.pcm(a.Sounds))/4
+		if try == 2 {
+			t.Fatal(missing)
+		}
+		t.Logf("recording %d: %s; recording again (a loaded machine can tear the audio)", try, missing)
 	}
 	heartbeatHeard(t, rec, from, a.Sounds)
 
@@ -94,6 +103,21 @@ func TestSoundIsHeard(t *testing.T) {
 	if l := loudest(quiet); l > 0 {
 		t.Errorf("volume 0: the loudest sample recorded is %d, want silence", l)
 	}
+}
+
+// cuesHeard finds every cue in rec, in order, and returns the sample after
+// the last one; or what is missing.
+func cuesHeard(t *testing.T, rec []int16, fx *assets.Sounds) (from int, missing string) {
+	t.Helper()
+	for _, c := range soundCues {
+		at, correl := findCue(rec, mono(c.pcm(fx)), from)
+		if at < 0 || correl < 0.9 {
+			return from, fmt.Sprintf("%s: not in the recording after sample %d (best match %.2f at %d; %d samples recorded, loudest %d)", c.name, from, correl, at, len(rec), loudest(rec))
+		}
+		t.Logf("%s: at %.3f s, correlation %.3f", c.name, float64(at)/assets.SampleRate, correl)
+		from = at + len(c.pcm(fx))/4
+	}
+	return from, ""
 }
 
 // playCues is the child's part: a window whose updates play each cue once
