@@ -8,6 +8,8 @@ require (
 	golang.org/x/image v0.45.0
 )
 
+require github.com/coder/websocket v1.8.15 // indirect
+
 require (
 	github.com/ebitengine/oto/v3 v3.5.0 // indirect
 	github.com/frustra/bbcode v0.0.0-20201127003707-6ef347fbe1c8 // indirect

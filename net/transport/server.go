@@ -93,6 +93,13 @@ type Server struct {
 	abandoned atomic.Bool
 	stop      chan struct{}
 	closeOnce sync.Once
+
+	// Carriers (carrier.go): datagrams from them, their comings and
+	// goings, and the loop's own map of where to write their peers'.
+	carried    chan carried
+	carrierCtl chan carrierEvent
+	streams    map[netip.AddrPort]*carrierPeer
+	carriers   carrierCounts
 }
 
 // acceptKey names the Connect a session was made for.
@@ -173,6 +180,8 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 		obuf:       make([]byte, 0, cfg.MTU),
 		pbuf:       make([]byte, 0, cfg.MTU),
 		stop:       make(chan struct{}),
+		carried:    make(chan carried, carriedInFlight),
+		carrierCtl: make(chan carrierEvent),
 		dlog:       dropLog{log: cfg.Log, who: "transport"},
 	}
 	s.rbuf = make([]byte, (maxFragments(cfg.MTU)+1)*segmentPayload(cfg.MTU))
@@ -242,6 +251,10 @@ func (s *Server) serve(ctx context.Context) error {
 		case d := <-r.inbox:
 			s.handleBatch(d)
 			r.recycle(d)
+		case d := <-s.carried:
+			s.onCarried(d)
+		case ev := <-s.carrierCtl:
+			s.onCarrierEvent(time.Now(), ev)
 		case <-ticker.C:
 			s.drain(r)
 			now := time.Now()
@@ -257,6 +270,10 @@ func (s *Server) serve(ctx context.Context) error {
 func (s *Server) handleBatch(d *datagrams) {
 	now := time.Now()
 	for i := range d.n {
+		if s.streams[d.from[i]] != nil { // a carrier's address: no UDP peer's
+			s.drop(DropMalformed, d.from[i])
+			continue
+		}
 		s.handlePacket(now, d.from[i], d.bytes(i))
 	}
 }
@@ -881,6 +898,9 @@ func (s *Server) writeSealed(sess *session, kind byte, payload []byte) bool {
 func (s *Server) write(b []byte, to netip.AddrPort) {
 	s.stats.packetsOut.Add(1)
 	s.stats.bytesOut.Add(uint64(len(b)))
+	if s.writeCarried(b, to) {
+		return
+	}
 	s.writeTo(b, to)
 }
 
