@@ -77,8 +77,8 @@ func DialFrom(ctx context.Context, local netip.Addr, addr string, cfg Config) (*
 
 // dial is Dial from a chosen local address (nil: any).
 func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Client, error) {
-	if isCarrierURL(addr) {
-		return dialWebSocket(ctx, addr, cfg)
+	if u := carrierURL(addr); u != "" {
+		return dialWebSocket(ctx, u, cfg)
 	}
 	cfg, err := cfg.withDefaults()
 	if err != nil {
