@@ -32,14 +32,15 @@ type serverOptions struct {
 	pprof     string // where to serve the Go profiler's endpoints ("": nowhere)
 	lan       bool
 	maxRooms  int
-	maxConns  int        // transport sessions at once (0: transport.LAN's)
-	procs     int        // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
-	record    string     // replay file ("off": none; "": the replays folder)
-	handover  bool       // hand running games to their players when stopped
-	portmap   bool       // ask the router to forward the port (-portmap; off unless asked)
-	roomKeys  []string   // -room-key: keys a player must give to create a room (none: anyone may)
-	keysFile  string     // -room-keys: a file of more such keys, one a line
-	web       webOptions // -web and its company: the game for browsers (web.go)
+	maxConns  int      // transport sessions at once (0: transport.LAN's)
+	procs     int      // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
+	record    string   // replay file ("off": none; "": the replays folder)
+	handover  bool     // hand running games to their players when stopped
+	portmap   bool     // ask the router to forward the port (-portmap; off unless asked)
+	roomKeys  []string // -room-key: keys a player must give to create a room (none: anyone may)
+	keysFile  string   // -room-keys: a file of more such keys, one a line
+
+	web webOptions // -web and its company: the game for browsers (web.go)
 }
 
 // stringsFlag is a flag that may be given many times.
