@@ -202,3 +202,46 @@ func hex16(v uint64) string {
 	}
 	return string(b[:])
 }
+
+// The page at / starts the game at its main menu in a tab: the game's
+// canvas appears, and the Go program neither panics nor exits. The time it
+// took is logged (BENCHMARKS.md); ROCKSTEP_TAB_SHOT=FILE keeps a
+// screenshot of the menu (README's).
+func TestBrowserMainMenu(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser and a game: not with -short")
+	}
+	tb := openTab(t)
+	game := gameBuild(t)
+	hs := hosttest.Start(t, transport.LAN(), host.LAN())
+	ts := httptest.NewServer(web.New(web.Config{Server: hs.Transport, Addrs: []netip.AddrPort{hs.Transport.Addr()}, Game: game}))
+	t.Cleanup(ts.Close)
+	start := time.Now()
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	if !testwait.Until(2*time.Minute, func() bool {
+		canvas, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`document.querySelector("canvas") !== null`))
+		return err == nil && canvas
+	}) {
+		t.Fatalf("no game canvas; the console:\n%s", tb.log())
+	}
+	t.Logf("page to the game's canvas: %v (wasm %d bytes, %d gzipped)", time.Since(start).Round(time.Millisecond), game.Size, len(game.WasmGzip))
+	// A few frames of the menu, then what the console says.
+	started := time.Now()
+	testwait.Until(3*time.Second, func() bool { return time.Since(started) > 2*time.Second })
+	for _, bad := range []*regexp.Regexp{regexp.MustCompile(`panic:|rockstep: exited|fatal error`)} {
+		if m := tb.find(bad); m != nil {
+			t.Errorf("the game failed in the tab: %q; the console:\n%s", m[0], tb.log())
+		}
+	}
+	if file := os.Getenv("ROCKSTEP_TAB_SHOT"); file != "" {
+		png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
