@@ -54,6 +54,9 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Settings", IntentOpenSettings},
 		{"Quit", IntentQuit},
 	} {
+		if inBrowser && (b.kind == IntentHost || b.kind == IntentQuit) {
+			continue // a tab can host no room, and closes itself (browser.go)
+		}
 		buttons.AddChild(t.button(b.label, a.emit, Intent{Kind: b.kind}, stretchRow(), t.size(280, 0)))
 		if b.kind == IntentHost {
 			hostOnServerButtons(a, buttons) // Host: on this machine, or on a known server

@@ -235,6 +235,15 @@ func TestBrowserMainMenu(t *testing.T) {
 			t.Errorf("the game failed in the tab: %q; the console:\n%s", m[0], tb.log())
 		}
 	}
+	// The player's settings (a new guest's id and name) are kept in the
+	// browser's storage.
+	if !testwait.Until(30*time.Second, func() bool {
+		kept, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`localStorage.getItem("rockstep:/rockstep/settings.json") !== null`))
+		return err == nil && kept
+	}) {
+		keys, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`Object.keys(localStorage)`))
+		t.Errorf("no settings in the browser's storage; its items: %q", keys)
+	}
 	if file := os.Getenv("ROCKSTEP_TAB_SHOT"); file != "" {
 		png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
 		if err != nil {
