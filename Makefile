@@ -4,10 +4,11 @@ SHELL := /bin/bash
 
 .PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 test-wasm bench fuzz run generate build wasm
 
-## test: everything CI checks, in order: tools, format and vet, the race-enabled
-## suite (UI tests under Xvfb), drawing's allocations without -race, the engine
+## test: everything CI checks, in order: tools, format and vet, the game for
+## browsers (embedded: the browser tests load it), the race-enabled suite (UI
+## tests under Xvfb), drawing's allocations without -race, the engine
 ## on 386, on arm64 under qemu and in WebAssembly under Node.js.
-test: check-tools vet test-race test-allocs test-386 test-arm64 test-wasm
+test: check-tools vet wasm test-race test-allocs test-386 test-arm64 test-wasm
 
 ## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth and
 ## Mesa, qemu-aarch64-static, ip, pulseaudio, and for the port mapping lab nft,
