@@ -42,13 +42,22 @@ func TestBrowserTabDesktopAndBotsPlayOneGame(t *testing.T) {
 	if err != nil {
 		t.Skip("needs chromium (Debian: chromium; make check-tools installs it)")
 	}
-	if !windowsInNamespace(t, "a game with a browser tab", 6*time.Minute, "192.0.2.66") {
+	if !windowsInNamespace(t, "two games with a browser tab", 9*time.Minute, "192.0.2.66") {
 		return
 	}
-	const udp, webAddr = "127.0.0.1:7796", "127.0.0.1:7797" // the namespace's own loopback
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// The namespace's own loopback: no one else's ports.
+	t.Run("loopback", func(t *testing.T) { playWebGame(t, chromium, "127.0.0.1:7796", "127.0.0.1:7797", "") })
+	t.Run("tab at 80ms and 2% loss", func(t *testing.T) {
+		playWebGame(t, chromium, "127.0.0.1:7798", "127.0.0.1:7799", "latency=80ms,loss=2%")
+	})
+}
+
+// playWebGame is one game of TestBrowserTabDesktopAndBotsPlayOneGame, the
+// tab's link impaired by netsim (-web-netsim) if it is set.
+func playWebGame(t *testing.T, chromium, udp, webAddr, netsim string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	srv := startLive(ctx, t, "server", filepath.Join(t.TempDir(), "S"), "-server", "-listen", udp, "-lan=false", "-record", "off", "-web", webAddr)
+	srv := startLive(ctx, t, "server", filepath.Join(t.TempDir(), "S"), "-server", "-listen", udp, "-lan=false", "-record", "off", "-web", webAddr, "-web-netsim", netsim)
 	all := []*liveWindow{srv}
 	defer func() {
 		for _, p := range all {

@@ -25,12 +25,14 @@ type webOptions struct {
 	cert    string      // -web-cert: TLS certificate (PEM) for HTTPS
 	key     string      // -web-key: its private key (PEM)
 	origins stringsFlag // -web-origin: more Origin hosts the WebSocket accepts
+	netsim  string      // -web-netsim: a simulated bad network on every tab's link (tests)
 }
 
 func webFlags(fs *flag.FlagSet, o *webOptions) {
 	fs.StringVar(&o.addr, "web", "", "with -server: serve the game for browser tabs on TCP `ADDR` (the page, /join/CODE links, the WebSocket endpoint /ws, POST and GET /rooms, /metrics)")
 	fs.StringVar(&o.cert, "web-cert", "", "with -server -web: serve HTTPS with the certificate in `FILE` (PEM; with -web-key)")
 	fs.StringVar(&o.key, "web-key", "", "with -server -web: the private key of -web-cert, in `FILE` (PEM)")
+	fs.StringVar(&o.netsim, "web-netsim", "", "with -server -web: simulate a bad network on every browser tab's link, both ways (tests): `SPEC` as -netsim's")
 	fs.Var(&o.origins, "web-origin", "with -server -web: also accept WebSocket connections from pages on `HOST` (a pattern like *.example.org; repeatable; default: the server's own host only)")
 }
 
@@ -38,6 +40,10 @@ func webFlags(fs *flag.FlagSet, o *webOptions) {
 func serveWeb(o webOptions, srv *transport.Server, h *host.Host, log *slog.Logger) (stop func(), err error) {
 	if (o.cert == "") != (o.key == "") {
 		return nil, errors.New("-web-cert and -web-key go together")
+	}
+	imp, err := transport.ParseImpairment(o.netsim)
+	if err != nil {
+		return nil, fmt.Errorf("-web-netsim: %w", err)
 	}
 	var tlsCfg *tls.Config
 	if o.cert != "" {
@@ -54,7 +60,7 @@ func serveWeb(o webOptions, srv *transport.Server, h *host.Host, log *slog.Logge
 	game := web.Embedded()
 	listen, _ := netip.ParseAddrPort(srv.Addr().String())
 	cfg := web.Config{Server: srv, Addrs: invite.HostAddrs(listen, invite.InterfaceAddrs(), netip.AddrPort{}),
-		Origins: o.origins, Game: game, Metrics: h.MetricsHandler(), Log: log}
+		Origins: o.origins, Game: game, Metrics: h.MetricsHandler(), Log: log, Netsim: imp}
 	hs := &http.Server{Handler: web.New(cfg), ReadHeaderTimeout: 5 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelDebug)}
 	scheme := "http"
 	if tlsCfg != nil {

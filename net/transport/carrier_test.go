@@ -171,3 +171,38 @@ func TestCarrierLimitsAndOversize(t *testing.T) {
 		t.Errorf("Carry of a carrier its peer closed: %v", err)
 	}
 }
+
+// An impaired carrier delays messages by its latency and loses its share
+// of them, both ways.
+func TestImpairCarrier(t *testing.T) {
+	a, b := MemCarriers()
+	ia := ImpairCarrier(a, Impairment{Latency: 30 * time.Millisecond, Loss: 0.5}, 1)
+	defer ia.Close()
+	defer b.Close()
+	const n = 200
+	sent := time.Now()
+	for i := range n {
+		if err := ia.WriteMessage(context.Background(), []byte{byte(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := 0
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	first := time.Duration(0)
+	for {
+		if _, err := b.ReadMessage(ctx); err != nil {
+			break
+		}
+		if got == 0 {
+			first = time.Since(sent)
+		}
+		got++
+	}
+	if got == 0 || got == n {
+		t.Errorf("%d of %d messages through a link losing half: want some lost, some through", got, n)
+	}
+	if first < 30*time.Millisecond {
+		t.Errorf("the first message came after %v, before the link's latency of 30 ms", first)
+	}
+}

@@ -50,6 +50,9 @@ type Config struct {
 	// Metrics, if set, is served at /metrics (and /healthz answers ok).
 	Metrics http.Handler
 	Log     *slog.Logger // nil: discard
+	// Netsim, if set, makes every WebSocket's link bad both ways
+	// (transport.ImpairCarrier): tests of a tab on a poor network.
+	Netsim transport.Impairment
 }
 
 // Handler serves the web face.
@@ -113,7 +116,11 @@ func (h *Handler) websocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(MaxMessage)
-	err = h.cfg.Server.Carry(r.Context(), from, keepOpen{transport.WebSocketCarrier(ws)})
+	var c transport.Carrier = keepOpen{transport.WebSocketCarrier(ws)}
+	if !h.cfg.Netsim.IsZero() {
+		c = transport.ImpairCarrier(c, h.cfg.Netsim, uint64(from.Port()))
+	}
+	err = h.cfg.Server.Carry(r.Context(), from, c)
 	switch {
 	case errors.Is(err, transport.ErrCarrierLimit):
 		ws.Close(websocket.StatusPolicyViolation, "too many connections from your address")

@@ -147,7 +147,23 @@ func TestRoomsOpenWithoutKey(t *testing.T) {
 // A room made by POST /rooms is played to its end by bots over UDP and a
 // bot over the WebSocket endpoint, together: one hash.
 func TestWebSocketBotPlaysWithUDPBots(t *testing.T) {
-	hs, ts := startWeb(t, testKey)
+	for _, tc := range []struct {
+		name   string
+		netsim transport.Impairment
+	}{
+		{"loopback", transport.Impairment{}},
+		{"80ms 2% loss", transport.Impairment{Latency: 80 * time.Millisecond, Loss: 0.02}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { wsBotGame(t, tc.netsim) })
+	}
+}
+
+func wsBotGame(t *testing.T, netsim transport.Impairment) {
+	hcfg := host.LAN()
+	hcfg.RoomKeys = []string{testKey}
+	hs := hosttest.Start(t, transport.LAN(), hcfg)
+	ts := httptest.NewServer(web.New(web.Config{Server: hs.Transport, Addrs: []netip.AddrPort{hs.Transport.Addr()}, Netsim: netsim}))
+	t.Cleanup(ts.Close)
 	resp, v := post(t, ts.URL+"/rooms", testKey, `{"seed":7}`)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST /rooms = %s %v", resp.Status, v)
