@@ -21,6 +21,7 @@ import (
 
 var (
 	hashLine    = regexp.MustCompile(`autopilot: hash tick=(\d+) turn=\d+ hash=([0-9a-f]{16})`)
+	tabPlaying  = regexp.MustCompile(`autopilot: playing: .*rtt (\S+), k (\d+), delay (\d+)`)
 	botsResults = regexp.MustCompile(`hash_groups=(\d+) results=([0-9a-f]{16}) result_groups=(\d+)`)
 )
 
@@ -127,6 +128,9 @@ func playWebGame(t *testing.T, chromium, udp, webAddr, netsim string) {
 		dump()
 	}
 	t.Logf("one table: %s", tabResults[2])
+	if m := tb.find(tabPlaying); m != nil {
+		t.Logf("the tab while playing: rtt %s, k %s, delay %s turns", m[1], m[2], m[3]) // BENCHMARKS.md
+	}
 }
 
 // playersIn is room id's players as GET /rooms lists them (-1: unknown).
