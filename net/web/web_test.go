@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -249,6 +250,24 @@ func TestWebSocketEndpointLimits(t *testing.T) {
 	if !testwait.Until(20*time.Second, func() bool { return hs.Transport.CarriedConns() == 1 }) {
 		t.Fatalf("CarriedConns = %d, want 1 (only the oversized message's connection closed)", hs.Transport.CarriedConns())
 	}
+	// Garbage (random bytes, truncated handshakes, forged sealed kinds) on
+	// the other connection is dropped and counted, as a UDP datagram's
+	// would be; the connection stays, and a handshake over it works.
+	rng := rand.New(rand.NewPCG(54, 1))
+	dropsBefore := malformed(hs.Transport.Stats())
+	for i := range 200 {
+		msg := make([]byte, 1+rng.IntN(transport.LAN().MTU)) // larger: an oversized message, which closes (above)
+		for j := range msg {
+			msg[j] = byte(rng.Uint32())
+		}
+		msg[0] = byte(i % 12) // every kind, known or not
+		if err := conns[1].Write(ctx, websocket.MessageBinary, msg); err != nil {
+			t.Fatalf("garbage %d: %v", i, err)
+		}
+	}
+	if !testwait.Until(20*time.Second, func() bool { return malformed(hs.Transport.Stats()) > dropsBefore }) {
+		t.Error("no garbage counted as dropped")
+	}
 	// The other connection is still served: a handshake over it works.
 	cfg := transport.LAN()
 	cfg.HostFingerprint = hs.Transport.HostKey().Fingerprint()
@@ -257,4 +276,13 @@ func TestWebSocketEndpointLimits(t *testing.T) {
 		t.Fatalf("handshake over the other connection: %v", err)
 	}
 	cl.Close()
+}
+
+// malformed counts the datagrams a server dropped, for every reason.
+func malformed(st transport.ServerStats) uint64 {
+	var n uint64
+	for _, d := range st.Dropped {
+		n += d
+	}
+	return n
 }
