@@ -147,6 +147,13 @@ func TestBrowserTabPlaysWithBots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser and a game: not with -short")
 	}
+	if raceEnabled {
+		// The host and the bots run in this process, several times slower
+		// under the detector, beside a tab that plays in real time; the
+		// same game with real processes is cmd/rockstep's
+		// TestBrowserTabDesktopAndBotsPlayOneGame, which runs under -race.
+		t.Skip("in-process host and bots under -race: see TestBrowserTabDesktopAndBotsPlayOneGame; run this without -race")
+	}
 	tb := openTab(t)
 	game := gameBuild(t)
 	hs := hosttest.Start(t, transport.LAN(), host.LAN())
