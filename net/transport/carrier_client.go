@@ -47,7 +47,15 @@ const wsReadLimit = 64 << 10
 // same handshake and session as over UDP, one datagram a binary message.
 // It is how a browser tab (GOOS=js) reaches a server at all.
 func dialWebSocket(ctx context.Context, url string, cfg Config) (*Client, error) {
-	ws, _, err := websocket.Dial(ctx, url, nil)
+	// The connection's opening is bounded as the handshake is: a
+	// WebSocket that never opens is a host that does not answer.
+	limit := cfg.HandshakeTimeout
+	if limit <= 0 {
+		limit = LAN().HandshakeTimeout
+	}
+	dctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	ws, _, err := websocket.Dial(dctx, url, nil)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", url, err)
 	}

@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -285,4 +286,30 @@ func malformed(st transport.ServerStats) uint64 {
 		n += d
 	}
 	return n
+}
+
+// A server built without the game for browsers (go build, go run) still
+// serves the page, rooms and the WebSocket; the game's URL says how to
+// build it.
+func TestPageWithoutGame(t *testing.T) {
+	_, ts := startWeb(t)
+	for _, tc := range []struct {
+		path, want string
+		status     int
+	}{
+		{"/", "Loading the game", http.StatusOK},
+		{"/join/K7QM-ABCD", "Loading the game", http.StatusOK},
+		{"/rockstep.wasm", "Build it with `make`", http.StatusNotFound},
+		{"/healthz", "ok", http.StatusOK},
+	} {
+		resp, err := http.Get(ts.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
+			t.Errorf("GET %s = %s %.60q, want %d with %q", tc.path, resp.Status, body, tc.status, tc.want)
+		}
+	}
 }
