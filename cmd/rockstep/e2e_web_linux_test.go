@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -92,7 +93,10 @@ func playWebGame(t *testing.T, chromium, udp, webAddr, netsim string) {
 	all = append(all, win)
 
 	tb := startTab(t, chromium)
-	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(room.URL+"?autopilot=ready;fly%20300;play-to-end")); err != nil {
+	// The link's -join, and the autopilot's join step to try again should
+	// that first dial fail (it waits while one is under way).
+	script := url.QueryEscape("join " + room.URL + "; ready; fly 300; play-to-end")
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(room.URL+"?autopilot="+script)); err != nil {
 		t.Fatalf("open %s in the tab: %v", room.URL, err)
 	}
 	<-bots.done

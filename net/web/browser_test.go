@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"net/netip"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,7 +180,7 @@ func TestBrowserTabPlaysWithBots(t *testing.T) {
 		sum, botErr = bots.RunRemote(ctx, bots.RemoteConfig{Addr: hs.Addr(), Bots: 2, Players: 3, Ticks: 600, Seed: 3,
 			Transport: transport.LAN(), Pin: c.Fingerprint(), RoomID: c.RoomID})
 	}()
-	url := v["url"].(string) + "?autopilot=" + "ready;play-to-end"
+	url := v["url"].(string) + "?autopilot=" + neturl.QueryEscape("join "+v["url"].(string)+"; ready; play-to-end")
 	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("open %s: %v", url, err)
 	}
