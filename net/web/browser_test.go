@@ -76,7 +76,7 @@ type tab struct {
 
 // openTab starts headless Chromium (software WebGL: SwiftShader) with one
 // tab, or skips the test where there is no Chromium.
-func openTab(t *testing.T) *tab {
+func openTab(t *testing.T, flags ...chromedp.ExecAllocatorOption) *tab {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
@@ -90,7 +90,7 @@ func openTab(t *testing.T) *tab {
 		chromedp.Flag("enable-unsafe-swiftshader", true),
 		chromedp.WindowSize(1280, 720),
 	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(opts, flags...)...)
 	ctx, cancelT := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancelT(); cancelA() })
 	tb := &tab{ctx: ctx}
@@ -260,5 +260,25 @@ func TestBrowserMainMenu(t *testing.T) {
 		if err := os.WriteFile(file, png, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// A browser without WebGL 2 is told so at once, before the download.
+func TestBrowserWithoutWebGL2(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser: not with -short")
+	}
+	tb := openTab(t, chromedp.Flag("disable-webgl2", true))
+	_, ts := startWeb(t)
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	var said string
+	if !testwait.Until(time.Minute, func() bool {
+		var err error
+		said, err = chromedp.Run(tb.ctx, chromedp.Evaluate[string](`document.getElementById("msg").textContent`))
+		return err == nil && strings.Contains(said, "no WebGL 2")
+	}) {
+		t.Errorf("the page says %q, want that the browser has no WebGL 2", said)
 	}
 }
