@@ -313,3 +313,29 @@ func TestPageWithoutGame(t *testing.T) {
 		}
 	}
 }
+
+// Config.Origins (-web-origin) lets pages of other hosts in, and only them.
+func TestWebSocketOrigins(t *testing.T) {
+	hs := hosttest.Start(t, transport.LAN(), host.LAN())
+	ts := httptest.NewServer(web.New(web.Config{Server: hs.Transport, Origins: []string{"*.example.org"}}))
+	t.Cleanup(ts.Close)
+	ws := "ws" + strings.TrimPrefix(ts.URL, "http") + "/ws"
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		origin string
+		ok     bool
+	}{
+		{"https://play.example.org", true},
+		{"https://example.com", false},
+		{ts.URL, true}, // the page's own host, always
+	} {
+		c, resp, err := websocket.Dial(ctx, ws, &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {tc.origin}}})
+		if tc.ok != (err == nil) {
+			t.Errorf("Origin %s: err %v (resp %v), want accepted %v", tc.origin, err, resp, tc.ok)
+		}
+		if c != nil {
+			c.CloseNow()
+		}
+	}
+}
