@@ -25,6 +25,29 @@ type Carrier interface {
 	Close() error
 }
 
+// carrierZone marks a carried peer's address: the peer's IP as an
+// IPv4-mapped IPv6 address (for IPv4) with this zone, and its connection's
+// port. A UDP source never has one (the socket's addresses are unmapped,
+// and zones are interfaces'), so a carried peer and a UDP peer at the same
+// IP and port number (TCP's and UDP's ports are apart) are never taken for
+// each other; peerIP gives both the same IP for the per-address limits.
+const carrierZone = "carrier"
+
+// CarriedAddr returns the address a server knows the peer at from by when
+// it comes through a carrier (Carry): the one its handler's Connected and
+// AddrChanged report.
+func CarriedAddr(from netip.AddrPort) netip.AddrPort {
+	ip := from.Addr().Unmap()
+	if ip.Is4() {
+		ip = netip.AddrFrom16(ip.As16())
+	}
+	return netip.AddrPortFrom(ip.WithZone(carrierZone), from.Port())
+}
+
+// peerIP is the IP a peer's sessions and carriers are counted under:
+// without a carrier's zone, unmapped.
+func peerIP(a netip.AddrPort) netip.Addr { return a.Addr().WithZone("").Unmap() }
+
 // ErrCarrierLimit matches Carry's error when the peer's address or network
 // already holds its share of carried connections (Config.MaxPerIP,
 // Config.MaxPerSubnet): the same shares as its sessions'.
@@ -84,7 +107,7 @@ func (cc *carrierCounts) take(from netip.AddrPort, perIP, perSub int) error {
 	if cc.ip == nil {
 		cc.ip, cc.sub, cc.addrs = map[netip.Addr]int{}, map[netip.Prefix]int{}, map[netip.AddrPort]bool{}
 	}
-	ip := from.Addr()
+	ip := peerIP(from)
 	sub := subnetOf(ip)
 	switch {
 	case cc.addrs[from]:
@@ -101,7 +124,7 @@ func (cc *carrierCounts) take(from netip.AddrPort, perIP, perSub int) error {
 func (cc *carrierCounts) give(from netip.AddrPort) {
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
-	ip := from.Addr()
+	ip := peerIP(from)
 	sub := subnetOf(ip)
 	delete(cc.addrs, from)
 	if cc.ip[ip]--; cc.ip[ip] <= 0 {
@@ -122,7 +145,8 @@ func (s *Server) CarriedConns() int {
 
 // Carry serves the peer at from over c until c fails, ctx ends or the
 // server stops, then closes c. from must be the peer's own address (a
-// WebSocket's remote address): its IP is counted against Config.MaxPerIP
+// WebSocket's remote address); the server knows the peer as
+// CarriedAddr(from). Its IP is counted against Config.MaxPerIP
 // and Config.MaxPerSubnet for carriers as for sessions, and a carrier over
 // those shares is refused at once (ErrCarrierLimit). A message larger than
 // Config.MTU ends only this carrier (ErrFrameSize); any other bad message is
@@ -131,7 +155,7 @@ func (s *Server) CarriedConns() int {
 // tokens. It is safe from any goroutine, once Run has been called.
 func (s *Server) Carry(ctx context.Context, from netip.AddrPort, c Carrier) error {
 	defer c.Close()
-	from = netip.AddrPortFrom(from.Addr().Unmap(), from.Port())
+	from = CarriedAddr(from)
 	if err := s.carriers.take(from, s.cfg.MaxPerIP, s.cfg.MaxPerSubnet); err != nil {
 		s.stats.dropped[DropOverLimit].Add(1)
 		return err
@@ -238,6 +262,9 @@ func (s *Server) onCarried(d carried) {
 // writeCarried sends b through the carrier at to, if to is one's; it
 // reports whether to is.
 func (s *Server) writeCarried(b []byte, to netip.AddrPort) bool {
+	if to.Addr().Zone() != carrierZone { // a UDP peer's: no map lookup on the hot path
+		return false
+	}
 	p := s.streams[to]
 	if p == nil {
 		return false

@@ -108,7 +108,7 @@ func TestCarrierSession(t *testing.T) {
 	}
 	h.mu.Lock()
 	for _, a := range h.addrs {
-		if a != netip.MustParseAddrPort("192.0.2.7:40000") {
+		if a != CarriedAddr(netip.MustParseAddrPort("192.0.2.7:40000")) || peerIP(a) != netip.MustParseAddr("192.0.2.7") {
 			t.Errorf("session's address %v, want the carrier's", a)
 		}
 	}
@@ -204,5 +204,52 @@ func TestImpairCarrier(t *testing.T) {
 	}
 	if first < 30*time.Millisecond {
 		t.Errorf("the first message came after %v, before the link's latency of 30 ms", first)
+	}
+}
+
+// A carried peer and a UDP peer at the same IP and port number (a TCP
+// port and a UDP port are apart) are two peers: each handshake's replies
+// go its own way, and both count against the one IP's share.
+func TestCarriedAndUDPSamePortOffline(t *testing.T) {
+	cfg := LAN()
+	cfg.MaxPerIP = 2
+	o := newOffline(t, cfg)
+	udp := addr(t, "192.0.2.30:5000")
+	carriedAt := CarriedAddr(udp)
+	peer := &carrierPeer{out: make(chan []byte, carrierQueue)}
+	ev := carrierEvent{from: carriedAt, peer: peer, done: make(chan struct{})}
+	o.onCarrierEvent(t0, ev)
+
+	if _, refused := o.handshake(t, t0, udp, nonceOf(1)); refused != 0 {
+		t.Fatalf("UDP peer refused (%d)", refused)
+	}
+	if n := len(peer.out); n != 0 {
+		t.Fatalf("%d of the UDP peer's replies went to the carrier at the same port number", n)
+	}
+	// The carried peer's Hello: its Cookie goes to the carrier, not the socket.
+	hs, err := newClientHandshake("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.handlePacket(t0, carriedAt, hs.pkt)
+	if out := o.take(); len(out) != 0 {
+		t.Fatalf("the carried peer's Cookie went to the socket: %v", out)
+	}
+	if len(peer.out) != 1 {
+		t.Fatalf("%d replies in the carrier, want the Cookie", len(peer.out))
+	}
+	if _, err := hs.receive(<-peer.out); err != nil || !hs.cookie {
+		t.Fatalf("Cookie: %v", err)
+	}
+	o.handlePacket(t0, carriedAt, hs.pkt) // Connect
+	if est, err := hs.receive(<-peer.out); est == nil || err != nil {
+		t.Fatalf("the carried peer's Accept: %v", err)
+	}
+	if got := o.perIP[netip.MustParseAddr("192.0.2.30")]; got != 2 {
+		t.Errorf("sessions counted for 192.0.2.30: %d, want 2 (one UDP, one carried)", got)
+	}
+	// A third session from that IP, either way, is over its share.
+	if _, refused := o.handshake(t, t0, addr(t, "192.0.2.30:5001"), nonceOf(2)); refused != RefusePerIP {
+		t.Errorf("a third session from one IP: refused %d, want RefusePerIP", refused)
 	}
 }

@@ -270,10 +270,6 @@ func (s *Server) serve(ctx context.Context) error {
 func (s *Server) handleBatch(d *datagrams) {
 	now := time.Now()
 	for i := range d.n {
-		if s.streams[d.from[i]] != nil { // a carrier's address: no UDP peer's
-			s.drop(DropMalformed, d.from[i])
-			continue
-		}
 		s.handlePacket(now, d.from[i], d.bytes(i))
 	}
 }
@@ -474,7 +470,7 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 		s.drop(DropRate, from)
 		return
 	}
-	ip := from.Addr()
+	ip := peerIP(from)
 	switch {
 	case len(s.sessions) >= s.cfg.MaxSessions:
 		s.drop(DropOverLimit, from)
@@ -536,6 +532,7 @@ func (s *Server) open(now time.Time, from netip.AddrPort, conv uint32, ch *chann
 
 // count adds d to the sessions counted for ip and its network.
 func (s *Server) count(ip netip.Addr, d int) {
+	ip = ip.WithZone("").Unmap() // a carried peer's IP is its UDP self's (peerIP)
 	if s.perIP[ip] += d; s.perIP[ip] <= 0 {
 		delete(s.perIP, ip)
 	}
@@ -712,7 +709,7 @@ func (s *Server) probePath(now time.Time, sess *session, from netip.AddrPort, n 
 // roomFor reports whether sess may be counted at to instead of where it is:
 // to's IP and network are within MaxPerIP and MaxPerSubnet with it.
 func (s *Server) roomFor(sess *session, to netip.AddrPort) bool {
-	ip, old := to.Addr(), sess.addr.Addr()
+	ip, old := peerIP(to), peerIP(sess.addr)
 	if ip != old && s.perIP[ip] >= s.cfg.MaxPerIP {
 		return false
 	}
