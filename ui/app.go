@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"image"
 	"log"
+	"sync/atomic"
 	"time"
 
 	"github.com/ebitenui/ebitenui"
@@ -79,6 +80,11 @@ type Options struct {
 	// Stop, when closed, ends the program as Quit does: any game is left,
 	// its Leave delivered, and the window closes (SIGINT, SIGTERM).
 	Stop <-chan struct{}
+	// Exit, if set, ends the process when Stop has closed and Run has not
+	// returned within stopWait: a window whose display went away may never
+	// run another Update (its render thread stuck in the driver), so the
+	// network is shut down apart from the loop first (see watchStop).
+	Exit func()
 }
 
 // ErrNoWindow reports that the window could not be opened at all, for
@@ -156,6 +162,7 @@ type App struct {
 	focusAuto widget.Focuser
 
 	net     *netGame
+	live    atomic.Pointer[netGame] // net, for watchStop's goroutine
 	nv      netView
 	closing []<-chan struct{} // network sessions still saying goodbye
 	// serverRooms lists the known servers' rooms while Join is open.
@@ -263,8 +270,69 @@ func Run(opt Options) error {
 	if err != nil {
 		return err
 	}
+	returned := make(chan struct{})
+	defer close(returned) // after Close
 	defer app.Close()
+	if opt.Stop != nil {
+		go app.watchStop(returned)
+	}
 	return app.run()
+}
+
+// stopWait bounds how long the process lives once Stop has closed (a
+// signal) when the window's loop does not end it: a display that went away
+// can leave the loop waiting for a render thread that spins in the
+// driver's buffer swap, never to run another Update. It leaves the network
+// shutdown (closeWait, within it) time to tell the room and the router,
+// and ends the process inside the 3 s a signal is given
+// (docs/ARCHITECTURE.md, "Signals").
+const stopWait = 2500 * time.Millisecond
+
+// stopGrace is how long, once the network is shut down after Stop, the
+// window's loop is given to end the program itself (its Close, the
+// autopilot's last words) before Exit does.
+const stopGrace = 500 * time.Millisecond
+
+// watchStop waits for Stop, then shuts the network down itself, apart
+// from the window's loop (which goes on to quit as Quit does, if it can):
+// the game is left (Leave, or the host's hand-over), the LAN advert ends
+// and the router's mapping is deleted, waiting closeWait at most. If Run
+// has not returned by stopWait after Stop, Exit ends the process.
+func (a *App) watchStop(returned <-chan struct{}) {
+	select {
+	case <-a.opt.Stop:
+	case <-returned:
+		return
+	}
+	began := time.Now()
+	deadline := time.NewTimer(stopWait)
+	defer deadline.Stop()
+	if g := a.live.Load(); g != nil {
+		wait := time.NewTimer(closeWait)
+		select {
+		case <-g.close(): // close is safe beside the loop's own, and twice
+		case <-wait.C:
+		case <-returned:
+		}
+		wait.Stop()
+	}
+	// A loop that can still run has quit by now, or does within a few
+	// frames; one that has not is stuck.
+	deadline.Reset(min(stopGrace, stopWait-time.Since(began)))
+	select {
+	case <-returned:
+	case <-deadline.C:
+		log.Printf("rockstep: the window did not close within %v of the signal (its display gone?); the game was left: exiting", stopWait)
+		if a.opt.Exit != nil {
+			a.opt.Exit()
+		}
+	}
+}
+
+// setNet makes g the session (nil: none), for the loop and for watchStop.
+func (a *App) setNet(g *netGame) {
+	a.net = g
+	a.live.Store(g)
 }
 
 func (a *App) run() error {
@@ -468,7 +536,7 @@ func (a *App) carry(effs []effect) error {
 		case effHost:
 			a.disconnect()
 			name := wire.Truncate(a.settings.Name+"’s game", wire.MaxName)
-			a.net = hostGame(a.netConfig(), name)
+			a.setNet(hostGame(a.netConfig(), name))
 		case effHostServer:
 			a.disconnect() // the room here, if any, closes: nobody else is in it
 			srv, ok := a.settings.server(e.addr)
@@ -476,7 +544,7 @@ func (a *App) carry(effs []effect) error {
 				srv = KnownServer{Addr: e.addr}
 			}
 			name := wire.Truncate(a.settings.Name+"’s game", wire.MaxName)
-			a.net = hostOnServer(a.netConfig(), srv, name)
+			a.setNet(hostOnServer(a.netConfig(), srv, name))
 		case effDial:
 			a.disconnect()
 			cfg := a.netConfig()
@@ -494,7 +562,7 @@ func (a *App) carry(effs []effect) error {
 					cfg.room, e.room = a.saved.RoomID, a.saved.RoomID
 				}
 			}
-			a.net = dial(cfg, e.addr, e.addrs...)
+			a.setNet(dial(cfg, e.addr, e.addrs...))
 			if e.room != 0 { // a room on a server: the lobby says so
 				a.net.mu.Lock()
 				a.net.roomID, a.net.server = e.room, e.addr
@@ -583,7 +651,7 @@ func (a *App) disconnect() {
 			a.forgetSession()
 		}
 		a.closing = append(a.closing, a.net.close())
-		a.net = nil
+		a.setNet(nil)
 	}
 	a.nv = netView{}
 	a.kept, a.joinedID, a.inGame = [16]byte{}, "", false
@@ -603,8 +671,9 @@ func (a *App) keepSession() {
 	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key):
 		// A new game, or the game moved: to a successor (host migration),
 		// or, where the room is ours, its first successor changed.
+		now := time.Now()
 		sv := savedSession{Addr: addr, Key: key, GameID: gameID, Room: nv.setup.Name, Slot: nv.slot,
-			Token: hex.EncodeToString(nv.token[:]), Saved: time.Now()}
+			Token: hex.EncodeToString(nv.token[:]), Saved: now, Seen: now}
 		a.net.mu.Lock()
 		if a.net.roomID != 0 && a.net.handovers == 0 && !nv.roomHere {
 			sv.RoomID = a.net.roomID // a room on a server: a Rejoin goes to it, not the server's default room
@@ -620,6 +689,7 @@ func (a *App) keepSession() {
 		a.forgetSession()
 	case playing && nv.token == a.kept:
 		a.inGame = true // back in the game we rejoined
+		a.touchSession(time.Now())
 	case a.kept != ([16]byte{}) && (nv.ended || nv.phase == phaseFinished || nv.phase == phaseLobby || nv.phase == phaseLeft):
 		a.forgetSession()
 	case nv.phase == phaseRefused && nv.refusal.Reason == wire.RefuseBadToken && a.saved != nil:

@@ -619,6 +619,14 @@ var leaves = map[wire.LeaveReason]string{
 
 // leaveText explains why the room sent us away.
 func leaveText(l wire.Leave) string {
+	if l.Reason == wire.LeaveStrayed {
+		// Not a choice of ours: say who decided and why.
+		why := l.Text
+		if why == "" {
+			why = "your game kept disagreeing with the others'"
+		}
+		return "You were sent away: " + why + "."
+	}
 	return explain(leaves[l.Reason], "You left the game.", l.Text)
 }
 

@@ -440,6 +440,14 @@ func TestEveryRefusalAndLeaveIsExplained(t *testing.T) {
 	if got := leaveText(wire.Leave{Reason: wire.LeaveKicked, Text: "rude"}); !strings.HasSuffix(got, " (rude)") || !strings.HasPrefix(got, "You were removed") {
 		t.Errorf("a kick with words: %q", got)
 	}
+	// Sent away for straying: the room decided, and its words say why.
+	if got, want := leaveText(wire.Leave{Reason: wire.LeaveStrayed, Text: "your game keeps disagreeing with the others'"}),
+		"You were sent away: your game keeps disagreeing with the others'."; got != want {
+		t.Errorf("sent away for straying: %q, want %q", got, want)
+	}
+	if got := leaveText(wire.Leave{Reason: wire.LeaveStrayed}); !strings.HasPrefix(got, "You were sent away: ") {
+		t.Errorf("sent away for straying, no words: %q", got)
+	}
 }
 
 // TestResultsStayWhenTheRoomGoes: the host leaves (or the server stops, or

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"image"
+	"time"
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -19,6 +20,9 @@ type menuScreen struct {
 	name *widget.Text
 
 	title, subtitle *widget.Text // drawn over a clear band (titleBand)
+
+	rejoin      *widget.Button // back into the game this player crashed out of, or nil (rejoin.go)
+	rejoinLabel string         // its label, with the seconds left (tickRejoin)
 }
 
 // menuNoticeWidth is where the menu's notice (why a game ended) wraps, in
@@ -36,11 +40,9 @@ func newMenuScreen(a *App) *menuScreen {
 	buttons := t.vbox(12, nil, widget.ContainerOpts.WidgetOpts(centred()))
 	if sv := a.saved; sv != nil {
 		// The game this player crashed out of is still running: back in.
-		label := "Rejoin " + sv.Addr
-		if sv.Room != "" {
-			label = "Rejoin “" + sv.Room + "”"
-		}
-		buttons.AddChild(t.button(label, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), t.size(280, 0)))
+		s.rejoinLabel = sv.rejoinLabel(time.Now())
+		s.rejoin = t.button(s.rejoinLabel, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), t.size(280, 0))
+		buttons.AddChild(s.rejoin)
 	}
 	for _, b := range []struct {
 		label string
@@ -76,6 +78,7 @@ func (s *menuScreen) id() screenID            { return screenMenu }
 func (s *menuScreen) root() *widget.Container { return s.top }
 func (s *menuScreen) update(Intents) error {
 	s.a.backdrop.step()
+	s.tickRejoin(time.Now())
 	return nil
 }
 func (s *menuScreen) draw(dst *ebiten.Image, v draw.View, t float64) {

@@ -219,6 +219,14 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	hc.Room.Setup = hostSetup(hc.Room.Setup, cfg.setup)
 	hc.Handover = true // a host who closes the window hands a running game to the others
 	hc.Goodbye = goodbye(cfg.name)
+	// Every guest silent at once: the router may have restarted and
+	// forgotten our port; ask it again (Suspect is safe on a nil Mapper).
+	hc.OnGuestsSilent = func() {
+		g.mu.Lock()
+		pm := g.pm
+		g.mu.Unlock()
+		pm.Suspect()
+	}
 	if cfg.recordDir != "" {
 		hc.Record, hc.RecordDir = true, cfg.recordDir
 	}
@@ -460,10 +468,13 @@ type netView struct {
 	roomHere bool // the room runs in this process: we opened it, or took it over in a handover
 	setup    wire.SetupState
 	status   wire.RoomStatus
+	absent   uint8 // apart: the slots our side of the game lost contact with (lockstep.Session.Apart)
+	apart    bool  // our side lacks a majority: the game waits for the absent
 	refusal  wire.Refuse
 	leave    wire.Leave
 	desync   *wire.DesyncReport
-	rewound  bool // every player rewound this game (no majority): a desync after it means the engine is not deterministic here
+	rewound  bool   // every player rewound this game (no majority)
+	stopped  string // why a desync after that stopped the game (lockstep.StoppedText)
 	stats    lockstep.Stats
 	silence  time.Duration // how long the room has said nothing while the game should flow (lockstep.RoomSilence)
 	chat     []wire.Chat
@@ -472,6 +483,7 @@ type netView struct {
 	events   []game.Event
 	news     []news                  // since the last read: who left, was dropped, came back
 	names    [game.MaxPlayers]string // the players' names as the game started
+	sentAway [game.MaxPlayers]bool   // the players of this game sent away for straying (the results say so)
 	succ     wire.Successors         // who hosts the game if its host goes away
 	ended    bool                    // the game ended in our confirmed world (the room may not have confirmed it yet)
 	results  game.Results            // valid when ended: read from the confirmed world at the end
@@ -508,11 +520,15 @@ func (g *netGame) read(v *netView) {
 	c.Do(func(s *lockstep.Session) {
 		v.ok = true
 		v.phase, v.slot, v.host = s.Phase(), s.Slot(), s.IsHost()
+		if v.phase == phaseStarting {
+			v.sentAway = [game.MaxPlayers]bool{} // a new game
+		}
 		st := s.SetupState()
 		players := v.setup.Players // ours, never the session's
 		v.setup = st
 		v.setup.Players = append(players[:0], st.Players...)
 		v.status, v.refusal, v.leave = s.RoomStatus(), s.Refusal(), s.LeaveMessage()
+		v.absent, v.apart = s.Apart()
 		if d := s.Desync(); d != nil {
 			cp := *d
 			cp.Entries = append([]wire.HashEntry(nil), d.Entries...)
@@ -521,7 +537,7 @@ func (g *netGame) read(v *netView) {
 			v.desync = nil
 		}
 		v.stats = s.Stats()
-		v.rewound = s.Rewound()
+		v.rewound, v.stopped = s.Rewound(), s.StoppedText()
 		v.silence = s.RoomSilence()
 		chat := s.Chat()
 		if len(chat) != len(v.chat) || (len(chat) > 0 && chat[len(chat)-1] != v.chat[len(v.chat)-1]) {
@@ -541,6 +557,9 @@ func (g *netGame) read(v *netView) {
 			case lockstep.EvDropped:
 				if e.Text != "" {
 					v.news = append(v.news, news{newsStrayed, e.Slot}) // sent away for straying
+					if e.Slot >= 0 && e.Slot < game.MaxPlayers {
+						v.sentAway[e.Slot] = true
+					}
 				} else {
 					v.news = append(v.news, news{newsDropped, e.Slot})
 				}

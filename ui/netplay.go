@@ -37,6 +37,9 @@ type netPlayScreen struct {
 	smooth     draw.Smoother // glides ships over prediction corrections
 	pause      *widget.Button
 	detail     string // a line under the overlay's banner, at the bottom
+	subOf      string // the banner's line wrapped into subLines (desync words)
+	subLines   []string
+	subLabels  [maxSubLines]draw.Label
 	graph      draw.NetGraph
 	reportOf   string // the desync report reportS names
 	reportS    string
@@ -279,7 +282,11 @@ func (s *netPlayScreen) draw(dst *ebiten.Image, v draw.View, _ float64) {
 	case title != "" && s.a.flow.gameMenu:
 		// The menu says it (and would be written over).
 	case title != "":
-		h.Banner(field, v, title, sub, col, 1)
+		if title == "DESYNC" {
+			s.drawWrapped(field, v, h, title, sub, col)
+		} else {
+			h.Banner(field, v, title, sub, col, 1)
+		}
 		if s.detail != "" {
 			h.Hint(field, r, v, s.detail, 1)
 		}
@@ -362,8 +369,8 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 			turn = nv.desync.Turn
 		}
 		s.detail = s.reportLine()
-		if nv.rewound {
-			return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + " again after going back to where they agreed: " + lockstep.NotDeterministicText + ".", palette.Danger
+		if nv.rewound && nv.stopped != "" {
+			return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + " again after going back to where they agreed: " + nv.stopped + ".", palette.Danger
 		}
 		return "DESYNC", "The players' games disagree at turn " + strconv.Itoa(int(turn)) + ": the game stopped.", palette.Danger
 	case nv.silence >= lockstep.SilentAfter:
@@ -377,6 +384,50 @@ func (s *netPlayScreen) overlay() (title, sub string, c color.RGBA) {
 		return "PAUSED", "the host paused the game", palette.Text
 	}
 	return "", "", color.RGBA{}
+}
+
+// The desync words are longer than a line of the field: they are wrapped
+// at subLineChars characters (at the banner's 24 units a character is at
+// most about 14 units wide, so a line stays within the 1280-unit field
+// at any window size, 800×600 included), at most maxSubLines lines.
+const (
+	subLineChars = 60
+	maxSubLines  = 5
+	subLineStep  = 32 // units between lines
+)
+
+// drawWrapped draws a banner whose line under the title is wrapped.
+func (s *netPlayScreen) drawWrapped(field *ebiten.Image, v draw.View, h *draw.HUD, title, sub string, col color.RGBA) {
+	if s.subOf != sub || s.subLines == nil {
+		s.subOf, s.subLines = sub, wrapWords(sub, subLineChars, maxSubLines)
+	}
+	h.Banner(field, v, title, "", col, 1)
+	for i, line := range s.subLines {
+		h.Text(field, v, &s.subLabels[i], line, draw.FaceSub, draw.FieldW/2, draw.FieldH/2+24+float64(i*subLineStep), text.AlignCenter, palette.Text, 1)
+	}
+}
+
+// wrapWords breaks s at spaces into lines of at most width characters
+// (a word longer than that stands alone), at most most lines, the last
+// taking the rest.
+func wrapWords(s string, width, most int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case len([]rune(line))+1+len([]rune(w)) <= width || len(lines) == most-1:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // stripLine is the line of the strip at the top of the field while the
@@ -422,6 +473,15 @@ func (s *netPlayScreen) reconnecting() string {
 	if s.stripS == "" || s.stripKey != [2]int{int(st.Vacant), secs} {
 		s.stripKey = [2]int{int(st.Vacant), secs}
 		s.stripS = s.names(st.Vacant) + " lost the connection: waiting " + strconv.Itoa(secs) + " s for them to come back"
+		if nv.apart { // our side lacks a majority: the game waits
+			var who []string
+			for i := 0; i < game.MaxPlayers; i++ {
+				if nv.absent&(1<<i) != 0 {
+					who = append(who, nv.playerName(i))
+				}
+			}
+			s.stripS = lockstep.ApartText(who, secs)
+		}
 	}
 	return s.stripS
 }

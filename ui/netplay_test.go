@@ -5,8 +5,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"rockstep/assets"
 	"rockstep/net/lockstep"
 	"rockstep/net/wire"
+	"rockstep/ui/draw"
 )
 
 func TestSpectatorsSeeNoInputDelay(t *testing.T) {
@@ -45,5 +49,43 @@ func TestSilentRoomIsSaid(t *testing.T) {
 				t.Errorf("line %q, want it to say it waits for the host", sub)
 			}
 		})
+	}
+}
+
+// TestStoppedDesyncWordsFit: a game stopped because the hashes split again
+// after a rewind says that nobody's world can be shown right (never that
+// the engine is not deterministic, unless this machine's own re-simulation
+// showed it), and the words, wrapped, fit the field at 800×600 in the
+// banner's face: at 1280×720 one line was cut off at both edges.
+func TestStoppedDesyncWordsFit(t *testing.T) {
+	a, err := assets.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stopped := range []string{lockstep.UnprovenText, lockstep.UnprovenManyText, lockstep.NotDeterministicText} {
+		s := &netPlayScreen{a: &App{}}
+		s.a.nv.status = wire.RoomStatus{State: wire.StateRunning, Child: wire.ChildDesynced}
+		s.a.nv.desync = &wire.DesyncReport{Turn: 123456}
+		s.a.nv.rewound, s.a.nv.stopped = true, stopped
+		title, sub, _ := s.overlay()
+		if title != "DESYNC" || !strings.Contains(sub, stopped) {
+			t.Fatalf("overlay %q %q, want the desync and %q", title, sub, stopped)
+		}
+		if stopped != lockstep.NotDeterministicText && strings.Contains(sub, "deterministic") {
+			t.Errorf("%q blames the engine", sub)
+		}
+		for _, size := range [][2]float64{{800, 600}, {1280, 720}, {640, 480}} {
+			v := draw.FitView(size[0], size[1])
+			face := &text.GoTextFace{Source: a.Fonts.Regular, Size: max(24*v.Scale, 12)}
+			lines := wrapWords(sub, subLineChars, maxSubLines)
+			if len(lines) < 2 || len(lines) > maxSubLines {
+				t.Fatalf("%d lines, want 2 to %d", len(lines), maxSubLines)
+			}
+			for _, line := range lines {
+				if w, _ := text.Measure(line, face, 0); w > draw.FieldW*v.Scale*0.95 {
+					t.Errorf("at %v×%v the line %q is %.0f px, wider than the field's %.0f", size[0], size[1], line, w, draw.FieldW*v.Scale)
+				}
+			}
+		}
 	}
 }

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"rockstep/internal/userdir"
@@ -37,6 +39,73 @@ type savedSession struct {
 	Slot   int       `json:"slot"`
 	Token  string    `json:"token"` // 32 hex digits
 	Saved  time.Time `json:"saved"`
+	// Seen is the last time this player was seen playing the game (kept
+	// every sessionSeenEvery while it plays): after a crash, the room
+	// holds its place about rejoinHold from then, and the Rejoin button
+	// counts that down. Zero in a file from before it was kept.
+	Seen time.Time `json:"seen,omitzero"`
+}
+
+// rejoinHold is how long a room holds the place of a player whose
+// connection was lost, for it to come back into the running game:
+// net/room's VacancyTimeout, the same on a LAN host and on a server
+// (room.LAN()). The room starts counting once it has heard nothing for its
+// silence timeout (3 s), and Seen may be up to sessionSeenEvery old: the
+// countdown from Seen errs on the side of too little time, never too much
+// by more than those 3 s.
+const rejoinHold = 30 * time.Second
+
+// sessionSeenEvery is how often the kept session's Seen is renewed while
+// the game runs (a small file written; bytes, not a stall).
+const sessionSeenEvery = 5 * time.Second
+
+// left is how long this player's place in the running game is still held
+// at now (about: see rejoinHold), or 0 when that is past or unknown. After
+// it, a Rejoin finds the game without it (the room says so), or, the game
+// over and its players back in the room's lobby, that lobby.
+func (s savedSession) left(now time.Time) time.Duration {
+	if s.Seen.IsZero() {
+		return 0
+	}
+	return max(0, s.Seen.Add(rejoinHold).Sub(now))
+}
+
+// rejoinLabel is the main menu's Rejoin button at now: the room's name (or
+// its address) and, while the place is held, the seconds left to take it
+// back, so that a player whose game crashed knows how long it has while it
+// can still act on it.
+func (s savedSession) rejoinLabel(now time.Time) string {
+	label := "Rejoin " + s.Addr
+	if s.Room != "" {
+		label = "Rejoin “" + s.Room + "”"
+	}
+	if left := s.left(now); left > 0 {
+		label += " · " + strconv.Itoa(int((left+time.Second-1)/time.Second)) + " s left"
+	}
+	return label
+}
+
+// touchSession renews the kept session's Seen while this player plays the
+// game it keeps, every sessionSeenEvery.
+func (a *App) touchSession(now time.Time) {
+	if a.saved == nil || now.Sub(a.saved.Seen) < sessionSeenEvery {
+		return
+	}
+	a.saved.Seen = now
+	if err := saveSession(a.settingsDir, *a.saved); err != nil {
+		log.Printf("rockstep: %v", err)
+	}
+}
+
+// tickRejoin keeps the main menu's Rejoin button's countdown current.
+func (s *menuScreen) tickRejoin(now time.Time) {
+	if s.rejoin == nil || s.a.saved == nil {
+		return
+	}
+	if label := s.a.saved.rejoinLabel(now); label != s.rejoinLabel {
+		s.rejoinLabel = label
+		s.rejoin.SetText(label)
+	}
 }
 
 // token returns the session token, or false if the file's is malformed.

@@ -298,3 +298,56 @@ func TestGoneServerRoomForgetsTheSession(t *testing.T) {
 		})
 	}
 }
+
+// TestRejoinCountsDown: the kept session says when the player was last
+// seen playing (renewed every sessionSeenEvery while it plays, no more
+// often); after a crash, the main menu's Rejoin button says how long the
+// room still holds its place, and once that is past, only where it goes.
+func TestRejoinCountsDown(t *testing.T) {
+	seen := time.Date(2026, 11, 29, 4, 0, 0, 0, time.UTC)
+	sv := savedSession{Addr: "192.0.2.7:7777", Room: "Ada’s game", Token: "00112233445566778899aabbccddeeff", Saved: seen, Seen: seen}
+	for _, tc := range []struct {
+		after time.Duration
+		want  string
+	}{
+		{0, "Rejoin “Ada’s game” · 30 s left"},
+		{2500 * time.Millisecond, "Rejoin “Ada’s game” · 28 s left"},
+		{29*time.Second + time.Millisecond, "Rejoin “Ada’s game” · 1 s left"},
+		{rejoinHold, "Rejoin “Ada’s game”"},
+		{time.Hour, "Rejoin “Ada’s game”"},
+	} {
+		if got := sv.rejoinLabel(seen.Add(tc.after)); got != tc.want {
+			t.Errorf("%v after it was last seen: %q, want %q", tc.after, got, tc.want)
+		}
+	}
+	old := sv
+	old.Seen, old.Room = time.Time{}, ""
+	if got := old.rejoinLabel(seen); got != "Rejoin 192.0.2.7:7777" {
+		t.Errorf("a file from before Seen was kept: %q, want no countdown", got)
+	}
+
+	app := newTestApp(t, nil)
+	kept := sv
+	app.saved = &kept
+	app.touchSession(seen.Add(sessionSeenEvery - time.Millisecond))
+	if app.saved.Seen != seen {
+		t.Errorf("Seen renewed after %v: want every %v", sessionSeenEvery-time.Millisecond, sessionSeenEvery)
+	}
+	app.touchSession(seen.Add(sessionSeenEvery))
+	got, ok, err := loadSession(app.settingsDir, seen.Add(sessionSeenEvery))
+	if !ok || err != nil || !got.Seen.Equal(seen.Add(sessionSeenEvery)) {
+		t.Fatalf("kept %+v (%v, %v): want Seen renewed at %v", got, ok, err, seen.Add(sessionSeenEvery))
+	}
+
+	// The menu's button counts down (from the clock's now: the menu reads it).
+	got.Seen = time.Now()
+	app.saved = &got
+	m := newMenuScreen(app)
+	if m.rejoin == nil || !strings.HasSuffix(m.rejoinLabel, " s left") {
+		t.Fatalf("the menu's Rejoin button: %v, %q", m.rejoin, m.rejoinLabel)
+	}
+	m.tickRejoin(got.Seen.Add(10 * time.Second))
+	if want := "Rejoin “Ada’s game” · 20 s left"; m.rejoinLabel != want {
+		t.Errorf("the button after 10 s: %q, want %q", m.rejoinLabel, want)
+	}
+}

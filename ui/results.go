@@ -43,6 +43,7 @@ type resultLine struct {
 	kills  uint16
 	lives  uint8
 	left   bool
+	away   bool // sent away for straying (left too)
 	winner bool
 }
 
@@ -58,6 +59,29 @@ func results(r *game.Results, name func(slot int) string) []resultLine {
 		lines = append(lines, resultLine{slot: int(l.Slot), name: n, score: l.Score, kills: l.Kills, lives: l.Lives, left: l.Left, winner: l.Winner})
 	}
 	return lines
+}
+
+// markSentAway marks the lines of the players who left because the room
+// sent them away for straying (away[slot]), and returns lines.
+func markSentAway(lines []resultLine, away [game.MaxPlayers]bool) []resultLine {
+	for i := range lines {
+		if l := &lines[i]; l.left && l.slot >= 0 && l.slot < len(away) && away[l.slot] {
+			l.away = true
+		}
+	}
+	return lines
+}
+
+// mark is what the table shows beside the name of a player who did not
+// play to the end: sent away, or left (by choice or dropped).
+func (l resultLine) mark() string {
+	switch {
+	case l.away:
+		return "  (sent away)"
+	case l.left:
+		return "  (left)"
+	}
+	return ""
 }
 
 // resultsTitle returns the title and subtitle of a results table.
@@ -104,7 +128,7 @@ func newResultsScreen(a *App) *resultsScreen {
 	nv := &a.nv
 	s := &resultsScreen{a: a, world: nv.world}
 	res := nv.results
-	lines := results(&res, nv.playerName)
+	lines := markSentAway(results(&res, nv.playerName), nv.sentAway)
 	versus := res.Mode == game.Versus
 	title, sub := resultsTitle(&res, lines)
 	s.shown = append(s.shown, title, sub)
@@ -154,9 +178,7 @@ func newResultsScreen(a *App) *resultsScreen {
 		sw := widget.NewContainer(widget.ContainerOpts.BackgroundImage(t.swatchImage(draw.PlayerColour(s.colourOf(l.slot)))), widget.ContainerOpts.WidgetOpts(t.size(20, 20),
 			widget.WidgetOpts.LayoutData(widget.GridLayoutData{MaxWidth: t.px(20), MaxHeight: t.px(20), VerticalPosition: widget.GridLayoutPositionCenter})))
 		name := draw.Ellipsis(l.name, *face, float64(t.px(resultsNameWidth)))
-		if l.left {
-			name += "  (left)"
-		}
+		name += l.mark()
 		if l.slot == nv.slot {
 			name += "  (you)"
 		}

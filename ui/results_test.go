@@ -112,3 +112,24 @@ func buttonLabel(f widget.Focuser) string {
 	}
 	return fmt.Sprintf("%T", f)
 }
+
+// TestSentAwayIsMarkedInTheResults: a player the room sent away for
+// straying is marked so in the results, not as one who left; one who
+// left is marked as ever, and one who played on is not marked.
+func TestSentAwayIsMarkedInTheResults(t *testing.T) {
+	w, err := game.New(game.Setup{Players: 0b111, Mode: game.Coop, Lives: 1, StartWave: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Ships[0].Score, w.Ships[1].Score, w.Ships[2].Score = 300, 200, 100
+	w.Ships[1].Present, w.Ships[2].Present = false, false
+	r := w.Results([game.MaxPlayers]string{"Ada", "Bo", "Cy"})
+	var away [game.MaxPlayers]bool
+	away[1] = true
+	want := map[string]string{"Ada": "", "Bo": "  (sent away)", "Cy": "  (left)"}
+	for _, l := range markSentAway(results(&r, nil), away) {
+		if got := l.mark(); got != want[l.name] {
+			t.Errorf("%s: marked %q, want %q", l.name, got, want[l.name])
+		}
+	}
+}

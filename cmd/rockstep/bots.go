@@ -103,11 +103,14 @@ func report(s bots.Summary, err error, stdout, stderr io.Writer) int {
 func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	pin, room := "", uint32(0)
+	pin, room, secret := "", uint32(0), uint64(0)
 	code, ok, err := joinCode(o.join)
 	if err != nil {
 		fmt.Fprintf(stderr, "rockstep: -join %s: %v\n", o.join, err)
 		return 2
+	}
+	if !ok {
+		o.join = withDefaultPort(o.join) // -h: port 7777 by default
 	}
 	if ok {
 		addr, err := resolveCode(ctx, code)
@@ -116,7 +119,7 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 			return 1
 		}
 		fmt.Fprintf(stderr, "rockstep: invite code %s: the host answers at %s\n", code, addr)
-		o.join, pin, room = addr, code.Fingerprint(), code.RoomID
+		o.join, pin, room, secret = addr, code.Fingerprint(), code.RoomID, code.Secret
 		if room != 0 && o.perRoom > 0 {
 			fmt.Fprintf(stderr, "rockstep: -join %s names room %d: -per-room creates rooms of its own; leave one out\n", code, room)
 			return 2
@@ -137,7 +140,11 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		Addr: o.join, Bots: o.n, PerRoom: o.perRoom, Players: o.players,
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
 		Predict: o.predict, SyncTest: o.syncTest, Share: o.share, Pin: pin,
-		RoomKey: o.roomKey, RoomID: room, Fault: fault, FaultBot: faultBot,
+		RoomKey: o.roomKey, RoomID: room, RoomSecret: secret, Fault: fault, FaultBot: faultBot,
+		// Bots in one room follow a host migration as windows do; a load
+		// test's rooms (-per-room) and shared simulations hold no world
+		// of their own to carry a game on, and keep no standby port.
+		Standby: o.perRoom == 0 && !o.share,
 	})
 	return report(s, err, stdout, stderr)
 }

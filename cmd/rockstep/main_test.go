@@ -71,6 +71,7 @@ func TestFlags(t *testing.T) {
 	}{
 		{"help", []string{"-h"}, 0, "-seed"},
 		{"help lists the wave", []string{"-help"}, 0, "-wave"},
+		{"help prefers a file of room keys", []string{"-h"}, 0, "prefer -room-keys FILE: a key on the command line shows in ps"},
 		{"unknown flag", []string{"-bogus"}, 2, "flag provided but not defined"},
 		{"stray argument", []string{"play"}, 2, `unexpected argument "play"`},
 		{"wave zero", []string{"-wave", "0"}, 2, "-wave 0"},

@@ -55,6 +55,9 @@ func runRooms(target string, stdout, stderr io.Writer) int {
 	case len(l.Rooms) == 0:
 		fmt.Fprintf(stderr, "rockstep: the server at %s lists no rooms\n", l.Addr)
 	}
+	if l.Referee {
+		fmt.Fprintf(stderr, "rockstep: the server referees its games (it runs the engine: its world settles a desync)\n")
+	}
 	fmt.Fprintf(stderr, "rockstep: host key %s\n", transport.FormatFingerprint(l.Fingerprint))
 	return 0
 }

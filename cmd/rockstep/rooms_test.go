@@ -17,6 +17,12 @@ import (
 // its id.
 func createRoom(t *testing.T, addr string, ask wire.CreateRoom) uint32 {
 	t.Helper()
+	return createdRoom(t, addr, ask).RoomID
+}
+
+// createdRoom asks the server at addr for a room and returns its answer.
+func createdRoom(t *testing.T, addr string, ask wire.CreateRoom) wire.RoomCreated {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), startLimit)
 	defer cancel()
 	tc, err := transport.Dial(ctx, addr, transport.LAN())
@@ -38,11 +44,11 @@ func createRoom(t *testing.T, addr string, ask wire.CreateRoom) uint32 {
 		if !ok {
 			t.Fatalf("CreateRoom %+v: %+v", ask, m)
 		}
-		return rc.RoomID
+		return rc
 	case <-ctx.Done():
 		t.Fatalf("CreateRoom %+v: no answer within %v", ask, startLimit)
 	}
-	return 0
+	return wire.RoomCreated{}
 }
 
 // answerOnce hands on the first RoomCreated or Refuse a connection gets.
@@ -143,5 +149,45 @@ func TestJoinServerRoomCode(t *testing.T) {
 	gone := start(t, "-bots", "1", "-join", c.String(), "-ticks", "120")
 	if exit, _ := gone.wait(t, gameLimit); exit == 0 || !strings.Contains(gone.stderr(), "no room") {
 		t.Errorf("a code for a room that is gone: exit %d, stderr:\n%s\nwant a failure saying there is no such room", exit, gone.stderr())
+	}
+}
+
+// TestJoinUnlistedRoomCode: an unlisted room's code (its secret in it)
+// takes bots there; the code of the server with the wrong secret is told
+// there is no such room.
+func TestJoinUnlistedRoomCode(t *testing.T) {
+	srv, addr := startServer(t)
+	rc := createdRoom(t, addr, wire.CreateRoom{Name: "Hidden", Unlisted: true})
+	if rc.Secret == 0 || rc.RoomID != wire.SecretRoom(rc.Secret) {
+		t.Fatalf("unlisted room: %+v, want the id of a secret", rc)
+	}
+	codes := codesOf(t, addr)
+	if len(codes) != 1 {
+		t.Fatalf("-rooms lists %v, want the default room only", codes)
+	}
+	var code invite.Code
+	for _, s := range codes {
+		c, err := invite.Decode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code = c
+	}
+	code.Secret = rc.Secret
+	b := start(t, "-bots", "2", "-players", "2", "-join", code.String(), "-ticks", "120", "-seed", "5")
+	if exit, _ := b.wait(t, gameLimit); exit != 0 {
+		t.Fatalf("bots: exit %d\nstdout: %s\nstderr: %s", exit, b.stdout(), b.stderr())
+	}
+	if !strings.Contains(srv.stderr(), `msg="room state" room=`+itoa(int(rc.RoomID))+` state=running players=2`) {
+		t.Errorf("room %d never ran the bots' game; server log:\n%s", rc.RoomID, srv.stderr())
+	}
+	code.Secret ^= 1 // the same room's id, another secret
+	code.RoomID = 0
+	if wire.SecretRoom(code.Secret) != rc.RoomID {
+		t.Fatal("a flipped low bit changed the room's id")
+	}
+	wrong := start(t, "-bots", "1", "-join", code.String(), "-ticks", "120")
+	if exit, _ := wrong.wait(t, gameLimit); exit == 0 || !strings.Contains(wrong.stderr(), "no room") {
+		t.Errorf("a code with the wrong secret: exit %d, stderr:\n%s\nwant a failure saying there is no such room", exit, wrong.stderr())
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -36,6 +37,7 @@ type serverOptions struct {
 	procs     int      // GOMAXPROCS (0: $GOMAXPROCS, else serverProcs)
 	record    string   // replay file ("off": none; "": the replays folder)
 	handover  bool     // hand running games to their players when stopped
+	referee   bool     // run the engine on every room's turns (room.Config.Referee)
 	portmap   bool     // ask the router to forward the port (-portmap; off unless asked)
 	roomKeys  []string // -room-key: keys a player must give to create a room (none: anyone may)
 	keysFile  string   // -room-keys: a file of more such keys, one a line
@@ -143,7 +145,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	if o.maxConns > 0 {
 		tcfg.MaxSessions = o.maxConns
 	}
-	srv, err := transport.Listen(o.listen, tcfg)
+	srv, err := transport.Listen(withDefaultPort(o.listen), tcfg) // -listen [::] listens on [::]:7777
 	if err != nil {
 		log.Error("cannot listen", "addr", o.listen, "err", err)
 		return 1
@@ -158,7 +160,12 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		cfg.MaxRooms = o.maxRooms
 	}
 	cfg.Handover = o.handover
+	cfg.Room.Referee = o.referee
 	cfg.RoomKeys = keys
+	// With -portmap, every guest silent at once asks the router again
+	// (it may have restarted and forgotten the port); nil until started.
+	var mapper atomic.Pointer[portmap.Mapper]
+	cfg.OnGuestsSilent = func() { mapper.Load().Suspect() }
 	h := host.New(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -195,9 +202,10 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	}
 	logServerCode(log, srv, netip.AddrPort{}) // before "listening", which tests and scripts wait for
 	log.Info("listening", "addr", srv.Addr().String(), "name", o.name, "host_key", transport.FormatFingerprint(srv.HostKey().Fingerprint()), "procs", procs,
-		"rooms", roomsOpenTo(len(keys)))
+		"rooms", roomsOpenTo(len(keys)), "referee", o.referee)
 	if o.portmap {
 		pm := startPortmap(srv, log)
+		mapper.Store(pm)
 		// Deleted on the way out: after SIGINT/SIGTERM and the rooms'
 		// goodbyes (deferred calls run last in, first out).
 		defer pm.Close()
@@ -223,7 +231,7 @@ func roomsOpenTo(n int) string {
 // the background, and logs each verdict with the external address.
 func startPortmap(srv *transport.Server, log *slog.Logger) *portmap.Mapper {
 	port := srv.Addr().Port()
-	return portmap.Start(port, portmap.Config{OnChange: func(st portmap.Status) {
+	return portmap.Start(port, portmap.Config{Log: log, OnChange: func(st portmap.Status) {
 		switch st.Verdict {
 		case portmap.Asking:
 			log.Info("portmap", "verdict", "asking", "port", port)

@@ -42,10 +42,14 @@ func runWindow(wo windowOptions) int {
 		opt.Autopilot = ap
 	}
 	// SIGINT and SIGTERM close the game as its Quit does: a game in
-	// progress is left, and the others see the player leave.
+	// progress is left, and the others see the player leave. The network
+	// is shut down apart from the window's loop, and the process ends
+	// within 3 s even if the loop never runs again (a display gone away:
+	// see ui.Options.Exit).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opt.Stop = ctx.Done()
+	opt.Exit = func() { os.Exit(0) }
 	err = ui.Run(opt)
 	if opt.Autopilot != nil && err == nil {
 		err = opt.Autopilot.Err()

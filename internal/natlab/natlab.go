@@ -65,7 +65,16 @@ type Lab struct {
 	// Namespace names.
 	Home, Router, Home2, Router2, Home3, Inner, Outer, Internet string
 
-	dir string
+	dir     string
+	mu      sync.Mutex
+	daemons map[string]*daemon // the miniupnpd running in each router namespace
+}
+
+// daemon is a miniupnpd the lab started.
+type daemon struct {
+	cancel context.CancelFunc
+	waited chan struct{} // closed when it has exited
+	out    *syncBuffer
 }
 
 var labSeq atomic.Uint32
@@ -115,7 +124,8 @@ func Build(t testing.TB, o Options) *Lab {
 	// Short names: unique per process and lab.
 	p := fmt.Sprintf("%s%d-%d-", prefix, os.Getpid(), labSeq.Add(1))
 	l := &Lab{Home: p + "home", Router: p + "router", Home2: p + "home2", Router2: p + "router2",
-		Home3: p + "home3", Inner: p + "inner", Outer: p + "outer", Internet: p + "inet", dir: t.TempDir()}
+		Home3: p + "home3", Inner: p + "inner", Outer: p + "outer", Internet: p + "inet", dir: t.TempDir(),
+		daemons: map[string]*daemon{}}
 	all := []string{l.Home, l.Router, l.Home2, l.Router2, l.Home3, l.Inner, l.Outer, l.Internet}
 	for _, ns := range all {
 		if err := run("ip", "netns", "add", ns); err != nil {
@@ -161,9 +171,47 @@ func Build(t testing.TB, o Options) *Lab {
 	l.must(t, l.Router2, "nft", "add table inet guard")
 	l.must(t, l.Router2, "nft", "add chain inet guard input { type filter hook input priority 0; policy accept; }")
 	l.must(t, l.Router2, "nft", "add rule inet guard input udp dport { 1900, 5351 } drop")
-	l.miniupnpd(t, l.Router, "10.10.0.0/24", External.String(), o)
-	l.miniupnpd(t, l.Inner, "10.12.0.0/24", "", o)
+	l.configure(t, l.Router, "10.10.0.0/24", External.String(), o)
+	l.configure(t, l.Inner, "10.12.0.0/24", "", o)
+	l.startDaemon(t, l.Router)
+	l.startDaemon(t, l.Inner)
 	return l
+}
+
+// StopRouter does to router namespace ns (Router or Inner) what a power
+// cut does: its miniupnpd is killed without a chance to clean up, and on
+// its way back up the router has forgotten everything: its nft rules are
+// flushed and laid again bare (masquerade only), its connection table
+// (conntrack) is flushed, and its lease file is gone. Until StartRouter,
+// no daemon answers PCP, NAT-PMP or UPnP.
+func (l *Lab) StopRouter(t testing.TB, ns string) {
+	t.Helper()
+	l.mu.Lock()
+	d := l.daemons[ns]
+	delete(l.daemons, ns)
+	l.mu.Unlock()
+	if d == nil {
+		t.Fatalf("natlab: no miniupnpd runs in %s", ns)
+	}
+	d.cancel() // SIGKILL: no clean-up of its rules
+	select {
+	case <-d.waited:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("natlab: miniupnpd in %s did not exit", ns)
+	}
+	l.must(t, ns, "nft", "flush", "ruleset")
+	l.nft(t, ns)
+	if err := flushConntrack(ns); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Remove(filepath.Join(l.dir, ns+".leases"))
+}
+
+// StartRouter starts router namespace ns's miniupnpd again, after
+// StopRouter, and returns once it listens.
+func (l *Lab) StartRouter(t testing.TB, ns string) {
+	t.Helper()
+	l.startDaemon(t, ns)
 }
 
 // nft sets up router ns's NAT: masquerade on its outside link, and the
@@ -200,9 +248,10 @@ func (l *Lab) nft(t testing.TB, ns string) {
 	l.must(t, ns, "nft", "-f", f)
 }
 
-// miniupnpd starts the daemon in router ns, for the LAN lan, reporting
-// extIP as its outside address ("" : its outside link's own).
-func (l *Lab) miniupnpd(t testing.TB, ns, lan, extIP string, o Options) {
+// configure writes the miniupnpd configuration of router ns, for the LAN
+// lan, reporting extIP as its outside address ("" : its outside link's
+// own).
+func (l *Lab) configure(t testing.TB, ns, lan, extIP string, o Options) {
 	t.Helper()
 	natpmp := "yes"
 	if o.NoPCP {
@@ -214,7 +263,7 @@ http_port=0
 enable_natpmp=%s
 enable_upnp=yes
 secure_mode=yes
-system_uptime=yes
+system_uptime=no
 uuid=3d3cec3a-8cf0-11e0-98ee-001a6bd2d07b
 friendly_name=natlab router
 lease_file=%s
@@ -224,29 +273,37 @@ deny 0-65535 0.0.0.0/0 0-65535
 	if extIP != "" {
 		conf = "ext_ip=" + extIP + "\n" + conf
 	}
-	cf := filepath.Join(l.dir, ns+".conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(l.dir, ns+".conf"), []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// startDaemon starts miniupnpd in router ns with its configuration, and
+// returns once it listens; it is killed when the test ends.
+func (l *Lab) startDaemon(t testing.TB, ns string) {
+	t.Helper()
+	cf := filepath.Join(l.dir, ns+".conf")
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "ip", "netns", "exec", ns, "miniupnpd", "-d", "-f", cf, "-P", filepath.Join(l.dir, ns+".pid"))
 	cmd.WaitDelay = waitDelay
-	var out syncBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	d := &daemon{cancel: cancel, waited: make(chan struct{}), out: &syncBuffer{}}
+	cmd.Stdout, cmd.Stderr = d.out, d.out
 	if err := cmd.Start(); err != nil {
 		cancel()
 		t.Skipf("natlab: cannot run miniupnpd: %v", err)
 	}
-	waited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(waited) }()
+	go func() { _ = cmd.Wait(); close(d.waited) }()
+	l.mu.Lock()
+	l.daemons[ns] = d
+	l.mu.Unlock()
 	t.Cleanup(func() {
 		cancel() // kills the daemon (ip netns exec execs it: same process)
 		select {
-		case <-waited:
+		case <-d.waited:
 		case <-time.After(10 * time.Second):
 		}
 		if t.Failed() {
-			t.Logf("miniupnpd in %s said:\n%s", ns, out.String())
+			t.Logf("miniupnpd in %s said:\n%s", ns, d.out.String())
 		}
 	})
 	// Ready once it listens: its SSDP port, and HTTP.
@@ -254,7 +311,7 @@ deny 0-65535 0.0.0.0/0 0-65535
 		o, _ := l.Output(ns, "ss", "-lun")
 		return strings.Contains(o, ":1900")
 	}) {
-		t.Fatalf("natlab: miniupnpd in %s did not start:\n%s", ns, out.String())
+		t.Fatalf("natlab: miniupnpd in %s did not start:\n%s", ns, d.out.String())
 	}
 }
 

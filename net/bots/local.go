@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -60,6 +61,9 @@ type Config struct {
 	// (`-fault`): its world strays, or it reports wrong hashes.
 	Fault    lockstep.Fault
 	FaultBot int
+	// FaultBots, if set, are more bots with the same fault (several
+	// liars that agree with one another).
+	FaultBots []int
 }
 
 // DefaultBotSetup is the setup of bot games unless told otherwise: co-op
@@ -221,7 +225,7 @@ func NewLocal(cfg Config) (*Local, error) {
 	l.Room = room.New(rc)
 	for i := 0; i < cfg.Bots; i++ {
 		sc := lockstep.Config{Name: "bot" + strconv.Itoa(i), PlayerID: [16]byte{byte(i + 1)}}
-		if i == cfg.FaultBot {
+		if i == cfg.FaultBot || slices.Contains(cfg.FaultBots, i) {
 			sc.Fault = cfg.Fault
 		}
 		l.addBot(sc, NewPilot(cfg.Seed*1000+uint64(i)))

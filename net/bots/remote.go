@@ -53,12 +53,20 @@ type RemoteConfig struct {
 	// holders.
 	RoomKey string
 	// RoomID, with PerRoom 0, is the room the bots join (an invite code's
-	// room on a server); 0: the server's default room.
-	RoomID uint32
+	// room on a server); 0: the server's default room. RoomSecret is an
+	// unlisted room's secret (its code's).
+	RoomID     uint32
+	RoomSecret uint64
 	// Fault, if set, is a deliberate fault in bot FaultBot's session
 	// (`-fault`; that bot simulates alone even with Share).
 	Fault    lockstep.Fault
 	FaultBot int
+	// Standby makes every bot ready to carry the game on, as a window's
+	// player is (client.Options.Standby): a standby port on its own
+	// address, probes of the others', and, when the host goes away, the
+	// walk to the successor that takes the game; a bot that came back
+	// with its token goes where the game went since (client.HostAddr).
+	Standby bool
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -91,6 +99,7 @@ type remoteBot struct {
 	vacant  bool      // saw another player's slot become vacant
 	quit    bool      // saw another player leave
 	strayed bool      // sent away: its world kept disagreeing with the others'
+	moved   string    // where the game went after a host migration ("": it did not)
 }
 
 // RunRemote plays bots against the server at cfg.Addr and returns the
@@ -412,6 +421,9 @@ const (
 func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 	sc := lockstep.LAN()
 	sc.RoomID = b.room
+	if b.room == cfg.RoomID {
+		sc.RoomSecret = cfg.RoomSecret
+	}
 	sc.Name = "bot" + strconv.Itoa(b.i)
 	sc.PlayerID = [16]byte{byte(b.i), byte(b.i >> 8), 'b', 'o', 't'}
 	sc.Predict, sc.SyncTest, sc.Shared = cfg.Predict, cfg.SyncTest, b.shared
@@ -492,7 +504,20 @@ func (e *lostError) Unwrap() error { return e.err }
 // *lostError if the connection was lost, another error if the room
 // refused or sent the bot away.
 func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.Config) error {
-	c, err := client.Dial(ctx, cfg.Addr, client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }})
+	opt := client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }}
+	addr := cfg.Addr
+	if cfg.Standby {
+		opt.Standby, opt.StandbyAddr = true, ":0"
+		if b.from.IsValid() {
+			opt.StandbyAddr = netip.AddrPortFrom(b.from, 0).String()
+		}
+		b.mu.Lock()
+		if b.moved != "" {
+			addr = b.moved // the game moved to a successor: come back there
+		}
+		b.mu.Unlock()
+	}
+	c, err := client.Dial(ctx, addr, opt)
 	if err != nil {
 		b.mu.Lock()
 		before := b.c != nil
@@ -527,6 +552,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		case <-c.Done():
 			b.mu.Lock()
 			ok := b.final.OK || b.missed
+			if n, _ := c.Handovers(); n > 0 && c.HostAddr() != "" {
+				b.moved = c.HostAddr()
+			}
 			b.mu.Unlock()
 			if ok {
 				return nil

@@ -44,8 +44,9 @@ const createWait = 10 * time.Second
 // connection: a server makes the connection that asked for a room its host
 // (it starts, kicks, ends and sets the room up; net/room Config.Hosts),
 // whatever slot it gets. opt.Session.RoomID is ignored: the room is the
-// one the server opens. It returns the running session and the room's id,
-// or why there is none (a refusal matches ErrRoomRefused). A CreateRoom
+// one the server opens. It returns the running session and the room's id
+// (an unlisted room's secret, which its invite code must carry, is then
+// the client's RoomSecret), or why there is none (a refusal matches ErrRoomRefused). A CreateRoom
 // is sent once: the stream is reliable; a connection lost before the
 // answer is an error, and the caller may ask again (the server answers the
 // same ask from the same address with the same room while nobody joined).
@@ -106,6 +107,16 @@ type roomAnswer struct {
 	err error
 }
 
+// RoomSecret returns the secret of the unlisted room on a server this
+// client plays in (wire.RoomCreated.Secret, or the one it was given in
+// Options.Session.RoomSecret): what an invite code to the room must carry
+// (invite.Code.Secret). 0: none (a listed room, or not on a server).
+func (c *Client) RoomSecret() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.opt.Session.RoomSecret
+}
+
 // runNetWith runs the connection tc with handler h (the session's own,
 // netHandler, or CreateRoom's until the server has answered).
 func (c *Client) runNetWith(ctx context.Context, tc *transport.Client, h transport.ClientHandler) error {
@@ -156,7 +167,7 @@ func (h *creating) Message(f []byte) {
 		c := h.c
 		c.mu.Lock()
 		sc := c.opt.Session
-		sc.RoomID = m.RoomID
+		sc.RoomID, sc.RoomSecret = m.RoomID, m.Secret
 		c.s = lockstep.New(sc) // the same settings newClient gave it, in the room made for us
 		c.opt.Session = sc
 		c.mu.Unlock()

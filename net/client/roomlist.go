@@ -15,6 +15,7 @@ type RoomList struct {
 	Truncated   bool   // the server has more rooms than MaxListPages pages hold
 	Addr        string // the address that answered
 	Fingerprint string // the host key the server proved (transport.FormatFingerprint's input)
+	Referee     bool   // the server runs the engine on its rooms' turns (wire.RoomList.Referee)
 }
 
 // MaxListPages bounds the RoomListRequests one ListRooms sends (of
@@ -48,7 +49,7 @@ func ListRooms(ctx context.Context, addrs []string, cfg transport.Config) (RoomL
 	out := RoomList{Addr: addr, Fingerprint: tc.HostFingerprint()}
 	select {
 	case <-l.done:
-		out.Rooms, out.Truncated = l.rooms, l.truncated
+		out.Rooms, out.Truncated, out.Referee = l.rooms, l.truncated, l.referee
 		return out, nil
 	case err := <-ran:
 		ran <- err // for the deferred wait
@@ -66,6 +67,7 @@ type lister struct {
 	asked     int // pages asked for
 	rooms     []wire.RoomInfo
 	truncated bool
+	referee   bool
 	done      chan struct{}
 	finished  bool
 }
@@ -86,6 +88,7 @@ func (l *lister) Message(f []byte) {
 		return
 	}
 	l.rooms = append(l.rooms, page.Rooms...)
+	l.referee = l.referee || page.Referee
 	switch {
 	case page.More && len(page.Rooms) > 0 && l.asked < MaxListPages:
 		l.ask(page.Rooms[len(page.Rooms)-1].RoomID)

@@ -12,9 +12,11 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/binary"
 	"errors"
 	"log/slog"
 	"net/netip"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,9 +37,13 @@ type Config struct {
 	Room     room.Config // template for every room; Random is the host's
 	MaxRooms int         // rooms at once
 	// MaxRoomsPerConn is how many rooms one connection may create;
-	// MaxRoomsPerNet how many rooms created from one /24 (IPv4) or /64
-	// (IPv6) may be open at once. In-process clients are not counted.
+	// MaxRoomsPerAddr how many rooms created from one IP address, and
+	// MaxRoomsPerNet from one /24 (IPv4) or /64 (IPv6), may be open at
+	// once. The address's limit is the lower and is checked first, so
+	// that one machine cannot take its neighbours' share of their
+	// network's. In-process clients are not counted.
 	MaxRoomsPerConn int
+	MaxRoomsPerAddr int
 	MaxRoomsPerNet  int
 	Linger          time.Duration // a finished or never-started room (not the default) left empty is closed after this
 	Log             *slog.Logger  // nil: discard
@@ -60,12 +66,19 @@ type Config struct {
 	// opens rooms for (`-server -room-key`). None: anyone may create rooms.
 	// In-process clients need none.
 	RoomKeys []string
+	// OnGuestsSilent, if set, is called (on a goroutine of its own) when
+	// every network connection in a room falls silent at once for
+	// guestSilence: what a router that restarted and forgot the room's
+	// port mapping looks like from here. The Host button and `-server
+	// -portmap` ask the router again (portmap.Mapper.Suspect); a real
+	// crash of the guests costs one extra question to the router.
+	OnGuestsSilent func()
 }
 
 // LAN returns a host's settings for a LAN, the preset named as
 // transport.LAN(), room.LAN() and lockstep.LAN() are.
 func LAN() Config {
-	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second,
+	return Config{Name: "Rockstep", Room: room.LAN(), MaxRooms: 256, MaxRoomsPerConn: 4, MaxRoomsPerAddr: 4, MaxRoomsPerNet: 16, Linger: 30 * time.Second,
 		Goodbye: "the server is shutting down"}
 }
 
@@ -85,8 +98,9 @@ type Host struct {
 
 	rooms    map[uint32]*hosted
 	byMaker  map[netip.Prefix]int // open rooms by the network of the connection that created them
+	byAddr   map[netip.Addr]int   // open rooms by the address of the connection that created them
 	order    []uint32
-	nextRoom uint32
+	nextRoom uint32                // the next listed room's id (below wire.UnlistedRooms)
 	conns    map[room.ConnID]*conn // by the host's own connection id
 	byNet    map[transport.ConnID]room.ConnID
 	nextConn room.ConnID
@@ -125,6 +139,8 @@ type Host struct {
 	advertised atomic.Bool
 	toldRoom   bool // the default room knows lanID (loop goroutine)
 
+	allSilent bool // every guest in a room was silent at the last sweep (sweepSilence)
+
 	yieldTo atomic.Pointer[wire.Successor] // Yield's successor, until the loop acts on it
 	yielded atomic.Bool                    // the default room gave its game away
 }
@@ -141,8 +157,24 @@ type hosted struct {
 	askedOn room.ConnID // the connection that asked for it
 
 	// unlisted: its creator asked to leave it out of the room list
-	// (CreateRoom.Unlisted).
+	// (CreateRoom.Unlisted). Its id is wire.SecretRoom(secret), and a
+	// Join must carry the secret (see admits).
 	unlisted bool
+	secret   uint64
+}
+
+// admits reports whether a Join with secret may reach the room: any for a
+// listed room; for an unlisted one, its secret, compared in constant time.
+// A Join it does not admit is answered as for a room that does not exist,
+// so that nobody without the room's invite code can tell it is there.
+func (hr *hosted) admits(secret uint64) bool {
+	if !hr.unlisted {
+		return true
+	}
+	var a, b [8]byte
+	binary.LittleEndian.PutUint64(a[:], hr.secret)
+	binary.LittleEndian.PutUint64(b[:], secret)
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
 // askedBefore returns the room made for the same CreateRoom from the same
@@ -160,6 +192,42 @@ func (h *Host) askedBefore(conn room.ConnID, from netip.Addr, m wire.CreateRoom)
 	return 0, false
 }
 
+// maxSecretTries bounds the secrets drawn for an unlisted room whose id
+// (wire.SecretRoom) another room has: with at most MaxRooms rooms among
+// 2³¹ ids, a second draw is already rare.
+const maxSecretTries = 16
+
+// newSecret returns a secret for a new unlisted room whose id no room has,
+// or false if the system's randomness failed or every draw collided.
+func (h *Host) newSecret() (uint64, bool) {
+	var b [8]byte
+	for range maxSecretTries {
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, false
+		}
+		secret := binary.LittleEndian.Uint64(b[:])
+		if secret != 0 && h.rooms[wire.SecretRoom(secret)] == nil {
+			return secret, true
+		}
+	}
+	return 0, false
+}
+
+// newListedID returns the id of a new listed room: the next of the count,
+// past the ids in use, below wire.UnlistedRooms.
+func (h *Host) newListedID() uint32 {
+	for {
+		id := h.nextRoom
+		h.nextRoom++
+		if h.nextRoom >= wire.UnlistedRooms {
+			h.nextRoom = DefaultRoom + 1 // 2³¹ rooms later: the default room stays
+		}
+		if h.rooms[id] == nil {
+			return id
+		}
+	}
+}
+
 // conn is a connection as the host numbers it: over the network (net) or
 // an in-process pipe (pipe set).
 type conn struct {
@@ -169,11 +237,13 @@ type conn struct {
 	net     transport.ConnID
 	pipe    *transport.Pipe
 	stray   bool          // sent room traffic while in no room
+	heard   time.Duration // the last frame from it (sweepSilence)
 	strayAt time.Duration // when it first did
 
 	roomless   bool               // in no room since roomlessAt (seen by the idle sweep, or connected)
 	roomlessAt time.Duration      // when it connected, or was first seen in no room
 	creates    tokenbucket.Bucket // CreateRooms, at createPerS
+	joins      tokenbucket.Bucket // Joins while in no room, at joinPerS
 	lists      tokenbucket.Bucket // RoomListRequests, at listPerS
 }
 
@@ -187,22 +257,32 @@ const (
 	dropHostNoJoin     // a connection closed for joining no room within joinGrace
 	dropHostNoGame     // a created room closed for running no game for lobbyLimit
 	dropHostListRate   // RoomListRequest over the connection's rate (listPerS): no answer
+	dropHostJoinRate   // Join from a connection in no room over its rate (joinPerS): no answer
 	numHostDrops
 )
 
 var hostDropNames = [numHostDrops]string{"host_malformed", "host_not_joined", "host_no_room", "host_room_limit",
-	"host_create_rate", "host_no_join", "host_no_game", "host_list_rate"}
+	"host_create_rate", "host_no_join", "host_no_game", "host_list_rate", "host_join_rate"}
 
 // Reasons a CreateRoom is refused (answered with a Refuse), counted in
 // /metrics and logged once per reason per dropLogEvery.
 const (
-	refusedFull    = iota // the server holds MaxRooms rooms, or is stopping
-	refusedLimit          // the creator's connection or network holds its share (MaxRoomsPerConn, MaxRoomsPerNet)
-	refusedRoomKey        // no room key, or not one of Config.RoomKeys
+	refusedFull     = iota // the server holds MaxRooms rooms, or is stopping
+	refusedLimit           // the creator's connection or address holds its share (MaxRoomsPerConn, MaxRoomsPerAddr)
+	refusedRoomKey         // no room key, or not one of Config.RoomKeys
+	refusedNetLimit        // the creator's network holds its share (MaxRoomsPerNet)
 	numRefusals
 )
 
-var refusalNames = [numRefusals]string{"full", "limit", "room_key"}
+var refusalNames = [numRefusals]string{"full", "limit", "room_key", "net_limit"}
+
+// Words of the limits' refusals: one player's, and a network's (which a
+// player who created nothing may meet, when its neighbours hold their
+// network's share).
+const (
+	limitText    = "you have created as many rooms as one player may"
+	netLimitText = "players on your network have as many rooms open as one network may; try again when one closes"
+)
 
 func refusalName(r int) string { return refusalNames[r] }
 
@@ -236,6 +316,13 @@ const joinGrace = 5 * time.Second
 // idleSweepEvery is how often the connections are looked at for joinGrace.
 const idleSweepEvery = 500 * time.Millisecond
 
+// guestSilence is how long every guest must have said nothing for the
+// host to suspect its router (Config.OnGuestsSilent): a running game's
+// clients send turns many times a second and a lobby's ping four times a
+// second, so a second of silence from all of them at once is the network,
+// and it comes before the transport's 3 s timeout drops them.
+const guestSilence = time.Second
+
 // createPerS and createBurst are the pace of one connection's CreateRooms,
 // a person's (as chat's, room.Config.ChatPerS): more are dropped unanswered
 // and counted, before they cost a look through the rooms.
@@ -251,6 +338,17 @@ const (
 const (
 	listPerS  = 2
 	listBurst = 16
+)
+
+// joinPerS and joinBurst are the pace of one connection's Joins while it
+// is in no room: a client repeats its Join every 250 ms until answered
+// (lockstep.Config.JoinEvery), and a Join that is let in moves the
+// connection into its room, past this count. More are dropped unanswered
+// and counted, so that one connection guesses at most a few dozen
+// unlisted rooms' secrets before joinGrace closes it.
+const (
+	joinPerS  = 4
+	joinBurst = 16
 )
 
 // lobbyLimit is how long a created room (not the default) may go without a
@@ -278,6 +376,7 @@ func New(cfg Config) *Host {
 	defaults.Positive(&cfg.MaxRooms, def.MaxRooms)
 	defaults.Positive(&cfg.Linger, def.Linger)
 	defaults.Positive(&cfg.MaxRoomsPerConn, def.MaxRoomsPerConn)
+	defaults.Positive(&cfg.MaxRoomsPerAddr, def.MaxRoomsPerAddr)
 	defaults.Positive(&cfg.MaxRoomsPerNet, def.MaxRoomsPerNet)
 	if cfg.Room.MaxPlayers == 0 {
 		cfg.Room = def.Room
@@ -295,6 +394,7 @@ func New(cfg Config) *Host {
 		start:    time.Now(),
 		rooms:    map[uint32]*hosted{},
 		byMaker:  map[netip.Prefix]int{},
+		byAddr:   map[netip.Addr]int{},
 		conns:    map[room.ConnID]*conn{},
 		byNet:    map[transport.ConnID]room.ConnID{},
 		pipes:    map[room.ConnID]*transport.Pipe{},
@@ -310,7 +410,9 @@ func New(cfg Config) *Host {
 	}
 	if cfg.Record {
 		h.rec = &recorders{dir: cfg.RecordDir, file: cfg.RecordFile, log: log.Info}
-		h.cfg.Room.NewRecorder = h.rec.newRecorder
+		// The template's, for a default room not made by openRoom (a game
+		// taken over: standby.go); openRoom names each room's own.
+		h.cfg.Room.NewRecorder = func(_ game.Setup, name string) room.Recorder { return h.rec.newRecorder(DefaultRoom, name) }
 	}
 	h.cfg.Room.AddrOf = h.addrOf
 	h.openRoom(cfg.Name, cfg.Room.Setup, 0)
@@ -329,10 +431,13 @@ func (h *Host) addrOf(id room.ConnID) netip.Addr {
 	return netip.Addr{}
 }
 
-// openRoom creates a room and returns its id.
+// openRoom creates a listed room and returns its id.
 func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
-	id := h.nextRoom
-	h.nextRoom++
+	return h.openRoomAt(h.newListedID(), name, setup, seed)
+}
+
+// openRoomAt creates room id (one no room has) and returns its id.
+func (h *Host) openRoomAt(id uint32, name string, setup game.Setup, seed uint64) uint32 {
 	rc := h.cfg.Room
 	rc.RoomID = id
 	rc.Name = name
@@ -340,6 +445,9 @@ func (h *Host) openRoom(name string, setup game.Setup, seed uint64) uint32 {
 	rc.Seed = seed
 	rc.Hosts = h.hostsOf(id)
 	rc.OnRepair = func(n room.RepairNote) { h.logRepair(id, n) }
+	if h.rec != nil {
+		rc.NewRecorder = func(_ game.Setup, name string) room.Recorder { return h.rec.newRecorder(id, name) }
+	}
 	setup = setup.Options()
 	if s := setup; s.Lives != 0 {
 		s.Players = 1
@@ -409,7 +517,7 @@ func (h *Host) Attach(p *transport.Pipe) {
 func (h *Host) Connected(c transport.ConnID, addr netip.AddrPort) {
 	id := h.newConnID()
 	h.byNet[c] = id
-	h.conns[id] = &conn{addr: addr, net: c, roomless: true, roomlessAt: h.now()}
+	h.conns[id] = &conn{addr: addr, net: c, roomless: true, roomlessAt: h.now(), heard: h.now()}
 	h.log.Debug("connected", "conn", id, "addr", addr)
 }
 
@@ -465,6 +573,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 	if cn == nil {
 		return
 	}
+	cn.heard = now
 	if cn.room != 0 {
 		if hr := h.rooms[cn.room]; hr != nil && hr.r.HasConn(id) {
 			hr.r.Receive(now, id, frame)
@@ -480,12 +589,16 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 	}
 	switch m := msg.(type) {
 	case wire.Join:
+		if cn.addr.IsValid() && !cn.joins.Take(now, joinPerS, joinBurst) {
+			h.drop(dropHostJoinRate)
+			return
+		}
 		target := m.RoomID
 		if target == 0 {
 			target = DefaultRoom
 		}
 		hr := h.rooms[target]
-		if hr == nil {
+		if hr == nil || !hr.admits(m.Secret) {
 			h.dropped[dropHostNoRoom]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom})
 			return
@@ -512,7 +625,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 				// The same ask from the same machine on a new connection:
 				// the answer was lost with the last one. The same room,
 				// not a second.
-				h.reply(id, wire.RoomCreated{RoomID: rid})
+				h.reply(id, wire.RoomCreated{RoomID: rid, Secret: h.rooms[rid].secret})
 				return
 			}
 		}
@@ -521,26 +634,44 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			h.refused[refusedFull]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
 			return
-		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
+		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byAddr[cn.addr.Addr()] >= h.cfg.MaxRoomsPerAddr:
 			h.dropped[dropHostRoomLimit]++
 			h.refused[refusedLimit]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "you have created as many rooms as one player may"})
+			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: limitText})
+			return
+		case maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
+			h.dropped[dropHostRoomLimit]++
+			h.refused[refusedNetLimit]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: netLimitText})
 			return
 		}
 		name := peertext.Clean(m.Name, wire.MaxName) // a client's text, shown in lobbies and LAN lists
 		if name == "" {
 			name = h.cfg.Name
 		}
-		rid := h.openRoom(name, m.Setup, m.Setup.Seed)
+		var rid uint32
+		var secret uint64
+		if m.Unlisted {
+			var ok bool
+			if secret, ok = h.newSecret(); !ok {
+				h.refused[refusedFull]++
+				h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server could not make a secret for the room; try again"})
+				return
+			}
+			rid = h.openRoomAt(wire.SecretRoom(secret), name, m.Setup, m.Setup.Seed)
+		} else {
+			rid = h.openRoom(name, m.Setup, m.Setup.Seed)
+		}
 		cn.created++
 		h.created++
 		if maker.IsValid() {
 			h.rooms[rid].maker = maker
 			h.byMaker[maker]++
+			h.byAddr[cn.addr.Addr()]++
 		}
 		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
-		h.rooms[rid].unlisted = m.Unlisted
-		h.reply(id, wire.RoomCreated{RoomID: rid})
+		h.rooms[rid].unlisted, h.rooms[rid].secret = m.Unlisted, secret
+		h.reply(id, wire.RoomCreated{RoomID: rid, Secret: secret})
 	case wire.RoomListRequest:
 		if cn.addr.IsValid() && !cn.lists.Take(now, listPerS, listBurst) {
 			h.drop(dropHostListRate)
@@ -564,13 +695,20 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 // after, at most wire.MaxListRooms: every room but those whose creator
 // asked for them unlisted, and those closing. Names are cleaned as text
 // (a room's and its host's come from clients).
+//
+// An unlisted room is not in it, nor counted: its id is of another range
+// (wire.SecretRoom), so that the listed ids show no gap where it is.
 func (h *Host) roomList(after uint32) wire.RoomList {
-	var l wire.RoomList
-	for _, id := range h.order { // ids ascend: rooms are appended as opened
-		hr := h.rooms[id]
-		if id <= after || hr.unlisted || hr.expired {
-			continue
+	l := wire.RoomList{Referee: h.cfg.Room.Referee}
+	ids := make([]uint32, 0, len(h.order))
+	for _, id := range h.order {
+		if hr := h.rooms[id]; id > after && !hr.unlisted && !hr.expired {
+			ids = append(ids, id)
 		}
+	}
+	slices.Sort(ids) // they ascend as opened, but for a count that wrapped
+	for _, id := range ids {
+		hr := h.rooms[id]
 		if len(l.Rooms) == wire.MaxListRooms {
 			l.More = true
 			break
@@ -683,6 +821,9 @@ func (h *Host) Tick(wall time.Time) {
 				if h.byMaker[hr.maker]--; h.byMaker[hr.maker] <= 0 {
 					delete(h.byMaker, hr.maker)
 				}
+				if h.byAddr[hr.askedBy]--; h.byAddr[hr.askedBy] <= 0 {
+					delete(h.byAddr, hr.askedBy)
+				}
 			}
 			h.order = append(h.order[:i], h.order[i+1:]...)
 			i--
@@ -692,6 +833,7 @@ func (h *Host) Tick(wall time.Time) {
 	if now-h.lastIdle >= idleSweepEvery {
 		h.lastIdle = now
 		h.sweepIdle(now)
+		h.sweepSilence(now)
 	}
 	h.dlog.note(h.log, "host: dropped", now, h.dropped[:], hostDropName)
 	h.refusals.note(h.log, "host: room refused", now, h.refused[:], refusalName)
@@ -787,6 +929,38 @@ func (h *Host) shutdown(now time.Duration) {
 	}
 }
 
+// sweepSilence calls Config.OnGuestsSilent once when every network
+// connection in a room has been silent for guestSilence, and again only
+// after one of them (or a new one) was heard.
+func (h *Host) sweepSilence(now time.Duration) {
+	if h.cfg.OnGuestsSilent == nil {
+		return
+	}
+	if silent := guestsSilent(h.conns, now); silent != h.allSilent {
+		h.allSilent = silent
+		if silent {
+			h.log.Info("every guest fell silent at once: asking the router again")
+			go h.cfg.OnGuestsSilent()
+		}
+	}
+}
+
+// guestsSilent says whether there is at least one network connection in a
+// room and none of them was heard within guestSilence of now.
+func guestsSilent(conns map[room.ConnID]*conn, now time.Duration) bool {
+	n := 0
+	for _, cn := range conns {
+		if cn.pipe != nil || cn.room == 0 {
+			continue
+		}
+		if now-cn.heard < guestSilence {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 // sweepIdle closes the network connections that have been in no room for
 // joinGrace (see joinGrace).
 func (h *Host) sweepIdle(now time.Duration) {
@@ -827,8 +1001,12 @@ func (h *Host) logRepair(id uint32, n room.RepairNote) {
 	case room.RepairRewound:
 		h.log.Info("the hashes split with no majority: every player rewinds to the last agreed turn", "room", id, "turn", n.Turn)
 	case room.RepairSentAway:
-		h.log.Warn("a player's world kept disagreeing with the others': sent away", "room", id, "slot", n.Slot, "name", n.Name)
+		h.log.Warn("a player kept disagreeing with the others, or lied again about its world: sent away", "room", id, "slot", n.Slot, "name", n.Name)
 	case room.RepairStopped:
-		h.log.Warn("the hashes split again after a rewind: the engine is not deterministic for this game; it stops", "room", id, "turn", n.Turn)
+		h.log.Warn("the hashes split again after a rewind and no world shows one side right: the game stops", "room", id, "turn", n.Turn)
+	case room.RepairLied:
+		h.log.Warn("a player's world did not match its own reports of that turn: refused, its reports no longer count", "room", id, "slot", n.Slot, "name", n.Name, "turn", n.Turn)
+	case room.RepairCalledOff:
+		h.log.Info("no checked world backed the numbers a player strayed by: it is back in step", "room", id, "slot", n.Slot, "name", n.Name, "turn", n.Turn)
 	}
 }

@@ -2,6 +2,8 @@ package host_test
 
 import (
 	"context"
+	"fmt"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"rockstep/net/bots"
 	"rockstep/net/client"
 	"rockstep/net/host"
+	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -159,5 +162,89 @@ func TestCreateRoomAskedAgain(t *testing.T) {
 	})
 	if later := ask("again"); later == first {
 		t.Errorf("asked again once a player was in room %d: got that room, want a new one", first)
+	}
+}
+
+// askRoomsFrom sends ask once on a new connection from the loopback
+// address from and returns the answer: the room's id, or the refusal.
+func askRoomsFrom(t *testing.T, ctx context.Context, from, addr string, tc transport.Config, ask wire.CreateRoom) (uint32, *wire.Refuse) {
+	t.Helper()
+	c, err := transport.DialFrom(ctx, netip.MustParseAddr(from), addr, tc)
+	if err != nil {
+		t.Fatalf("dial from %s: %v", from, err)
+	}
+	frame, _ := wire.Append(nil, ask)
+	if err := c.Send(frame); err != nil { // before Run: then only its loop may send
+		t.Fatal(err)
+	}
+	log := &frameLog{}
+	rctx, rcancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = c.Run(rctx, log) }()
+	t.Cleanup(func() { rcancel(); <-done })
+	var id uint32
+	var refusal *wire.Refuse
+	waitFor(t, "the CreateRoom from "+from+" answered", func() bool {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		for _, m := range log.msgs {
+			switch m := m.(type) {
+			case wire.RoomCreated:
+				id = m.RoomID
+				return true
+			case wire.Refuse:
+				refusal = &m
+				return true
+			}
+		}
+		return false
+	})
+	return id, refusal
+}
+
+// TestRoomLimitsPerAddressThenNetwork: one address holds at most
+// MaxRoomsPerAddr open rooms however many connections it asks on, and is
+// told it created as many as one player may; a neighbour in its /24 still
+// gets rooms, until the network holds MaxRoomsPerNet, and is then told so
+// in the network's words, not the player's.
+func TestRoomLimitsPerAddressThenNetwork(t *testing.T) {
+	cfg := host.LAN()
+	cfg.MaxRoomsPerNet = 6
+	tc := transport.LAN()
+	tc.HandshakeRate, tc.MaxHandshakeRate = 10000, 10000
+	hs := hosttest.Start(t, tc, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
+	defer cancel()
+	ask := func(from string, n int) (int, *wire.Refuse) {
+		t.Helper()
+		made := 0
+		for i := range n {
+			// A connection each, and a name each: a new ask, not one
+			// asked again (askedBefore).
+			id, refusal := askRoomsFrom(t, ctx, from, hs.Addr(), tc, wire.CreateRoom{Name: fmt.Sprintf("%s #%d", from, i)})
+			if refusal != nil {
+				return made, refusal
+			}
+			if id == 0 {
+				t.Fatalf("room 0 created")
+			}
+			made++
+		}
+		return made, nil
+	}
+	made, refusal := ask("127.0.0.1", cfg.MaxRoomsPerAddr+2)
+	if made != cfg.MaxRoomsPerAddr || refusal == nil || !strings.Contains(refusal.Text, "as many rooms as one player may") {
+		t.Fatalf("one address on %d connections: %d rooms, refusal %+v; want %d and the player's limit", cfg.MaxRoomsPerAddr+2, made, refusal, cfg.MaxRoomsPerAddr)
+	}
+	made, refusal = ask("127.0.0.2", cfg.MaxRoomsPerAddr)
+	if want := cfg.MaxRoomsPerNet - cfg.MaxRoomsPerAddr; made != want || refusal == nil {
+		t.Fatalf("a neighbour: %d rooms, refusal %+v; want %d, then refused", made, refusal, want)
+	}
+	if strings.Contains(refusal.Text, "one player") || !strings.Contains(refusal.Text, "network") {
+		t.Errorf("the neighbour refused with %q, want the network's words", refusal.Text)
+	}
+	waitFor(t, "the refusals counted", func() bool { return hs.Host.Stats().RoomsRefused["net_limit"] == 1 })
+	if s := hs.Host.Stats(); s.RoomsRefused["limit"] != 1 {
+		t.Errorf("refusals %v, want one limit and one net_limit", s.RoomsRefused)
 	}
 }

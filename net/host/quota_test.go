@@ -47,11 +47,12 @@ func (h *held) endings() []error {
 	return append([]error(nil), h.ended...)
 }
 
-// TestFourAddressesLeaveRoomForAFifth: four addresses of one /24 each
+// TestEightAddressesLeaveRoomForANinth: eight addresses of one /24 each
 // open and hold as many sessions as the server lets them (heartbeats
-// only), and a fifth address of the same /24 still joins a game. (With 64
-// sessions an address, four filled their /24's 256.)
-func TestFourAddressesLeaveRoomForAFifth(t *testing.T) {
+// only), and a ninth address of the same /24 still joins a game at once,
+// not when the idle sessions are closed (joinGrace). (With 64 sessions an
+// address, four filled their /24's 256; with 32, eight did, issue 53.)
+func TestEightAddressesLeaveRoomForANinth(t *testing.T) {
 	tc := transport.LAN()
 	// Handshakes fast, so that the test does not wait on their rate: the
 	// limits at stake are the sessions'.
@@ -61,7 +62,7 @@ func TestFourAddressesLeaveRoomForAFifth(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), gameLimit)
 	defer cancel()
 	hold := newHeld(t)
-	for i := 1; i <= 4; i++ {
+	for i := 1; i <= 8; i++ {
 		from := netip.MustParseAddr(fmt.Sprintf("127.0.0.%d", i))
 		n := 0
 		for ; n < 300; n++ {
@@ -77,13 +78,13 @@ func TestFourAddressesLeaveRoomForAFifth(t *testing.T) {
 		t.Logf("%v holds %d sessions", from, n)
 	}
 	sc := lockstep.LAN()
-	sc.Name = "fifth"
-	c, err := client.Dial(ctx, addr, client.Options{Session: sc, Transport: tc, From: netip.MustParseAddr("127.0.0.5")})
+	sc.Name = "ninth"
+	c, err := client.Dial(ctx, addr, client.Options{Session: sc, Transport: tc, From: netip.MustParseAddr("127.0.0.9")})
 	if err != nil {
-		t.Fatalf("a fifth address of the /24: %v", err)
+		t.Fatalf("a ninth address of the /24: %v", err)
 	}
 	defer c.Close()
-	waitFor(t, "the fifth address in the lobby", func() bool {
+	waitFor(t, "the ninth address in the lobby", func() bool {
 		ok := false
 		c.Do(func(s *lockstep.Session) { ok = s.Phase() == lockstep.Lobby })
 		return ok

@@ -1,7 +1,9 @@
 package host
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -46,42 +48,62 @@ type recording struct {
 // snapshots before it is written with what arrived.
 const reportWait = 2 * time.Second
 
-// path returns the file the next game, played in the room named roomName,
-// is recorded into.
-func (rs *recorders) path(roomName string) (string, error) {
+// path returns the file the next game, played in room roomID named
+// roomName, is recorded into, and whether that name is the game's own
+// (made here, never to be written over) rather than one the operator gave.
+func (rs *recorders) path(roomID uint32, roomName string) (string, bool, error) {
 	rs.count++
 	if rs.file != "" {
 		if rs.count == 1 {
-			return rs.file, nil
+			return rs.file, false, nil
 		}
 		ext := ".rsrp"
 		base := strings.TrimSuffix(rs.file, ext)
-		return base + "-" + strconv.Itoa(rs.count) + ext, nil
+		return base + "-" + strconv.Itoa(rs.count) + ext, false, nil
 	}
 	dir := rs.dir
 	if dir == "" {
 		d, err := replay.DefaultFolder()
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		dir = d
 	}
-	return filepath.Join(dir, replay.FileName(time.Now(), roomName)), nil
+	return filepath.Join(dir, replay.FileName(time.Now(), roomID, rs.count, roomName)), true, nil
 }
 
-// newRecorder is the rooms' Config.NewRecorder.
-func (rs *recorders) newRecorder(_ game.Setup, roomName string) room.Recorder {
+// maxNameTries bounds the names newRecorder tries for a game when another
+// process (a second server, a game hosted beside it) recorded into the
+// same folder under the same name.
+const maxNameTries = 16
+
+// newRecorder is room roomID's Config.NewRecorder.
+func (rs *recorders) newRecorder(roomID uint32, roomName string) room.Recorder {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	p, err := rs.path(roomName)
-	if err == nil {
-		var w *replay.Writer
-		if w, err = replay.Create(p, 0); err == nil {
-			rec := &recording{w: w, path: p}
-			rs.open = append(rs.open, rec)
-			rs.log("recording the game", "file", p)
-			return &hostRecorder{rs: rs, rec: rec}
+	var err error
+	for range maxNameTries {
+		var p string
+		var own bool
+		if p, own, err = rs.path(roomID, roomName); err != nil {
+			break
 		}
+		var w *replay.Writer
+		if own {
+			w, err = replay.CreateNew(p, 0)
+			if errors.Is(err, fs.ErrExist) {
+				continue // another process's game: the next count
+			}
+		} else {
+			w, err = replay.Create(p, 0)
+		}
+		if err != nil {
+			break
+		}
+		rec := &recording{w: w, path: p}
+		rs.open = append(rs.open, rec)
+		rs.log("recording the game", "file", p)
+		return &hostRecorder{rs: rs, rec: rec}
 	}
 	rs.log("cannot record the game", "err", err)
 	return nil

@@ -1,8 +1,10 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,7 +63,7 @@ func TestRecordsIntoTheReplaysFolder(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rs := &recorders{dir: c.dir, file: c.file}
-			p, err := rs.path("Friday night")
+			p, _, err := rs.path(2, "Friday night")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,5 +91,53 @@ func TestLoadHostKey(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, userdir.HostKeyFile)); err != nil {
 		t.Errorf("no key file: %v", err)
+	}
+}
+
+// TestReplayNamesAreUnique: games started in the same second on one host,
+// in two rooms of one name or one after the other in the same room, each
+// get a file of their own, named with the room's id; a file another
+// process left under the next name is not written over.
+func TestReplayNamesAreUnique(t *testing.T) {
+	dir := t.TempDir()
+	rs := &recorders{dir: dir, log: func(string, ...any) {}}
+	setup := game.Setup{Seed: 1, Players: 1, Mode: game.Coop, Lives: 3, StartWave: 1}
+	// A file another server wrote under the name the third game would
+	// take (its count, 3, this second or the next).
+	now := time.Now()
+	var planted []string
+	for _, at := range []time.Time{now, now.Add(time.Second)} {
+		p := filepath.Join(dir, replay.FileName(at, 1, 3, "Friday"))
+		if err := os.WriteFile(p, []byte("another game"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		planted = append(planted, p)
+	}
+	paths := map[string]bool{}
+	for i, roomID := range []uint32{1, 2, 1, 1} {
+		rec := rs.newRecorder(roomID, "Friday")
+		if rec == nil {
+			t.Fatalf("game %d: no recorder", i+1)
+		}
+		rec.Started(setup, "Friday", [game.MaxPlayers]string{"Ada"}, 2, 1)
+		rec.Finished(0, 0)
+		p := rec.(*hostRecorder).rec.path
+		if paths[p] {
+			t.Fatalf("game %d recorded into %s, as an earlier one", i+1, p)
+		}
+		paths[p] = true
+		if want := fmt.Sprintf("-r%d-", roomID); !strings.Contains(filepath.Base(p), want) {
+			t.Errorf("game %d in room %d: file %s does not name the room (%s)", i+1, roomID, p, want)
+		}
+	}
+	for _, p := range planted {
+		if b, err := os.ReadFile(p); err != nil || string(b) != "another game" {
+			t.Errorf("%s written over: %q, %v", p, b, err)
+		}
+	}
+	for p := range paths {
+		if _, err := replay.ReadFile(p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
 	}
 }

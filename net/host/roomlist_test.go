@@ -59,7 +59,13 @@ func TestRoomListPages(t *testing.T) {
 		}
 	}
 	// 21 rooms (the default one and 20 created), 4 of them unlisted: 17
-	// listed (rooms 6, 11, 16 and 21 are not), a full page and one more.
+	// listed, rooms 1 to 17 with no gap where the unlisted ones were
+	// made (their ids are of another range), a full page and one more.
+	for id := range unlisted {
+		if id < wire.UnlistedRooms {
+			t.Errorf("unlisted room %d: want an id of the unlisted range, from %d", id, uint32(wire.UnlistedRooms))
+		}
+	}
 	for _, c := range []struct {
 		name  string
 		after uint32
@@ -68,8 +74,9 @@ func TestRoomListPages(t *testing.T) {
 		more  bool
 	}{
 		{"first page", 0, wire.MaxListRooms, host.DefaultRoom, true},
-		{"second page", 19, 1, 20, false},
-		{"past the last listed room", 20, 0, 0, false},
+		{"second page", 16, 1, 17, false},
+		{"past the last listed room", 17, 0, 0, false},
+		{"past the unlisted ids", wire.UnlistedRooms, 0, 0, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			l := pipeExchange(t, h, p, wire.RoomListRequest{After: c.after}, isRoomList).(wire.RoomList)
@@ -79,7 +86,10 @@ func TestRoomListPages(t *testing.T) {
 			if c.ids > 0 && l.Rooms[0].RoomID != c.first {
 				t.Errorf("first room %d, want %d", l.Rooms[0].RoomID, c.first)
 			}
-			for _, ri := range l.Rooms {
+			for i, ri := range l.Rooms {
+				if i > 0 && ri.RoomID != l.Rooms[i-1].RoomID+1 {
+					t.Errorf("room %d listed after room %d: a gap", ri.RoomID, l.Rooms[i-1].RoomID)
+				}
 				if unlisted[ri.RoomID] || ri.RoomID <= c.after {
 					t.Errorf("room %d listed after %d (unlisted: %v)", ri.RoomID, c.after, unlisted[ri.RoomID])
 				}

@@ -31,7 +31,8 @@ type Stats struct {
 	StrayedOut uint64
 
 	// RoomsCreated counts the rooms opened for a CreateRoom; RoomsRefused
-	// the CreateRooms refused, by reason ("full", "limit", "room_key");
+	// the CreateRooms refused, by reason ("full", "limit", "room_key",
+	// "net_limit");
 	// CreatedPlayers is the players in the created rooms open now (the
 	// default room's are in Players only).
 	RoomsCreated   uint64

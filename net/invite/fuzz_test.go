@@ -16,9 +16,14 @@ func FuzzDecode(f *testing.F) {
 	} {
 		f.Add(mustCode(f, testFP, addrs...).String())
 	}
-	for _, room := range []uint32{2, 300, 1 << 31} {
+	for _, room := range []uint32{2, 300, 1<<31 - 1} {
 		c := mustCode(f, testFP, "203.0.113.7:7777", "192.168.1.20:7777")
 		c.RoomID = room
+		f.Add(c.String())
+	}
+	for _, secret := range []uint64{1, 1 << 63, 0x0123_4567_89AB_CDEF} {
+		c := mustCode(f, testFP, "203.0.113.7:7777")
+		c.Secret = secret
 		f.Add(c.String())
 	}
 	f.Add("k7qm xxxx")

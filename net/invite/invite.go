@@ -16,12 +16,18 @@
 // significant, are the payload:
 //
 //	3 bits   format: 0, a host's code (its default room); 1, a room on a
-//	         server (`rockstep -server`), whose id follows; 2–7 are for
-//	         later formats: this version refuses them with ErrNewer, and a
-//	         later one still reads formats 0 and 1
+//	         server (`rockstep -server`), whose id follows; 2, an unlisted
+//	         room on a server, whose secret follows; 3–7 are for later
+//	         formats: this version refuses them with ErrNewer, and a later
+//	         one still reads formats 0 to 2 (a version before format 2
+//	         refuses it with ErrNewer too)
 //	format 1 only:
 //	  2 bits the room id's bytes, less one (1 to 4: as few as it takes)
-//	  8–32 bits the room id, never 0, most significant first
+//	  8–32 bits the room id, never 0 and below wire.UnlistedRooms (2³¹),
+//	         most significant first
+//	format 2 only:
+//	  64 bits the room's secret (wire.RoomCreated.Secret), never 0, most
+//	         significant first; the room's id is wire.SecretRoom of it
 //	2 bits   the number of addresses, less one (1 to 4)
 //	per address, in the order the host prefers them:
 //	  2 bits kind: 0 an IPv4 in 192.168.0.0/16 (16 bits follow: the low
@@ -43,7 +49,10 @@
 // 192.168.0.0/16, both on the default port, is 25 to 27 symbols (seven
 // groups); with a LAN address only, 18 to 20; each further IPv4 address
 // adds 4 to 7, an IPv6 one about 26. An address, its port and 64 bits of
-// key do not fit in the 16 symbols once hoped for.
+// key do not fit in the 16 symbols once hoped for. A server room's code
+// with one public IPv4 address on the default port is 24 to 25 symbols
+// (a room id of one byte); an unlisted room's, at most 36: its 64-bit
+// secret is what keeps strangers out, and cannot be shorter.
 package invite
 
 import (
@@ -78,6 +87,7 @@ const (
 const (
 	formatHost       = 0
 	formatServerRoom = 1
+	formatSecretRoom = 2
 )
 
 // Address kinds (2 bits).
@@ -108,6 +118,10 @@ type Code struct {
 	// RoomID, if not 0, names a room on a server (format 1): joining the
 	// code joins that room, not the server's default one.
 	RoomID uint32
+	// Secret, if not 0, is the secret of an unlisted room on a server
+	// (format 2), whose id RoomID is then wire.SecretRoom(Secret): a Join
+	// to it carries the secret (wire.Join.Secret).
+	Secret uint64
 }
 
 // New makes the code of a host reached at addrs (the first MaxAddrs
@@ -180,9 +194,20 @@ func Encode(c Code) (string, error) {
 		return "", fmt.Errorf("invite code: %d addresses, want 1 to %d", len(c.Addrs), MaxAddrs)
 	}
 	var w bitWriter
-	if c.RoomID == 0 {
+	switch {
+	case c.Secret != 0:
+		if c.RoomID != 0 && c.RoomID != wire.SecretRoom(c.Secret) {
+			return "", fmt.Errorf("invite code: room %d is not the room of its secret (%d)", c.RoomID, wire.SecretRoom(c.Secret))
+		}
+		w.put(formatSecretRoom, 3)
+		var b [8]byte
+		binary.BigEndian.PutUint64(b[:], c.Secret)
+		w.putBytes(b[:])
+	case c.RoomID >= wire.UnlistedRooms:
+		return "", fmt.Errorf("invite code: room %d is unlisted: its code needs the room's secret", c.RoomID)
+	case c.RoomID == 0:
 		w.put(formatHost, 3)
-	} else {
+	default:
 		w.put(formatServerRoom, 3)
 		n := roomIDBytes(c.RoomID)
 		w.put(uint64(n-1), 2)
@@ -278,6 +303,14 @@ func Decode(s string) (Code, error) {
 		if c.RoomID == 0 { // a host's code is format 0; Encode never writes this
 			return Code{}, ErrGarbled
 		}
+	case formatSecretRoom:
+		var b [8]byte
+		r.getBytes(b[:])
+		c.Secret = binary.BigEndian.Uint64(b[:])
+		if c.Secret == 0 { // Encode never writes this
+			return Code{}, ErrGarbled
+		}
+		c.RoomID = wire.SecretRoom(c.Secret)
 	default:
 		return Code{}, fmt.Errorf("%w (format %d)", ErrNewer, format)
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"rockstep/net/wire"
 )
 
 const testFP = "0123456789abcdef0123456789abcdef"
@@ -117,7 +119,7 @@ func TestCodeDecodeErrors(t *testing.T) {
 	good := mustCode(t, testFP, "192.168.1.20:7777").String()
 	newer := func() string {
 		var w bitWriter
-		w.put(2, 3) // a format after a server room's
+		w.put(3, 3) // a format after an unlisted room's
 		w.putBytes([]byte("a later format"))
 		return group(withChecks(digits(&w.v)))
 	}()
@@ -164,7 +166,7 @@ func TestServerRoomCode(t *testing.T) {
 		{"room 255", 255, 24},
 		{"room 256", 256, 26},
 		{"room 70000", 70000, 28},
-		{"the largest id", 0xFFFFFFFF, 30},
+		{"the largest listed id", wire.UnlistedRooms - 1, 30},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := host
@@ -268,5 +270,63 @@ func TestCodeLooks(t *testing.T) {
 	}
 	if s := mustCode(t, testFP, "203.0.113.7:7777").String(); !Looks(s) {
 		t.Errorf("Looks(%s) = false for a code", s)
+	}
+}
+
+// TestUnlistedRoomCode: an unlisted room's code (format 2) carries its
+// 64-bit secret, from which the room's id follows (wire.SecretRoom); a
+// code of an id in the unlisted range without its secret, or of a secret
+// and another room's id, is not made; a format 2 code of secret 0 is
+// garbled; and a Rockstep that knows only formats 0 and 1 (their bits are
+// the same) refuses it as newer rather than joining some other room.
+func TestUnlistedRoomCode(t *testing.T) {
+	host := mustCode(t, testFP, "203.0.113.7:7777")
+	widest := mustCode(t, strings.Repeat("f", 16), "255.255.255.255:7777") // the longest code of one such address
+	for i, secret := range []uint64{1, 0x8000_0000_0000_0000, 0xFFFF_FFFF_FFFF_FFFF, 0x0123_4567_89AB_CDEF} {
+		c := host
+		if i == 2 {
+			c = widest
+		}
+		c.Secret = secret
+		s, err := Encode(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(strings.ReplaceAll(s, "-", "")); n > 36 {
+			t.Errorf("code %s: %d symbols, want at most 36", s, n)
+		}
+		got, err := Decode(s)
+		c.RoomID = wire.SecretRoom(secret)
+		if err != nil || !reflect.DeepEqual(got, c) {
+			t.Fatalf("Decode(%s) = %+v, %v; want %+v", s, got, err, c)
+		}
+		if again, err := Encode(got); err != nil || again != s {
+			t.Errorf("Encode(%+v) = %s, %v; want %s", got, again, err, s)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		room   uint32
+		secret uint64
+	}{
+		{"an unlisted id without its secret", wire.SecretRoom(7), 0},
+		{"a secret and another room's id", 5, 7 << 32},
+	} {
+		c := host
+		c.RoomID, c.Secret = tc.room, tc.secret
+		if s, err := Encode(c); err == nil {
+			t.Errorf("%s: code %s, want none", tc.name, s)
+		}
+	}
+	var w bitWriter
+	w.put(formatSecretRoom, 3)
+	w.putBytes(make([]byte, 8))
+	w.put(0, 2)
+	w.put(kind4, 2)
+	w.putBytes([]byte{203, 0, 113, 7})
+	w.put(1, 1)
+	w.putBytes(host.Pin[:])
+	if c, err := Decode(group(withChecks(digits(&w.v)))); !errors.Is(err, ErrGarbled) {
+		t.Errorf("a format 2 code of secret 0: %+v, %v; want %v", c, err, ErrGarbled)
 	}
 }

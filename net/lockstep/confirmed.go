@@ -253,6 +253,7 @@ func (s *Session) completeTurn(mt *wire.MasterTurn) {
 		s.cfg.OnTurnEnd(c, h, g.world)
 	}
 	s.keepRecent(c)
+	s.digestAt(c, g.world)
 	if repaired {
 		s.send(wire.Repair{Kind: wire.RepairDone, Turn: c, Upto: c})
 	}

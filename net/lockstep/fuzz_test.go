@@ -198,6 +198,8 @@ func fuzzSeeds(tb testing.TB) map[string][]byte {
 		{"master-end", wire.MasterPacket{ClientAck: 1, Turns: []wire.MasterTurn{turn(0, wire.RoomEvent{Kind: wire.EventEnd})}}},
 		{"master-left", wire.MasterPacket{Turns: []wire.MasterTurn{turn(0, wire.RoomEvent{Kind: wire.EventLeft, Slot: 0})}}},
 		{"snapshot-request", wire.SnapshotRequest{Turn: 0}},
+		{"digest-request", wire.DigestRequest{Turn: 0}},
+		{"digest-request-ahead", wire.DigestRequest{Turn: 3}},
 		{"snapshot-last-chunk", cs[len(cs)-1]},
 		{"desync-report", wire.DesyncReport{Turn: 0, Entries: []wire.HashEntry{{Slot: 0, HashLow: 1}, {Slot: 1, HashLow: 2}}}},
 		{"room-status-finished", wire.RoomStatus{State: wire.StateFinished, Turn: 0, End: wire.EndByHost, Final: 0}},

@@ -125,10 +125,18 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		s.onChunk(m)
 	case wire.SnapshotRequest:
 		s.onSnapshotRequest(m.Turn)
+	case wire.DigestRequest:
+		s.onDigestRequest(m.Turn)
 	case wire.DesyncReport:
 		if s.room.desync == nil {
 			rep := m
 			s.room.desync = &rep
+			if s.repair.rewound {
+				// The split came back after a rewind: the engine is
+				// blamed only if this machine cannot repeat its own turns.
+				ok, _ := s.SelfCheck()
+				s.repair.selfFault = !ok
+			}
 			s.emit(Event{Kind: EvDesync, Turn: m.Turn})
 		}
 	case wire.RoomStatus:
@@ -167,6 +175,9 @@ func (s *Session) sendJoin() {
 	}
 	s.room.lastJoin = s.now
 	j := wire.Join{RoomID: s.cfg.RoomID, PlayerID: s.cfg.PlayerID, Name: s.cfg.Name, Token: s.room.token, Spectate: s.cfg.Spectate, Rules: s.cfg.Rules}
+	if j.RoomID != 0 && !s.hand.migrating {
+		j.Secret = s.cfg.RoomSecret // an unlisted room's, which its server asks of every Join
+	}
 	if s.hand.migrating {
 		j.RoomID = 0       // the successor's room is the default one of its host
 		if !s.hand.fresh { // else a plain rejoin: catch up from the room's snapshot
@@ -253,7 +264,8 @@ func (s *Session) begin() {
 	s.sync.count = 0      // nothing of the last game is re-simulated
 	s.lobby = lobbyWish{} // wishes never outlive the game they were made for
 	s.snap.want = false
-	s.repair.want, s.repair.havePend, s.repair.rewound = false, false, false // repairs of the last game
+	s.repair.want, s.repair.havePend, s.repair.rewound, s.repair.selfFault = false, false, false, false // repairs of the last game
+	s.digest.n = 0                                                                                      // digests asked of the last game
 	s.hand.history, s.hand.cut, s.hand.asked = s.hand.history[:0], false, false
 	// The last game's finished status must not end this one: until the
 	// room says otherwise, the game runs.

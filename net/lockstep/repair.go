@@ -24,9 +24,21 @@ import (
 // RepairedText is what a player whose world was repaired is shown.
 const RepairedText = "your game was out of step with the others and has been repaired"
 
+// UnprovenText says why a game of two stopped whose hashes differed again
+// after every player rewound to where they agreed: the room runs no engine,
+// so it cannot show whose world is right, and this machine's own
+// re-simulation (SelfCheck) agrees with itself. UnprovenManyText says it
+// for more players.
+const (
+	UnprovenText     = "your games disagree and neither can be shown right: one of the two computers is faulty or modified"
+	UnprovenManyText = "your games disagree and no side can be shown right: some of these computers are faulty or modified"
+)
+
 // NotDeterministicText says why a game stopped whose hashes differed again
-// after every player rewound to where they agreed.
-const NotDeterministicText = "the game engine is not deterministic for this game"
+// after a rewind when this machine's own re-simulation of its last turns
+// gave another world than it had (SelfCheck): only then is this computer's
+// engine shown not to be deterministic.
+const NotDeterministicText = "this computer ran the same turns twice and got two different worlds: its game engine is not deterministic here"
 
 // StrayedText is what the others are shown of a player sent away because
 // its world kept disagreeing with theirs (after its name).
@@ -40,12 +52,80 @@ type repairIO struct {
 	pendAt   uint32
 	havePend bool
 	rewound  bool // this game rewound (reset when a game begins)
+	// selfFault: when the game stopped after a rewind, this session's
+	// re-simulation of its kept turns disagreed with its own worlds.
+	selfFault bool
 }
 
 // Rewound reports whether every player rewound in this game (no majority
-// agreed on a turn's hash): a desync after that means the engine is not
-// deterministic for this game (NotDeterministicText).
+// agreed on a turn's hash): a desync after that is a split nobody can
+// settle (StoppedText).
 func (s *Session) Rewound() bool { return s.repair.rewound }
+
+// StoppedText says why the game stopped on a desync after every player
+// rewound: UnprovenText (or UnprovenManyText, for more than two players)
+// unless this machine's own re-simulation of its last turns showed its
+// engine to give another world than it had (NotDeterministicText). ""
+// before such a stop.
+func (s *Session) StoppedText() string {
+	d := s.room.desync
+	if d == nil || !s.repair.rewound {
+		return ""
+	}
+	if s.repair.selfFault {
+		return NotDeterministicText
+	}
+	if len(d.Entries) > 2 {
+		return UnprovenManyText
+	}
+	return UnprovenText
+}
+
+// SelfCheck executes again, from the oldest world it keeps, the master
+// turns it still holds up to the newest world it keeps, and reports
+// whether every kept world came out the same (checked: how many turns it
+// compared). A machine whose engine gives two results for the same turns
+// fails it; one whose world was made to disagree by a fault after a turn
+// (Fault.FlipAt) does too.
+func (s *Session) SelfCheck() (ok bool, checked int) {
+	g := &s.game
+	n := uint32(len(g.recent))
+	if n == 0 || g.world == nil {
+		return true, 0
+	}
+	from, found := uint32(0), false
+	for i := range g.recent {
+		r := &g.recent[i]
+		if r.ok && (!found || r.turn < from) {
+			from, found = r.turn, true
+		}
+	}
+	if !found {
+		return true, 0
+	}
+	w := g.recent[from%n].w
+	var in [game.MaxPlayers]game.Input
+	for t := from + 1; t < g.turn; t++ {
+		mt, held := g.masters.get(t)
+		if !held {
+			break
+		}
+		for k := 0; k < int(mt.Count); k++ {
+			for i := range in {
+				in[i] = mt.Inputs[i][k]
+			}
+			w.Step(in)
+		}
+		w.NumEvents = 0
+		if r := &g.recent[t%n]; r.ok && r.turn == t {
+			checked++
+			if w.Hash() != r.w.Hash() {
+				return false, checked
+			}
+		}
+	}
+	return true, checked
+}
 
 func (s *Session) onRepair(m wire.Repair) {
 	g := &s.game

@@ -90,6 +90,10 @@ type Config struct {
 	// Fault, if set, is a deliberate fault (`-fault`, for tests and to
 	// see desync repair work; repair.go). Not with Shared.
 	Fault Fault
+	// RoomSecret is the secret of an unlisted room on a server (its
+	// invite code's, or RoomCreated's), sent in every Join to RoomID
+	// (wire.Join.Secret); 0: none.
+	RoomSecret uint64
 }
 
 // LAN returns the settings for a game on a local network.
@@ -184,6 +188,7 @@ type Session struct {
 	snap        snapshotIO   // snapshots in (catch-up) and out (requests)
 	away        awayEnd      // the game that ended while we were away (awayend.go)
 	repair      repairIO     // a strayed world repaired (repair.go)
+	digest      digestIO     // digests the room asked for (digest.go)
 	faulted     bool         // Config.Fault's flip was applied
 	pred        predictor    // the displayed world, when predicting
 	sync        syncChecker  // the -synctest mode
@@ -267,8 +272,9 @@ func (s *Session) heardNow() { s.room.heardAt, s.room.heard = s.now, true }
 
 // RoomSilence returns how long the room has said nothing (no master
 // packet, status or start) while the game should be flowing: playing, not
-// ended, neither paused, lagging nor desynced (those have their own words,
-// and the room then repeats its status only once a second). It is 0
+// ended, neither paused, lagging, desynced nor held for want of a majority
+// (Apart) (those have their own words, and the room then repeats its
+// status only once a second). It is 0
 // otherwise. Read it against SilentAfter; it does not decide when a
 // migration starts.
 func (s *Session) RoomSilence() time.Duration {
@@ -278,6 +284,9 @@ func (s *Session) RoomSilence() time.Duration {
 		return 0
 	case st.State != wire.StateRunning || (st.Child != wire.ChildIterating && st.Child != wire.ChildVacancy):
 		return 0
+	}
+	if _, apart := s.Apart(); apart {
+		return 0 // the room holds the game for want of a majority, and says so once a second
 	}
 	return max(s.now-s.room.heardAt, 0)
 }

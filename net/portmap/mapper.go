@@ -4,13 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"log/slog"
 	"net"
 	"net/netip"
-	"strings"
 	"sync"
 	"time"
-
-	natpmp "github.com/jackpal/go-nat-pmp"
 )
 
 // Config is how a Mapper finds and asks the router.
@@ -21,12 +19,16 @@ type Config struct {
 	// Order is the protocols tried, in order (nil: PCP, NAT-PMP, UPnP).
 	Order  []Proto
 	Timing Timing // zero: DefaultTiming
-	// PCPPort and SSDPPort are the gateway's ports (0: 5351 and 1900);
-	// tests use others. NAT-PMP always uses 5351 (its library's).
+	// PCPPort and SSDPPort are the gateway's ports (0: 5351, which PCP
+	// and NAT-PMP share, and 1900); tests use others.
 	PCPPort, SSDPPort uint16
 	// OnChange, if set, is called (on the Mapper's goroutine) with every
 	// new status: the server logs it.
 	OnChange func(Status)
+	// Log, if set, is told what happens between statuses (a renewal the
+	// router did not answer, the mapping asked again after it, the router
+	// seen to have restarted, Suspect), on the Mapper's goroutine.
+	Log *slog.Logger
 }
 
 // The gateway's standard ports.
@@ -51,8 +53,9 @@ type Mapper struct {
 	status Status
 	closed bool
 
-	stop chan struct{}
-	done chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	suspect chan struct{} // Suspect's hint to the run loop (1 buffered)
 
 	// The edge's per-protocol state, touched by the request goroutines.
 	edgeMu sync.Mutex
@@ -75,7 +78,7 @@ func Start(internal uint16, cfg Config) *Mapper {
 		cfg.SSDPPort = ssdpPort
 	}
 	m := &Mapper{cfg: cfg, internal: internal, status: Status{Verdict: Asking, Internal: internal},
-		stop: make(chan struct{}), done: make(chan struct{})}
+		stop: make(chan struct{}), done: make(chan struct{}), suspect: make(chan struct{}, 1)}
 	_, _ = rand.Read(m.nonce[:])
 	go m.run()
 	return m
@@ -84,7 +87,7 @@ func Start(internal uint16, cfg Config) *Mapper {
 // Disabled returns a Mapper that asks nothing: its status says port
 // mapping is off.
 func Disabled(internal uint16) *Mapper {
-	m := &Mapper{internal: internal, status: Status{Verdict: Off, Internal: internal}, stop: make(chan struct{}), done: make(chan struct{})}
+	m := &Mapper{internal: internal, status: Status{Verdict: Off, Internal: internal}, stop: make(chan struct{}), done: make(chan struct{}), suspect: make(chan struct{}, 1)}
 	close(m.done)
 	return m
 }
@@ -98,6 +101,24 @@ func (m *Mapper) Status() Status {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.status
+}
+
+// Suspect hints that the mapping may be gone: the host's guests all fell
+// silent at once, as they do when the router restarted and forgot it. The
+// router is asked again within seconds (at once, or 2 s after the last
+// request), and, if it does not answer, again with the retry backoff (at
+// most 8 s apart) until it does. It returns at once and may be called as
+// often as the host likes (from any goroutine; m may be nil): the hints
+// between two requests count as one. It does nothing unless a mapping is
+// held or was held and lost.
+func (m *Mapper) Suspect() {
+	if m == nil {
+		return
+	}
+	select {
+	case m.suspect <- struct{}{}:
+	default:
+	}
 }
 
 // Close deletes the mapping, if one is held, waiting at most about a
@@ -140,6 +161,10 @@ func (m *Mapper) run() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	announced := make(chan uint32, 1)
+	if conn := listenAnnouncements(gw, announced); conn != nil {
+		defer conn.Close()
+	}
 	results := make(chan Result, 4)
 	do := func(acts []Action) {
 		for _, a := range acts {
@@ -165,6 +190,7 @@ func (m *Mapper) run() {
 		} else {
 			timer.Reset(24 * time.Hour)
 		}
+		failures, restarts := mach.Failures(), mach.Restarts()
 		select {
 		case <-m.stop:
 			acts := mach.Close()
@@ -180,8 +206,37 @@ func (m *Mapper) run() {
 			do(mach.Report(time.Now(), r))
 		case <-timer.C:
 			do(mach.Tick(time.Now()))
+		case epoch := <-announced:
+			do(mach.Announce(time.Now(), epoch))
+		case <-m.suspect:
+			if acts := mach.Suspect(time.Now()); len(acts) > 0 {
+				m.logf("portmap: asking the router again: the host suspects the mapping was lost", "proto", acts[0].Proto.String())
+				do(acts)
+			}
 		}
+		m.logChange(mach, failures, restarts)
 		m.setStatus(mach.Status())
+	}
+}
+
+// logChange logs what an event changed beyond the status: the router seen
+// to have restarted (its epoch, in an answer or an announcement), the
+// first of a run of failed renewals, a mapping granted after failures.
+func (m *Mapper) logChange(mach *Machine, failures, restarts int) {
+	if mach.Restarts() > restarts {
+		m.logf("portmap: the router restarted (its epoch says so): the mapping is asked again")
+	}
+	switch st := mach.Status(); {
+	case failures > 0 && mach.Failures() == 0 && st.Verdict == Opened:
+		m.logf("portmap: the router answered again: mapping granted", "after_failures", failures, "proto", st.Proto.String(), "external", st.External.String())
+	case failures == 0 && mach.Failures() > 0:
+		m.logf("portmap: the router did not renew the mapping: asking again with backoff", "verdict", st.String())
+	}
+}
+
+func (m *Mapper) logf(msg string, args ...any) {
+	if m.cfg.Log != nil {
+		m.cfg.Log.Info(msg, args...)
 	}
 }
 
@@ -198,31 +253,25 @@ func (m *Mapper) perform(ctx context.Context, gw netip.Addr, a Action) Result {
 	return Result{Outcome: Unsupported}
 }
 
-// pcp sends a MAP request to the gateway and waits for its answer,
-// sending again after 250 ms (RFC 6887's first retransmission) while ctx
-// lasts.
-func (m *Mapper) pcp(ctx context.Context, gw netip.Addr, a Action) Result {
-	conn, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(netip.AddrPortFrom(gw, m.cfg.PCPPort)))
+// ask sends req to the gateway's port and returns the first answer that
+// accept takes, sending again after 250 ms, then 500 ms, 1 s, 2 s (RFC
+// 6887 and RFC 6886 retransmit so) while ctx lasts. Only the gateway's
+// answers are read: the socket is connected to it.
+func ask(ctx context.Context, gw netip.Addr, port uint16, req []byte, accept func([]byte) bool) ([]byte, bool) {
+	conn, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(netip.AddrPortFrom(gw, port)))
 	if err != nil {
-		return Result{Outcome: Silent}
+		return nil, false
 	}
 	defer conn.Close()
-	local := conn.LocalAddr().(*net.UDPAddr).AddrPort().Addr().Unmap()
-	life := uint32(a.Lifetime / time.Second)
-	ext := a.ExtPort
-	if a.Kind == Unmap {
-		life, ext = 0, 0
-	}
-	req := pcpMapRequest(local, m.nonce, a.Internal, ext, life)
 	stopRead := context.AfterFunc(ctx, func() { _ = conn.SetReadDeadline(time.Now()) })
 	defer stopRead()
-	buf := make([]byte, 1100) // bytes: PCP's largest message
+	buf := make([]byte, 1100) // bytes: PCP's largest message; NAT-PMP's are 16
 	for try := 0; try < 4; try++ {
 		if ctx.Err() != nil {
 			break
 		}
 		if _, err := conn.Write(req); err != nil {
-			return Result{Outcome: Silent} // e.g. ICMP port unreachable: no PCP here
+			return nil, false // e.g. ICMP port unreachable: nobody speaks it here
 		}
 		_ = conn.SetReadDeadline(time.Now().Add(250 * time.Millisecond << try))
 		for {
@@ -232,71 +281,92 @@ func (m *Mapper) pcp(ctx context.Context, gw netip.Addr, a Action) Result {
 				if errors.As(err, &ne) && ne.Timeout() {
 					break // send again
 				}
-				return Result{Outcome: Silent}
+				return nil, false
 			}
-			ans, err := parsePCPAnswer(buf[:n], m.nonce)
-			if err != nil {
-				continue // a stray or another request's answer: keep reading
+			if accept(buf[:n]) {
+				return buf[:n], true
 			}
-			o, why := pcpOutcome(ans.result)
-			return Result{Outcome: o, Why: why, External: ans.external, Lifetime: time.Duration(ans.lifetime) * time.Second}
+			// A stray, or another request's answer: keep reading.
 		}
 	}
-	return Result{Outcome: Silent}
+	return nil, false
+}
+
+// localAddr is our address as the gateway sees it (the source of a
+// datagram to it).
+func localAddr(gw netip.Addr, port uint16) (netip.Addr, error) {
+	conn, err := net.DialUDP("udp", nil, net.UDPAddrFromAddrPort(netip.AddrPortFrom(gw, port)))
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	defer conn.Close()
+	return conn.LocalAddr().(*net.UDPAddr).AddrPort().Addr().Unmap(), nil
+}
+
+// pcp sends a MAP request to the gateway and waits for its answer.
+func (m *Mapper) pcp(ctx context.Context, gw netip.Addr, a Action) Result {
+	local, err := localAddr(gw, m.cfg.PCPPort)
+	if err != nil {
+		return Result{Outcome: Silent}
+	}
+	life := uint32(a.Lifetime / time.Second)
+	ext := a.ExtPort
+	if a.Kind == Unmap {
+		life, ext = 0, 0
+	}
+	var ans pcpAnswer
+	_, ok := ask(ctx, gw, m.cfg.PCPPort, pcpMapRequest(local, m.nonce, a.Internal, ext, life), func(b []byte) bool {
+		var err error
+		ans, err = parsePCPAnswer(b, m.nonce)
+		return err == nil
+	})
+	if !ok {
+		return Result{Outcome: Silent}
+	}
+	o, why := pcpOutcome(ans.result)
+	// A NAT-PMP router's UNSUPP_VERSION answer carries no PCP epoch.
+	hasEpoch := ans.result != pcpUnsuppVersion
+	return Result{Outcome: o, Why: why, External: ans.external, Lifetime: time.Duration(ans.lifetime) * time.Second, Epoch: ans.epoch, HasEpoch: hasEpoch}
 }
 
 // natpmp asks by NAT-PMP (RFC 6886): the router's outside address, then
-// the mapping. The library retransmits within the timeout it is given.
+// the mapping; both answers are read by their result codes.
 func (m *Mapper) natpmp(ctx context.Context, gw netip.Addr, a Action) Result {
-	timeout := time.Until(deadline(ctx))
-	if timeout <= 0 {
-		return Result{Outcome: Silent}
+	exchange := func(req []byte, op byte) (natpmpAnswer, bool) {
+		var ans natpmpAnswer
+		_, ok := ask(ctx, gw, m.cfg.PCPPort, req, func(b []byte) bool {
+			var err error
+			ans, err = parseNATPMPAnswer(b, op, a.Internal)
+			return err == nil
+		})
+		return ans, ok
 	}
-	c := natpmp.NewClientWithTimeout(gw.AsSlice(), timeout)
+	result := func(ans natpmpAnswer) Result {
+		o, why := natpmpOutcome(ans.result)
+		return Result{Outcome: o, Why: why, Epoch: ans.epoch, HasEpoch: ans.result != natpmpUnsuppVersion}
+	}
 	if a.Kind == Unmap {
-		_, err := c.AddPortMapping("udp", int(a.Internal), 0, 0)
-		return natpmpResult(err)
+		ans, ok := exchange(natpmpMapRequest(a.Internal, 0, 0), natpmpOpMapUDP)
+		if !ok {
+			return Result{Outcome: Silent}
+		}
+		return result(ans)
 	}
-	ext, err := c.GetExternalAddress()
-	if err != nil {
-		return natpmpResult(err)
-	}
-	if timeout = time.Until(deadline(ctx)); timeout <= 0 {
+	addr, ok := exchange(natpmpAddressRequest(), natpmpOpAddress)
+	if !ok {
 		return Result{Outcome: Silent}
 	}
-	c = natpmp.NewClientWithTimeout(gw.AsSlice(), timeout)
-	r, err := c.AddPortMapping("udp", int(a.Internal), int(a.ExtPort), int(a.Lifetime/time.Second))
-	if err != nil {
-		return natpmpResult(err)
+	if addr.result != natpmpSuccess {
+		return result(addr)
 	}
-	addr := netip.AddrFrom4(ext.ExternalIPAddress)
-	return Result{Outcome: OK, External: netip.AddrPortFrom(addr, r.MappedExternalPort), Lifetime: time.Duration(r.PortMappingLifetimeInSeconds) * time.Second}
-}
-
-// natpmpResult reads the library's error: it reports a router's result
-// codes only in words.
-func natpmpResult(err error) Result {
-	if err == nil {
-		return Result{Outcome: OK}
-	}
-	s := err.Error()
-	switch {
-	case strings.Contains(s, "result code 3"):
-		return Result{Outcome: NoPublic}
-	case strings.Contains(s, "result code 2"):
-		return Result{Outcome: Denied, Why: "not authorized"}
-	case strings.Contains(s, "result code 4"):
-		return Result{Outcome: Denied, Why: "no room for another mapping"}
-	case strings.Contains(s, "result code"), strings.Contains(s, "protocol version"):
-		return Result{Outcome: Unsupported}
-	}
-	return Result{Outcome: Silent}
-}
-
-func deadline(ctx context.Context) time.Time {
-	d, ok := ctx.Deadline()
+	mapped, ok := exchange(natpmpMapRequest(a.Internal, a.ExtPort, uint32(a.Lifetime/time.Second)), natpmpOpMapUDP)
 	if !ok {
-		return time.Now().Add(time.Second)
+		return Result{Outcome: Silent}
 	}
-	return d
+	r := result(mapped)
+	if r.Outcome == OK {
+		r.External = netip.AddrPortFrom(addr.external, mapped.mapped)
+		r.Lifetime = time.Duration(mapped.lifetime) * time.Second
+	}
+	return r
 }

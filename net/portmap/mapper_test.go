@@ -189,3 +189,121 @@ func FuzzParsePCPAnswer(f *testing.F) {
 		_, _ = parsePCPAnswer(b, [12]byte{})
 	})
 }
+
+func TestParseNATPMPAnswer(t *testing.T) {
+	addr := []byte{0, 128, 0, 0, 0, 0, 1, 44, 7, 7, 7, 7}
+	mapped := []byte{0, 129, 0, 0, 0, 0, 1, 44, 0x1e, 0x61, 0x1e, 0x62, 0, 0, 0x0e, 0x10}
+	tests := []struct {
+		name     string
+		b        []byte
+		op       byte
+		wantErr  bool
+		result   uint16
+		epoch    uint32
+		ext      string
+		port     uint16
+		lifetime uint32
+		outcome  Outcome
+	}{
+		{"outside address", addr, natpmpOpAddress, false, 0, 300, "7.7.7.7", 0, 0, OK},
+		{"mapping", mapped, natpmpOpMapUDP, false, 0, 300, "", 7778, 3600, OK},
+		{"another port's mapping", mapped, natpmpOpMapUDP, true, 0, 0, "", 0, 0, 0},
+		{"no public address: code 3", []byte{0, 128, 0, 3, 0, 0, 0, 9}, natpmpOpAddress, false, 3, 9, "", 0, 0, NoPublic},
+		{"not authorized: code 2", []byte{0, 129, 0, 2, 0, 0, 0, 9}, natpmpOpMapUDP, false, 2, 9, "", 0, 0, Denied},
+		{"out of resources: code 4", []byte{0, 129, 0, 4}, natpmpOpMapUDP, false, 4, 0, "", 0, 0, Denied},
+		{"a PCP router: version 2, UNSUPP_VERSION", []byte{2, 128, 0, 1}, natpmpOpAddress, false, 1, 0, "", 0, 0, Unsupported},
+		{"unknown code", []byte{0, 129, 0, 77, 0, 0, 0, 0}, natpmpOpMapUDP, false, 77, 0, "", 0, 0, Denied},
+		{"the answer to another opcode", addr, natpmpOpMapUDP, true, 0, 0, "", 0, 0, 0},
+		{"truncated success", addr[:10], natpmpOpAddress, true, 0, 0, "", 0, 0, 0},
+		{"empty", nil, natpmpOpAddress, true, 0, 0, "", 0, 0, 0},
+		{"a request", natpmpMapRequest(7777, 7777, 3600), natpmpOpMapUDP, true, 0, 0, "", 0, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			internal := uint16(0x1e61) // 7777
+			if tt.name == "another port's mapping" {
+				internal = 7000
+			}
+			a, err := parseNATPMPAnswer(tt.b, tt.op, internal)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err %v, want error %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if a.result != tt.result || a.epoch != tt.epoch || (tt.ext != "" && a.external.String() != tt.ext) || a.mapped != tt.port || a.lifetime != tt.lifetime {
+				t.Fatalf("got %+v, want result %d epoch %d external %s port %d lifetime %d", a, tt.result, tt.epoch, tt.ext, tt.port, tt.lifetime)
+			}
+			if o, _ := natpmpOutcome(a.result); o != tt.outcome {
+				t.Fatalf("outcome %v, want %v", o, tt.outcome)
+			}
+		})
+	}
+}
+
+func FuzzParseNATPMPAnswer(f *testing.F) {
+	f.Add([]byte{0, 128, 0, 0, 0, 0, 1, 44, 7, 7, 7, 7}, byte(0))
+	f.Add([]byte{0, 129, 0, 0, 0, 0, 1, 44, 0x1e, 0x61, 0x1e, 0x62, 0, 0, 0x0e, 0x10}, byte(1))
+	f.Fuzz(func(t *testing.T, b []byte, op byte) {
+		_, _ = parseNATPMPAnswer(b, op%2, 7777)
+	})
+}
+
+// TestMapperSuspect: the host's hint asks the router again: the fake
+// router sees a second mapping request, and the mapping stays open.
+func TestMapperSuspect(t *testing.T) {
+	f := newFakePCP(t, "203.0.113.9", pcpSuccess, false)
+	m := Start(7777, Config{Gateway: loopbackGateway, Order: []Proto{PCP}, PCPPort: f.port()})
+	defer m.Close()
+	if !testwait.Until(10*time.Second, func() bool { return m.Status().Done() }) {
+		t.Fatalf("no verdict: %+v", m.Status())
+	}
+	// Hints until the router is asked again (the first may come within
+	// the 2 s after the grant, and waits for them to pass).
+	if !testwait.Until(20*time.Second, func() bool { m.Suspect(); return len(f.lifetimes()) >= 2 }) {
+		t.Fatalf("lifetimes asked %v, want a second request after Suspect", f.lifetimes())
+	}
+	if st := m.Status(); st.Verdict != Opened {
+		t.Fatalf("status %+v after Suspect, want opened", st)
+	}
+	var nilM *Mapper
+	nilM.Suspect()
+	Disabled(7777).Suspect()
+}
+
+func TestParseAnnouncement(t *testing.T) {
+	pcp := make([]byte, 24)
+	pcp[0], pcp[1] = pcpVersion, pcpResponseOp
+	binary.BigEndian.PutUint32(pcp[8:12], 42)
+	pcpFail := append([]byte(nil), pcp...)
+	pcpFail[3] = pcpNetworkFailure
+	tests := []struct {
+		name  string
+		b     []byte
+		epoch uint32
+		ok    bool
+	}{
+		{"PCP ANNOUNCE", pcp, 42, true},
+		{"PCP ANNOUNCE with an error", pcpFail, 0, false},
+		{"NAT-PMP address notice", []byte{0, 128, 0, 0, 0, 0, 0, 7, 7, 7, 7, 7}, 7, true},
+		{"NAT-PMP mapping answer", []byte{0, 129, 0, 0, 0, 0, 0, 7, 7, 7, 7, 7}, 0, false},
+		{"truncated", pcp[:20], 0, false},
+		{"empty", nil, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			epoch, ok := parseAnnouncement(tt.b)
+			if epoch != tt.epoch || ok != tt.ok {
+				t.Fatalf("got %d, %v; want %d, %v", epoch, ok, tt.epoch, tt.ok)
+			}
+		})
+	}
+}
+
+func FuzzParseAnnouncement(f *testing.F) {
+	f.Add([]byte{2, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	f.Add([]byte{0, 128, 0, 0, 0, 0, 0, 7, 7, 7, 7, 7})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseAnnouncement(b)
+	})
+}

@@ -19,22 +19,20 @@ const (
 
 // PCP result codes (RFC 6887, section 7.4).
 const (
-	pcpSuccess                = 0
-	pcpUnsuppVersion          = 1
-	pcpNotAuthorized          = 2
-	pcpNetworkFailure         = 7
-	pcpNoResources            = 8
-	pcpCannotProvideExternal  = 11
-	pcpAddressMismatch        = 12
-	pcpExcessiveRemotePeers   = 13
-	pcpUnsuppProtocol         = 9
-	pcpUserExceededQuota      = 10
-	pcpMalformedRequest       = 3
-	pcpUnsuppOpcode           = 4
-	pcpUnsuppOption           = 5
-	pcpMalformedOption        = 6
-	natpmpNetworkFailure      = 3 // NAT-PMP's "no public address" result
-	natpmpUnsuppVersionResult = 1
+	pcpSuccess               = 0
+	pcpUnsuppVersion         = 1
+	pcpNotAuthorized         = 2
+	pcpNetworkFailure        = 7
+	pcpNoResources           = 8
+	pcpCannotProvideExternal = 11
+	pcpAddressMismatch       = 12
+	pcpExcessiveRemotePeers  = 13
+	pcpUnsuppProtocol        = 9
+	pcpUserExceededQuota     = 10
+	pcpMalformedRequest      = 3
+	pcpUnsuppOpcode          = 4
+	pcpUnsuppOption          = 5
+	pcpMalformedOption       = 6
 )
 
 // pcpMapRequest is a PCP MAP request for UDP from client's internal port to
@@ -61,6 +59,7 @@ func pcpMapRequest(client netip.Addr, nonce [12]byte, internal, external uint16,
 type pcpAnswer struct {
 	result   byte
 	lifetime uint32 // seconds
+	epoch    uint32 // the server's epoch: seconds since it last lost its mappings
 	external netip.AddrPort
 }
 
@@ -71,7 +70,7 @@ var errNotPCP = errors.New("not a PCP MAP answer")
 // version 0 and UNSUPP_VERSION: that decodes as result pcpUnsuppVersion.
 func parsePCPAnswer(b []byte, nonce [12]byte) (pcpAnswer, error) {
 	if len(b) >= 4 && b[0] == 0 { // NAT-PMP (version 0): its result code is 16 bits at 2..4
-		if binary.BigEndian.Uint16(b[2:4]) == natpmpUnsuppVersionResult {
+		if binary.BigEndian.Uint16(b[2:4]) == natpmpUnsuppVersion {
 			return pcpAnswer{result: pcpUnsuppVersion}, nil
 		}
 		return pcpAnswer{}, fmt.Errorf("%w: NAT-PMP answer, result %d", errNotPCP, binary.BigEndian.Uint16(b[2:4]))
@@ -85,7 +84,7 @@ func parsePCPAnswer(b []byte, nonce [12]byte) (pcpAnswer, error) {
 	if b[1] != pcpResponseOp|pcpOpMap {
 		return pcpAnswer{}, fmt.Errorf("%w: opcode %#x", errNotPCP, b[1])
 	}
-	a := pcpAnswer{result: b[3], lifetime: binary.BigEndian.Uint32(b[4:8])}
+	a := pcpAnswer{result: b[3], lifetime: binary.BigEndian.Uint32(b[4:8]), epoch: binary.BigEndian.Uint32(b[8:12])}
 	if a.result != pcpSuccess {
 		return a, nil // an error answer may omit or garble the opcode data
 	}

@@ -93,15 +93,33 @@ func (s Status) String() string {
 	return "port mapping: unknown state"
 }
 
-// IsPrivate reports whether a is not routed on the internet as an outside
-// address of a home: private (10/8, 172.16/12, 192.168/16, fc00::/7),
-// shared carrier-grade NAT space (100.64/10, RFC 6598), loopback,
-// link-local or unspecified. A router that reports such an outside
-// address sits behind another NAT.
+// IsPrivate reports whether a is a unicast address that is not routed on
+// the internet but is a fine outside address for a router behind another
+// NAT: private (10/8, 172.16/12, 192.168/16, fc00::/7) or shared
+// carrier-grade NAT space (100.64/10, RFC 6598). A router that reports
+// such an outside address sits behind another NAT. (An address no one can
+// reach at all is Unreachable, not private.)
 func IsPrivate(a netip.Addr) bool {
 	a = a.Unmap()
-	return !a.IsValid() || a.IsPrivate() || a.IsLoopback() || a.IsLinkLocalUnicast() || a.IsUnspecified() ||
-		cgnat.Contains(a)
+	return a.IsValid() && (a.IsPrivate() || cgnat.Contains(a))
 }
 
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+// Unreachable reports whether a cannot be anyone's outside address: not
+// an address, unspecified, "this network" (0/8), loopback (127/8, ::1),
+// link-local (169.254/16, fe80::/10), multicast (224/4, ff00::/8), or
+// reserved (240/4, which holds the broadcast 255.255.255.255). A router
+// that names one has not mapped anything a player could dial.
+func Unreachable(a netip.Addr) bool {
+	a = a.Unmap()
+	if !a.IsValid() || a.IsUnspecified() || a.IsLoopback() || a.IsMulticast() ||
+		a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() {
+		return true
+	}
+	return a.Is4() && (thisNetwork.Contains(a) || reserved4.Contains(a))
+}
+
+var (
+	cgnat       = netip.MustParsePrefix("100.64.0.0/10")
+	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")   // RFC 791: "this host on this network"
+	reserved4   = netip.MustParsePrefix("240.0.0.0/4") // RFC 1112 class E, and the limited broadcast
+)

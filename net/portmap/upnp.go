@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -23,7 +25,69 @@ type igdService interface {
 	GetExternalIPAddressCtx(ctx context.Context) (string, error)
 	AddPortMappingCtx(ctx context.Context, remoteHost string, extPort uint16, proto string, intPort uint16, intClient string, enabled bool, desc string, lease uint32) error
 	DeletePortMappingCtx(ctx context.Context, remoteHost string, extPort uint16, proto string) error
+	GetServiceClient() *goupnp.ServiceClient
 }
+
+// maxUPnPBody bounds what is read of a router's HTTP answer (the device
+// description, a SOAP answer): a real IGD's description is a few KB; an
+// endless one must not grow the game. Bytes.
+const maxUPnPBody = 64 << 10
+
+// errUPnPTooLarge: the router's answer went past maxUPnPBody.
+var errUPnPTooLarge = fmt.Errorf("upnp: answer larger than %d bytes", maxUPnPBody)
+
+// upnpHTTP is the HTTP client for the router: no proxy (the router is on
+// the LAN), no redirect away from it, a bounded header, every body read
+// through maxUPnPBody; the machine's wait (a context deadline) bounds the
+// time.
+var upnpHTTP = &http.Client{
+	Transport: limitedTransport{&http.Transport{
+		Proxy:                  nil,
+		MaxResponseHeaderBytes: 16 << 10, // bytes
+		ResponseHeaderTimeout:  5 * time.Second,
+		DisableKeepAlives:      true,
+	}},
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	Timeout:       10 * time.Second, // the longest any request may take, whatever its context says
+}
+
+// limitedTransport cuts every answer's body at maxUPnPBody with an error.
+type limitedTransport struct{ base http.RoundTripper }
+
+func (t limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	resp.Body = &limitedBody{rc: resp.Body, left: maxUPnPBody}
+	return resp, nil
+}
+
+// limitedBody reads at most left bytes, then fails with errUPnPTooLarge.
+type limitedBody struct {
+	rc   io.ReadCloser
+	left int64 // bytes
+}
+
+func (b *limitedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a body of exactly the limit from a longer one.
+		var one [1]byte
+		n, err := b.rc.Read(one[:])
+		if n > 0 {
+			return 0, errUPnPTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *limitedBody) Close() error { return b.rc.Close() }
 
 // igdClient is the router's UPnP service found by discovery, and the LAN
 // address the router sees us at.
@@ -53,6 +117,21 @@ func (m *Mapper) upnp(ctx context.Context, gw netip.Addr, a Action) Result {
 		m.igd = igd
 		m.edgeMu.Unlock()
 	}
+	r := m.upnpAsk(ctx, igd, a)
+	if r.Outcome == Silent {
+		// The router may have restarted on another HTTP port (miniupnpd
+		// picks one at random): the next request searches again.
+		m.edgeMu.Lock()
+		if m.igd == igd {
+			m.igd = nil
+		}
+		m.edgeMu.Unlock()
+	}
+	return r
+}
+
+// upnpAsk carries out a on the service found.
+func (m *Mapper) upnpAsk(ctx context.Context, igd *igdClient, a Action) Result {
 	if a.Kind == Unmap {
 		return upnpResult(igd.svc.DeletePortMappingCtx(ctx, "", a.ExtPort, "UDP"))
 	}
@@ -126,7 +205,7 @@ func discoverIGD(ctx context.Context, gw netip.Addr, port uint16) (*igdClient, e
 	if h, err := netip.ParseAddr(u.Hostname()); err != nil || h.Unmap() != gw {
 		return nil, fmt.Errorf("upnp: location %q is not on the gateway %v", loc, gw)
 	}
-	root, err := goupnp.DeviceByURLCtx(ctx, u)
+	root, err := fetchDescription(ctx, u)
 	if err != nil {
 		return nil, fmt.Errorf("upnp: device description: %w", err)
 	}
@@ -150,7 +229,49 @@ func discoverIGD(ctx context.Context, gw netip.Addr, port uint16) (*igdClient, e
 	if len(svcs) == 0 {
 		return nil, errors.New("upnp: the gateway has no WAN connection service")
 	}
+	sc := svcs[0].GetServiceClient().SOAPClient
+	if h, err := netip.ParseAddr(sc.EndpointURL.Hostname()); err != nil || h.Unmap() != gw {
+		return nil, fmt.Errorf("upnp: control URL %q is not on the gateway %v", sc.EndpointURL.String(), gw)
+	}
+	sc.HTTPClient = *upnpHTTP
 	return &igdClient{svc: svcs[0], local: local}, nil
+}
+
+// fetchDescription reads the router's device description at u, at most
+// maxUPnPBody bytes of it, within ctx (goupnp.DeviceByURLCtx reads all
+// there is, through http.DefaultClient).
+func fetchDescription(ctx context.Context, u *url.URL) (*goupnp.RootDevice, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := upnpHTTP.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("HTTP %s", resp.Status)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	root := new(goupnp.RootDevice)
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec.DefaultSpace = goupnp.DeviceXMLNamespace
+	dec.CharsetReader = goupnp.CharsetReaderDefault
+	if err := dec.Decode(root); err != nil {
+		return nil, err
+	}
+	base := u
+	if root.URLBaseStr != "" {
+		if base, err = url.Parse(root.URLBaseStr); err != nil {
+			return nil, fmt.Errorf("URLBase %q: %w", root.URLBaseStr, err)
+		}
+	}
+	root.SetURLBase(base)
+	return root, nil
 }
 
 // ssdpSearch sends an M-SEARCH for an Internet Gateway Device to the

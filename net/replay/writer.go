@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"time"
 
@@ -59,10 +60,21 @@ func NewWriter(w io.Writer, maxSize int64) *Writer {
 
 // Create creates (or truncates) the replay file at path, making its folder.
 func Create(path string, maxSize int64) (*Writer, error) {
+	return create(path, maxSize, os.O_TRUNC)
+}
+
+// CreateNew creates the replay file at path, making its folder, unless a
+// file is there already (an error matching fs.ErrExist): a game recorded
+// into a name of its own never writes over another's.
+func CreateNew(path string, maxSize int64) (*Writer, error) {
+	return create(path, maxSize, os.O_EXCL)
+}
+
+func create(path string, maxSize int64, flag int) (*Writer, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.Create(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|flag, 0o666)
 	if err != nil {
 		return nil, err
 	}
@@ -86,11 +98,14 @@ func DefaultFolder() (string, error) {
 	return Folder(dir), nil
 }
 
-// FileName returns the file name of the replay of a game starting at t in
-// the named room, such as "20250301-193000-Ada_s_game.rsrp": UTC time first,
-// so that names sort by start.
-func FileName(t time.Time, roomName string) string {
-	return t.UTC().Format("20060102-150405") + "-" + safeName(roomName) + ".rsrp"
+// FileName returns the file name of the replay of game n (a count of the
+// recording process's games, from 1) starting at t in room roomID, named
+// roomName, such as "20250301-193000-Ada_s_game-r3-12.rsrp": UTC time
+// first, so that names sort by start; the room's id and the count, so
+// that games started in the same second on one server (in rooms of the
+// same name, or in one room, a rematch) each have their own file.
+func FileName(t time.Time, roomID uint32, n int, roomName string) string {
+	return t.UTC().Format("20060102-150405") + "-" + safeName(roomName) + "-r" + strconv.FormatUint(uint64(roomID), 10) + "-" + strconv.Itoa(n) + ".rsrp"
 }
 
 func safeName(s string) string {

@@ -12,12 +12,13 @@ import (
 // of that game, and the room runs no engine. So when a game ends the room
 // keeps its final world: it asks every player still playing for its world
 // at the end of the final turn and keeps one the players agree on, checked
-// as every snapshot is checked (snapshotVerdict): its bytes hash
-// (game.Sum64) to what every player reported for that turn, and a strict
-// majority of the live players reported it. A player's world counts as its
-// report of the final turn: a game the host ended finishes as its last
-// turn is compiled, before anyone has run it, and the players report no
-// hash after the end. While the room shows that game's results (finished),
+// as every world is (judgeWorld): a strict majority of the voters' worlds
+// have its digest (wire.WorldSum: a world forged to hash like theirs,
+// game.Sum64, does not), and it matches what its sender reported of that
+// turn. A player's world counts as its report of the final turn (its
+// hash and its digest): a game the host ended finishes as its last turn
+// is compiled, before anyone has run it, and the players report no hash
+// after the end. While the room shows that game's results (finished),
 // a player of the game who rejoins is sent the world, and reads the
 // results table from it, the same table the others show
 // (docs/ARCHITECTURE.md, "One host").
@@ -46,6 +47,7 @@ type finalWorld struct {
 	asm    [game.MaxPlayers]wire.Assembly
 	worlds [game.MaxPlayers][]byte // each slot's world, as it sent it
 	hashes [game.MaxPlayers]uint64 // and its game.Sum64
+	sums   [game.MaxPlayers]wire.Sum
 
 	to [game.MaxPlayers]finalSend // by slot: returning players to send it to
 }
@@ -68,6 +70,12 @@ func (r *Room) keepFinal(reason wire.EndReason, final uint32) {
 		return
 	}
 	f.game, f.turn = r.game, final
+	if data, turn, hash, ok := r.refereeWorld(); ok && (turn == final || r.ref.world.Over) {
+		// The room's own world at the end (referee.go; one that is over
+		// stays as it was at the turn it ended).
+		f.data, f.hash, f.ready = append(f.data, data...), hash, true
+		return
+	}
 	r.askFinal()
 }
 
@@ -94,14 +102,23 @@ func (r *Room) finalHeld() bool {
 	return r.state == wire.StateFinished && r.fin.game == r.game && r.fin.game != 0
 }
 
+// finalSent reports whether the room sends the final world to a player who
+// comes back: it keeps it (finalHeld), or it went back to setup for the
+// rematch since that game ended, with the world agreed, and no game has
+// started since (a player back after the others pressed Back to lobby:
+// rematch.go's seatReturning).
+func (r *Room) finalSent() bool {
+	return r.finalHeld() || r.state == wire.StateSetup && r.fin.ready && r.fin.game != 0 && r.fin.game+1 == r.game
+}
+
 // tickFinal asks again for the worlds that did not come in time, and sends
 // the agreed world to the returning players due a sending.
 func (r *Room) tickFinal() {
 	f := &r.fin
-	if !r.finalHeld() {
+	if !r.finalSent() {
 		return
 	}
-	if !f.ready && f.asked != 0 && f.asks < finalAsks && r.now-f.askAt >= snapshotAsk {
+	if r.finalHeld() && !f.ready && f.asked != 0 && f.asks < finalAsks && r.now-f.askAt >= snapshotAsk {
 		r.askFinal()
 	}
 	if !f.ready {
@@ -144,8 +161,9 @@ func (r *Room) onFinalChunk(m *member, c wire.SnapshotChunk) {
 		r.drop(DropSnapshot)
 		return
 	}
-	f.worlds[m.slot], f.hashes[m.slot] = append([]byte(nil), data...), hash
+	f.worlds[m.slot], f.hashes[m.slot], f.sums[m.slot] = append([]byte(nil), data...), hash, wire.WorldSum(data)
 	r.noteFinalHash(m.slot, uint32(hash))
+	r.noteWorldDigest(m.slot, f.turn, hash, f.sums[m.slot])
 	r.checkFinal()
 	r.tickFinal() // a player may be waiting for it already
 }
@@ -179,14 +197,23 @@ func (r *Room) checkFinal() {
 		if f.worlds[i] == nil {
 			continue
 		}
-		switch r.snapshotVerdict(f.turn, f.hashes[i]) {
-		case snapAgreed:
+		switch r.judgeWorld(i, f.turn, f.hashes[i], f.sums[i]) {
+		case worldAgreed:
 			f.data = append(f.data[:0], f.worlds[i]...)
 			f.hash, f.ready = f.hashes[i], true
 			f.worlds = [game.MaxPlayers][]byte{} // the rest are not needed
 			return
-		case snapRefused:
+		case worldRefused:
 			r.drop(DropSnapshot) // a world, or a report, the others do not share
+			f.worlds[i] = nil
+		case worldLie, worldForged:
+			// Its world does not back its report, or was made to hash
+			// like the others': refused and counted, and its world no
+			// longer votes (the game is over: nobody is sent away from
+			// the results).
+			r.drop(DropSnapshot)
+			r.stats.Lies++
+			noteTime(r.repair.slots[i].lies[:], r.now)
 			f.worlds[i] = nil
 		}
 	}

@@ -43,12 +43,13 @@ func sendWorld(b *bench, conn room.ConnID, turn uint32, data []byte) {
 // crashed) when the game ends at turn 3: the other two's worlds ended
 // there (game over, their hashes reported), or the host ended it (no
 // hashes reported after the end). The room asks both for their world at
-// the end of turn 3 and keeps one the players agree on (every hash of that
-// turn, a world's own counting as its sender's report, the same; a strict
-// majority of the live players behind it), and sends it to slot 2's player
-// when it comes back with its token while the results show, so it can show
-// the same results. A world the others do not share is refused and
-// counted; with no agreement, nothing is sent; a newcomer gets nothing.
+// the end of turn 3 and keeps one the players agree on (a strict majority
+// of the live players' worlds have its digest, and it matches what its
+// sender reported of that turn), and sends it to slot 2's player when it
+// comes back with its token while the results show, so it can show the
+// same results. A world the others do not share, or that does not match
+// its sender's report, is refused and counted; with no agreement, nothing
+// is sent; a newcomer gets nothing.
 func TestLateRejoinGetsTheFinalWorld(t *testing.T) {
 	world := bytes.Repeat([]byte("the world at the end of turn 3 "), 90) // several chunks
 	other := bytes.Repeat([]byte("a world the players did not end on"), 90)
@@ -59,7 +60,7 @@ func TestLateRejoinGetsTheFinalWorld(t *testing.T) {
 		refused  uint64   // worlds refused, counted
 		wantSent bool
 	}{
-		{"game over, the agreed world", false, [][]byte{world}, 0, true},
+		{"game over, the agreed world", false, [][]byte{world, world}, 0, true},
 		{"game over, a world not agreed first", false, [][]byte{other, world}, 1, true},
 		{"ended by the host, both agree", true, [][]byte{world, world}, 0, true},
 		{"ended by the host, they differ", true, [][]byte{world, other}, 2, false},
@@ -146,5 +147,49 @@ func TestLateRejoinGetsTheFinalWorld(t *testing.T) {
 				t.Errorf("the final world was sent %d times, want 2 or 3 (nothing acknowledges it)", n)
 			}
 		})
+	}
+}
+
+// TestForgedFinalWorldIsRefused: a late rejoiner's world is the kept final
+// world, and a player may try to plant one: here the first to answer sends
+// a world whose first ship scores 999,999, one block of it solved so that
+// it hashes (game.Sum64) like the others' final world, which is also the
+// hash it reported for that turn. The room keeps the world the others'
+// digests agree on, counts the forgery, and the rejoiner gets the honest
+// world.
+func TestForgedFinalWorldIsRefused(t *testing.T) {
+	honest, forged := honestAndForged(t, 21)
+	b := newBench(t, nil)
+	ws := b.startGame(4)
+	for turn := uint32(0); turn < 4; turn++ {
+		b.playIdle(turn, 4)
+	}
+	b.r.Disconnected(b.now, 4) // slot 3's machine crashes: held vacant
+	b.flush()
+	b.playIdle(4, 3)
+	h := uint32(game.Sum64(honest))
+	for _, c := range []room.ConnID{1, 2, 3} {
+		b.send(c, wire.ClientPacket{MasterAck: 5, HasHash: true, HashTurn: 3, HashLow: h, Ended: true})
+	}
+	_, final := b.r.Ended()
+	sendWorld(b, 1, final, forged)
+	sendWorld(b, 2, final, honest)
+	sendWorld(b, 3, final, honest)
+	if got := b.r.Stats().Lies; got != 1 {
+		t.Errorf("lies counted %d, want 1 (the forgery)", got)
+	}
+	b.send(9, wire.Join{Token: ws[3].Token})
+	var data []byte
+	for i := 0; i < 5 && data == nil; i++ {
+		var asm wire.Assembly
+		for _, c := range chunksOf(b.peer(9)) {
+			if d, _, _ := asm.Add(c); d != nil {
+				data = d
+			}
+		}
+		b.tick(100 * time.Millisecond)
+	}
+	if !bytes.Equal(data, honest) {
+		t.Fatalf("the late rejoiner got %d bytes (forged: %v), want the honest world", len(data), bytes.Equal(data, forged))
 	}
 }

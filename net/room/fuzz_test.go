@@ -176,6 +176,8 @@ func fuzzSeeds(tb testing.TB) map[string][]byte {
 		{"client-packet-ended", wire.ClientPacket{MasterAck: 2, HasHash: true, HashTurn: 1, HashLow: 7, Ended: true}},
 		{"client-packet-far", wire.ClientPacket{Turns: []wire.TurnInput{in(1000)}}},
 		{"snapshot-chunk", wire.SnapshotChunk{Turn: 0, Hash: 1, Total: 1, Data: []byte("RSW")}},
+		{"digest", wire.Digest{Turn: 0, Hash: 1, Sum: wire.Sum{2}}},
+		{"repair-done", wire.Repair{Kind: wire.RepairDone, Turn: 0, Upto: 1}},
 		{"pause", wire.Pause{Paused: true}},
 		{"resume", wire.Pause{}},
 		{"end-game", wire.EndGame{}},

@@ -17,6 +17,7 @@ import "time"
 //	in the game         leave     → vacant, marked (left)
 //	in the game         sendAway  → vacant, marked
 //	seated, playing     toLobby   → seated     the finished game's rematch
+//	vacant, rejoining   toLobby   → seated     the same, its player back (present) and not marked
 //	marked              the next compiled turn drops it: free (slot.free)
 //
 // The drop mark sits beside the phase rather than being a phase of its
@@ -192,10 +193,13 @@ func (l *slotLife) sendAway() bool {
 	return true
 }
 
-// toLobby takes a connected slot out of the finished game into the lobby
-// of the rematch. A held slot has no one to take there (the room frees it).
-func (l *slotLife) toLobby() bool {
-	if l.phase == phaseFree || l.away() {
+// toLobby takes a slot out of the finished game into the lobby of the
+// rematch: a connected one, or one held (away) whose player came back while
+// the results showed (present), unless it is being dropped. A held slot
+// with no one there has no one to take (the room frees it, and keeps its
+// token for a late Rejoin: rematch.go).
+func (l *slotLife) toLobby(present bool) bool {
+	if l.phase == phaseFree || l.away() && (!present || l.dropping()) {
 		return false
 	}
 	*l = slotLife{phase: phaseSeated, dropAt: l.dropAt}

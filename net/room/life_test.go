@@ -30,7 +30,8 @@ func TestSlotLifeTransitions(t *testing.T) {
 		{"timeOut", (*slotLife).timeOut},
 		{"leave", (*slotLife).leave},
 		{"sendAway", (*slotLife).sendAway},
-		{"toLobby", (*slotLife).toLobby},
+		{"toLobby", func(l *slotLife) bool { return l.toLobby(false) }},
+		{"toLobby present", func(l *slotLife) bool { return l.toLobby(true) }},
 	}
 	// want[from][event]: the state after; absent: refused.
 	type key struct {
@@ -51,30 +52,34 @@ func TestSlotLifeTransitions(t *testing.T) {
 	want := map[key]slotLife{
 		{"free", "seat"}: {phase: phaseSeated},
 
-		{"seated", "begin"}:   playing,
-		{"seated", "toLobby"}: seated,
+		{"seated", "begin"}:           playing,
+		{"seated", "toLobby"}:         seated,
+		{"seated", "toLobby present"}: seated,
 
-		{"playing", "begin"}:    playing,
-		{"playing", "vacate"}:   {phase: phaseVacant, dropAt: at},
-		{"playing", "leave"}:    life(phaseVacant, leftByOwn),
-		{"playing", "sendAway"}: life(phaseVacant, dropped),
-		{"playing", "toLobby"}:  seated,
+		{"playing", "begin"}:           playing,
+		{"playing", "vacate"}:          {phase: phaseVacant, dropAt: at},
+		{"playing", "leave"}:           life(phaseVacant, leftByOwn),
+		{"playing", "sendAway"}:        life(phaseVacant, dropped),
+		{"playing", "toLobby"}:         seated,
+		{"playing", "toLobby present"}: seated,
 
-		{"vacant", "begin"}:     playing,
-		{"vacant", "holdUntil"}: {phase: phaseVacant, dropAt: at},
-		{"vacant", "rejoin"}:    rejoining,
-		{"vacant", "play"}:      playing,
-		{"vacant", "timeOut"}:   life(phaseVacant, dropped),
-		{"vacant", "leave"}:     life(phaseVacant, leftByOwn),
-		{"vacant", "sendAway"}:  life(phaseVacant, dropped),
+		{"vacant", "begin"}:           playing,
+		{"vacant", "holdUntil"}:       {phase: phaseVacant, dropAt: at},
+		{"vacant", "rejoin"}:          rejoining,
+		{"vacant", "play"}:            playing,
+		{"vacant", "timeOut"}:         life(phaseVacant, dropped),
+		{"vacant", "leave"}:           life(phaseVacant, leftByOwn),
+		{"vacant", "sendAway"}:        life(phaseVacant, dropped),
+		{"vacant", "toLobby present"}: seated, // back while the results showed
 
-		{"rejoining", "begin"}:     playing,
-		{"rejoining", "holdUntil"}: {phase: phaseRejoining, dropAt: at},
-		{"rejoining", "rejoin"}:    rejoining,
-		{"rejoining", "play"}:      playing,
-		{"rejoining", "timeOut"}:   life(phaseRejoining, dropped),
-		{"rejoining", "leave"}:     life(phaseVacant, leftByOwn),
-		{"rejoining", "sendAway"}:  life(phaseVacant, dropped),
+		{"rejoining", "begin"}:           playing,
+		{"rejoining", "holdUntil"}:       {phase: phaseRejoining, dropAt: at},
+		{"rejoining", "rejoin"}:          rejoining,
+		{"rejoining", "play"}:            playing,
+		{"rejoining", "timeOut"}:         life(phaseRejoining, dropped),
+		{"rejoining", "leave"}:           life(phaseVacant, leftByOwn),
+		{"rejoining", "sendAway"}:        life(phaseVacant, dropped),
+		{"rejoining", "toLobby present"}: seated,
 
 		{"vacant dropped", "begin"}:     playing,
 		{"vacant dropped", "holdUntil"}: {phase: phaseVacant, leaving: dropped, dropAt: at},
@@ -97,11 +102,12 @@ func TestSlotLifeTransitions(t *testing.T) {
 		{"rejoining dropped", "leave"}:     life(phaseVacant, leftByOwn),
 		{"rejoining dropped", "sendAway"}:  life(phaseVacant, dropped),
 
-		{"playing dropped", "begin"}:    playing,
-		{"playing dropped", "vacate"}:   {phase: phaseVacant, leaving: dropped, dropAt: at},
-		{"playing dropped", "leave"}:    life(phaseVacant, leftByOwn),
-		{"playing dropped", "sendAway"}: life(phaseVacant, dropped),
-		{"playing dropped", "toLobby"}:  seated,
+		{"playing dropped", "begin"}:           playing,
+		{"playing dropped", "vacate"}:          {phase: phaseVacant, leaving: dropped, dropAt: at},
+		{"playing dropped", "leave"}:           life(phaseVacant, leftByOwn),
+		{"playing dropped", "sendAway"}:        life(phaseVacant, dropped),
+		{"playing dropped", "toLobby"}:         seated,
+		{"playing dropped", "toLobby present"}: seated,
 	}
 	used := 0
 	for name, start := range from {

@@ -18,9 +18,14 @@ import (
 // whatever its frame rate) counts down to the rate at which its packets
 // come in bursts of their own (burstGap apart): a machine that advances
 // its clock f times a second sends at most f such bursts a second, so
-// more bursts say it is faster than it claims. Without a wait measured
-// yet, a report counts up to the round trip the room pinged in the lobby;
-// without a second of packets, a tick rate counts not at all.
+// more bursts say it is faster than it claims; and down to the ticks of
+// the new turns it sends a second (tickMeter): the rate its clock
+// sustains, as the room sees it, whatever its frame rate. So a member
+// whose turns come in time cannot claim a slow machine and lengthen the
+// turns of everyone (K 2 to maxSlowK, 4, seen in issue 53): K follows what
+// the room measures. Without a wait measured yet, a report counts up to
+// the round trip the room pinged in the lobby; without a second of
+// turns, a tick rate counts not at all.
 const (
 	measureBucket = time.Second          // the waits are kept as the extremes of two buckets this long
 	measureSlack  = 20                   // ms allowed above the measured round trip and its quarter
@@ -100,6 +105,27 @@ func (b *burstMeter) packet(now time.Duration) {
 	}
 }
 
+// tickMeter counts the ticks of a member's new turns (each turn once, as
+// the room stores it), a second at a time: the ticks a second its clock
+// sustains, which no report can lower.
+type tickMeter struct {
+	at      time.Duration // when the second being counted began
+	started bool
+	n       int // ticks since at
+	rate    int // ticks a second in the last whole second or more (0: not yet known)
+}
+
+func (c *tickMeter) add(now time.Duration, ticks int) {
+	if !c.started {
+		c.started, c.at = true, now
+	}
+	c.n += ticks
+	if d := now - c.at; d >= time.Second {
+		c.rate = int(min(int64(c.n)*int64(time.Second)/int64(d), 255))
+		c.n, c.at = 0, now
+	}
+}
+
 // trustRTT returns the round trip, in ms, that slot s may ask the input
 // delay to cover when it reports rtt.
 func (r *Room) trustRTT(s *slot, m *member, rtt uint16) uint16 {
@@ -113,12 +139,13 @@ func (r *Room) trustRTT(s *slot, m *member, rtt uint16) uint16 {
 
 // trustFPS returns the tick rate a member's machine is taken to sustain
 // when it reports fps (ClientPacket.FPS, ticks a second): no lower than
-// the rate of its packets' bursts.
+// the rate of its packets' bursts, nor than the ticks of turns it sent in
+// the last second.
 func (r *Room) trustFPS(m *member, fps uint8) uint8 {
-	if m.bursts.rate == 0 {
-		return game.TicksPerSecond // unproven: it asks nothing of anyone
+	if m.ticks.rate == 0 {
+		return game.TicksPerSecond // unproven (not a second of turns yet): it asks nothing of anyone
 	}
-	return uint8(min(max(int(fps), m.bursts.rate), 255))
+	return uint8(min(max(int(fps), m.bursts.rate, m.ticks.rate), 255))
 }
 
 // fpsK returns the ticks a turn must have for a machine that sustains fps

@@ -14,17 +14,20 @@ import (
 // Latin/Cyrillic/Greek look-alikes, 0/O, 1/l/I), by a suffix " (2)",
 // " (3)" …, so that every screen can tell the players apart and nobody can
 // pass for another in chat or the roster. The player who came last gets
-// the suffix. See docs/ARCHITECTURE.md, "Text from peers".
+// the suffix, and no player may choose a name that ends as if it had one.
+// See docs/ARCHITECTURE.md, "Text from peers".
 
 // playerName returns the name slot i's player, of player id id, goes by.
 func (r *Room) playerName(name string, i int, id [16]byte) string {
 	return r.distinctName(cleanName(name, i), i, id)
 }
 
-// cleanName makes a name safe to show; an empty name (or one of nothing
-// but invisible characters) becomes "Player N".
+// cleanName makes a name safe to show, and unlike the names the room
+// numbers (an ending that looks like " (N)" loses its parentheses:
+// peertext.Unsuffixed); an empty name (or one of nothing but invisible
+// characters) becomes "Player N".
 func cleanName(name string, slotIdx int) string {
-	if n := peertext.Clean(name, wire.MaxName); n != "" {
+	if n := peertext.Unsuffixed(peertext.Clean(name, wire.MaxName)); n != "" {
 		return n
 	}
 	return "Player " + string(rune('1'+slotIdx))

@@ -88,6 +88,8 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 		r.onStandby(m, msg)
 	case wire.Repair:
 		r.onRepair(m, msg)
+	case wire.Digest:
+		r.onDigest(m, msg)
 	default:
 		r.drop(DropUnexpected)
 	}
@@ -150,6 +152,7 @@ func (r *Room) Tick(now time.Duration) {
 	switch r.state {
 	case wire.StateSetup:
 		r.pingMembers()
+		r.tickFinal() // the last game's world for a player back after the rematch's reset
 		if now-r.lastSetup >= r.cfg.StatusEvery {
 			r.broadcastSetup()
 		}

@@ -69,3 +69,94 @@ func (r *Room) tickRematch() {
 		r.takeReady(m, wire.Ready{Ready: true})
 	}
 }
+
+// A player of the finished game who was away when the room went back to
+// setup for the rematch (its machine crashed, its connection was lost, and
+// its reconnect countdown had not run out) gives its slot up to the
+// lobby: a vacant seat must not hold up the rematch. But the room still
+// exists and has seats, so a late Rejoin with its token is no stranger's:
+// the player is seated in the lobby, in its own slot if that is free (else
+// the lowest free one), keeps its token, and is sent the last game's world
+// at its end, from which it reads the results table the others read
+// (final.go). Until the next game starts: then its game is truly over.
+
+// returningSeat is such a player, by its slot in the finished game.
+type returningSeat struct {
+	game      uint32 // Room.game after the reset (the rematch's): 0, none
+	token     [16]byte
+	tokenHash [16]byte // TokenHash(token); a resumed game's slot knows only this
+	hashOnly  bool
+	id        [16]byte
+	name      string
+	colour    uint8
+}
+
+// keepReturning notes slot i's player, away, before the rematch's reset
+// frees its slot (setup.go reset). game is the rematch's Room.game.
+func (r *Room) keepReturning(i int, game uint32) {
+	s := &r.slots[i]
+	if !s.life.away() || s.life.dropping() {
+		r.returning[i] = returningSeat{} // left, timed out or sent away: no way back
+		return
+	}
+	r.returning[i] = returningSeat{game: game, token: s.token, tokenHash: s.tokenHash, hashOnly: s.hashOnly,
+		id: s.id, name: s.name, colour: s.colour}
+}
+
+// returnsWith finds the returning seat whose token is tok, in the lobby
+// of the rematch it was kept for: its slot in the finished game, or -1.
+func (r *Room) returnsWith(tok [16]byte) int {
+	if r.state != wire.StateSetup {
+		return -1
+	}
+	for i := range r.returning {
+		rs := &r.returning[i]
+		if rs.game == 0 || rs.game != r.game {
+			continue
+		}
+		if !rs.hashOnly && rs.token == tok || rs.hashOnly && TokenHash(tok) == rs.tokenHash {
+			return i
+		}
+	}
+	return -1
+}
+
+// seatReturning seats a player of the finished game who comes back with
+// its token after the rematch's reset (see returningSeat). It reports
+// false, having sent nothing, if tok is not such a player's; a full room
+// refuses it.
+func (r *Room) seatReturning(conn ConnID, j wire.Join) bool {
+	was := r.returnsWith(j.Token)
+	if was < 0 {
+		return false
+	}
+	rs := r.returning[was]
+	at := was
+	if r.slots[at].life.taken() {
+		at = r.freeSlot()
+	}
+	if at < 0 {
+		r.send(conn, wire.Refuse{Reason: wire.RefuseFull, Text: "your place was taken while you were away"})
+		return true
+	}
+	r.returning[was] = returningSeat{}
+	s := &r.slots[at]
+	*s = slot{id: rs.id, name: rs.name, colour: rs.colour, token: j.Token, tokenHash: TokenHash(j.Token)}
+	if at != was {
+		s.colour = uint8(at)
+	}
+	if j.Name != "" {
+		s.name = j.Name
+	}
+	s.name = r.playerName(s.name, at, s.id)
+	s.life.seat()
+	m := r.addMember(conn, at)
+	r.seated(m)
+	r.broadcastSetup()
+	if at == was && r.finalSent() {
+		// Its results: the world is of the game it played in that slot.
+		r.fin.to[at] = finalSend{conn: conn, left: finalSends, at: r.now - snapshotEvery}
+		r.tickFinal()
+	}
+	return true
+}

@@ -78,6 +78,11 @@ type Config struct {
 	// turn stops the game (desynced), as before repairs (for tests that
 	// want a desync, and to compare).
 	NoRepair bool
+	// Referee makes the room run the engine on the turns it compiles
+	// (referee.go): its own world is the truth for repairs, snapshots,
+	// the final world, ties and two-player games. Opt-in (`-server
+	// -referee`): about one Step of work per tick per room.
+	Referee bool
 	// OnRepair, if set, is told of every stray, repair, rewind and player
 	// sent away for straying (for the log).
 	OnRepair func(RepairNote)
@@ -158,7 +163,8 @@ type Stats struct {
 	Duplicates          uint64 // client turns received again (redundancy, not an error)
 	Dropped             [NumDropReasons]uint64
 	Repairs             [game.MaxPlayers]uint64 // by slot: worlds that strayed from the majority's and were repaired
-	SentAway            uint64                  // players sent away for straying too often
+	SentAway            uint64                  // players sent away for straying too often, or for lying
+	Lies                uint64                  // worlds that did not back their sender's own reports (or were forged to collide)
 }
 
 // DesyncInfo describes a detected desync.
@@ -233,10 +239,16 @@ type Room struct {
 
 	pace roomPace // games at a person's pace (pace.go)
 
-	snap   snapshotRelay
-	fin    finalWorld  // the last game's world at its end, for a late rejoiner (final.go)
-	repair repairState // desync repair (repair.go)
-	rec    Recorder
+	// returning: the finished game's players who were away when the room
+	// went back to setup, by slot, for a late Rejoin (rematch.go).
+	returning [game.MaxPlayers]returningSeat
+
+	snap    snapshotRelay
+	fin     finalWorld               // the last game's world at its end, for a late rejoiner (final.go)
+	repair  repairState              // desync repair (repair.go)
+	digests [digestRing]digestRecord // digests of the turns whose worlds are checked (digest.go)
+	ref     referee                  // the room's own engine, with Config.Referee (referee.go)
+	rec     Recorder
 	// desync snapshots being assembled, one per slot
 	desyncAsm  [game.MaxPlayers]wire.Assembly
 	desyncDone uint8 // slots whose world is recorded
@@ -282,6 +294,7 @@ type member struct {
 	ackClock    ackclock.Clock // how long its acknowledgements take: when to resend
 	waits       waitMeter      // the same waits, for what its reports may ask (measure.go)
 	bursts      burstMeter     // how often its client packets come, for the frame rate it may claim
+	ticks       tickMeter      // the ticks of the new turns it sends a second, for the tick rate it may claim
 	sampleFrom  uint32         // in game sampleGame, turns below this were sent late (caught up from a snapshot): not timed
 	sampleGame  uint32
 	waitFrom    time.Duration // when its acknowledgements last advanced, or its oldest outstanding turn was sent

@@ -43,14 +43,16 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	}
 	var zero [16]byte
 	if j.Token != zero && r.handed {
-		if !r.resumeJoin(conn, j) {
+		if !r.resumeJoin(conn, j) && !r.seatReturning(conn, j) { // back after the rematch's reset (rematch.go)
 			r.drop(DropSpoof)
 			r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken})
 		}
 		return
 	}
 	if j.Token != zero {
-		r.rejoin(conn, j)
+		if !r.seatReturning(conn, j) { // back after the rematch's reset (rematch.go)
+			r.rejoin(conn, j)
+		}
 		return
 	}
 	if j.Spectate || r.state == wire.StateRunning {
@@ -432,12 +434,12 @@ func (r *Room) reset() {
 		if !s.life.taken() {
 			continue
 		}
-		if s.life.away() || s.m == nil {
+		if s.m == nil || !s.life.toLobby(true) {
+			r.keepReturning(i, r.game) // its player may come back to the lobby (rematch.go)
 			s.free()
 			continue
 		}
 		s.ready = false
-		s.life.toLobby()
 	}
 	r.desync = nil
 	r.broadcastSetup()

@@ -1,7 +1,6 @@
 package room
 
 import (
-	"math/bits"
 	"time"
 
 	"rockstep/game"
@@ -10,15 +9,15 @@ import (
 
 // The room runs no engine, so a snapshot for a spectator or a returning
 // player comes from a playing client: the room asks one for its world at
-// the end of the last turn compiled (or the first it completes after it),
-// checks that the bytes hash (game.Sum64, the world hash whose low half
-// the clients report) to the hash a majority of the live players reported
-// for that turn, and relays it, followed by the master turns after it. A
-// snapshot whose turn not enough players have reported yet waits for
-// their reports (snapshotAsk at most); one whose hash differs from a
-// report is refused, its sender is not asked again this game while
-// another player can be, and another player is asked at once. See
-// docs/ARCHITECTURE.md, "The room runs no engine code".
+// the end of a turn ahead of everyone's (checkTurn), and every player for
+// its digest of that turn (digest.go); it relays the world, followed by
+// the master turns after it, once a strict majority of the voters' digests
+// is the world's (wire.WorldSum of its bytes; the checksum game.Sum64 only
+// says the chunks came whole). One that is not is refused, its sender is
+// not asked again this game while another player can be, and another
+// player is asked at once; one that contradicts its sender's own reports,
+// or hashes like the agreed world without being it, is a lie (repair.go:
+// lied, forged). See docs/ARCHITECTURE.md, "The room runs no engine code".
 
 const (
 	snapshotAsk   = time.Second            // ask another client if no snapshot came by then
@@ -28,7 +27,8 @@ const (
 type snapshotRelay struct {
 	ready bool // data holds a whole, checked snapshot
 	turn  uint32
-	hash  uint64
+	hash  uint64   // game.Sum64 of data
+	sum   wire.Sum // wire.WorldSum of data
 	data  []byte
 
 	asking  bool
@@ -106,17 +106,23 @@ func (r *Room) relaySnapshots() {
 // world, preferring a different one from the last that failed to answer.
 func (r *Room) askSnapshot() {
 	s := &r.snap
+	if data, turn, hash, ok := r.refereeWorld(); ok {
+		// The room's own world (referee.go): nobody is asked.
+		s.data = append(s.data[:0], data...)
+		s.turn, s.hash, s.sum = turn, hash, wire.WorldSum(data)
+		s.ready, s.asking, s.checking = true, false, false
+		r.relaySnapshots()
+		return
+	}
 	pick := r.snapshotSource()
 	if pick == nil {
 		return
 	}
-	turn := uint32(0)
-	if r.nextTurn > 0 {
-		turn = r.nextTurn - 1
-	}
+	turn := r.checkTurn()
 	s.asking, s.checking, s.src, s.srcSlot, s.askAt, s.askTurn = true, false, pick.conn, pick.slot, r.now, turn
 	s.asm.Reset()
 	r.send(pick.conn, wire.SnapshotRequest{Turn: turn})
+	r.askDigests(turn)
 }
 
 // snapshotSource returns the player to ask for the world: the lowest
@@ -144,7 +150,7 @@ func (r *Room) snapshotSource() *member {
 	for i := range r.slots {
 		sl := &r.slots[i]
 		m := sl.m
-		if !sl.life.live() || m == nil || !m.connected || !m.started || m.needSnap {
+		if !sl.life.live() || m == nil || !m.connected || !m.started || m.needSnap || r.voters()&(1<<i) == 0 {
 			continue
 		}
 		if better(m) {
@@ -188,63 +194,43 @@ func (r *Room) onSnapshotChunk(m *member, c wire.SnapshotChunk) {
 		return
 	}
 	s.data = append(s.data[:0], data...)
-	s.turn, s.hash, s.ready, s.checking = turn, hash, false, true
+	s.turn, s.hash, s.sum, s.ready, s.checking = turn, hash, wire.WorldSum(data), false, true
 	r.checkSnapshot()
 	r.relaySnapshots()
 }
 
-// checkSnapshot settles a snapshot waiting for the others' hashes: relayed
-// once they agree with it, refused (and another player asked) as soon as
-// one differs.
+// checkSnapshot settles a snapshot waiting for the others' digests:
+// relayed once they agree with it, refused (and another player asked) as
+// soon as they cannot.
 func (r *Room) checkSnapshot() {
 	s := &r.snap
 	if !s.checking {
 		return
 	}
-	switch r.snapshotVerdict(s.turn, s.hash) {
-	case snapAgreed:
+	v := r.judgeWorld(s.srcSlot, s.turn, s.hash, s.sum)
+	switch v {
+	case worldAgreed:
 		s.ready, s.asking, s.checking = true, false, false
-	case snapRefused:
+		return
+	case worldUnknown:
+		return
+	}
+	if s.refusedGame != r.game {
+		s.refused, s.refusedGame = 0, r.game
+	}
+	if s.srcSlot >= 0 {
+		s.refused |= 1 << s.srcSlot
+	}
+	s.checking = false
+	s.askAt = r.now - snapshotAsk // ask someone else at once
+	switch v {
+	case worldLie:
+		r.lied(s.srcSlot, s.turn)
+	case worldForged:
+		r.forged(s.srcSlot, s.turn)
+	default:
 		r.drop(DropSnapshot)
-		if s.refusedGame != r.game {
-			s.refused, s.refusedGame = 0, r.game
-		}
-		if s.srcSlot >= 0 {
-			s.refused |= 1 << s.srcSlot
-		}
-		s.checking = false
-		s.askAt = r.now - snapshotAsk // ask someone else at once
 	}
-}
-
-type snapVerdict int
-
-const (
-	snapUnknown snapVerdict = iota // not enough of the others reported that turn yet
-	snapAgreed
-	snapRefused
-)
-
-// snapshotVerdict says whether a world of turn whose bytes hash to h is
-// the one the players agreed on: every hash reported for turn must be h's
-// low half, and a strict majority of the live players must have reported
-// it. The sender's own report counts as one, as in every other vote on
-// hashes: it cannot outvote the others, and a report of its own that
-// differs from theirs is a desync.
-func (r *Room) snapshotVerdict(turn uint32, h uint64) snapVerdict {
-	rec := &r.hashes[turn%hashRing]
-	if rec.turn != turn || rec.mask == 0 {
-		return snapUnknown
-	}
-	for i := 0; i < game.MaxPlayers; i++ {
-		if rec.mask&(1<<i) != 0 && rec.hashes[i] != uint32(h) && !r.repair.slots[i].repairing {
-			return snapRefused
-		}
-	}
-	if 2*bits.OnesCount8(rec.mask&r.liveMask()) > bits.OnesCount8(r.liveMask()) {
-		return snapAgreed
-	}
-	return snapUnknown
 }
 
 // liveMask returns the slots the room waits for: in the game, live, not

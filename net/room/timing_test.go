@@ -177,3 +177,49 @@ func TestTimingChangeNeverForATurnAlreadySent(t *testing.T) {
 		t.Fatalf("the game stopped at turn %d (K %d, delay %d)", b.r.Turn(), k, d)
 	}
 }
+
+// TestLiarCannotLengthenTurns: one member reporting a huge round trip and
+// one tick a second, while its turns come at the game's pace, does not make
+// the turns of everyone longer than the room measures they need: the
+// same K as a member whose machine draws the same frames and says the
+// truth (issue 53: K 2 → 4 for everyone, for as long as the liar stayed).
+// The first seconds, while the delay grows to cover its frames, are the
+// room's to measure; from then on K is the honest one.
+func TestLiarCannotLengthenTurns(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		frame int // ticks between the member's frames (its packets)
+	}{
+		{"frames at every tick", 1},
+		{"frames every other tick", 2},
+		{"15 frames a second", 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func(liar bool) (k, d int) {
+				b := newBench(t, func(c *room.Config) { c.FixedTiming = false; c.K = 2 })
+				b.startGame(3)
+				var ps []*paced
+				for c := room.ConnID(1); c <= 3; c++ {
+					ps = append(ps, &paced{player: &player{conn: c, rtt: 4, fps: 60, lag: 2 * time.Millisecond}, frame: 1})
+				}
+				// An honest member's round trip takes in the wait for its
+				// next frame, as a client measures it (own.go).
+				ps[2].frame, ps[2].rtt = tc.frame, uint16(4+tc.frame*1000/60)
+				if liar {
+					ps[2].rtt, ps[2].fps = 60_000, 1
+				}
+				timingRun(t, b, ps, 10*60) // the room measures
+				k, d, _ = timingRun(t, b, ps, 10*60)
+				if b.r.Turn() < 300 {
+					t.Fatalf("liar %v: the game reached turn %d in 20 s", liar, b.r.Turn())
+				}
+				return k, d
+			}
+			hk, hd := run(false)
+			lk, ld := run(true)
+			if lk > hk {
+				t.Errorf("with the liar: K up to %d (delay %d); with an honest member drawing the same frames: K %d (delay %d)", lk, ld, hk, hd)
+			}
+		})
+	}
+}

@@ -153,82 +153,86 @@ func snapshotAsks(p *peer) []uint32 {
 }
 
 // TestPoisonedSnapshotIsRefused: the world a player sends for a spectator
-// must hash to what the other players reported for that turn. A poisoned
-// one (a score of 999,999 nobody had, hashed honestly) is refused, its
-// sender is not asked again, and another player's world is relayed
-// instead. The players report each turn's hash a turn late, as clients do:
-// the turn the room asks for may be one nobody has reported yet.
+// must have the digest (wire.WorldSum) a majority of the others computed
+// for its turn. A poisoned one (a score of 999,999 nobody had) is refused,
+// whether hashed honestly (its sender's own hash report of that turn then
+// gives it away) or forged so that it hashes (game.Sum64) exactly like
+// the players' world; its sender is not asked again, and another player's
+// world is relayed instead. The others' digests come before the poisoned
+// world, or after it.
 func TestPoisonedSnapshotIsRefused(t *testing.T) {
+	good, forged := honestAndForged(t, 5)
+	plain := append([]byte(nil), forged...)
+	plain[len(plain)/2] ^= 0xff // edited, hashed honestly
 	tests := []struct {
 		name        string
-		reportFirst bool // the others report the turn before the poisoned world is in
+		poisoned    []byte
+		reportFirst bool // the others report their digests before the poisoned world is in
+		lies        uint64
+		sentAway    bool
 	}{
-		{"the others report the turn first", true},
-		{"the poisoned world comes first", false},
+		{"hashed honestly, the others report first", plain, true, 1, false},
+		{"hashed honestly, the poisoned world first", plain, false, 1, false},
+		{"forged to collide, the others report first", forged, true, 1, true},
+		{"forged to collide, the poisoned world first", forged, false, 1, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBench(t, nil)
 			b.startGame(3)
-			good := []byte("the world the players share: score 1,200")
-			poisoned := []byte("a world nobody had: score 999,999 .......")
 			low := uint32(game.Sum64(good))
-			for turn := uint32(0); turn <= 5; turn++ {
-				b.playIdle(turn, 3)
-				if turn > 0 {
-					for c := room.ConnID(1); c <= 3; c++ {
-						b.send(c, wire.ClientPacket{MasterAck: b.r.Turn(), HasHash: true, HashTurn: turn - 1, HashLow: low})
-					}
-				}
-			}
+			b.advance(5, 3, low, nil)
 			for c := room.ConnID(1); c <= 3; c++ {
 				b.peer(c).got = nil
 			}
 			b.send(9, wire.Join{Spectate: true, Name: "Cy", PlayerID: [16]byte{9}})
-			asks := snapshotAsks(b.peer(1))
-			if len(asks) != 1 {
-				t.Fatalf("player 1 was asked for its world %d times, want once", len(asks))
+			turn, ok := asked[wire.SnapshotRequest](b.peer(1))
+			if !ok || len(snapshotAsks(&peer{got: b.peer(1).got})) != 1 {
+				t.Fatal("player 1 was not asked for its world once")
 			}
-			turn := asks[0]
-			others := func() { // the others report that turn: it is not the poisoned world
-				for c := room.ConnID(2); c <= 3; c++ {
-					b.send(c, wire.ClientPacket{MasterAck: b.r.Turn(), HasHash: true, HashTurn: turn, HashLow: low})
-				}
-			}
+			b.advance(turn, 3, low, nil)
 			if tc.reportFirst {
-				others()
+				b.answer(2, claim{serves: good})
+				b.answer(3, claim{serves: good})
 			}
-			b.send(1, wire.SnapshotChunk{Turn: turn, Hash: game.Sum64(poisoned), Total: 1, Data: poisoned})
+			b.answer(1, claim{serves: tc.poisoned})
 			if !tc.reportFirst {
-				others()
+				b.answer(2, claim{serves: good})
+				b.answer(3, claim{serves: good})
 			}
 			b.tick(10 * time.Millisecond)
 			for _, m := range b.peer(9).got {
-				if c, ok := m.(wire.SnapshotChunk); ok && c.Hash == game.Sum64(poisoned) {
+				if c, ok := m.(wire.SnapshotChunk); ok && string(c.Data) == string(tc.poisoned[:len(c.Data)]) && string(c.Data) != string(good[:len(c.Data)]) {
 					t.Fatal("the poisoned world was relayed to the spectator")
 				}
 			}
 			if got := b.r.Stats().Dropped[room.DropSnapshot]; got != 1 {
 				t.Errorf("snapshot drops = %d, want 1", got)
 			}
-			asks = snapshotAsks(b.peer(2))
-			if len(asks) != 1 {
-				t.Fatalf("player 2 was asked %d times, want once after the refusal", len(asks))
+			if st := b.r.Stats(); st.Lies != tc.lies || sentAway(b.peer(1)) != tc.sentAway {
+				t.Errorf("lies %d (want %d), its sender sent away %v (want %v)", st.Lies, tc.lies, sentAway(b.peer(1)), tc.sentAway)
 			}
-			b.send(2, wire.SnapshotChunk{Turn: asks[0], Hash: game.Sum64(good), Total: 1, Data: good})
+			next, ok := asked[wire.SnapshotRequest](b.peer(2))
+			if !ok {
+				t.Fatal("player 2 was not asked after the refusal")
+			}
+			b.advance(next, 3, low, nil)
+			b.answer(3, claim{serves: good})
+			b.answer(2, claim{serves: good})
 			b.tick(10 * time.Millisecond)
-			relayed := false
+			var asm wire.Assembly
+			var relayed []byte
 			for _, m := range b.peer(9).got {
 				if c, ok := m.(wire.SnapshotChunk); ok {
-					if c.Hash != game.Sum64(good) || string(c.Data) != string(good) {
-						t.Fatalf("relayed %q, want the players' world", c.Data)
+					if d, _, _ := asm.Add(c); d != nil {
+						relayed = d
 					}
-					relayed = true
 				}
 			}
-			if !relayed {
-				t.Fatal("the good world was not relayed to the spectator")
+			if string(relayed) != string(good) {
+				t.Fatalf("relayed %d bytes, want the players' world", len(relayed))
 			}
+			b.peer(1).got = nil
 			b.tick(2 * time.Second) // the spectator does not restore: chunks again, no new ask
 			if n := len(snapshotAsks(b.peer(1))); n != 0 {
 				t.Errorf("the poisoner was asked again %d times", n)
@@ -244,6 +248,9 @@ type paced struct {
 	*player
 	frame  int // ticks between frames
 	budget int // ticks the game's clock allows it to run
+	// tps is the ticks a second its machine sustains (0: all 60): its
+	// clock allows it no more.
+	tps, tpsAcc int
 }
 
 // timingRun plays ps for the given ticks against b's room and returns the
@@ -283,7 +290,12 @@ func timingRun(t *testing.T, b *bench, ps []*paced, ticks int) (maxK, maxDelay i
 			if p.frame == 0 || !b.r.HasConn(p.conn) {
 				continue
 			}
-			p.budget++
+			if p.tps == 0 {
+				p.budget++
+			} else if p.tpsAcc += p.tps; p.tpsAcc >= game.TicksPerSecond {
+				p.tpsAcc -= game.TicksPerSecond
+				p.budget++
+			}
 			p.receive(b.now, masters(b.peer(p.conn)))
 			if i%p.frame != 0 {
 				continue
@@ -339,15 +351,16 @@ func TestReportsBoundedByWhatTheRoomMeasures(t *testing.T) {
 	}
 }
 
-// TestSlowMachineIsToldThenSentAway: a player whose machine really draws 10
-// frames a second (its acknowledgements come up to 100 ms late) makes
-// turns no longer than maxSlowK ticks (4), is shown as slow in the room's
-// status, and after 30 s of it is sent away with words; the others play on.
+// TestSlowMachineIsToldThenSentAway: a player whose machine really runs 10
+// ticks a second, in 10 frames (its acknowledgements come up to 100 ms
+// late, its turns at a sixth of the game's pace) makes turns no longer
+// than maxSlowK ticks (4), is shown as slow in the room's status, and
+// after 30 s of it is sent away with words; the others play on.
 func TestSlowMachineIsToldThenSentAway(t *testing.T) {
 	b := newBench(t, func(c *room.Config) { c.FixedTiming = false; c.K = 1 })
 	b.startGame(2)
 	fast := &paced{player: &player{conn: 1, rtt: 10, fps: 60, lag: 5 * time.Millisecond}, frame: 1}
-	slow := &paced{player: &player{conn: 2, rtt: 10, fps: 10, lag: 5 * time.Millisecond}, frame: 6}
+	slow := &paced{player: &player{conn: 2, rtt: 10, fps: 10, lag: 5 * time.Millisecond}, frame: 6, tps: 10}
 	k, _, st := timingRun(t, b, []*paced{fast, slow}, 10*60)
 	if k > 4 {
 		t.Errorf("one slow machine made turns of %d ticks, want at most 4", k)

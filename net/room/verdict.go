@@ -8,10 +8,10 @@ import (
 )
 
 // What the room does when the hashes of a turn differ (docs/ARCHITECTURE.md
-// §1, "Desync repair"): a strict majority of the live players agreeing
-// outvotes the others, who have strayed and are repaired from a majority
-// player's world while the game goes on; with no majority every player
-// rewinds to the last turn all hashes agreed on. These are the limits of
+// §1, "Desync repair"): a strict majority of the voters agreeing outvotes
+// the others, who have strayed and are repaired from a checked world while
+// the game goes on; with no majority every player rewinds to the last turn
+// all hashes agreed on. These are the limits of
 // that, in one place.
 const (
 	// maxRepairs is how many times one player may be repaired within
@@ -25,31 +25,40 @@ const (
 	// sending the world again).
 	repairAsk = time.Second
 	// rewindAgain: hashes that split again within this long of a rewind
-	// stop the game (desynced): the engine itself is not deterministic for
-	// this game, and rewinding again would only repeat it.
+	// stop the game (desynced): nobody's world can be shown right (a
+	// faulty or modified computer, or an engine that is not deterministic
+	// here: each player's own re-simulation tells which), and rewinding
+	// again would only repeat it.
 	rewindAgain = repairWindow
+	// maxLies is how many times a player's world may fail to back its
+	// own reports within repairWindow: the second sends it away. One
+	// could be a fault between computing a world and sending it; a
+	// world forged to collide with the agreed one sends it away at once.
+	maxLies = 2
 )
 
 // verdict is what the hashes reported for one turn say.
 type verdict struct {
-	// majority: a strict majority of the live players reported hash;
-	// strayed are the slots that reported another.
+	// majority: a strict majority of the voters reported hash; strayed
+	// are the live slots that reported another.
 	majority bool
 	hash     uint32
 	strayed  uint8
-	// split: every live player reported, the hashes differ, and no strict
+	// split: every voter reported, the hashes differ, and no strict
 	// majority agrees (two players, or an even split).
 	split bool
 }
 
 // judge groups the hashes reported for one turn: reported has a bit for
-// each slot whose hashes[slot] is in, live the slots whose vote counts (a
-// report from any other slot is not counted). A turn whose reports differ
-// but where no hash has a strict majority yet, and not every live player
-// has reported, is undecided: the zero verdict.
-func judge(reported uint8, hashes *[game.MaxPlayers]uint32, live uint8) verdict {
-	in := reported & live
-	need := bits.OnesCount8(live)
+// each slot whose hashes[slot] is in, voters the slots whose vote counts,
+// live the slots that can stray (a voter, or a live player whose reports
+// decide nothing: one caught lying). A report from any other slot is not
+// counted. A turn whose reports differ but where no hash has a strict
+// majority of the voters yet, and not every voter has reported, is
+// undecided: the zero verdict.
+func judge(reported uint8, hashes *[game.MaxPlayers]uint32, voters, live uint8) verdict {
+	in := reported & voters
+	need := bits.OnesCount8(voters)
 	var best uint32
 	bestN, groups := 0, 0
 	for i := 0; i < game.MaxPlayers; i++ {
@@ -75,22 +84,22 @@ func judge(reported uint8, hashes *[game.MaxPlayers]uint32, live uint8) verdict 
 	}
 	var v verdict
 	switch {
-	case 2*bestN > need:
+	case need > 0 && 2*bestN > need:
 		v.majority, v.hash = true, best
 		for i := 0; i < game.MaxPlayers; i++ {
-			if in&(1<<i) != 0 && hashes[i] != best {
+			if reported&(live|voters)&(1<<i) != 0 && hashes[i] != best {
 				v.strayed |= 1 << i
 			}
 		}
-	case groups > 1 && in == live:
+	case groups > 1 && in == voters:
 		v.split = true
 	}
 	return v
 }
 
-// repairsWithin counts the repair times in times (zero: none) within
-// repairWindow before now.
-func repairsWithin(times *[maxRepairs]time.Duration, now time.Duration) int {
+// timesWithin counts the times in times (zero: none) within repairWindow
+// before now.
+func timesWithin(times []time.Duration, now time.Duration) int {
 	n := 0
 	for _, t := range times {
 		if t != 0 && now-t < repairWindow {
@@ -100,8 +109,8 @@ func repairsWithin(times *[maxRepairs]time.Duration, now time.Duration) int {
 	return n
 }
 
-// noteRepair records a repair at now among the last maxRepairs.
-func noteRepair(times *[maxRepairs]time.Duration, now time.Duration) {
+// noteTime records now among the last len(times) times.
+func noteTime(times []time.Duration, now time.Duration) {
 	oldest := 0
 	for i := range times {
 		if times[i] < times[oldest] {

@@ -79,7 +79,7 @@ func BenchmarkServerTick(b *testing.B) {
 						b.Fatalf("session %d refused: %d", i, refused)
 					}
 				}
-				o.writeTo = func([]byte, netip.AddrPort) {}
+				o.writeTo = func([]byte, netip.Addr, netip.AddrPort) {}
 				now := t0
 				o.tick(now) // the handshakes' own KCP work
 				b.ReportAllocs()
@@ -105,7 +105,7 @@ func BenchmarkHello(b *testing.B) {
 			cfg := LAN()
 			cfg.CookieRate, cfg.MaxCookieRate = tc.rate, tc.rate
 			o := newOffline(b, cfg)
-			o.writeTo = func([]byte, netip.AddrPort) {}
+			o.writeTo = func([]byte, netip.Addr, netip.AddrPort) {}
 			hello := appendHello(nil, nonceOf(1))
 			ip := netip.MustParseAddr("10.0.0.1")
 			b.ReportAllocs()
@@ -151,7 +151,7 @@ func BenchmarkServerTurn(b *testing.B) {
 		peers[i] = p
 	}
 	o.h = turnEcho{o.Server, make([]byte, 60)}
-	o.writeTo = func([]byte, netip.AddrPort) {}
+	o.writeTo = func([]byte, netip.Addr, netip.AddrPort) {}
 	turn := make([]byte, 15)
 	const batch = 16
 	pkts := make([][][]byte, n)

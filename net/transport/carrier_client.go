@@ -243,20 +243,23 @@ func (cc *carrierConn) kernelDrops() (uint32, bool) {
 	return 0, false
 }
 
-func (cc *carrierConn) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error) {
+func (cc *carrierConn) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr) (int, error) {
 	n, err := cc.Read(bufs[0])
 	if err != nil {
 		return 0, err
 	}
 	ns[0], from[0] = n, netip.AddrPort{}
+	if dst != nil {
+		dst[0] = netip.Addr{} // a carrier has no local address to say
+	}
 	return 1, nil
 }
 
-func (cc *carrierConn) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
-	return eachBatch(cc, bufs, ns, from, handle)
+func (cc *carrierConn) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr, handle func(int)) error {
+	return eachBatch(cc, bufs, ns, from, dst, handle)
 }
 
-func (cc *carrierConn) writeBatch(bufs [][]byte, _ []netip.AddrPort) (int, error) {
+func (cc *carrierConn) writeBatch(bufs [][]byte, _ []netip.Addr, _ []netip.AddrPort) (int, error) {
 	for i, b := range bufs {
 		if _, err := cc.Write(b); err != nil {
 			return i, err

@@ -357,7 +357,7 @@ func (s *loopShard) read(lc *loopClient, now time.Time) {
 	c := lc.c
 	for range 4 {
 		n := lc.sock.prepare(lc.d.bufs)
-		got, errno, ok := lc.sock.recv(uintptr(lc.fd), n, unix.MSG_DONTWAIT, lc.d.ns, lc.d.from)
+		got, errno, ok := lc.sock.recv(uintptr(lc.fd), n, unix.MSG_DONTWAIT, lc.d.ns, lc.d.from, nil)
 		if !ok {
 			return
 		}

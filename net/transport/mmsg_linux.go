@@ -25,14 +25,20 @@ type mmsghdr struct {
 
 // mmsgSocket holds the system call's arguments, reused from call to call.
 type mmsgSocket struct {
-	local net.Addr
-	rc    syscall.RawConn // a socket in Go's poller
-	det   *detachedSocket // or one out of it
-	v6    bool            // an AF_INET6 socket: IPv4 peers are written as v4-mapped
-	hdrs  []mmsghdr
-	iovs  []unix.Iovec
-	sas   []unix.RawSockaddrInet6 // big enough for either family
+	local   net.Addr
+	rc      syscall.RawConn // a socket in Go's poller
+	det     *detachedSocket // or one out of it
+	v6      bool            // an AF_INET6 socket: IPv4 peers are written as v4-mapped
+	pktinfo bool            // the socket says where each datagram came to (see listenPktinfo)
+	hdrs    []mmsghdr
+	iovs    []unix.Iovec
+	sas     []unix.RawSockaddrInet6 // big enough for either family
+	ctl     []byte                  // pktinfoSpace bytes of control message a datagram, with pktinfo
 }
+
+// pktinfoSpace is the room one control message of either family's packet
+// information takes (bytes).
+var pktinfoSpace = max(unix.CmsgSpace(unix.SizeofInet6Pktinfo), unix.CmsgSpace(unix.SizeofInet4Pktinfo))
 
 func newMmsgSocket(local net.Addr, v6 bool, size int) *mmsgSocket {
 	return &mmsgSocket{
@@ -42,6 +48,61 @@ func newMmsgSocket(local net.Addr, v6 bool, size int) *mmsgSocket {
 		iovs:  make([]unix.Iovec, size),
 		sas:   make([]unix.RawSockaddrInet6, size),
 	}
+}
+
+// withPktinfo makes m read where each datagram came to and write from the
+// local addresses it is given: its socket was asked (listenPktinfo).
+func (m *mmsgSocket) withPktinfo(on bool) *mmsgSocket {
+	if on {
+		m.pktinfo = true
+		m.ctl = make([]byte, len(m.hdrs)*pktinfoSpace)
+	}
+	return m
+}
+
+// listenPktinfo asks a socket bound to a wildcard address (0.0.0.0, [::])
+// to say, with each datagram, the local address it was sent to, so that a
+// server answers from the address a client dialled: on a link with two
+// addresses the system's own choice of source is the first, and a client
+// that dialled the second would take the answer for a stranger's and drop
+// it. It reports whether the socket says so; a socket bound to one address
+// needs nothing (its answers leave from that address).
+func listenPktinfo(conn *net.UDPConn) bool {
+	ua, ok := conn.LocalAddr().(*net.UDPAddr)
+	if !ok || !ua.IP.IsUnspecified() {
+		return false
+	}
+	rc, err := conn.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var serr error
+	if err := rc.Control(func(fd uintptr) {
+		v6, err := isV6(int(fd))
+		switch {
+		case err != nil:
+			serr = err
+		case v6: // on a dual-stack socket IPv4 datagrams say it v4-mapped
+			serr = unix.SetsockoptInt(int(fd), unix.IPPROTO_IPV6, unix.IPV6_RECVPKTINFO, 1)
+		default:
+			serr = unix.SetsockoptInt(int(fd), unix.IPPROTO_IP, unix.IP_PKTINFO, 1)
+		}
+	}); err != nil {
+		return false
+	}
+	return serr == nil
+}
+
+// hasPktinfo reports whether fd was asked to say where datagrams came to.
+func hasPktinfo(fd int, v6 bool) bool {
+	var n int
+	var err error
+	if v6 {
+		n, err = unix.GetsockoptInt(fd, unix.IPPROTO_IPV6, unix.IPV6_RECVPKTINFO)
+	} else {
+		n, err = unix.GetsockoptInt(fd, unix.IPPROTO_IP, unix.IP_PKTINFO)
+	}
+	return err == nil && n != 0
 }
 
 func newBatchSocket(conn *net.UDPConn, size int) (batchSocket, error) {
@@ -57,7 +118,9 @@ func newBatchSocket(conn *net.UDPConn, size int) (batchSocket, error) {
 	if serr != nil {
 		return nil, serr
 	}
-	m := newMmsgSocket(conn.LocalAddr(), v6, size)
+	var pktinfo bool
+	_ = rc.Control(func(fd uintptr) { pktinfo = hasPktinfo(int(fd), v6) })
+	m := newMmsgSocket(conn.LocalAddr(), v6, size).withPktinfo(pktinfo)
 	m.rc = rc
 	return m, nil
 }
@@ -78,10 +141,11 @@ func isV6(fd int) (bool, error) {
 // runtime lends the processor to other goroutines meanwhile) and its
 // writes are plain sendmmsg calls.
 type detachedSocket struct {
-	fd     int
-	local  net.Addr
-	v6     bool
-	closed atomic.Bool
+	fd      int
+	local   net.Addr
+	v6      bool
+	pktinfo bool // see listenPktinfo
+	closed  atomic.Bool
 }
 
 // listenSocket takes conn's socket out of Go's poller: a copy of its
@@ -105,6 +169,7 @@ func detach(conn *net.UDPConn) (*detachedSocket, error) {
 		unix.Close(fd)
 		return nil, err
 	}
+	d.pktinfo = hasPktinfo(fd, d.v6)
 	conn.Close()
 	return d, nil
 }
@@ -133,7 +198,7 @@ func dupOut(conn *net.UDPConn, nonblock bool) (int, error) {
 }
 
 func (d *detachedSocket) batches(size int) batchSocket {
-	m := newMmsgSocket(d.local, d.v6, size)
+	m := newMmsgSocket(d.local, d.v6, size).withPktinfo(d.pktinfo)
 	m.det = d
 	return m
 }
@@ -199,10 +264,87 @@ func (m *mmsgSocket) prepare(bufs [][]byte) int {
 	return n
 }
 
+// prepareControl gives each of the n datagrams prepared room for its
+// packet information, for a read.
+func (m *mmsgSocket) prepareControl(n int) {
+	if !m.pktinfo {
+		return
+	}
+	for i := range n {
+		h := &m.hdrs[i].hdr
+		h.Control = &m.ctl[i*pktinfoSpace]
+		h.SetControllen(pktinfoSpace)
+	}
+}
+
+// putSource writes datagram i's control message that it leave from src,
+// for a write; nothing if src is the zero Addr, or a link-local IPv6
+// address (which would need its interface: the system's choice serves).
+func (m *mmsgSocket) putSource(i int, src netip.Addr) {
+	if !m.pktinfo || !src.IsValid() || src.Is6() && !src.Is4In6() && src.IsLinkLocalUnicast() {
+		return
+	}
+	c := m.ctl[i*pktinfoSpace : (i+1)*pktinfoSpace]
+	clear(c)
+	cm := (*unix.Cmsghdr)(unsafe.Pointer(&c[0]))
+	data := c[unix.CmsgLen(0):]
+	if m.v6 {
+		cm.Level, cm.Type = unix.IPPROTO_IPV6, unix.IPV6_PKTINFO
+		cm.SetLen(unix.CmsgLen(unix.SizeofInet6Pktinfo))
+		pi := (*unix.Inet6Pktinfo)(unsafe.Pointer(&data[0]))
+		pi.Addr = src.As16() // an IPv4 address v4-mapped, as the kernel expects on a dual-stack socket
+	} else {
+		if !src.Unmap().Is4() {
+			return
+		}
+		cm.Level, cm.Type = unix.IPPROTO_IP, unix.IP_PKTINFO
+		cm.SetLen(unix.CmsgLen(unix.SizeofInet4Pktinfo))
+		pi := (*unix.Inet4Pktinfo)(unsafe.Pointer(&data[0]))
+		pi.Spec_dst = src.Unmap().As4()
+	}
+	h := &m.hdrs[i].hdr
+	h.Control = &c[0]
+	h.SetControllen(int(cm.Len))
+}
+
+// readDst reads, from the control messages of datagram i, the local
+// address it was sent to (unmapped), or the zero Addr.
+func (m *mmsgSocket) readDst(i int) netip.Addr {
+	h := &m.hdrs[i].hdr
+	if !m.pktinfo || h.Controllen == 0 {
+		return netip.Addr{}
+	}
+	c := m.ctl[i*pktinfoSpace : i*pktinfoSpace+min(int(h.Controllen), pktinfoSpace)]
+	hl := unix.CmsgLen(0)
+	for len(c) >= hl {
+		cm := (*unix.Cmsghdr)(unsafe.Pointer(&c[0]))
+		l := int(cm.Len)
+		if l < hl || l > len(c) {
+			return netip.Addr{}
+		}
+		data := c[hl:l]
+		switch {
+		case cm.Level == unix.IPPROTO_IPV6 && cm.Type == unix.IPV6_PKTINFO && len(data) >= unix.SizeofInet6Pktinfo:
+			pi := (*unix.Inet6Pktinfo)(unsafe.Pointer(&data[0]))
+			return netip.AddrFrom16(pi.Addr).Unmap()
+		case cm.Level == unix.IPPROTO_IP && cm.Type == unix.IP_PKTINFO && len(data) >= unix.SizeofInet4Pktinfo:
+			pi := (*unix.Inet4Pktinfo)(unsafe.Pointer(&data[0]))
+			return netip.AddrFrom4(pi.Addr)
+		}
+		next := unix.CmsgSpace(l - hl)
+		if next > len(c) {
+			break
+		}
+		c = c[next:]
+	}
+	return netip.Addr{}
+}
+
 // recv reads up to the n datagrams prepared, with recvmmsg's flags: ok is
 // false if the socket had none (EAGAIN, or a signal), and errno is the
 // error that failed the read.
-func (m *mmsgSocket) recv(fd uintptr, n, flags int, ns []int, from []netip.AddrPort) (got int, errno syscall.Errno, ok bool) {
+func (m *mmsgSocket) recv(fd uintptr, n, flags int, ns []int, from []netip.AddrPort, dst []netip.Addr) (got int, errno syscall.Errno, ok bool) {
+	m.prepareControl(n)
 	r, _, e := unix.Syscall6(unix.SYS_RECVMMSG, fd, uintptr(unsafe.Pointer(&m.hdrs[0])), uintptr(n), uintptr(flags), 0, 0)
 	switch {
 	case e == unix.EAGAIN || e == unix.EINTR:
@@ -214,6 +356,9 @@ func (m *mmsgSocket) recv(fd uintptr, n, flags int, ns []int, from []netip.AddrP
 	for i := range got {
 		ns[i] = int(m.hdrs[i].n)
 		from[i] = sockaddrAddrPort(&m.sas[i])
+		if dst != nil {
+			dst[i] = m.readDst(i)
+		}
 	}
 	return got, 0, true
 }
@@ -224,16 +369,16 @@ func (m *mmsgSocket) send(fd uintptr, n, flags int) (int, syscall.Errno) {
 	return int(r), e
 }
 
-func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error) {
+func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr) (int, error) {
 	n := m.prepare(bufs)
 	if m.det != nil {
-		return m.readBlocking(n, ns, from)
+		return m.readBlocking(n, ns, from, dst)
 	}
 	var got int
 	var errno syscall.Errno
 	err := m.rc.Read(func(fd uintptr) bool {
 		var ok bool
-		got, errno, ok = m.recv(fd, n, 0, ns, from)
+		got, errno, ok = m.recv(fd, n, 0, ns, from, dst)
 		return ok // else wait until the socket is readable
 	})
 	if err != nil {
@@ -247,12 +392,12 @@ func (m *mmsgSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (
 
 // readBlocking reads a detached socket: it waits in recvmmsg for one
 // datagram and takes those already there with it.
-func (m *mmsgSocket) readBlocking(n int, ns []int, from []netip.AddrPort) (int, error) {
+func (m *mmsgSocket) readBlocking(n int, ns []int, from []netip.AddrPort, dst []netip.Addr) (int, error) {
 	for tries := 0; ; tries++ {
 		if m.det.closed.Load() {
 			return 0, net.ErrClosed
 		}
-		got, errno, ok := m.recv(uintptr(m.det.fd), n, unix.MSG_WAITFORONE, ns, from)
+		got, errno, ok := m.recv(uintptr(m.det.fd), n, unix.MSG_WAITFORONE, ns, from, dst)
 		switch {
 		case m.det.closed.Load():
 			return 0, net.ErrClosed // the wake-up of a shutdown
@@ -276,15 +421,15 @@ func (m *mmsgSocket) readError(errno syscall.Errno) error {
 // hearing EAGAIN, which halves the system calls of a client that receives a
 // datagram at a time. The poller is edge-triggered and every datagram that
 // arrives is an edge, so one that arrives after a read wakes the next wait.
-func (m *mmsgSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
+func (m *mmsgSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr, handle func(int)) error {
 	if m.det != nil {
-		return eachBatch(m, bufs, ns, from, handle)
+		return eachBatch(m, bufs, ns, from, dst, handle)
 	}
 	var errno syscall.Errno
 	err := m.rc.Read(func(fd uintptr) bool {
 		for {
 			n := m.prepare(bufs)
-			got, e, ok := m.recv(fd, n, 0, ns, from)
+			got, e, ok := m.recv(fd, n, 0, ns, from, dst)
 			switch {
 			case !ok:
 				return false // wait until the socket is readable
@@ -304,10 +449,13 @@ func (m *mmsgSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, ha
 	return m.readError(errno)
 }
 
-func (m *mmsgSocket) writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error) {
+func (m *mmsgSocket) writeBatch(bufs [][]byte, src []netip.Addr, to []netip.AddrPort) (int, error) {
 	n := m.prepare(bufs)
 	for i := range n {
 		m.hdrs[i].hdr.Namelen = putSockaddr(&m.sas[i], to[i], m.v6)
+		if src != nil {
+			m.putSource(i, src[i])
+		}
 	}
 	var sent int
 	var errno syscall.Errno

@@ -56,16 +56,18 @@ type Server struct {
 	key     *HostKey
 	sock    datagramSocket // nil in tests that drive handlePacket directly
 	addr    netip.AddrPort
-	writeTo func(b []byte, to netip.AddrPort) // sends a datagram; tests may replace it
+	writeTo func(b []byte, src netip.Addr, to netip.AddrPort) // sends a datagram from the local address src (zero: the system's choice); tests may replace it
 
 	cookies    *cookieJar
 	used       usedCookies    // cookies whose Connect made a session: each makes one
 	cookieRate *rateLimiter   // Cookies per source address and port
 	allCookies *globalLimiter // Cookies in all
 	connects   *rateLimiter   // Connects per source network
+	newcomers  *rateLimiter   // Connects per source network from its newcomers, once connects is spent (subnetAdmits)
 	allConnect *globalLimiter // Connects in all
 	h          ServerHandler
-	now        time.Time // of the datagram or tick being handled
+	now        time.Time  // of the datagram or tick being handled
+	dst        netip.Addr // the local address the datagram being handled came to; zero where the socket does not say
 
 	sessions  map[uint32]*session
 	accepting map[acceptKey]*session // sessions whose client may not have its Accept yet
@@ -132,6 +134,8 @@ func Listen(addr string, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
+	// On a wildcard address, answer from the address each client dialled.
+	listenPktinfo(conn)
 	// Room for bursts (a thousand clients' turns at once); best effort.
 	_ = conn.SetReadBuffer(4 << 20)
 	_ = conn.SetWriteBuffer(4 << 20)
@@ -164,11 +168,12 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 	s := &Server{
 		cfg:        cfg,
 		key:        key,
-		writeTo:    func([]byte, netip.AddrPort) {},
+		writeTo:    func([]byte, netip.Addr, netip.AddrPort) {},
 		cookies:    newCookieJar(secret),
 		cookieRate: newRateLimiter(cfg.CookieRate, now),
 		allCookies: newGlobalLimiter(cfg.MaxCookieRate, now),
 		connects:   newRateLimiter(cfg.HandshakeRate, now),
+		newcomers:  newRateLimiter(max(cfg.HandshakeRate/newcomerRateShare, 1), now),
 		allConnect: newGlobalLimiter(cfg.MaxHandshakeRate, now),
 		h:          nopHandler{},
 		now:        now,
@@ -270,8 +275,10 @@ func (s *Server) serve(ctx context.Context) error {
 func (s *Server) handleBatch(d *datagrams) {
 	now := time.Now()
 	for i := range d.n {
+		s.dst = d.dst[i]
 		s.handlePacket(now, d.from[i], d.bytes(i))
 	}
+	s.dst = netip.Addr{}
 }
 
 // drain handles the datagrams already received.
@@ -463,22 +470,27 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 		s.drop(DropReplay, from)
 		return
 	}
-	// Connects cost a key agreement and a signature: limited per source
-	// network (the cookie proved the source) and in all.
+	// The limits on sessions first: a refusal costs no key agreement, so
+	// the Connects of addresses that hold their share do not spend their
+	// network's rate.
 	subnet := subnetOf(from.Addr())
-	if !s.connects.allowSubnet(now, subnet) || !s.allConnect.allow(now) {
-		s.drop(DropRate, from)
-		return
-	}
 	ip := peerIP(from)
 	switch {
 	case len(s.sessions) >= s.cfg.MaxSessions:
 		s.drop(DropOverLimit, from)
 		s.write(appendRefuse(s.hbuf[:0], nonce, RefuseFull), from)
 		return
-	case s.perIP[ip] >= s.cfg.MaxPerIP || s.perSubnet[subnet] >= s.cfg.MaxPerSubnet:
+	case s.perIP[ip] >= s.cfg.MaxPerIP || !s.subnetAdmits(ip, subnet):
 		s.drop(DropOverLimit, from)
 		s.write(appendRefuse(s.hbuf[:0], nonce, RefusePerIP), from)
+		return
+	}
+	// Connects cost a key agreement and a signature: limited per source
+	// network (the cookie proved the source) and in all. A newcomer to
+	// its network has a small rate of its own once the network's is spent.
+	rated := s.connects.allowSubnet(now, subnet) || s.perIP[ip] < newcomerSessions && s.newcomers.allowSubnet(now, subnet)
+	if !rated || !s.allConnect.allow(now) {
+		s.drop(DropRate, from)
 		return
 	}
 	peer, err := x25519.NewPublicKey(clientPub[:])
@@ -507,6 +519,7 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 		return
 	}
 	sess := s.open(now, from, conv, ch)
+	sess.local = s.dst
 	s.used.use(window(now), made, cookie)
 	sess.nonce, sess.clientPub = nonce, clientPub
 	sess.accept = appendAccept(make([]byte, 0, acceptLen), nonce, conv, serverPub, s.key.pub, ed25519.Sign(s.key.priv, tr))
@@ -528,6 +541,31 @@ func (s *Server) open(now time.Time, from netip.AddrPort, conv uint32, ch *chann
 	s.stats.sessions.Store(int64(len(s.sessions)))
 	s.stats.accepted.Add(1)
 	return sess
+}
+
+// A network's share is kept partly for its newcomers, so that a few
+// addresses of a /24 (or /64) cannot lock out the rest of it, even for the
+// seconds their idle sessions live (issue 53: eight addresses of 32
+// sessions filled a /24's 256): an address that holds newcomerSessions
+// sessions or more may take its network only up to MaxPerSubnet less
+// 1/subnetReserve of it; the rest is for addresses holding fewer (a
+// player's game and, say, its room list or a rejoin). Likewise the
+// Connects of a network's newcomers have a rate of their own, a
+// newcomerRateShare of HandshakeRate, once the network's is spent.
+const (
+	newcomerSessions  = 2
+	subnetReserve     = 4 // a quarter of MaxPerSubnet: 64 of 256
+	newcomerRateShare = 5 // 10 Connects a second of 50
+)
+
+// subnetAdmits reports whether a new session from ip fits its network's
+// share (see subnetReserve).
+func (s *Server) subnetAdmits(ip netip.Addr, subnet netip.Prefix) bool {
+	limit := s.cfg.MaxPerSubnet
+	if s.perIP[ip] >= newcomerSessions {
+		limit -= s.cfg.MaxPerSubnet / subnetReserve
+	}
+	return s.perSubnet[subnet] < limit
 }
 
 // count adds d to the sessions counted for ip and its network.
@@ -598,6 +636,9 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 	case from == sess.addr:
 		sess.heardAt = now
 		sess.probe = netip.AddrPort{} // the old path lives: no move
+		if s.dst.IsValid() {
+			sess.local = s.dst // answers leave from where the peer sends to
+		}
 	case pkt[0] == kindResponse:
 		// Checked below.
 	case from == sess.probe || newest && now.Sub(sess.heardAt) >= s.migrateQuiet():
@@ -621,6 +662,7 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		default:
 			sess.probe = netip.AddrPort{}
 			s.migrate(sess, from)
+			sess.local = sess.probeLocal
 			sess.heardAt = now
 		}
 	case kindChallenge:
@@ -683,6 +725,7 @@ func (s *Server) probePath(now time.Time, sess *session, from netip.AddrPort, n 
 			return
 		}
 		sess.probe, sess.probeIn, sess.probeOut = from, 0, 0
+		sess.probeLocal = s.dst
 		_, _ = rand.Read(sess.challenge[:]) // crypto/rand.Read never fails
 	}
 	sess.probeIn += n
@@ -703,7 +746,7 @@ func (s *Server) probePath(now time.Time, sess *session, from netip.AddrPort, n 
 	sess.probeOut += len(s.obuf)
 	sess.challengeAt = now
 	s.stats.challenges.Add(1)
-	s.write(s.obuf, from)
+	s.writeFrom(s.obuf, sess.probeLocal, from)
 }
 
 // roomFor reports whether sess may be counted at to instead of where it is:
@@ -887,18 +930,24 @@ func (s *Server) writeSealed(sess *session, kind byte, payload []byte) bool {
 		sess.fail = err // the next sweep ends it (sweepTicks)
 		return false
 	}
-	s.write(s.obuf, sess.addr)
+	s.writeFrom(s.obuf, sess.local, sess.addr)
 	sess.lastSend = s.now
 	return true
 }
 
-func (s *Server) write(b []byte, to netip.AddrPort) {
+// write answers the datagram being handled: from the local address it
+// came to.
+func (s *Server) write(b []byte, to netip.AddrPort) { s.writeFrom(b, s.dst, to) }
+
+// writeFrom sends b to to from the local address src (zero: the system's
+// choice).
+func (s *Server) writeFrom(b []byte, src netip.Addr, to netip.AddrPort) {
 	s.stats.packetsOut.Add(1)
 	s.stats.bytesOut.Add(uint64(len(b)))
 	if s.writeCarried(b, to) {
 		return
 	}
-	s.writeTo(b, to)
+	s.writeTo(b, src, to)
 }
 
 // drop counts a dropped datagram (or refused frame) and logs it: one line

@@ -59,7 +59,7 @@ func newOffline(tb testing.TB, cfg Config) *offlineServer {
 	o := &offlineServer{Server: s}
 	o.ev = &eventLog{disconnected: map[ConnID]error{}, messages: map[ConnID][][]byte{}}
 	s.h = o.ev
-	s.writeTo = func(b []byte, to netip.AddrPort) {
+	s.writeTo = func(b []byte, _ netip.Addr, to netip.AddrPort) {
 		o.out = append(o.out, sent{to, append([]byte(nil), b...)})
 	}
 	return o
@@ -462,6 +462,11 @@ func TestRateLimitOffline(t *testing.T) {
 			t.Fatalf("connect %d: refused %d", i, refused)
 		}
 	}
+	// A newcomer to the /24 has a rate of its own (HandshakeRate/5, at
+	// least 1) once the network's is spent: one more, then no more.
+	if _, refused := o.handshake(t, t0, addr(t, "10.1.1.98:4000"), nonceOf(5)); refused != 0 {
+		t.Fatalf("a newcomer's Connect: refused %d", refused)
+	}
 	hs, err := newClientHandshake("")
 	if err != nil {
 		t.Fatal(err)
@@ -472,8 +477,8 @@ func TestRateLimitOffline(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.handlePacket(t0, from, hs.pkt)
-	if out, st := o.take(), o.Stats(); len(out) != 0 || st.Dropped[DropRate] != 1 || st.Sessions != 3 {
-		t.Errorf("a fourth Connect from 10.1.1.0/24 in one instant: replies %v, stats %+v; want a rate drop", out, st)
+	if out, st := o.take(), o.Stats(); len(out) != 0 || st.Dropped[DropRate] != 1 || st.Sessions != 4 {
+		t.Errorf("a fifth Connect from 10.1.1.0/24 in one instant: replies %v, stats %+v; want a rate drop", out, st)
 	}
 	if _, refused := o.handshake(t, t0, addr(t, "10.1.2.1:4000"), nonceOf(9)); refused != 0 {
 		t.Errorf("a Connect from another /24: refused %d", refused)

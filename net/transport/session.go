@@ -19,11 +19,12 @@ import (
 // owner's now. KCP flushes queued frames only on Update, on a grid of
 // Config.Interval, so a frame waits at most one Interval before it leaves.
 type session struct {
-	conv uint32
-	addr netip.AddrPort // where the peer's last newest datagram came from; where datagrams go
-	ch   *channel       // the session's keys: every datagram after the handshake is sealed
-	kcp  *kcp.KCP
-	idx  int // in the owner's list of sessions
+	conv  uint32
+	addr  netip.AddrPort // where the peer's last newest datagram came from; where datagrams go
+	local netip.Addr     // server side: the local address addr sends to, where answers leave from (zero: the system's choice)
+	ch    *channel       // the session's keys: every datagram after the handshake is sealed
+	kcp   *kcp.KCP
+	idx   int // in the owner's list of sessions
 
 	// Server side: the Connect that made the session, and the Accept it got,
 	// sent again as it was if the Connect is repeated (the Accept was lost),
@@ -43,6 +44,7 @@ type session struct {
 	// until then probe is sent nothing but challenges, and no more than
 	// amplification times the bytes of the authentic datagrams from it.
 	probe       netip.AddrPort // invalid: none
+	probeLocal  netip.Addr     // the local address probe sends to, where its challenges leave from
 	challenge   [challengeSize]byte
 	probeIn     int       // bytes of authentic datagrams from probe
 	probeOut    int       // bytes sent to probe

@@ -62,14 +62,20 @@ func (p *pacer) read(n, room int, now time.Time) bool {
 // sendmmsg on Linux, one datagram a call elsewhere (singleSocket).
 type batchSocket interface {
 	// readBatch waits for datagrams and reads up to len(bufs) of them,
-	// datagram i into bufs[i] (ns[i] bytes, from from[i], unmapped).
-	readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error)
+	// datagram i into bufs[i] (ns[i] bytes, from from[i], unmapped). If
+	// dst is not nil, dst[i] is the local address datagram i was sent to,
+	// unmapped, where the socket was asked to say (a server bound to a
+	// wildcard address: see listenPktinfo), else the zero Addr.
+	readBatch(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr) (int, error)
 	// readEach reads as readBatch does, and calls handle with the number
 	// read after each read, until a read fails; it returns that error.
-	readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(n int)) error
+	readEach(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr, handle func(n int)) error
 	// writeBatch sends bufs[i] to to[i] and returns how many went; on an
-	// error, the datagram after those is the one that failed.
-	writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error)
+	// error, the datagram after those is the one that failed. If src is
+	// not nil and src[i] is valid, datagram i leaves from that local
+	// address (where the socket was asked to say where datagrams came to;
+	// elsewhere src is ignored and the system chooses).
+	writeBatch(bufs [][]byte, src []netip.Addr, to []netip.AddrPort) (int, error)
 }
 
 // openBatchSocket returns conn's batched reads and writes, or one datagram
@@ -114,24 +120,27 @@ func (p polledSocket) kernelDrops() (uint32, bool)  { return connDrops(p.conn) }
 // singleSocket is a batchSocket that reads and writes one datagram a call.
 type singleSocket struct{ conn *net.UDPConn }
 
-func (s singleSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort) (int, error) {
+func (s singleSocket) readBatch(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr) (int, error) {
 	n, a, err := s.conn.ReadFromUDPAddrPort(bufs[0])
 	if err != nil {
 		return 0, err
 	}
 	ns[0], from[0] = n, netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+	if dst != nil {
+		dst[0] = netip.Addr{}
+	}
 	return 1, nil
 }
 
-func (s singleSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
-	return eachBatch(s, bufs, ns, from, handle)
+func (s singleSocket) readEach(bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr, handle func(int)) error {
+	return eachBatch(s, bufs, ns, from, dst, handle)
 }
 
 // eachBatch is readEach for a socket whose readBatch does the waiting:
 // read, handle, until a read fails.
-func eachBatch(b batchSocket, bufs [][]byte, ns []int, from []netip.AddrPort, handle func(int)) error {
+func eachBatch(b batchSocket, bufs [][]byte, ns []int, from []netip.AddrPort, dst []netip.Addr, handle func(int)) error {
 	for {
-		n, err := b.readBatch(bufs, ns, from)
+		n, err := b.readBatch(bufs, ns, from, dst)
 		if err != nil {
 			return err
 		}
@@ -139,7 +148,7 @@ func eachBatch(b batchSocket, bufs [][]byte, ns []int, from []netip.AddrPort, ha
 	}
 }
 
-func (s singleSocket) writeBatch(bufs [][]byte, to []netip.AddrPort) (int, error) {
+func (s singleSocket) writeBatch(bufs [][]byte, _ []netip.Addr, to []netip.AddrPort) (int, error) {
 	for i := range bufs {
 		if _, err := s.conn.WriteToUDPAddrPort(bufs[i], to[i]); err != nil {
 			return i, err
@@ -153,14 +162,15 @@ type datagrams struct {
 	bufs [][]byte // MTU+1 bytes each: a datagram filling one was larger than the MTU
 	ns   []int
 	from []netip.AddrPort
-	n    int // datagrams held
+	dst  []netip.Addr // the local address each came to, where the socket says
+	n    int          // datagrams held
 }
 
 func (d *datagrams) bytes(i int) []byte { return d.bufs[i][:d.ns[i]] }
 
 // newDatagrams returns an empty batch of size datagrams for an MTU.
 func newDatagrams(size, mtu int) *datagrams {
-	d := &datagrams{bufs: make([][]byte, size), ns: make([]int, size), from: make([]netip.AddrPort, size)}
+	d := &datagrams{bufs: make([][]byte, size), ns: make([]int, size), from: make([]netip.AddrPort, size), dst: make([]netip.Addr, size)}
 	for i := range d.bufs {
 		d.bufs[i] = make([]byte, mtu+1)
 	}
@@ -235,7 +245,7 @@ func (r *socketReader) run() {
 		case <-r.done:
 			return
 		}
-		n, err := r.batch.readBatch(d.bufs, d.ns, d.from)
+		n, err := r.batch.readBatch(d.bufs, d.ns, d.from, d.dst)
 		if err != nil {
 			r.free <- d
 			if !r.failed(err, &failures) {
@@ -267,7 +277,7 @@ func (r *socketReader) runHandled() {
 	d := <-r.free
 	failures := 0
 	for {
-		err := r.batch.readEach(d.bufs, d.ns, d.from, func(n int) {
+		err := r.batch.readEach(d.bufs, d.ns, d.from, d.dst, func(n int) {
 			failures = 0
 			d.n = n
 			r.handle(d)
@@ -315,22 +325,24 @@ func (r *socketReader) stop() {
 type batchWriter struct {
 	sock batchSocket
 	bufs [][]byte
+	src  []netip.Addr // the local address each leaves from; the zero Addr: the system's choice
 	to   []netip.AddrPort
 	n    int
 }
 
 func newBatchWriter(sock datagramSocket, mtu, batch int) *batchWriter {
-	w := &batchWriter{sock: sock.batches(batch), bufs: make([][]byte, batch), to: make([]netip.AddrPort, batch)}
+	w := &batchWriter{sock: sock.batches(batch), bufs: make([][]byte, batch), src: make([]netip.Addr, batch), to: make([]netip.AddrPort, batch)}
 	for i := range w.bufs {
 		w.bufs[i] = make([]byte, 0, mtu)
 	}
 	return w
 }
 
-// add queues a copy of b for to.
-func (w *batchWriter) add(b []byte, to netip.AddrPort) {
+// add queues a copy of b for to, from the local address src (the zero
+// Addr: the system's choice).
+func (w *batchWriter) add(b []byte, src netip.Addr, to netip.AddrPort) {
 	w.bufs[w.n] = append(w.bufs[w.n][:0], b...)
-	w.to[w.n] = to
+	w.src[w.n], w.to[w.n] = src, to
 	if w.n++; w.n == len(w.bufs) {
 		w.flush()
 	}
@@ -340,7 +352,7 @@ func (w *batchWriter) add(b []byte, to netip.AddrPort) {
 // its peer, if it cannot be reached, times out.
 func (w *batchWriter) flush() {
 	for sent := 0; sent < w.n; {
-		k, err := w.sock.writeBatch(w.bufs[sent:w.n], w.to[sent:w.n])
+		k, err := w.sock.writeBatch(w.bufs[sent:w.n], w.src[sent:w.n], w.to[sent:w.n])
 		sent += k
 		if err != nil || k == 0 {
 			sent++

@@ -34,7 +34,7 @@ func TestDetachedSocket(t *testing.T) {
 	}
 	reads := make(chan read, 1)
 	go func() { // blocks until the datagram comes
-		n, err := rs.readBatch(bufs, ns, from)
+		n, err := rs.readBatch(bufs, ns, from, nil)
 		reads <- read{n, err}
 	}()
 	time.Sleep(20 * time.Millisecond) // most often the read waits by now; the test holds either way
@@ -50,7 +50,7 @@ func TestDetachedSocket(t *testing.T) {
 		t.Fatal("a blocked read did not see the datagram")
 	}
 
-	if n, err := ws.writeBatch([][]byte{[]byte("master 1"), []byte("master 2")}, []netip.AddrPort{peerAddr, peerAddr}); n != 2 || err != nil {
+	if n, err := ws.writeBatch([][]byte{[]byte("master 1"), []byte("master 2")}, nil, []netip.AddrPort{peerAddr, peerAddr}); n != 2 || err != nil {
 		t.Fatalf("writeBatch: %d sent, %v", n, err)
 	}
 	_ = peer.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -63,7 +63,7 @@ func TestDetachedSocket(t *testing.T) {
 	}
 
 	go func() {
-		n, err := rs.readBatch(bufs, ns, from)
+		n, err := rs.readBatch(bufs, ns, from, nil)
 		reads <- read{n, err}
 	}()
 	time.Sleep(20 * time.Millisecond)
@@ -76,7 +76,7 @@ func TestDetachedSocket(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("interrupt did not wake a blocked read")
 	}
-	if _, err := ws.writeBatch([][]byte{[]byte("late")}, []netip.AddrPort{peerAddr}); err == nil {
+	if _, err := ws.writeBatch([][]byte{[]byte("late")}, nil, []netip.AddrPort{peerAddr}); err == nil {
 		t.Error("a write after interrupt went out")
 	}
 	d.release()

@@ -38,7 +38,7 @@ func TestBatchSocket(t *testing.T) {
 					bufs[i] = bytes.Repeat([]byte{byte(i + 1)}, 10+100*i)
 					tos[i] = to
 				}
-				if sent, err := ws.writeBatch(bufs, tos); sent != n || err != nil {
+				if sent, err := ws.writeBatch(bufs, nil, tos); sent != n || err != nil {
 					t.Fatalf("writeBatch: %d sent, %v", sent, err)
 				}
 				srcPort := src.LocalAddr().(*net.UDPAddr).AddrPort().Port()
@@ -49,7 +49,7 @@ func TestBatchSocket(t *testing.T) {
 				}
 				_ = dst.SetReadDeadline(time.Now().Add(10 * time.Second))
 				for tries := 0; got < n && tries < n; tries++ {
-					k, err := rs.readBatch(rb[got:], ns[got:], from[got:])
+					k, err := rs.readBatch(rb[got:], ns[got:], from[got:], nil)
 					if err != nil {
 						t.Fatalf("readBatch after %d datagrams: %v", got, err)
 					}
@@ -95,9 +95,9 @@ func TestBatchWriterSkipsWhatTheSystemRefuses(t *testing.T) {
 	dst := listenUDP(t, "127.0.0.1:0")
 	to := dst.LocalAddr().(*net.UDPAddr).AddrPort()
 	w := newBatchWriter(polledSocket{src}, 1200, 4)
-	w.add([]byte("first"), to)
-	w.add(make([]byte, 70000), to) // larger than any UDP datagram
-	w.add([]byte("third"), to)
+	w.add([]byte("first"), netip.Addr{}, to)
+	w.add(make([]byte, 70000), netip.Addr{}, to) // larger than any UDP datagram
+	w.add([]byte("third"), netip.Addr{}, to)
 	w.flush()
 	_ = dst.SetReadDeadline(time.Now().Add(10 * time.Second))
 	buf := make([]byte, 100)

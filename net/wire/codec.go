@@ -170,6 +170,10 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[RoomList](pl)
 	case TypeRepair:
 		m, err = decodeAs[Repair](pl)
+	case TypeDigestRequest:
+		m, err = decodeAs[DigestRequest](pl)
+	case TypeDigest:
+		m, err = decodeAs[Digest](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -429,7 +433,7 @@ func (r *reader) setup() game.Setup {
 }
 
 // Join: RoomID u32 LE, PlayerID 16, Name, Token 16, Spectate, Resuming,
-// Resume uvarint, Rules u64 LE.
+// Resume uvarint, Rules u64 LE, then Secret u64 LE if not 0 (optional).
 
 func (m Join) check() error {
 	if !m.Resuming && m.Resume != 0 {
@@ -446,7 +450,31 @@ func (m Join) appendPayload(b []byte) []byte {
 	b = appendBool(b, m.Spectate)
 	b = appendBool(b, m.Resuming)
 	b = binary.AppendUvarint(b, uint64(m.Resume))
-	return binary.LittleEndian.AppendUint64(b, m.Rules)
+	b = binary.LittleEndian.AppendUint64(b, m.Rules)
+	return appendSecret(b, m.Secret)
+}
+
+// appendSecret appends an optional room secret (Join, RoomCreated): 8
+// bytes if set, nothing if 0, so that frames without one are the bytes a
+// peer of before the field sends and reads.
+func appendSecret(b []byte, secret uint64) []byte {
+	if secret == 0 {
+		return b
+	}
+	return binary.LittleEndian.AppendUint64(b, secret)
+}
+
+// secret reads an optional room secret at the end of a payload; a secret
+// written as 0 is not canonical (appendSecret leaves it out).
+func (r *reader) secret() uint64 {
+	if r.Err() != nil || r.Len() < 8 {
+		return 0 // fewer bytes are trailing ones (finish)
+	}
+	v := r.u64le("secret")
+	if v == 0 && r.Err() == nil {
+		r.fail("secret", fmt.Errorf("written as 0: %w", ErrInvalid))
+	}
+	return v
 }
 
 func (m *Join) decodePayload(r *reader) error {
@@ -458,6 +486,7 @@ func (m *Join) decodePayload(r *reader) error {
 	m.Resuming = r.bool("resuming")
 	m.Resume = r.uvarint32("resume")
 	m.Rules = r.u64le("rules")
+	m.Secret = r.secret()
 	return r.Err()
 }
 
@@ -757,6 +786,36 @@ func (m *Repair) decodePayload(r *reader) error {
 	return r.Err()
 }
 
+// DigestRequest: Turn uvarint.
+
+func (m DigestRequest) check() error { return nil }
+
+func (m DigestRequest) appendPayload(b []byte) []byte {
+	return binary.AppendUvarint(b, uint64(m.Turn))
+}
+
+func (m *DigestRequest) decodePayload(r *reader) error {
+	m.Turn = r.uvarint32("turn")
+	return r.Err()
+}
+
+// Digest: Turn uvarint, Hash u64 LE, Sum 16 bytes.
+
+func (m Digest) check() error { return nil }
+
+func (m Digest) appendPayload(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(m.Turn))
+	b = binary.LittleEndian.AppendUint64(b, m.Hash)
+	return append(b, m.Sum[:]...)
+}
+
+func (m *Digest) decodePayload(r *reader) error {
+	m.Turn = r.uvarint32("turn")
+	m.Hash = r.u64le("hash")
+	m.Sum = r.bytes16("sum")
+	return r.Err()
+}
+
 // SnapshotRequest: Turn uvarint.
 
 func (m SnapshotRequest) check() error { return nil }
@@ -950,8 +1009,9 @@ func (m *RoomListRequest) decodePayload(r *reader) error {
 }
 
 // RoomList: count u8, then per room RoomID uvarint, Name string, Host
-// string, Players u8, Max u8, State u8, Version u8; then More bool. Room
-// ids ascend strictly and are never 0.
+// string, Players u8, Max u8, State u8, Version u8; then More bool, then
+// Referee as one byte 1 if set (optional: left out when false). Room ids
+// ascend strictly and are never 0.
 
 func (m RoomList) check() error {
 	if len(m.Rooms) > MaxListRooms {
@@ -995,7 +1055,11 @@ func (m RoomList) appendPayload(b []byte) []byte {
 		b = appendString(appendString(b, ri.Name), ri.Host)
 		b = append(b, ri.Players, ri.Max, uint8(ri.State), ri.Version)
 	}
-	return appendBool(b, m.More)
+	b = appendBool(b, m.More)
+	if m.Referee {
+		b = append(b, 1)
+	}
+	return b
 }
 
 func (m *RoomList) decodePayload(r *reader) error {
@@ -1030,19 +1094,24 @@ func (m *RoomList) decodePayload(r *reader) error {
 		last = ri.RoomID
 	}
 	m.More = r.bool("more")
+	if r.Err() == nil && r.Len() > 0 && r.Rest()[0] == 1 {
+		// Written only when set; any other byte is left to be trailing.
+		m.Referee = r.bool("referee")
+	}
 	return r.Err()
 }
 
-// RoomCreated: RoomID u32 LE.
+// RoomCreated: RoomID u32 LE, then Secret u64 LE if not 0 (optional).
 
 func (m RoomCreated) check() error { return nil }
 
 func (m RoomCreated) appendPayload(b []byte) []byte {
-	return binary.LittleEndian.AppendUint32(b, m.RoomID)
+	return appendSecret(binary.LittleEndian.AppendUint32(b, m.RoomID), m.Secret)
 }
 
 func (m *RoomCreated) decodePayload(r *reader) error {
 	m.RoomID = r.u32le("room id")
+	m.Secret = r.secret()
 	return r.Err()
 }
 

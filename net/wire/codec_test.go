@@ -166,14 +166,19 @@ func samples() []sample {
 			{RoomID: 7, Name: "Friday night", Host: "Ada", Players: 4, Max: 4, State: StateRunning, Version: Version},
 			{RoomID: math.MaxUint32, Name: strings.Repeat("n", MaxName), Host: strings.Repeat("h", MaxName), Max: 1, State: StateFinished, Version: Version},
 		}, More: true}},
+		{"room list refereed", RoomList{Rooms: []RoomInfo{{RoomID: 1, Name: "Rockstep", Max: 8, Version: Version}}, Referee: true}},
 		{"end game", EndGame{}},
 		{"kick", Kick{Slot: 3}},
 		{"join-resuming", Join{RoomID: 1, PlayerID: id16(9), Name: "Ada", Token: id16(4), Resuming: true, Resume: 123_456}},
 		{"join-rules", Join{PlayerID: id16(5), Name: "Ada", Rules: 0x0123_4567_89ab_cdef}},
+		{"join-secret", Join{RoomID: SecretRoom(0xfedc_ba98_7654_3210), PlayerID: id16(6), Name: "Ada", Rules: 1, Secret: 0xfedc_ba98_7654_3210}},
+		{"room created unlisted", RoomCreated{RoomID: SecretRoom(0x8000_0000_0000_0001), Secret: 0x8000_0000_0000_0001}},
 		{"refuse-rules", Refuse{Reason: RefuseRules}},
 		{"repair-world", Repair{Kind: RepairWorld, Turn: 401}},
 		{"repair-rewind", Repair{Kind: RepairRewind, Turn: 399, Upto: 401}},
 		{"repair-done", Repair{Kind: RepairDone, Turn: 401, Upto: math.MaxUint32}},
+		{"digest request", DigestRequest{Turn: 402}},
+		{"digest", Digest{Turn: math.MaxUint32, Hash: 0x0123_4567_89ab_cdef, Sum: Sum{1, 2, 3, 15: 0xff}}},
 		{"leave-strayed", Leave{Reason: LeaveStrayed, Text: "your game keeps disagreeing with the others'"}},
 		{"welcome-resumed", Welcome{RoomID: 1, Slot: 2, Token: id16(4), State: StateRunning, Resumed: true}},
 		{"standby", Standby{Port: 40123, Key: id16(7), Reach: 0b1010}},
@@ -361,13 +366,52 @@ func TestUnsentFieldsIgnored(t *testing.T) {
 	}
 }
 
+// withoutSecret returns m without its optional room secret (Join,
+// RoomCreated), and whether it had one: its frame is m's, less the last 8
+// bytes.
+func withoutSecret(m Message) (Message, bool) {
+	switch v := m.(type) {
+	case Join:
+		ok := v.Secret != 0
+		v.Secret = 0
+		return v, ok
+	case RoomCreated:
+		ok := v.Secret != 0
+		v.Secret = 0
+		return v, ok
+	}
+	return m, false
+}
+
 // TestDecodeTruncated cuts a valid frame of every sample at every byte.
+// (A frame cut just before an optional room secret is the frame of the
+// same message without it; cut in it, it has trailing bytes.)
 func TestDecodeTruncated(t *testing.T) {
 	for _, s := range samples() {
 		t.Run(s.name, func(t *testing.T) {
 			frame := mustAppend(t, s.m)
 			for n := range len(frame) {
-				_, err := Decode(frame[:n])
+				got, err := Decode(frame[:n])
+				if l, ok := s.m.(RoomList); ok && l.Referee && n == len(frame)-1 {
+					// Cut before the optional referee byte: the list
+					// without it.
+					l.Referee = false
+					if err != nil || !reflect.DeepEqual(got, canonical(l)) {
+						t.Fatalf("Decode(frame without its referee byte) = %+v, %v; want %+v", got, err, l)
+					}
+					continue
+				}
+				if short, ok := withoutSecret(s.m); ok && n >= len(frame)-8 {
+					// Cut in the secret: the bytes of it are trailing
+					// bytes after the message without it.
+					if n == len(frame)-8 && (err != nil || !reflect.DeepEqual(got, canonical(short))) {
+						t.Fatalf("Decode(frame without its secret) = %+v, %v; want %+v", got, err, short)
+					}
+					if n > len(frame)-8 && !errors.Is(err, ErrTrailing) {
+						t.Fatalf("Decode(first %d of %d bytes, in the secret) = %v, want %v", n, len(frame), err, ErrTrailing)
+					}
+					continue
+				}
 				if !errors.Is(err, ErrTruncated) {
 					t.Fatalf("Decode(first %d of %d bytes) = %v, want %v", n, len(frame), err, ErrTruncated)
 				}
@@ -407,7 +451,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
 		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeRepair) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeDigest) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -617,6 +661,11 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		{"join name length over limit", frame(TypeJoin, join(make([]byte, 100), 0)...), ErrLimit, "name"},
 		{"join name length past the frame", frame(TypeJoin, append(make([]byte, 20), 5, 'a')...), ErrTruncated, "name"},
 		{"join overlong UTF-8", frame(TypeJoin, join([]byte{0xc0, 0xaf}, 0)...), ErrInvalid, "UTF-8"},
+		{"join secret written as 0", frame(TypeJoin, append(join(nil, 0), append([]byte{0, 0}, make([]byte, 8+8)...)...)...), ErrInvalid, "secret"},
+		{"join secret cut short", frame(TypeJoin, append(join(nil, 0), append([]byte{0, 0}, make([]byte, 8+3)...)...)...), ErrTrailing, ""},
+		{"room created secret written as 0", frame(TypeRoomCreated, make([]byte, 4+8)...), ErrInvalid, "secret"},
+		{"room list referee written as false", frame(TypeRoomList, 0, 0, 0), ErrTrailing, ""},
+		{"room list referee 2", frame(TypeRoomList, 0, 0, 2), ErrTrailing, ""},
 		{"setup change friendly fire 2", frame(TypeSetupChange, setup(0, 2)...), ErrInvalid, "friendly fire"},
 		{"setup change saucers 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 2, 0), ErrInvalid, "saucers"},
 		{"setup change hyperspace 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 0, 2), ErrInvalid, "hyperspace"},
@@ -703,7 +752,8 @@ func TestTypeString(t *testing.T) {
 		{TypeSuccessors, "successors"},
 		{TypeRoomListRequest, "room list request"},
 		{TypeRoomList, "room list"},
-		{TypeRepair + 1, "type(31)"},
+		{TypeDigest, "digest"},
+		{TypeDigest + 1, "type(33)"},
 	}
 	for _, c := range cases {
 		if got := c.t.String(); got != c.want {

@@ -51,6 +51,8 @@ var typeNames = [...]string{
 	TypeRoomListRequest: "room list request",
 	TypeRoomList:        "room list",
 	TypeRepair:          "repair",
+	TypeDigestRequest:   "digest request",
+	TypeDigest:          "digest",
 }
 
 // String returns the message type's name as errors and logs print it,

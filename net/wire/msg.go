@@ -52,7 +52,12 @@ import (
 // CreateRoom carries the server's room key (CreateRoom.Key), refused
 // without it by RefuseRoomKey, and whether the room is listed; a server
 // answers RoomListRequest with the rooms it lists (RoomList).
-const Version = 7
+//
+// Version 8: a world one machine hands another is vouched for by a
+// cryptographic digest (WorldSum), not the checksum: the room asks the
+// players for the digest of their world at a turn (DigestRequest), and
+// they answer with it (Digest).
+const Version = 8
 
 // DefaultPort is the UDP port a game is hosted on, and a server listens
 // on, unless told otherwise; joining "host" without a port means this one.
@@ -113,6 +118,8 @@ const (
 	TypeRoomListRequest Type = 28 // client → server: which rooms do you list?
 	TypeRoomList        Type = 29 // server → client: the rooms it lists publicly
 	TypeRepair          Type = 30 // either way: a strayed world is repaired (room → client), or was (client → room)
+	TypeDigestRequest   Type = 31 // room → client: send the digest of your world at the end of a turn
+	TypeDigest          Type = 32 // client → room: the digest of its world at the end of a turn
 )
 
 // Message is any message of this package.
@@ -137,7 +144,23 @@ type Join struct {
 	// a room admits only players whose rules are its own. 0: not said (a
 	// probe, or a test's raw Join).
 	Rules uint64
+	// Secret is the secret of an unlisted room on a server
+	// (RoomCreated.Secret, carried by the room's invite code), whose id is
+	// SecretRoom(Secret): without it, a server answers a Join for that
+	// room as for a room that does not exist. 0: none (written only when
+	// set, so that a Join without it is the same bytes as before).
+	Secret uint64
 }
+
+// UnlistedRooms is the bit set in the ids of a server's unlisted rooms
+// (SecretRoom); the ids of the rooms it lists are below it, counted from
+// 1, so that the room list shows no gap where an unlisted room is.
+const UnlistedRooms = 1 << 31
+
+// SecretRoom returns the id of the unlisted room whose secret is secret:
+// its high 32 bits with UnlistedRooms set. The secret's 64 random bits are
+// what a Join must carry; a guessed id, alone, opens nothing.
+func SecretRoom(secret uint64) uint32 { return uint32(secret>>32) | UnlistedRooms }
 
 // Welcome admits a client to a room.
 type Welcome struct {
@@ -340,11 +363,20 @@ type RoomInfo struct {
 type RoomList struct {
 	Rooms []RoomInfo // at most MaxListRooms
 	More  bool
+	// Referee says the server runs the engine on every room's turns
+	// (`-server -referee`): its world settles a desync no vote can.
+	// Written only when set, so a list without it is the bytes a peer of
+	// before the field sends and reads.
+	Referee bool
 }
 
-// RoomCreated answers CreateRoom with the new room's id, to join with.
+// RoomCreated answers CreateRoom with the new room's id, to join with,
+// and, for an unlisted room, its secret (0 for a listed one): the id is
+// then SecretRoom(Secret), and every Join must carry the secret
+// (Join.Secret), which the room's invite code carries too.
 type RoomCreated struct {
 	RoomID uint32
+	Secret uint64 // written only when set
 }
 
 // EndGame asks the room to end the running game early (the host player
@@ -506,6 +538,32 @@ const (
 	repairKindEnd            = 4
 )
 
+// DigestRequest asks a player for the digest of its world at the end of
+// Turn (or, if it has not completed Turn yet, when it does). The room
+// asks for a turn ahead of every player's, so that each computes the
+// digest as it completes the turn and keeps no old world for it.
+type DigestRequest struct {
+	Turn uint32
+}
+
+// SumSize is the size of a world digest: SHA-256 truncated to 128 bits.
+const SumSize = 16
+
+// Sum is a world digest (WorldSum).
+type Sum [SumSize]byte
+
+// Digest answers DigestRequest: the player's world at the end of Turn,
+// as its checksum (game.Sum64 of its snapshot, the world hash) and its
+// digest (WorldSum of the same bytes). A world the player hands out for
+// that turn must match both: the room compares worlds by Sum, and a
+// world whose Hash matches another's while its Sum does not was forged
+// to collide.
+type Digest struct {
+	Turn uint32
+	Hash uint64
+	Sum  Sum
+}
+
 // Repair moves a world that strayed back into step with the others' (see
 // docs/ARCHITECTURE.md §1, "Desync repair").
 type Repair struct {
@@ -638,3 +696,5 @@ func (Successors) Type() Type      { return TypeSuccessors }
 func (RoomListRequest) Type() Type { return TypeRoomListRequest }
 func (RoomList) Type() Type        { return TypeRoomList }
 func (Repair) Type() Type          { return TypeRepair }
+func (DigestRequest) Type() Type   { return TypeDigestRequest }
+func (Digest) Type() Type          { return TypeDigest }
