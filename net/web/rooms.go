@@ -159,7 +159,7 @@ func (h *Handler) createRoom(w http.ResponseWriter, r *http.Request) {
 		}
 		jsonError(w, http.StatusTooManyRequests, m.Text)
 	case wire.RoomCreated:
-		code, err := h.roomCode(m.RoomID)
+		code, err := h.roomCode(m.RoomID, m.Secret)
 		if err != nil {
 			jsonError(w, http.StatusInternalServerError, err.Error())
 			return
@@ -200,7 +200,7 @@ func (h *Handler) listRooms(w http.ResponseWriter, r *http.Request) {
 		l := m.(wire.RoomList)
 		for _, ri := range l.Rooms {
 			lr := ListedRoom{ID: ri.RoomID, Name: ri.Name, Host: ri.Host, State: ri.State.String(), Players: int(ri.Players), Max: int(ri.Max)}
-			if code, err := h.roomCode(ri.RoomID); err == nil {
+			if code, err := h.roomCode(ri.RoomID, 0); err == nil {
 				lr.Code, lr.URL = code, baseURL(r)+"/join/"+code
 			}
 			out = append(out, lr)

@@ -231,12 +231,14 @@ func baseURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// roomCode is the invite code of room id on this server.
-func (h *Handler) roomCode(id uint32) (string, error) {
+// roomCode is the invite code of room id on this server; an unlisted
+// room's carries its secret (wire.RoomCreated.Secret), without which the
+// room cannot be joined.
+func (h *Handler) roomCode(id uint32, secret uint64) (string, error) {
 	c, err := invite.New(h.cfg.Addrs, transport.Fingerprint(h.cfg.Server.HostKey().Public()))
 	if err != nil {
 		return "", err
 	}
-	c.RoomID = id
+	c.RoomID, c.Secret = id, secret
 	return invite.Encode(c)
 }
