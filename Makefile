@@ -2,16 +2,18 @@
 GO ?= go
 SHELL := /bin/bash
 
-.PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 test-wasm bench fuzz run generate
+.PHONY: test check-tools vet test-race test-allocs test-386 test-arm64 test-wasm bench fuzz run generate build wasm
 
-## test: everything CI checks, in order: tools, format and vet, the race-enabled
-## suite (UI tests under Xvfb), drawing's allocations without -race, the engine
+## test: everything CI checks, in order: tools, format and vet, the game for
+## browsers (embedded: the browser tests load it), the race-enabled suite (UI
+## tests under Xvfb), drawing's allocations without -race, the engine
 ## on 386, on arm64 under qemu and in WebAssembly under Node.js.
-test: check-tools vet test-race test-allocs test-386 test-arm64 test-wasm
+test: check-tools vet wasm test-race test-allocs test-386 test-arm64 test-wasm
 
 ## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth and
 ## Mesa, qemu-aarch64-static, ip, pulseaudio, and for the port mapping lab nft,
-## miniupnpd, upnpc, natpmpc, and Node.js for the wasm runner): installed with apt-get where missing when
+## miniupnpd, upnpc, natpmpc, Node.js for the wasm runner, and Chromium for the
+## game in a browser tab): installed with apt-get where missing when
 ## run as root, saying so; otherwise named, with the command, and make stops.
 check-tools:
 	@GO='$(GO)' sh scripts/test-tools.sh
@@ -70,6 +72,20 @@ fuzz:
 
 generate:
 	$(GO) generate ./...
+
+## build: ./rockstep with the game for browser tabs embedded (wasm), which
+## `rockstep -server -web ADDR` serves. A plain `go build` works too; its
+## server's page then says how to build the game for browsers.
+build: wasm
+	$(GO) build -o rockstep ./cmd/rockstep
+
+## wasm: the game built for WebAssembly (GOOS=js), gzipped, and the Go
+## distribution's wasm_exec.js, into net/web/dist, which the next build of
+## cmd/rockstep embeds.
+wasm:
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags=-s -o net/web/dist/rockstep.wasm ./cmd/rockstep
+	gzip -9f net/web/dist/rockstep.wasm
+	cp "$$($(GO) env GOROOT)/lib/wasm/wasm_exec.js" net/web/dist/wasm_exec.js
 
 run:
 	$(GO) run ./cmd/rockstep

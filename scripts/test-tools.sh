@@ -30,7 +30,8 @@ nft nftables for the NAT of the port mapping lab (internal/natlab)
 miniupnpd miniupnpd-nftables for the router of the lab (UPnP IGD, NAT-PMP, PCP)
 upnpc miniupnpc to list the mappings of the lab router
 natpmpc natpmpc to ask the lab router by NAT-PMP
-node nodejs for the engine golden hashes under WebAssembly (the wasm runner of Go)'
+node nodejs for the engine golden hashes under WebAssembly (the wasm runner of Go)
+chromium chromium for the game in a browser tab (headless, software WebGL)'
 
 # missing prints "package|what it is and why" for each missing tool, one a line.
 missing() {

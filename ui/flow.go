@@ -334,7 +334,7 @@ func (f *flow) applyJoin(in Intent) []effect {
 		if f.target != "" {
 			return nil
 		}
-		if invite.Looks(in.Addr) { // pasted in the address field, or -join CODE
+		if _, link := invite.FromLink(in.Addr); link || invite.Looks(in.Addr) { // pasted in the address field, or -join CODE
 			return f.joinCode(in.Addr)
 		}
 		addr, err := parseJoinAddr(in.Addr)

@@ -26,6 +26,7 @@ func (f *flow) joinCode(s string) []effect {
 		f.joinErr = "Type or paste the invite code the host gave you."
 		return nil
 	}
+	s, _ = invite.FromLink(s) // a room's link as good as its code
 	c, err := invite.Decode(s)
 	if err != nil {
 		f.joinErr = sentence(err.Error())

@@ -57,6 +57,8 @@ func TestJoinCodeFlow(t *testing.T) {
 		{"code field", Intent{Kind: IntentJoinCode, Addr: code}, []string{"203.0.113.7:7777", "192.168.1.20:7777"}, ""},
 		{"code field, typed loosely", Intent{Kind: IntentJoinCode, Addr: strings.ToLower(strings.ReplaceAll(code, "-", " "))}, []string{"203.0.113.7:7777", "192.168.1.20:7777"}, ""},
 		{"address field, or -join", Intent{Kind: IntentJoinAddr, Addr: code}, []string{"203.0.113.7:7777", "192.168.1.20:7777"}, ""},
+		{"a room's link in the code field", Intent{Kind: IntentJoinCode, Addr: "https://play.example.org/join/" + code}, []string{"203.0.113.7:7777", "192.168.1.20:7777"}, ""},
+		{"a room's link in the address field", Intent{Kind: IntentJoinAddr, Addr: "http://127.0.0.1:8080/join/" + code}, []string{"203.0.113.7:7777", "192.168.1.20:7777"}, ""},
 		{"two symbols swapped", Intent{Kind: IntentJoinCode, Addr: string(garbled)}, nil, "This invite code is garbled"},
 		{"letter O", Intent{Kind: IntentJoinCode, Addr: "O" + code[1:]}, nil, "no 0, O, 1, I or L"},
 		{"empty", Intent{Kind: IntentJoinCode, Addr: "  "}, nil, "Type or paste the invite code"},

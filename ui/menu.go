@@ -71,6 +71,9 @@ func newMenuScreen(a *App) *menuScreen {
 		{"Settings", IntentOpenSettings},
 		{"Quit", IntentQuit},
 	} {
+		if inBrowser && (b.kind == IntentHost || b.kind == IntentQuit) {
+			continue // a tab can host no room, and closes itself (browser.go)
+		}
 		if b.kind == IntentQuit {
 			buttons.AddChild(t.buttonFunc(b.label, s.quit, stretchRow(), t.size(280, 0)))
 			continue

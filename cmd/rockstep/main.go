@@ -13,6 +13,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/internal/userdir"
+	"rockstep/net/invite"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -71,6 +72,7 @@ func run(args []string) int {
 	fs.BoolVar(&so.referee, "referee", false, "with -server: run the engine on every room's turns (about one Step a tick a room); the server's world then settles desyncs, ties and two-player games, and is the world repairs and snapshots come from")
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
 	fs.Var((*stringsFlag)(&so.roomKeys), "room-key", "with -server: open rooms only for players who give this `KEY` (repeatable; hand it to your friends; default: anyone may create rooms; prefer -room-keys FILE: a key on the command line shows in ps); with -bots -join -per-room: the key the bots create rooms with")
+	webFlags(fs, &so.web)
 	fs.StringVar(&so.keysFile, "room-keys", "", "with -server: open rooms only for players who give one of the keys in `FILE` (one a line; # starts a comment line; keep it owner-only): better than -room-key, whose key shows in ps")
 	addServer := fs.String("add-server", "", fmt.Sprintf("add the community server at `ADDR` (host or host:port, port %d by default; a `rockstep -server`) to the game's known servers, kept in the settings as Settings → Servers adds one: Host offers a room there, Join lists its rooms, and a lobby whose router would not open its port offers to move the room there", wire.DefaultPort))
 	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap)")
@@ -97,6 +99,7 @@ func run(args []string) int {
 		return runReplay(ro, os.Stdout, os.Stderr)
 	}
 	so.record, bo.record = ro.record, ro.record
+	bo.join, _ = invite.FromLink(bo.join) // https://SERVER/join/CODE: its code
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *server {

@@ -41,6 +41,8 @@ type serverOptions struct {
 	portmap   bool     // ask the router to forward the port (-portmap; off unless asked)
 	roomKeys  []string // -room-key: keys a player must give to create a room (none: anyone may)
 	keysFile  string   // -room-keys: a file of more such keys, one a line
+
+	web webOptions // -web and its company: the game for browsers (web.go)
 }
 
 // stringsFlag is a flag that may be given many times.
@@ -177,6 +179,14 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		go func() { _ = hs.Serve(ln) }()
 		defer hs.Close()
 		log.Info("metrics", "addr", ln.Addr().String())
+	}
+	if o.web.addr != "" {
+		stop, err := serveWeb(o.web, srv, h, log)
+		if err != nil {
+			log.Error("cannot serve the web face", "addr", o.web.addr, "err", err)
+			return 1
+		}
+		defer stop()
 	}
 	if o.pprof != "" {
 		stop, err := serveProfiler(o.pprof, log)

@@ -29,7 +29,8 @@ type ClientHandler interface {
 // one KCP session, driven by Run.
 type Client struct {
 	cfg     Config
-	conn    *net.UDPConn
+	conn    *net.UDPConn // nil for a carried client (link is a carrierConn)
+	link    packetConn   // conn, or the carrier's (carrier_client.go)
 	server  netip.AddrPort
 	sess    *session
 	hostPub []byte // the host key the server proved
@@ -76,6 +77,9 @@ func DialFrom(ctx context.Context, local netip.Addr, addr string, cfg Config) (*
 
 // dial is Dial from a chosen local address (nil: any).
 func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Client, error) {
+	if u := carrierURL(addr); u != "" {
+		return dialWebSocket(ctx, u, cfg)
+	}
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
@@ -91,6 +95,7 @@ func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Cl
 	c := &Client{
 		cfg:    cfg,
 		conn:   conn,
+		link:   conn,
 		server: ua.AddrPort(),
 		obuf:   make([]byte, 0, cfg.MTU),
 		pbuf:   make([]byte, 0, cfg.MTU),
@@ -115,10 +120,10 @@ func (c *Client) handshake(ctx context.Context) error {
 	var cancelled atomic.Bool
 	stopWake := context.AfterFunc(ctx, func() {
 		cancelled.Store(true)
-		_ = c.conn.SetReadDeadline(time.Unix(1, 0))
+		_ = c.link.SetReadDeadline(time.Unix(1, 0))
 	})
 	defer stopWake()
-	defer c.conn.SetReadDeadline(time.Time{})
+	defer c.link.SetReadDeadline(time.Time{})
 
 	hs, err := newClientHandshake(c.cfg.HostFingerprint)
 	if err != nil {
@@ -138,7 +143,7 @@ func (c *Client) handshake(ctx context.Context) error {
 			return fmt.Errorf("no answer to %s after %d attempts in %v: %w",
 				stage, attempt, now.Sub(start).Round(time.Millisecond), ErrTimeout)
 		}
-		if _, err := c.conn.Write(hs.pkt); err != nil && !isTransient(err) {
+		if _, err := c.link.Write(hs.pkt); err != nil && !isTransient(err) {
 			return err
 		}
 		retry := now.Add(handshakeRetry)
@@ -148,12 +153,12 @@ func (c *Client) handshake(ctx context.Context) error {
 		if cancelled.Load() {
 			return ctx.Err()
 		}
-		if err := c.conn.SetReadDeadline(retry); err != nil {
+		if err := c.link.SetReadDeadline(retry); err != nil {
 			return err
 		}
 	read:
 		for {
-			n, err := c.conn.Read(buf)
+			n, err := c.link.Read(buf)
 			if err != nil {
 				if cancelled.Load() {
 					return ctx.Err()
@@ -226,6 +231,9 @@ func isTransient(err error) bool {
 
 // LocalAddr returns the client socket's address.
 func (c *Client) LocalAddr() netip.AddrPort {
+	if c.conn == nil {
+		return netip.AddrPort{} // a carried client's address is its carrier's business
+	}
 	return c.conn.LocalAddr().(*net.UDPAddr).AddrPort()
 }
 
@@ -278,7 +286,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	c.sess.lastRecv = c.now // the time before Run is not the server's silence
 	c.tickAt = c.now.Add(c.cfg.Interval)
 	c.mu.Unlock()
-	if c.cfg.Loop != nil {
+	if c.cfg.Loop != nil && c.conn != nil {
 		if err, ok := c.runInLoop(ctx, h, waker); ok {
 			return err
 		}
@@ -294,7 +302,7 @@ func (c *Client) Run(ctx context.Context, h ClientHandler) error {
 	// or, for a handler that knows when it next has work (a lockstep
 	// session's next tick, a Waker), then if that is sooner: a turn's
 	// packet leaves the moment the turn is complete.
-	r := startHandledReader(polledSocket{c.conn}, c.cfg.MTU, clientBatch, func(d *datagrams) {
+	r := startHandledReader(c.socket(), c.cfg.MTU, clientBatch, func(d *datagrams) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		now := time.Now()
@@ -401,7 +409,7 @@ func (c *Client) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		c.hangUp(CloseNormal)
-		err = c.conn.Close()
+		err = c.link.Close()
 	})
 	return err
 }
@@ -542,10 +550,10 @@ func (c *Client) write(b []byte) {
 		c.lp.write(b)
 		return
 	}
-	if c.conn == nil { // a fuzzed client
+	if c.link == nil { // a fuzzed client
 		return
 	}
 	// Errors are ignored: UDP is best effort, and a server that cannot be
 	// reached times out.
-	_, _ = c.conn.Write(b)
+	_, _ = c.link.Write(b)
 }

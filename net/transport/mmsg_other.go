@@ -18,6 +18,10 @@ func newBatchSocket(*net.UDPConn, int) (batchSocket, error) {
 // dropped for a full receive buffer.
 func connDrops(*net.UDPConn) (uint32, bool) { return 0, false }
 
+// listenPktinfo: elsewhere than Linux a socket does not say where a
+// datagram came to; a server's answers leave from the system's choice.
+func listenPktinfo(*net.UDPConn) bool { return false }
+
 // listenSocket keeps a server's socket in Go's poller.
 func listenSocket(conn *net.UDPConn) datagramSocket { return polledSocket{conn} }
 

@@ -95,6 +95,13 @@ type Server struct {
 	abandoned atomic.Bool
 	stop      chan struct{}
 	closeOnce sync.Once
+
+	// Carriers (carrier.go): datagrams from them, their comings and
+	// goings, and the loop's own map of where to write their peers'.
+	carried    chan carried
+	carrierCtl chan carrierEvent
+	streams    map[netip.AddrPort]*carrierPeer
+	carriers   carrierCounts
 }
 
 // acceptKey names the Connect a session was made for.
@@ -178,6 +185,8 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 		obuf:       make([]byte, 0, cfg.MTU),
 		pbuf:       make([]byte, 0, cfg.MTU),
 		stop:       make(chan struct{}),
+		carried:    make(chan carried, carriedInFlight),
+		carrierCtl: make(chan carrierEvent),
 		dlog:       dropLog{log: cfg.Log, who: "transport"},
 	}
 	s.rbuf = make([]byte, (maxFragments(cfg.MTU)+1)*segmentPayload(cfg.MTU))
@@ -247,6 +256,10 @@ func (s *Server) serve(ctx context.Context) error {
 		case d := <-r.inbox:
 			s.handleBatch(d)
 			r.recycle(d)
+		case d := <-s.carried:
+			s.onCarried(d)
+		case ev := <-s.carrierCtl:
+			s.onCarrierEvent(time.Now(), ev)
 		case <-ticker.C:
 			s.drain(r)
 			now := time.Now()
@@ -461,7 +474,7 @@ func (s *Server) connect(now time.Time, from netip.AddrPort, pkt []byte) {
 	// the Connects of addresses that hold their share do not spend their
 	// network's rate.
 	subnet := subnetOf(from.Addr())
-	ip := from.Addr()
+	ip := peerIP(from)
 	switch {
 	case len(s.sessions) >= s.cfg.MaxSessions:
 		s.drop(DropOverLimit, from)
@@ -557,6 +570,7 @@ func (s *Server) subnetAdmits(ip netip.Addr, subnet netip.Prefix) bool {
 
 // count adds d to the sessions counted for ip and its network.
 func (s *Server) count(ip netip.Addr, d int) {
+	ip = ip.WithZone("").Unmap() // a carried peer's IP is its UDP self's (peerIP)
 	if s.perIP[ip] += d; s.perIP[ip] <= 0 {
 		delete(s.perIP, ip)
 	}
@@ -738,7 +752,7 @@ func (s *Server) probePath(now time.Time, sess *session, from netip.AddrPort, n 
 // roomFor reports whether sess may be counted at to instead of where it is:
 // to's IP and network are within MaxPerIP and MaxPerSubnet with it.
 func (s *Server) roomFor(sess *session, to netip.AddrPort) bool {
-	ip, old := to.Addr(), sess.addr.Addr()
+	ip, old := peerIP(to), peerIP(sess.addr)
 	if ip != old && s.perIP[ip] >= s.cfg.MaxPerIP {
 		return false
 	}
@@ -930,6 +944,9 @@ func (s *Server) write(b []byte, to netip.AddrPort) { s.writeFrom(b, s.dst, to) 
 func (s *Server) writeFrom(b []byte, src netip.Addr, to netip.AddrPort) {
 	s.stats.packetsOut.Add(1)
 	s.stats.bytesOut.Add(uint64(len(b)))
+	if s.writeCarried(b, to) {
+		return
+	}
 	s.writeTo(b, src, to)
 }
 

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"rockstep/internal/testwait"
+	"rockstep/net/web"
+)
+
+var (
+	hashLine    = regexp.MustCompile(`autopilot: hash tick=(\d+) turn=\d+ hash=([0-9a-f]{16})`)
+	tabPlaying  = regexp.MustCompile(`autopilot: playing: .*rtt (\S+), k (\d+), delay (\d+)`)
+	botsResults = regexp.MustCompile(`hash_groups=(\d+) results=([0-9a-f]{16}) result_groups=(\d+)`)
+)
+
+// TestBrowserTabDesktopAndBotsPlayOneGame is issue 54's acceptance with
+// real processes: `rockstep -server -web` on the namespace's loopback, a
+// room made by POST /rooms, two bots (-join with the room's link), a
+// desktop window (-autopilot, joining with the link text typed in) and a
+// headless Chromium tab opened at the room's /join/CODE link, all in one
+// game played to its end. The window and the tab log the hash of the
+// confirmed world at one tick: one hash; the window, the tab and both bots
+// show one results table (its digest).
+//
+//	make wasm && xvfb-run -a -s "-screen 0 1280x720x24" go test -run BrowserTab ./cmd/rockstep/
+func TestBrowserTabDesktopAndBotsPlayOneGame(t *testing.T) {
+	if web.Embedded() == nil {
+		t.Skip("needs the game for browsers embedded: make wasm first (make test does)")
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("needs chromium (Debian: chromium; make check-tools installs it)")
+	}
+	if !windowsInNamespace(t, "two games with a browser tab", 9*time.Minute, "192.0.2.66") {
+		return
+	}
+	// The namespace's own loopback: no one else's ports.
+	t.Run("loopback", func(t *testing.T) { playWebGame(t, chromium, "127.0.0.1:7796", "127.0.0.1:7797", "") })
+	t.Run("tab at 80ms and 2% loss", func(t *testing.T) {
+		playWebGame(t, chromium, "127.0.0.1:7798", "127.0.0.1:7799", "latency=80ms,loss=2%")
+	})
+}
+
+// playWebGame is one game of TestBrowserTabDesktopAndBotsPlayOneGame, the
+// tab's link impaired by netsim (-web-netsim) if it is set.
+func playWebGame(t *testing.T, chromium, udp, webAddr, netsim string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	srv := startLive(ctx, t, "server", filepath.Join(t.TempDir(), "S"), "-server", "-listen", udp, "-lan=false", "-record", "off", "-web", webAddr, "-web-netsim", netsim)
+	all := []*liveWindow{srv}
+	defer func() {
+		for _, p := range all {
+			_ = p.cmd.Process.Kill()
+			<-p.done
+		}
+	}()
+	waitLogged(t, srv, "msg=listening", srv)
+
+	resp, err := http.Post("http://"+webAddr+"/rooms", "application/json", strings.NewReader(`{"name":"tab","lives":1,"seed":54}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var room web.CreatedRoom
+	err = json.NewDecoder(resp.Body).Decode(&room)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /rooms: %s %v", resp.Status, err)
+	}
+	t.Logf("room %d: %s", room.ID, room.URL)
+
+	// The bots first: the room's first player hosts it (a room made by
+	// HTTP has no creator in it), and the bots end the game at -ticks.
+	bots := startLive(ctx, t, "bots", filepath.Join(t.TempDir(), "B"), "-bots", "2", "-join", room.URL, "-players", "4", "-ticks", "900", "-seed", "54")
+	all = append(all, bots)
+	if !testwait.Until(2*time.Minute, func() bool { return playersIn(webAddr, room.ID) == 2 }) {
+		t.Fatalf("the bots did not join the room:\n%s", bots.out.String())
+	}
+	win := startLive(ctx, t, "window", filepath.Join(t.TempDir(), "W"), "-name", "Desk",
+		"-autopilot", "join "+room.URL+"; ready; fly 300; play-to-end; quit")
+	all = append(all, win)
+
+	tb := startTab(t, chromium)
+	// The link's -join, and the autopilot's join step to try again should
+	// that first dial fail (it waits while one is under way).
+	script := url.QueryEscape("join " + room.URL + "; ready; fly 300; play-to-end")
+	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(room.URL+"?autopilot="+script)); err != nil {
+		t.Fatalf("open %s in the tab: %v", room.URL, err)
+	}
+	<-bots.done
+	<-win.done
+	var tabResults []string
+	testwait.Until(time.Minute, func() bool { tabResults = tb.find(resultsLine); return tabResults != nil })
+	dump := func() {
+		t.Logf("server:\n%s\nbots:\n%s\nwindow:\n%s\ntab:\n%s", srv.out.String(), bots.out.String(), win.out.String(), tb.log())
+	}
+	bm := botsResults.FindStringSubmatch(bots.out.String())
+	wr := resultsLine.FindStringSubmatch(win.out.String())
+	wh := hashLine.FindStringSubmatch(win.out.String())
+	th := tb.find(hashLine)
+	if bm == nil || wr == nil || wh == nil || th == nil || tabResults == nil {
+		dump()
+		t.Fatalf("missing: bots' summary %v, window's results %v and hash %v, tab's hash %v and results %v", bm != nil, wr != nil, wh != nil, th != nil, tabResults != nil)
+	}
+	if bm[1] != "1" || bm[3] != "1" {
+		t.Errorf("the bots disagree: %s", bm[0])
+	}
+	if wh[1] != th[1] || wh[2] != th[2] {
+		t.Errorf("window's hash at tick %s is %s, the tab's at tick %s is %s: want one hash", wh[1], wh[2], th[1], th[2])
+	}
+	if wr[1] != bm[2] || tabResults[1] != bm[2] {
+		t.Errorf("results: window %s, tab %s, bots %s: want one table", wr[1], tabResults[1], bm[2])
+	}
+	for _, name := range []string{"Desk", "bot0", "bot1"} {
+		if !strings.Contains(tabResults[2], name) {
+			t.Errorf("the tab's results do not name %s: %s", name, tabResults[2])
+		}
+	}
+	if t.Failed() {
+		dump()
+	}
+	t.Logf("one table: %s", tabResults[2])
+	if m := tb.find(tabPlaying); m != nil {
+		t.Logf("the tab while playing: rtt %s, k %s, delay %s turns", m[1], m[2], m[3]) // BENCHMARKS.md
+	}
+}
+
+// playersIn is room id's players as GET /rooms lists them (-1: unknown).
+func playersIn(webAddr string, id uint32) int {
+	resp, err := http.Get("http://" + webAddr + "/rooms")
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	var rooms []web.ListedRoom
+	if json.NewDecoder(resp.Body).Decode(&rooms) != nil {
+		return -1
+	}
+	for _, r := range rooms {
+		if r.ID == id {
+			return r.Players
+		}
+	}
+	return -1
+}
+
+// browserTab is a headless Chromium tab (software WebGL) whose console
+// lines are kept.
+type browserTab struct {
+	ctx   context.Context
+	mu    sync.Mutex
+	lines []string
+}
+
+func startTab(t *testing.T, chromium string) *browserTab {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium),
+		chromedp.Flag("headless", "new"),
+		chromedp.NoSandbox,
+		chromedp.Flag("use-angle", "swiftshader"),
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.WindowSize(1280, 720),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelT := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelT(); cancelA() })
+	tb := &browserTab{ctx: ctx}
+	err := chromedp.Listen(ctx, func(ev any) {
+		e, ok := ev.(*cdpruntime.EventConsoleAPICalled)
+		if !ok {
+			return
+		}
+		var parts []string
+		for _, a := range e.Args {
+			var s string
+			if json.Unmarshal(a.Value, &s) == nil {
+				parts = append(parts, s)
+			} else {
+				parts = append(parts, string(a.Value))
+			}
+		}
+		tb.mu.Lock()
+		tb.lines = append(tb.lines, strings.Join(parts, " "))
+		tb.mu.Unlock()
+	})
+	if err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return tb
+}
+
+func (tb *browserTab) find(re *regexp.Regexp) []string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	for _, l := range tb.lines {
+		if m := re.FindStringSubmatch(l); m != nil {
+			return m
+		}
+	}
+	return nil
+}
+
+func (tb *browserTab) log() string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return strings.Join(tb.lines, "\n")
+}

@@ -1,0 +1,6 @@
+//go:build js
+
+package ui
+
+// inBrowser: see browser.go.
+const inBrowser = true
