@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,7 +13,6 @@ import (
 
 	"rockstep/internal/natlab"
 	"rockstep/internal/testwait"
-	"rockstep/internal/userdir"
 	"rockstep/net/invite"
 )
 
@@ -22,25 +20,7 @@ import (
 // start does on the machine; a window (-host) keeps the machine's DISPLAY.
 func startInLab(t *testing.T, lab *natlab.Lab, ns string, args ...string) *proc {
 	t.Helper()
-	p := &proc{cmd: lab.Command(context.Background(), ns, os.Args[0], args...)}
-	config := t.TempDir()
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "GORACE=atexit_sleep_ms=0",
-		"XDG_CONFIG_HOME="+config, userdir.Env+"="+filepath.Join(config, "rockstep"))
-	if args[0] != "-host" {
-		p.cmd.Env = append(p.cmd.Env, "DISPLAY=", "WAYLAND_DISPLAY=")
-	}
-	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
-	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if p.cmd.ProcessState == nil {
-			_ = p.cmd.Process.Kill()
-			_ = p.cmd.Wait()
-		}
-	})
-	return p
+	return startCmd(t, lab.Command(context.Background(), ns, os.Args[0], args...), args[0] == "-host")
 }
 
 var (

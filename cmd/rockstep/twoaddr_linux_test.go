@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,7 +10,6 @@ import (
 
 	"rockstep/internal/netns"
 	"rockstep/internal/testwait"
-	"rockstep/internal/userdir"
 )
 
 // envTwoAddrNetns marks the test binary re-run inside a private network
@@ -111,20 +109,5 @@ func TestServerAnswersAtEachAddress(t *testing.T) {
 // namespace of the process pid.
 func startInNamespace(t *testing.T, pid string, args ...string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command("nsenter", append([]string{"-t", pid, "-n", os.Args[0]}, args...)...)}
-	config := t.TempDir()
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "DISPLAY=", "WAYLAND_DISPLAY=", "GORACE=atexit_sleep_ms=0",
-		"XDG_CONFIG_HOME="+config, userdir.Env+"="+filepath.Join(config, "rockstep"))
-	p.cmd.Stdout = lockedWriter{&p.mu, &p.out}
-	p.cmd.Stderr = lockedWriter{&p.mu, &p.err}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if p.cmd.ProcessState == nil {
-			_ = p.cmd.Process.Kill()
-			_ = p.cmd.Wait()
-		}
-	})
-	return p
+	return startCmd(t, exec.Command("nsenter", append([]string{"-t", pid, "-n", os.Args[0]}, args...)...), false)
 }
