@@ -34,16 +34,6 @@ func WriteFile(dir, name string, data []byte) error {
 	return nil
 }
 
-// Found says what ReadFile found.
-type Found int
-
-const (
-	NotFound    Found = iota // no file
-	Decoded                  // the file, decoded
-	LeftInPlace              // a file that could not be read or decoded, left where it is
-	MovedAside               // a file that did not decode, now beside it as name.bad
-)
-
 // ReadFile reads dir/name and hands its bytes to decode. A missing file is
 // no error. A file that cannot be read is left alone; one that decode
 // refuses is renamed to name.bad (replacing an older one), so that the

@@ -40,16 +40,6 @@ func WriteFile(dir, name string, data []byte) (err error) {
 	return nil
 }
 
-// Found says what ReadFile found.
-type Found int
-
-const (
-	NotFound    Found = iota // no file
-	Decoded                  // the file, decoded
-	LeftInPlace              // a file that could not be read or decoded, left where it is
-	MovedAside               // a file that did not decode, now beside it as name.bad
-)
-
 // ReadFile reads dir/name from the browser's storage and hands its bytes
 // to decode; one that decode refuses is kept as name.bad, as on a desktop.
 func ReadFile(dir, name string, decode func([]byte) error) (Found, error) {
