@@ -41,6 +41,8 @@ import (
 //	               rematch must wait for the host's Start)
 //	wait-alone     stay in the lobby until every other player has left
 //	wait-host      play on until the game says who hosts it now (the host went away)
+//	wait-apart     play on until our side of the game lacks a majority and
+//	               the strip says so: "autopilot: apart: <the strip's line>"
 //	wait-portmap   in the lobby of a game we host, wait for the router's verdict on its port and log the lobby's sentence
 //	move-to-server in the lobby of a game we host, press the offer to move
 //	               the room to a known server (shown when the router would
@@ -134,7 +136,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		st := apStep{op: f[0]}
 		want := 0
 		switch st.op {
-		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-portmap", "move-to-server",
+		case "host", "join-lan", "ready", "quit", "play-to-end", "rematch", "rejoin", "wait-alone", "wait-host", "wait-apart", "wait-portmap", "move-to-server",
 			"log-host", "pause", "wait-refused", "end-game", "log-lobby", "rejoin-ended", "wait-back":
 		case "join":
 			want = 1
@@ -307,6 +309,8 @@ func (ap *Autopilot) do(t *apTurn) apStatus {
 		return ap.apRematch(t)
 	case "wait-host":
 		return ap.apWaitHost(t)
+	case "wait-apart":
+		return ap.apWaitApart(t)
 	case "wait-alone":
 		return ap.apWaitAlone(t)
 	case "wait-portmap":
@@ -492,6 +496,23 @@ func (ap *Autopilot) apWaitHost(t *apTurn) apStatus {
 		done = true
 	}
 	return apResult(done)
+}
+
+// apWaitApart is the step wait-apart (see Autopilot): play on until our
+// side of the game lacks a majority and the strip says so.
+func (ap *Autopilot) apWaitApart(t *apTurn) apStatus {
+	a, in, nv := t.a, t.in, &t.a.nv
+	if a.flow.screen == screenPlay {
+		in.Ship = apKeys(a.frames)
+		ap.playing(nv, t.now)
+	}
+	if ps, ok := a.cur.(*netPlayScreen); ok && nv.apart {
+		if line := ps.stripLine(); line != "" {
+			ap.logf("apart: %s", line)
+			return apDone
+		}
+	}
+	return apWait
 }
 
 // apWaitAlone is the step wait-alone (see Autopilot).

@@ -472,6 +472,8 @@ type netView struct {
 	roomHere bool // the room runs in this process: we opened it, or took it over in a handover
 	setup    wire.SetupState
 	status   wire.RoomStatus
+	absent   uint8 // apart: the slots our side of the game lost contact with (lockstep.Session.Apart)
+	apart    bool  // our side lacks a majority: the game waits for the absent
 	refusal  wire.Refuse
 	leave    wire.Leave
 	desync   *wire.DesyncReport
@@ -530,6 +532,7 @@ func (g *netGame) read(v *netView) {
 		v.setup = st
 		v.setup.Players = append(players[:0], st.Players...)
 		v.status, v.refusal, v.leave = s.RoomStatus(), s.Refusal(), s.LeaveMessage()
+		v.absent, v.apart = s.Apart()
 		if d := s.Desync(); d != nil {
 			cp := *d
 			cp.Entries = append([]wire.HashEntry(nil), d.Entries...)

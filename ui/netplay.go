@@ -481,6 +481,15 @@ func (s *netPlayScreen) reconnecting() string {
 	if s.stripS == "" || s.stripKey != [2]int{int(st.Vacant), secs} {
 		s.stripKey = [2]int{int(st.Vacant), secs}
 		s.stripS = s.names(st.Vacant) + " lost the connection: waiting " + strconv.Itoa(secs) + " s for them to come back"
+		if nv.apart { // our side lacks a majority: the game waits
+			var who []string
+			for i := 0; i < game.MaxPlayers; i++ {
+				if nv.absent&(1<<i) != 0 {
+					who = append(who, nv.playerName(i))
+				}
+			}
+			s.stripS = lockstep.ApartText(who, secs)
+		}
 	}
 	return s.stripS
 }

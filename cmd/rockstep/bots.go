@@ -141,6 +141,10 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		Ticks: o.ticks, Seed: o.seed, TokenDir: o.tokenDir, SpreadLoopback: spread,
 		Predict: o.predict, SyncTest: o.syncTest, Share: o.share, Pin: pin,
 		RoomKey: o.roomKey, RoomID: room, RoomSecret: secret, Fault: fault, FaultBot: faultBot,
+		// Bots in one room follow a host migration as windows do; a load
+		// test's rooms (-per-room) and shared simulations hold no world
+		// of their own to carry a game on, and keep no standby port.
+		Standby: o.perRoom == 0 && !o.share,
 	})
 	return report(s, err, stdout, stderr)
 }

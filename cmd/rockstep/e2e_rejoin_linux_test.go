@@ -21,8 +21,10 @@ import (
 // TestCrashedHostRejoinsTwoWindows is issue 46's acceptance with real
 // processes (docs/ARCHITECTURE.md, "One host"): host A (-host -listen)
 // and guest B, who joins by address, play a co-op game; A's process is
-// killed (SIGKILL: no goodbye), B's machine takes the game over, A is
-// started again on the same settings folder and presses Rejoin. Then
+// killed (SIGKILL: no goodbye), B's machine opens the game's room (of two
+// players, B alone is no majority: it waits for A's countdown and says
+// "lost contact with Ada"), A is started again on the same settings
+// folder and presses Rejoin, and B's room plays on. Then
 // exactly one player has host powers on both machines (the Esc menu's
 // Pause and End), it is B, whose machine runs the room, both rosters name
 // B, and a pause from A is refused by B's room (counted). B ends the
@@ -42,7 +44,7 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 	a1 := start("A", dirA, "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "46",
 		"-autopilot", "setup coop 5 1; ready; start 2; fly 400; linger 120")
 	b := start("B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
-		"-autopilot", "join "+addr+"; ready; wait-host; wait-back; log-host; wait-refused; log-host; end-game; play-to-end; rematch; log-lobby; hold-lobby 8; quit")
+		"-autopilot", "join "+addr+"; ready; wait-apart; wait-host; log-host; wait-refused; log-host; end-game; play-to-end; rematch; log-lobby; hold-lobby 8; quit")
 	defer func() {
 		for _, p := range []*liveWindow{a1, b} {
 			_ = p.cmd.Process.Kill()
@@ -55,7 +57,9 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 		t.Fatalf("kill A: %v", err)
 	}
 	<-a1.done
-	waitLog(b, "autopilot: news: The host left: you host the game now")
+	// Of two players, B alone is no majority: its room waits for A's
+	// countdown, and says so, rather than play on as if nothing happened.
+	waitLog(b, "autopilot: apart: lost contact with Ada: waiting")
 	a2 := start("A again", dirA, "-name", "Ada", "-portmap=false",
 		"-autopilot", "rejoin; log-host; pause; play-to-end; rematch; log-lobby; quit")
 	defer func() { _ = a2.cmd.Process.Kill(); <-a2.done }()
@@ -100,8 +104,8 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 			t.Errorf("the game is paused on B: %s", m[0])
 		}
 	}
-	if !strings.Contains(outB, "autopilot: news: Ada is back") {
-		t.Errorf("B's window never said A is back:\n%s", outB)
+	if !strings.Contains(outB, "autopilot: news: The host left: you host the game now") {
+		t.Errorf("B's window never said it hosts the game once A was back:\n%s", outB)
 	}
 	if !strings.Contains(outB, "autopilot: room here refused") {
 		t.Errorf("B's room did not refuse A's pause:\n%s", outB)
@@ -135,8 +139,9 @@ func TestCrashedHostRejoinsTwoWindows(t *testing.T) {
 
 // TestRejoinAfterTheEndTwoWindows: issue 46's "rejoining a game that
 // ended while you were away shows its results", with real processes. Host
-// A and guest B play; A's process is killed, B's machine takes the game
-// over and B ends it (End for everyone), and stays on the results. A
+// A and guest B play; A's process is killed, B's machine opens the game's
+// room, which waits for A (no majority alone), and B ends it (End for
+// everyone: a side without a majority may end, not play), and stays on the results. A
 // starts again and presses Rejoin: it shows the same results table as B
 // (digest and lines), says the game ended while it was away, and then the
 // lobby, which says so and that Bo hosts the next game.
@@ -153,7 +158,7 @@ func TestRejoinAfterTheEndTwoWindows(t *testing.T) {
 	a1 := startLive(ctx, t, "A", dirA, "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "47",
 		"-autopilot", "setup coop 5 1; ready; start 2; fly 400; linger 120")
 	b := startLive(ctx, t, "B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
-		"-autopilot", "join "+addr+"; ready; wait-host; end-game; play-to-end; linger 40; quit")
+		"-autopilot", "join "+addr+"; ready; wait-apart; end-game; play-to-end; linger 40; quit")
 	defer func() {
 		for _, p := range []*liveWindow{a1, b} {
 			_ = p.cmd.Process.Kill()

@@ -15,10 +15,13 @@ import (
 
 // Host migration on the simulated network, with prediction on: 4 players,
 // the host's machine dies (or the host leaves by choice, or the host and
-// the first successor die together) at a random turn. The others must be
-// playing the new room's turns within 2 s of the silence being noticed
-// (300 ms of a host's word), end on one hash and one results table, and
-// the successor's replay must verify from turn 0 to the end.
+// the first successor die together, of 5 players) at a random turn. The
+// others must be playing the new room's turns within 2 s of the silence
+// being noticed (300 ms of a host's word), end on one hash and one results
+// table, and the successor's replay must verify from turn 0 to the end.
+// Of 4 players, the host and the first successor dying together leave a
+// tie, two of four, which is no majority: the survivors wait for the
+// others' countdown (room.LAN's 30 s) before they play on ("tie").
 func TestHandoverSimulated(t *testing.T) {
 	nets := []struct {
 		name string
@@ -28,7 +31,7 @@ func TestHandoverSimulated(t *testing.T) {
 		{"50ms", transport.Impairment{Latency: 50 * time.Millisecond}},
 		{"loss10", transport.Impairment{Loss: 0.10}},
 	}
-	modes := []string{"crash", "leave", "crash-successor"}
+	modes := []string{"crash", "leave", "crash-successor", "tie"}
 	for ni, n := range nets {
 		for mi, mode := range modes {
 			t.Run(n.name+"/"+mode, func(t *testing.T) {
@@ -42,7 +45,11 @@ func TestHandoverSimulated(t *testing.T) {
 
 func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint64) {
 	rec := filepath.Join(t.TempDir(), "game.rsrp")
-	l, err := bots.NewLocal(bots.Config{Bots: 4, Ticks: 1500, Seed: seed, Net: imp, Fast: true, Predict: true, Handover: true, Record: rec})
+	players := 4
+	if mode == "crash-successor" {
+		players = 5 // three of five are left: a majority
+	}
+	l, err := bots.NewLocal(bots.Config{Bots: players, Ticks: 1500, Seed: seed, Net: imp, Fast: true, Predict: true, Handover: true, Record: rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +62,8 @@ func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := len(l.Room.Successors().List); got != 3 {
-		t.Fatalf("successors before the handover: %d, want the 3 other players: %+v", got, l.Room.Successors())
+	if got := len(l.Room.Successors().List); got != players-1 {
+		t.Fatalf("successors before the handover: %d, want the %d other players: %+v", got, players-1, l.Room.Successors())
 	}
 	// The game is listed on the LAN: its id goes to the players, and the
 	// successor's room keeps it (host.NewResumed lists the game under it).
@@ -78,7 +85,7 @@ func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint
 	case "crash":
 		l.KillHost()
 		detect = l.Now() + 3*time.Second
-	case "crash-successor":
+	case "crash-successor", "tie":
 		first := l.Room.Successors().List[0].Slot
 		l.KillHost()
 		for _, b := range l.Bots {
@@ -106,8 +113,14 @@ func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint
 		t.Fatalf("the survivors never played the new room's turns: %+v", ho)
 	}
 	limit := 2 * time.Second
-	if mode == "leave" {
+	switch mode {
+	case "leave":
 		limit = 300 * time.Millisecond
+	case "tie":
+		limit = 30*time.Second + 2*time.Second // the countdown, then the move's own time
+		if took := ho.Resumed - detect; took < 25*time.Second {
+			t.Errorf("tie: two of four played on %v after the silence was noticed, want them to wait for the others' countdown", took)
+		}
 	}
 	if took := ho.Resumed - detect; took > limit {
 		t.Errorf("%s: survivors resumed %v after the host's silence was noticed (or its word), want ≤ %v", mode, took, limit)
@@ -131,9 +144,9 @@ func handoverGame(t *testing.T, imp transport.Impairment, mode string, seed uint
 			t.Errorf("bot %d ended on hash %x results %x; bot before: %x %x", b.Index, b.Final.Hash, b.Final.Results, hash, results)
 		}
 	}
-	want := 3
-	if mode == "crash-successor" {
-		want = 2
+	want := players - 1
+	if mode == "crash-successor" || mode == "tie" {
+		want = players - 2
 	}
 	if survivors != want {
 		t.Fatalf("survivors %d, want %d", survivors, want)

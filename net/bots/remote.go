@@ -61,6 +61,12 @@ type RemoteConfig struct {
 	// (`-fault`; that bot simulates alone even with Share).
 	Fault    lockstep.Fault
 	FaultBot int
+	// Standby makes every bot ready to carry the game on, as a window's
+	// player is (client.Options.Standby): a standby port on its own
+	// address, probes of the others', and, when the host goes away, the
+	// walk to the successor that takes the game; a bot that came back
+	// with its token goes where the game went since (client.HostAddr).
+	Standby bool
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -93,6 +99,7 @@ type remoteBot struct {
 	vacant  bool      // saw another player's slot become vacant
 	quit    bool      // saw another player leave
 	strayed bool      // sent away: its world kept disagreeing with the others'
+	moved   string    // where the game went after a host migration ("": it did not)
 }
 
 // RunRemote plays bots against the server at cfg.Addr and returns the
@@ -497,7 +504,20 @@ func (e *lostError) Unwrap() error { return e.err }
 // *lostError if the connection was lost, another error if the room
 // refused or sent the bot away.
 func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.Config) error {
-	c, err := client.Dial(ctx, cfg.Addr, client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }})
+	opt := client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }}
+	addr := cfg.Addr
+	if cfg.Standby {
+		opt.Standby, opt.StandbyAddr = true, ":0"
+		if b.from.IsValid() {
+			opt.StandbyAddr = netip.AddrPortFrom(b.from, 0).String()
+		}
+		b.mu.Lock()
+		if b.moved != "" {
+			addr = b.moved // the game moved to a successor: come back there
+		}
+		b.mu.Unlock()
+	}
+	c, err := client.Dial(ctx, addr, opt)
 	if err != nil {
 		b.mu.Lock()
 		before := b.c != nil
@@ -532,6 +552,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		case <-c.Done():
 			b.mu.Lock()
 			ok := b.final.OK || b.missed
+			if n, _ := c.Handovers(); n > 0 && c.HostAddr() != "" {
+				b.moved = c.HostAddr()
+			}
 			b.mu.Unlock()
 			if ok {
 				return nil

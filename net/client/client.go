@@ -71,6 +71,8 @@ type Client struct {
 	// hostFP is the fingerprint of the host key the host proved in the
 	// handshake; "" over an in-process pipe (the host is this program).
 	hostFP string
+	// leftFP is the fingerprint of the host lost when a move began.
+	leftFP string
 
 	leftSent bool       // the loop has flushed the session after Leave
 	closing  bool       // Close was called: the loop stops once the Leave is delivered

@@ -34,16 +34,32 @@ import (
 // the means: the function that cuts the connection, the standby socket
 // and the room it adopted.
 
+// standbySettings are the standby socket's own transport settings: the
+// link this player plays over, the preset's server limits, and the
+// player's host key (its identity as a successor). They are built here,
+// not made by changing the client's own settings.
+func standbySettings(opt Options) transport.Config {
+	srv := opt.Transport.ServerConfig
+	srv.HostKey = opt.HostKey
+	return transport.Config{LinkConfig: opt.Transport.LinkConfig, ServerConfig: srv, Log: opt.Transport.Log}
+}
+
+// successorSettings are the settings of a dial to another player's
+// standby port (or to the old host, probed): the client's, trusting only
+// the host key with fingerprint fp.
+func successorSettings(opt Options, fp string) transport.Config {
+	cl := opt.Transport.ClientConfig
+	cl.HostFingerprint = fp
+	return transport.Config{LinkConfig: opt.Transport.LinkConfig, ClientConfig: cl, Log: opt.Transport.Log}
+}
+
 // openStandby opens the standby socket and starts probing.
 func (c *Client) openStandby() error {
-	cfg := c.opt.Transport
-	cfg.HostKey = c.opt.HostKey
-	cfg.HostFingerprint = ""
 	addr := c.opt.StandbyAddr
 	if addr == "" {
 		addr = ":0"
 	}
-	sb, err := host.ListenStandby(addr, cfg, c.requestHandover)
+	sb, err := host.ListenStandby(addr, standbySettings(c.opt), c.requestHandover)
 	if err != nil {
 		return err
 	}
@@ -80,6 +96,8 @@ func (c *Client) requestHandover() wire.RefuseReason {
 // view reads the session for the machine; c.mu is held.
 func (c *Client) view() migrate.View {
 	_, ended := c.s.Ended()
+	turn, _ := c.s.ExecutedTurns()
+	_, apart := c.s.Apart()
 	return migrate.View{
 		Playing:    c.s.Phase() == lockstep.Playing && !ended,
 		Asked:      c.s.HandoverAsked(),
@@ -88,6 +106,8 @@ func (c *Client) view() migrate.View {
 		Silence:    c.s.RoomSilence(),
 		List:       c.s.Successors(),
 		Slot:       c.s.Slot(),
+		Turn:       turn,
+		Apart:      apart,
 	}
 }
 
@@ -111,9 +131,10 @@ type moved struct {
 }
 
 // publish copies the machine's moves out for Handovers, HostAddr and
-// Hosting; c.mu is held.
+// Hosting; c.mu is held. The moves are those the machine announces: a move
+// to this player's own room counts once a majority played in it.
 func (c *Client) publish() {
-	n, host := c.m.Moves()
+	n, host := c.m.Announced()
 	now := moved{n: n, host: host, addr: c.m.HostAddr(), hosting: c.m.Hosting()}
 	if old := c.moved.Load(); old == nil || *old != now {
 		c.moved.Store(&now)
@@ -152,6 +173,9 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		c.mu.Unlock()
 		return nil, err
 	}
+	if c.m.Phase() == migrate.Following {
+		c.leftFP = c.hostFP // the host lost: probed again while a room opened here has no majority
+	}
 	acts := c.m.Lost(c.now(), c.view())
 	c.mu.Unlock()
 	feed := func(f func(now time.Duration) []migrate.Action) []migrate.Action {
@@ -161,9 +185,13 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		return f(c.now())
 	}
 	var tc *transport.Client // the last successor dialled
+	failed := func(k migrate.Kind) []migrate.Action {
+		return feed(func(now time.Duration) []migrate.Action { return c.m.Failed(now, k) })
+	}
 	for ctx.Err() == nil {
 		if len(acts) == 0 {
-			return nil, migrate.ErrNoSuccessor // the machine always says what comes next here
+			acts = failed(0) // the machine always says what comes next here
+			continue
 		}
 		switch a := acts[0]; a.Kind {
 		case migrate.GiveUp:
@@ -189,7 +217,8 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 				if tc != nil {
 					tc.Close()
 				}
-				return nil, migrate.ErrNoSuccessor
+				acts = failed(migrate.Join)
+				continue
 			}
 			joined := tc
 			return func(ctx context.Context) error { return c.runNet(ctx, joined) }, nil
@@ -202,7 +231,10 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 				}
 			}
 		case migrate.Serve:
-			return c.takeOver(a.Expected)
+			if next := c.takeOver(a.Expected); next != nil {
+				return next, nil
+			}
+			acts = failed(migrate.Serve)
 		case migrate.Wait:
 			pause(ctx, a.At-c.now())
 			acts = feed(func(now time.Duration) []migrate.Action {
@@ -215,7 +247,7 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 				return nil
 			})
 		default:
-			return nil, migrate.ErrNoSuccessor
+			acts = failed(a.Kind)
 		}
 	}
 	return nil, err
@@ -241,17 +273,16 @@ func (c *Client) ask(ctx context.Context, later []wire.Successor) []bool {
 }
 
 // refuses reports whether cand's standby refuses a resuming Join from this
-// player with RefuseNotHosting. The answer is waited for five times as
-// long as the handshake took, between migrate.RefusalWait and
-// migrate.ElectTimeout: a refusal is one round trip after it (the
-// connection is closed then).
+// player with RefuseNotHosting. The answer is waited for as long as the
+// machine says for the handshake's time (migrate.AnswerWait): a refusal
+// is one round trip after it (the connection is closed then).
 func (c *Client) refuses(ctx context.Context, cand wire.Successor) bool {
-	start := time.Now()
+	start := c.now()
 	tc, err := c.dialSuccessor(ctx, cand)
 	if err != nil {
 		return false
 	}
-	wait := min(max(5*time.Since(start), migrate.RefusalWait), migrate.ElectTimeout)
+	wait := migrate.AnswerWait(c.now() - start)
 	j := wire.Join{PlayerID: c.opt.Session.PlayerID, Name: c.opt.Session.Name, Resuming: true}
 	b, err := wire.Append(nil, j)
 	if err != nil || tc.Send(b) != nil {
@@ -311,12 +342,9 @@ func (c *Client) dialSuccessor(ctx context.Context, cand wire.Successor) (*trans
 // dialKeyed connects to addr, which must prove the host key with
 // fingerprint fp, within timeout.
 func (c *Client) dialKeyed(ctx context.Context, addr, fp string, timeout time.Duration) (*transport.Client, error) {
-	cfg := c.opt.Transport
-	cfg.HostKey = nil
-	cfg.HostFingerprint = fp
 	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	return c.dial(dctx, addr, cfg)
+	return c.dial(dctx, addr, successorSettings(c.opt, fp))
 }
 
 // answers reports whether addr completes a handshake proving the host key
@@ -332,13 +360,14 @@ func (c *Client) answers(ctx context.Context, addr, fp string, timeout time.Dura
 
 // takeOver hosts the game from this player's world on its standby port:
 // the players in expected are awaited, and the session joins its own
-// room over a pipe.
-func (c *Client) takeOver(expected uint8) (func(context.Context) error, error) {
+// room over a pipe. nil: there is no game here to host (the machine is
+// told: Failed).
+func (c *Client) takeOver(expected uint8) func(context.Context) error {
 	c.mu.Lock()
 	st, ok := c.s.State()
 	c.mu.Unlock()
 	if !ok {
-		return nil, migrate.ErrNoSuccessor
+		return nil
 	}
 	hcfg := c.opt.HostConfig
 	if hcfg.Room.MaxPlayers == 0 {
@@ -356,9 +385,10 @@ func (c *Client) takeOver(expected uint8) (func(context.Context) error, error) {
 	h.Attach(p)
 	c.mu.Lock()
 	c.s.Migrate()
+	c.m.Served(st.Next)
 	c.adopted = h
 	c.mu.Unlock()
-	return func(ctx context.Context) error { return c.runPipe(ctx, p) }, nil
+	return func(ctx context.Context) error { return c.runPipe(ctx, p) }
 }
 
 // everyProbe calls f every migrate.ProbeEvery while the client runs.
@@ -386,8 +416,20 @@ func (c *Client) everyProbe(f func()) {
 func (c *Client) probeLoop() {
 	c.everyProbe(func() {
 		c.mu.Lock()
-		targets := c.m.ProbeTargets(c.view())
+		v := c.view()
+		targets := c.m.ProbeTargets(v)
+		old, probeOld := c.m.OldHost(v)
+		fp := c.leftFP
 		c.mu.Unlock()
+		if probeOld {
+			// A room opened here without a majority: if the host we lost
+			// answers again, only our link had failed (migrate.Machine.OldAnswered).
+			ok := c.hostAnswers(context.Background(), old, fp, migrate.ElectTimeout)
+			c.mu.Lock()
+			c.perform(c.m.OldAnswered(c.now(), ok))
+			c.publish()
+			c.mu.Unlock()
+		}
 		for _, cand := range targets {
 			ok := c.probe(cand)
 			c.mu.Lock()
@@ -449,4 +491,36 @@ func (c *Client) Hosting() bool { return c.moved.Load().hosting }
 // with the host key announced for it.
 func (c *Client) probe(cand wire.Successor) bool {
 	return c.answers(context.Background(), cand.Addr.String(), hex.EncodeToString(cand.Key[:]), migrate.ProbeTimeout)
+}
+
+// What the migration set up, for the ui's lobby and the end-to-end test
+// after a host migration (docs/ARCHITECTURE.md, "One host"). These read
+// and decide nothing.
+
+// StandbyKey returns the fingerprint of the host key this player's standby
+// socket proves (transport.Fingerprint): the key of the room it runs once
+// it took the game over, the one a Rejoin and the lobby's "Host key" name.
+// "" without a standby.
+func (c *Client) StandbyKey() string {
+	if c.standby == nil {
+		return ""
+	}
+	k := c.standby.Key()
+	if k == ([16]byte{}) {
+		return ""
+	}
+	return hex.EncodeToString(k[:])
+}
+
+// HostedStats returns the counters of the host this player runs since it
+// took the game over (ok false if it does not): what its room refused,
+// by reason, among them.
+func (c *Client) HostedStats() (st host.Stats, ok bool) {
+	c.mu.Lock()
+	h := c.adopted
+	c.mu.Unlock()
+	if h == nil {
+		return host.Stats{}, false
+	}
+	return h.Stats(), true
 }

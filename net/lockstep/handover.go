@@ -1,6 +1,10 @@
 package lockstep
 
 import (
+	"math/bits"
+	"strconv"
+	"strings"
+
 	"rockstep/game"
 	"rockstep/net/wire"
 )
@@ -191,4 +195,41 @@ func Elect(list []wire.Successor, self int, reaches func(wire.Successor) bool) i
 		}
 	}
 	return -1
+}
+
+// Apart reports whether the room holds the game for want of a majority:
+// half of its members or more are held vacant (lost contact), so the game
+// waits, counting them down, rather than play on as one side of a group
+// cut apart (docs/ARCHITECTURE.md, "When the host goes away"). absent are
+// their slots. Members are the roster's players in a running game (one
+// gone by choice has left the roster, or is no longer held vacant).
+func (s *Session) Apart() (absent uint8, apart bool) {
+	st := s.room.status
+	if s.phase != Playing || st.State != wire.StateRunning || st.Vacant == 0 {
+		return 0, false
+	}
+	var members uint8
+	for _, p := range s.room.setup.Players {
+		if p.Slot < game.MaxPlayers {
+			members |= 1 << p.Slot
+		}
+	}
+	absent = st.Vacant & members
+	n, away := bits.OnesCount8(members), bits.OnesCount8(absent)
+	return absent, absent != 0 && 2*(n-away) <= n
+}
+
+// ApartText is what a player on a side without a majority reads while
+// the game waits for the others: "lost contact with Bea and Cy: waiting
+// 30 s for them". names are the absent players' names, secs the seconds
+// left of their countdown.
+func ApartText(names []string, secs int) string {
+	who := "the others"
+	switch n := len(names); {
+	case n == 1:
+		who = names[0]
+	case n > 1:
+		who = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return "lost contact with " + who + ": waiting " + strconv.Itoa(max(secs, 0)) + " s for them"
 }

@@ -272,8 +272,9 @@ func (s *Session) heardNow() { s.room.heardAt, s.room.heard = s.now, true }
 
 // RoomSilence returns how long the room has said nothing (no master
 // packet, status or start) while the game should be flowing: playing, not
-// ended, neither paused, lagging nor desynced (those have their own words,
-// and the room then repeats its status only once a second). It is 0
+// ended, neither paused, lagging, desynced nor held for want of a majority
+// (Apart) (those have their own words, and the room then repeats its
+// status only once a second). It is 0
 // otherwise. Read it against SilentAfter; it does not decide when a
 // migration starts.
 func (s *Session) RoomSilence() time.Duration {
@@ -283,6 +284,9 @@ func (s *Session) RoomSilence() time.Duration {
 		return 0
 	case st.State != wire.StateRunning || (st.Child != wire.ChildIterating && st.Child != wire.ChildVacancy):
 		return 0
+	}
+	if _, apart := s.Apart(); apart {
+		return 0 // the room holds the game for want of a majority, and says so once a second
 	}
 	return max(s.now-s.room.heardAt, 0)
 }

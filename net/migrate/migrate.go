@@ -188,7 +188,42 @@ type View struct {
 	Silence    time.Duration   // the room's silence in a flowing game (RoomSilence)
 	List       wire.Successors // the room's latest successors
 	Slot       int             // this player's slot
+	Turn       uint32          // the turns this player's game has executed (lockstep.Session.ExecutedTurns)
+	Apart      bool            // the room holds the game for want of a majority (lockstep.Session.Apart)
 }
+
+// episode is where this player stands in a silence of the room while
+// the game should flow: the old host is probed once, early, so that its
+// answer is known when the move starts.
+type episode uint8
+
+const (
+	// roomHeard: the room speaks (or the game does not flow): no silence.
+	roomHeard episode = iota
+	// probing: the room is silent and a ProbeHost is out.
+	probing
+	// hostAlive: the probe found the old host answering handshakes.
+	hostAlive
+	// hostGone: the probe found no answer.
+	hostGone
+)
+
+// hostState is where the room this player's machine runs stands
+// (phase Hosting).
+type hostState uint8
+
+const (
+	// opened: the room is open at turn Machine.servedAt and has not yet
+	// compiled a turn: it waits for its players, and plays only with a
+	// strict majority of the game's members (room.Room.Majority). Until
+	// then the move is not announced (Announced): a successor cut off
+	// from the others must not say it hosts the game.
+	opened hostState = iota
+	// leading: a majority played a turn in it: this player hosts the game.
+	leading
+	// yielding: it gives the game to an earlier successor that answered.
+	yielding
+)
 
 // Machine is one player's side of host migration. The zero value is not
 // ready: use New.
@@ -204,13 +239,12 @@ type Machine struct {
 	movedAt time.Duration // when this player last went to another's room (0: never)
 	moves   int           // migrations so far
 	host    int           // the slot hosting since the last one (-1: none)
+	before  int           // ... and before it (Announced, while our room is only opened)
 	addr    string        // the host's address ("" when this player hosts)
 
 	// The silence episode of a flowing game: the old host probed early.
-	probing    bool // a ProbeHost is out
-	probed     bool // ... and answered, in this episode
-	hostSilent bool // ... it did not answer
-	probe      int  // the number of the last ProbeHost
+	silence episode
+	probe   int // the number of the last ProbeHost
 
 	// The walk.
 	list     []wire.Successor
@@ -227,9 +261,12 @@ type Machine struct {
 	joining  wire.Successor
 
 	// While hosting: the successors passed over, probed (an earlier
-	// one that answers leads the game too, and gets it).
+	// one that answers leads the game too, and gets it); where the room
+	// stands, and the turn it opened at.
 	earlier  []wire.Successor
-	yielding bool
+	hosting  hostState
+	servedAt uint32
+	left     string // the host this player lost when the move began ("": it said it is going)
 
 	answered [8]time.Duration // when each slot's standby last answered a probe
 	everOK   [8]bool
@@ -252,6 +289,22 @@ func (m *Machine) Why() error { return m.why }
 // Moves returns how many times the game moved to a successor under this
 // player, and the slot hosting it since the last move (-1: never moved).
 func (m *Machine) Moves() (n, hostSlot int) { return m.moves, m.host }
+
+// Announced returns the moves this player is told of (the screens' "you
+// host the game now"), and the slot hosting since the last: a move to
+// this player's own room counts once a strict majority of the game's
+// members played a turn in it, so that a successor cut off from the
+// others never says it hosts the game while they play on elsewhere.
+func (m *Machine) Announced() (n, hostSlot int) {
+	if m.phase == Hosting && m.hosting == opened {
+		return m.moves - 1, m.before
+	}
+	return m.moves, m.host
+}
+
+// Leading reports whether this player hosts the game and a majority of its
+// members played a turn in its room.
+func (m *Machine) Leading() bool { return m.phase == Hosting && m.hosting == leading }
 
 // HostAddr returns the address of the room this player plays in ("" when
 // it hosts it).
@@ -283,7 +336,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			return nil // the connection ends: Lost comes next
 		}
 		if !v.Playing {
-			m.probing, m.probed, m.hostSilent = false, false, false
+			m.silence = roomHeard
 			return nil
 		}
 		if v.Asked {
@@ -299,11 +352,11 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		case silence < SilentAfter:
 			// The game flows (or has its own word: paused, lagging): a new
 			// silence begins afresh, and a probe still out is forgotten.
-			m.probing, m.probed, m.hostSilent = false, false, false
+			m.silence = roomHeard
 		case silence >= PlaySilence && len(v.List.List) > 0:
 			return m.cutWith(ErrSilent)
-		case !m.probing && !m.probed:
-			m.probing = true
+		case m.silence == roomHeard:
+			m.silence = probing
 			return m.probeHost()
 		}
 	case Joining:
@@ -314,7 +367,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		case !v.Migrating:
 			// The successor's room took us in: the game moved.
 			m.phase, m.since, m.moves, m.host, m.addr = Following, now, m.moves+1, int(m.joining.Slot), m.joining.Addr.String()
-			m.again, m.probed, m.hostSilent = false, false, false
+			m.again, m.silence = false, roomHeard
 		case m.movedAt != 0 && now-m.movedAt > Limit:
 			// It never took us in (it still had the host, which we could
 			// not reach): the game cannot go on for this player.
@@ -325,6 +378,11 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 	case Hosting:
 		if v.Asked && !m.cut {
 			return m.cutWith(ErrHandover)
+		}
+		if m.hosting == opened && v.Playing && !v.Migrating && !v.Apart && v.Turn > m.servedAt {
+			// Our room compiled a turn, which it does only with a strict
+			// majority of the game's members: we host the game.
+			m.hosting = leading
 		}
 	}
 	return nil
@@ -358,8 +416,11 @@ func (m *Machine) HostAnswered(now time.Duration, probe int, ok bool) []Action {
 	}
 	switch m.phase {
 	case Following:
-		if m.probing {
-			m.probing, m.probed, m.hostSilent = false, true, !ok
+		if m.silence == probing {
+			m.silence = hostAlive
+			if !ok {
+				m.silence = hostGone
+			}
 		}
 	case Checking:
 		if ok {
@@ -386,7 +447,12 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		return []Action{{Kind: GiveUp}} // no game to carry on: it ends as the connection did
 	}
 	m.list, m.slot = append(m.list[:0], v.List.List...), v.Slot
-	m.asked, m.cutOff, m.came, m.yielding, m.earlier = v.Asked, false, false, false, nil
+	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
+	if prev == Following && m.net && !m.asked {
+		m.left = m.addr // the host lost, not gone by its word: it may be heard again
+	} else if prev == Following {
+		m.left = ""
+	}
 	switch prev {
 	case Joining, Walking, Asking, Pausing, Checking:
 		// Turned away, or the successor's connection failed before it
@@ -398,10 +464,10 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	}
 	m.again = false
 	m.deadline = now + Limit
-	if !m.asked && (!m.probed || !m.hostSilent) {
+	if !m.asked && m.silence != hostGone {
 		// Nobody said the host is going, and no probe of this silence
 		// found it gone: ask it first.
-		m.phase, m.probing = Checking, false
+		m.phase, m.silence = Checking, roomHeard
 		return m.probeHost()
 	}
 	return m.beginWalk(now)
@@ -451,9 +517,65 @@ func (m *Machine) serve() []Action {
 		expected |= 1 << (c.Slot & 7)
 	}
 	m.earlier = append([]wire.Successor(nil), m.list[:m.at]...)
+	m.before = m.host
 	m.phase, m.net, m.moves, m.host, m.addr = Hosting, false, m.moves+1, m.slot, ""
-	m.again, m.probed, m.hostSilent = false, false, false
+	m.hosting, m.servedAt = opened, ^uint32(0) // until Served says where it opened
+	m.again, m.silence = false, roomHeard
 	return []Action{{Kind: Serve, Expected: expected}}
+}
+
+// OldHost returns the address of the host this player lost, to probe
+// while the room it opened since holds the game for want of a majority
+// (v.Apart, no turn played yet): if that host answers again, this
+// player's own link had failed, the others play on with it, and this
+// room must not become a second game (OldAnswered). ok is false when
+// there is nothing to probe.
+func (m *Machine) OldHost(v View) (addr string, ok bool) {
+	if m.phase != Hosting || m.hosting != opened || !v.Apart || m.left == "" || m.cut {
+		return "", false
+	}
+	return m.left, true
+}
+
+// OldAnswered reports the answer to a probe of OldHost: ok if the old host
+// completed a handshake. A room still without a majority then gives the
+// game up here: its connection is cut, and the game ends for this player
+// with ErrHostStillThere, which offers Rejoin to the game the others play
+// with the old host.
+func (m *Machine) OldAnswered(now time.Duration, ok bool) []Action {
+	if !ok || m.phase != Hosting || m.hosting != opened || m.cut {
+		return nil
+	}
+	m.moves, m.host = m.moves-1, m.before // the move never played: no move
+	m.over(ErrHostStillThere)
+	return m.cutWith(ErrHostStillThere)
+}
+
+// Served reports that the room of a Serve is open here at turn next (the
+// first turn it compiles; lockstep.State.Next): the move is announced once
+// this player's game has executed it (Step).
+func (m *Machine) Served(next uint32) {
+	if m.phase == Hosting && m.hosting == opened {
+		m.servedAt = next
+	}
+}
+
+// Failed reports that the client could not carry out an action of kind k
+// (a Join or a Serve: the session had no game left to carry on, or the
+// connection dialled was gone; or nothing to do was given): the game
+// cannot go on here. It answers with the GiveUp.
+func (m *Machine) Failed(now time.Duration, k Kind) []Action {
+	if k == Serve && m.phase == Hosting && m.hosting == opened {
+		m.moves, m.host = m.moves-1, m.before // no room was opened: no move
+	}
+	return m.giveUp(ErrNoSuccessor)
+}
+
+// AnswerWait is how long a later successor's answer to Ask is waited for
+// once its handshake took handshake: five times that, between RefusalWait
+// and ElectTimeout (a refusal is one round trip after the handshake).
+func AnswerWait(handshake time.Duration) time.Duration {
+	return min(max(5*handshake, RefusalWait), ElectTimeout)
 }
 
 // Dialled reports the result of a Dial.
@@ -544,7 +666,7 @@ func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
 // while a game runs (the room learns who reaches whom).
 func (m *Machine) ProbeTargets(v View) []wire.Successor {
 	var out []wire.Successor
-	if m.phase == Hosting && !m.yielding {
+	if m.phase == Hosting && m.hosting != yielding {
 		out = append(out, m.earlier...)
 	}
 	if !v.Playing {
@@ -565,12 +687,12 @@ func (m *Machine) Probed(now time.Duration, c wire.Successor, ok bool) []Action 
 	if ok && int(c.Slot) < len(m.answered) {
 		m.answered[c.Slot], m.everOK[c.Slot] = now, true
 	}
-	if !ok || m.phase != Hosting || m.yielding {
+	if !ok || m.phase != Hosting || m.hosting == yielding {
 		return nil
 	}
 	for _, e := range m.earlier {
 		if e == c {
-			m.yielding, m.earlier = true, nil
+			m.hosting, m.earlier = yielding, nil
 			return []Action{{Kind: Yield, Cand: c}}
 		}
 	}

@@ -163,18 +163,60 @@ func (r *Room) successors() wire.Successors {
 			}
 		}
 	}
-	for want := n - 1; want >= 0; want-- {
-		for i := range r.slots {
-			if cand&(1<<i) == 0 || links[i] != want {
-				continue
+	// Before the links, what a majority can reach (majorityReaches): a
+	// successor that a strict majority of the game's members, itself
+	// among them, proved they reach comes before one they did not, which
+	// is passed over unless no one better answers. Behind a NAT that
+	// lets only the other way through (a guest with no port mapping), a
+	// player reaches the others' ports and none reaches its own: the
+	// players on the internet or with a mapping come first, so everyone
+	// meets at one successor.
+	reached := r.majorityReaches(cand)
+	for _, first := range []bool{true, false} {
+		for want := n - 1; want >= 0; want-- {
+			for i := range r.slots {
+				if cand&(1<<i) == 0 || links[i] != want || (reached&(1<<i) != 0) != first {
+					continue
+				}
+				sb := &r.standby[i]
+				out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1})
 			}
-			sb := &r.standby[i]
-			out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1})
 		}
 	}
 	for i := range r.slots {
 		if s := &r.slots[i]; s.life.staying() {
 			out.Tokens[i] = r.tokenHash(i)
+		}
+	}
+	return out
+}
+
+// majorityReaches returns the candidates (among cand) that a strict
+// majority of the game's members can reach: the candidate itself and the
+// other candidates whose Reach names it. Only the others' word counts for
+// a candidate, so a player's own Reach never raises its place; a player
+// that denies reaching another can pass it over only where no one else
+// vouches for it (one way through a NAT looks the same).
+func (r *Room) majorityReaches(cand uint8) uint8 {
+	members := 0
+	for i := range r.slots {
+		if r.slots[i].life.staying() {
+			members++
+		}
+	}
+	var out uint8
+	for i := range r.slots {
+		if cand&(1<<i) == 0 {
+			continue
+		}
+		n := 1 // itself
+		for j := range r.slots {
+			if j != i && cand&(1<<j) != 0 && r.standby[j].reach&(1<<i) != 0 {
+				n++
+			}
+		}
+		if 2*n > members {
+			out |= 1 << i
 		}
 	}
 	return out
@@ -243,7 +285,19 @@ func (r *Room) HandOver(now time.Duration, text string) bool {
 	if r.state != wire.StateRunning || len(r.successors().List) == 0 {
 		return false
 	}
-	r.giveAway(r.successors(), wire.LeaveHandover, text, "the host left at turn "+itoa(r.nextTurn)+" and handed the game over")
+	sc := r.successors()
+	if r.cfg.AddrOf != nil {
+		// The players on this machine (the Host button's own, over a pipe:
+		// no address) go with it by choice: they are no members of the
+		// game the others carry on, so a guest left alone with such a
+		// host plays on at once instead of waiting for its countdown.
+		for i := range r.slots {
+			if s := &r.slots[i]; s.life.staying() && s.m != nil && !r.addrOf(s.m).IsValid() {
+				sc.Tokens[i] = [16]byte{}
+			}
+		}
+	}
+	r.giveAway(sc, wire.LeaveHandover, text, "the host left at turn "+itoa(r.nextTurn)+" and handed the game over")
 	return true
 }
 

@@ -20,10 +20,10 @@ import (
 // anew, and must start again from this room's snapshot, however late it
 // comes (in place it would desync).
 func TestResumedRoomTakesInOnlyWhoseGameItCompiled(t *testing.T) {
-	tokens := [3][16]byte{{1}, {2}, {3}}
-	setup := game.Setup{Seed: 5, Players: 0b111, Mode: game.Coop, Lives: 3, StartWave: 1}
-	hd := room.Handover{Game: 1, Setup: setup, Present: 0b111, Expected: 0b001, Next: 100, K: 2, Delay: 1,
-		Names: [game.MaxPlayers]string{"Ada", "Bo", "Cy"}}
+	tokens := [5][16]byte{{1}, {2}, {3}, {4}, {5}}
+	setup := game.Setup{Seed: 5, Players: 0b11111, Mode: game.Coop, Lives: 3, StartWave: 1}
+	hd := room.Handover{Game: 1, Setup: setup, Present: 0b11111, Expected: 0b11001, Next: 100, K: 2, Delay: 1,
+		Names: [game.MaxPlayers]string{"Ada", "Bo", "Cy", "Di", "Ed"}}
 	for i, tok := range tokens {
 		hd.Tokens[i] = room.TokenHash(tok)
 	}
@@ -48,10 +48,17 @@ func TestResumedRoomTakesInOnlyWhoseGameItCompiled(t *testing.T) {
 	if w := resume(1, 0, 100); !w.Resumed {
 		t.Fatal("the successor's own player was not taken in place at the room's first turn")
 	}
-	// The room plays on with its host's player; the others are held.
+	for conn, slot := range map[room.ConnID]int{4: 3, 5: 4} {
+		if w := resume(conn, slot, 100); !w.Resumed {
+			t.Fatalf("slot %d was not taken in place at the room's first turn", slot)
+		}
+	}
+	// The room plays on with three of five, a majority; the others are held.
 	b.tick(room.HandoverWait + time.Millisecond)
 	for turn := uint32(100); turn < 120; turn++ {
-		b.play(1, turn, 0)
+		for _, conn := range []room.ConnID{1, 4, 5} {
+			b.play(conn, turn, 0)
+		}
 		b.tick(34 * time.Millisecond)
 	}
 	if b.r.Turn() < 110 {

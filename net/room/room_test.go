@@ -614,22 +614,26 @@ func TestGameOverWithADisagreementIsADesync(t *testing.T) {
 }
 
 // TestGameOverWaitsOnlyForLivePlayers: a vacant player (crashed, held for a
-// reconnect) does not hold the results back.
+// reconnect) does not hold the results back: two of three, a majority,
+// play on and their reports finish the game.
 func TestGameOverWaitsOnlyForLivePlayers(t *testing.T) {
 	b := newBench(t, func(c *room.Config) { c.SilenceTimeout = time.Second })
-	b.startGame(2)
-	b.playIdle(0, 2)
+	b.startGame(3)
+	b.playIdle(0, 3)
 	for i := 0; i < 6; i++ { // player 2 falls silent and its slot becomes vacant
 		b.play(1, uint32(i+1), 0)
+		b.play(3, uint32(i+1), 0)
 		b.ack(1)
+		b.ack(3)
 		b.tick(250 * time.Millisecond)
 	}
 	if b.r.Status().Vacant != 0b10 {
 		t.Fatalf("vacant = %b, want slot 1", b.r.Status().Vacant)
 	}
 	b.send(1, wire.ClientPacket{MasterAck: 2, HasHash: true, HashTurn: 1, HashLow: 7, Ended: true})
+	b.send(3, wire.ClientPacket{MasterAck: 2, HasHash: true, HashTurn: 1, HashLow: 7, Ended: true})
 	if st, _ := b.r.State(); st != wire.StateFinished {
-		t.Fatal("the only live player's report did not finish the game")
+		t.Fatal("the live players' reports did not finish the game")
 	}
 }
 
@@ -1031,8 +1035,8 @@ func TestRosterFollowsTheHost(t *testing.T) {
 // so: the host's EndGame is honoured, the other player's is not.
 func TestHostComesBackAsHost(t *testing.T) {
 	b := newBench(t, nil)
-	ws := b.startGame(2)
-	b.playIdle(0, 2)
+	ws := b.startGame(3)
+	b.playIdle(0, 3)
 	hostOf := func(conn room.ConnID) int {
 		t.Helper()
 		st, ok := last[wire.SetupState](b.peer(conn))
@@ -1052,23 +1056,26 @@ func TestHostComesBackAsHost(t *testing.T) {
 	if h := hostOf(2); h != 1 {
 		t.Fatalf("while slot 0 is vacant the roster names slot %d host, want 1", h)
 	}
-	b.play(2, 1, 0) // the game goes on without the vacant slot
+	b.play(2, 1, 0) // the game goes on without the vacant slot (two of three)
+	b.play(3, 1, 0)
 
-	b.send(3, wire.Join{Token: ws[0].Token})
-	if w, ok := last[wire.Welcome](b.peer(3)); !ok || w.Slot != 0 {
+	b.send(4, wire.Join{Token: ws[0].Token})
+	if w, ok := last[wire.Welcome](b.peer(4)); !ok || w.Slot != 0 {
 		t.Fatalf("the host's token: %+v, want slot 0 back", w)
 	}
-	b.play(3, 2, 0) // caught up: live again from turn 2
+	b.play(4, 2, 0) // caught up: live again from turn 2
 	b.play(2, 2, 0)
-	for _, conn := range []room.ConnID{2, 3} {
+	b.play(3, 2, 0)
+	for _, conn := range []room.ConnID{2, 3, 4} {
 		if h := hostOf(conn); h != 0 {
 			t.Errorf("conn %d: once slot 0 plays again the roster names slot %d host, want 0", conn, h)
 		}
 	}
 	b.send(2, wire.EndGame{}) // no longer the host
-	b.send(3, wire.EndGame{})
-	b.play(3, 3, 0)
+	b.send(4, wire.EndGame{})
+	b.play(4, 3, 0)
 	b.play(2, 3, 0)
+	b.play(3, 3, 0)
 	if reason, final := b.r.Ended(); reason != wire.EndByHost || final != 3 {
 		t.Fatalf("Ended() = %d at turn %d, want the returned host's end at turn 3", reason, final)
 	}

@@ -113,9 +113,13 @@ func (r *Room) timingAt(t uint32) timing {
 // compile emits every master turn for which all live players' inputs are
 // in, in order.
 //
-// With no live player there is no one to wait for and nothing to compile:
-// the game holds (vacant slots wait for their players) until a player is
-// live again or every slot has left.
+// The game advances only where a strict majority of its members are
+// together (Majority): with half of them or more held vacant, the room
+// holds, its status counting down their vacancy, until they come back or
+// are dropped at its end. So a group cut apart never plays on as two
+// games: the side without a majority waits, and learns at the end of the
+// countdown that the others were dropped. With no live player there is no
+// one to wait for and nothing to compile either.
 func (r *Room) compile() {
 	for r.state == wire.StateRunning && r.child != wire.ChildDesynced && r.child != wire.ChildPaused {
 		missing, live := uint8(0), 0
@@ -128,11 +132,31 @@ func (r *Room) compile() {
 				}
 			}
 		}
-		if missing != 0 || live == 0 {
-			return
+		if missing != 0 || live == 0 || !r.Majority() && !r.ending {
+			return // the host's end is compiled all the same: it ends, it does not advance, the game here
 		}
 		r.compileTurn()
 	}
+}
+
+// Majority reports whether a strict majority of the game's members are
+// together in this room: members are the slots still in the game (not
+// gone by choice and not dropped at the end of their vacancy), together
+// those the room waits for (playing, not held vacant nor catching up).
+// Half is not a majority: of two players, one alone waits for the other's
+// countdown (docs/ARCHITECTURE.md, "When the host goes away").
+func (r *Room) Majority() bool {
+	members, together := 0, 0
+	for i := range r.slots {
+		l := &r.slots[i].life
+		if l.staying() {
+			members++
+			if l.waitedOn() {
+				together++
+			}
+		}
+	}
+	return 2*together > members
 }
 
 // remaining returns how many slots are still in the game: playing, or
@@ -667,7 +691,7 @@ func (r *Room) status() wire.RoomStatus {
 	first := r.now
 	for i := range r.slots {
 		s := &r.slots[i]
-		if s.life.away() {
+		if s.life.away() && !s.life.dropping() { // one gone by choice is no longer waited for
 			st.Vacant |= 1 << i
 			if s.life.dropAt > first || st.VacancyMs == 0 {
 				if left := s.life.dropAt - r.now; left > 0 && (st.VacancyMs == 0 || uint32(left.Milliseconds()) < st.VacancyMs) {

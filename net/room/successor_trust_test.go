@@ -32,9 +32,11 @@ func addrPerConn(c *room.Config) {
 
 // TestSuccessorOrderComesFromTheOthers: a candidate's place in the
 // successor list comes from the others' word that they reached it, never
-// from its own: a Standby claiming it reached nobody (Reach = 0) does not
-// push the candidates it denies below itself, and so is not first unless
-// the others' confirmations put it there.
+// from its own: first those a strict majority of the members reach, then
+// the rest; within each, most links both ends confirm first. A Standby
+// claiming it reached nobody (Reach = 0) does not push the candidates it
+// denies below itself, and so is not first unless the others'
+// confirmations put it there.
 func TestSuccessorOrderComesFromTheOthers(t *testing.T) {
 	all := func(n int) []uint8 {
 		r := make([]uint8, n)
@@ -53,7 +55,15 @@ func TestSuccessorOrderComesFromTheOthers(t *testing.T) {
 		{"the first slot claims it reached nobody", []uint8{0, 0b111, 0b111}, []uint8{1, 2, 0}},
 		{"a liar denies only the first slot", []uint8{0b1111, 0b1111, 0b1111, 0b1110}, []uint8{1, 2, 0, 3}},
 		{"a port nobody reaches goes last", []uint8{0b101, 0b111, 0b101}, []uint8{0, 2, 1}},
-		{"two candidates, the second denies the first", []uint8{0b11, 0b10}, []uint8{0, 1}},
+		// One way only between two (a NAT lets the first's probes out and
+		// nothing in; or the second lies): the one the other reached
+		// comes first, as the others' word alone decides.
+		{"two candidates, only the first reached the second", []uint8{0b11, 0b10}, []uint8{1, 0}},
+		// Issue 52: guests behind NATs without a mapping reach the player
+		// on the internet, which reaches neither: it comes first, so they
+		// all meet there.
+		{"two behind NATs reach the one on the internet", []uint8{0b101, 0b110, 0b100}, []uint8{2, 0, 1}},
+		{"a liar alone cannot pass over one the others vouch for", []uint8{0b111, 0b111, 0b100}, []uint8{0, 1, 2}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBench(t, addrPerConn)

@@ -1,0 +1,101 @@
+package natlab
+
+import (
+	"net/netip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Homes added to a built lab for the tests of a group cut apart (issue
+// 52): a home behind a port-randomising NAT, and a machine on the
+// internet with one address of its own (the internet namespace has one
+// on every link, and a reply from a wildcard socket there leaves from
+// whichever the route picks, which a NAT in front of the asker drops).
+//
+//	home4 (10.14.0.2) -- router4 (10.14.0.1 | 198.51.103.1, masquerade fully-random) --+
+//	public (198.51.104.2) ----------------------------------------------------------+-- internet
+
+// Addresses of the added hosts.
+var (
+	RandomHomeHost = netip.MustParseAddr("10.14.0.2")    // behind the port-randomising router
+	PublicHost     = netip.MustParseAddr("198.51.104.2") // on the internet
+)
+
+// prefixOf returns the lab's namespace prefix (Build's p).
+func (l *Lab) prefixOf() string { return strings.TrimSuffix(l.Home, "home") }
+
+// addNS creates namespace ns with lo up, deleted when the test ends.
+func (l *Lab) addNS(t testing.TB, ns string) {
+	t.Helper()
+	if err := run("ip", "netns", "add", ns); err != nil {
+		t.Skipf("natlab: cannot create a network namespace: %v", err)
+	}
+	t.Cleanup(func() { _ = run("ip", "netns", "delete", ns) })
+	l.must(t, ns, "ip", "link", "set", "lo", "up")
+}
+
+// veth joins a in namespace na to b in nb, addresses with their prefix
+// length.
+func (l *Lab) veth(t testing.TB, na, a, aAddr, nb, b, bAddr string) {
+	t.Helper()
+	if err := run("ip", "link", "add", a, "netns", na, "type", "veth", "peer", "name", b, "netns", nb); err != nil {
+		t.Fatalf("natlab: %v", err)
+	}
+	l.must(t, na, "ip", "addr", "add", aAddr, "dev", a)
+	l.must(t, na, "ip", "link", "set", a, "up")
+	l.must(t, nb, "ip", "addr", "add", bAddr, "dev", b)
+	l.must(t, nb, "ip", "link", "set", b, "up")
+}
+
+// AddRandomHome adds a home behind a router whose NAT gives every new
+// flow a random outside port (nftables `masquerade fully-random`: an
+// endpoint-dependent mapping, RFC 4787), with no port mapping daemon, and
+// returns the home's namespace.
+func (l *Lab) AddRandomHome(t testing.TB) string {
+	t.Helper()
+	p := l.prefixOf()
+	home, router := p+"home4", p+"router4"
+	l.addNS(t, home)
+	l.addNS(t, router)
+	l.veth(t, home, "eth0", "10.14.0.2/24", router, "lan0", "10.14.0.1/24")
+	l.veth(t, router, "wan0", "198.51.103.1/24", l.Internet, "r4", "198.51.103.254/24")
+	l.must(t, home, "ip", "route", "add", "default", "via", "10.14.0.1")
+	l.must(t, router, "ip", "route", "add", "default", "via", "198.51.103.254")
+	l.must(t, router, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
+	rules := `table ip nat {
+	chain postrouting {
+		type nat hook postrouting priority srcnat; policy accept;
+		oifname "wan0" masquerade fully-random
+	}
+}
+`
+	f := filepath.Join(l.dir, router+".nft")
+	if err := os.WriteFile(f, []byte(rules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.must(t, router, "nft", "-f", f)
+	l.forward(t)
+	return home
+}
+
+// AddPublicHost adds a machine on the internet with the one address
+// PublicHost, and returns its namespace.
+func (l *Lab) AddPublicHost(t testing.TB) string {
+	t.Helper()
+	ns := l.prefixOf() + "public"
+	l.addNS(t, ns)
+	l.veth(t, ns, "eth0", "198.51.104.2/24", l.Internet, "r5", "198.51.104.254/24")
+	l.must(t, ns, "ip", "route", "add", "default", "via", "198.51.104.254")
+	l.forward(t)
+	return ns
+}
+
+// forward makes the internet namespace route between its links, so that
+// the homes and the added hosts reach each other and not only the
+// miniupnpd router's outside address.
+func (l *Lab) forward(t testing.TB) {
+	t.Helper()
+	l.must(t, l.Internet, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
+}

@@ -1,0 +1,246 @@
+package migrate
+
+import (
+	"testing"
+	"time"
+)
+
+// served: the room of the last Serve opened at turn next.
+func served(next uint32) func(*Machine, time.Duration) []Action {
+	return func(m *Machine, now time.Duration) []Action { m.Served(next); return nil }
+}
+
+// playing is the session of the player in slot self in its own room,
+// having executed turn turns; apart if the room holds the game for want
+// of a majority.
+func playing(v View, turn uint32, apart bool) View {
+	v.Turn, v.Apart = turn, apart
+	return v
+}
+
+func failed(k Kind) func(*Machine, time.Duration) []Action {
+	return func(m *Machine, now time.Duration) []Action { return m.Failed(now, k) }
+}
+
+// TestMajority: the migration's side of "a game advances only where a
+// strict majority of its members are together" (docs/ARCHITECTURE.md,
+// "When the host goes away"). The room holds a game without a majority
+// (room.Room.Majority, its own table test); the machine opens a
+// successor's room but says it hosts the game (Announced: the screens'
+// "you host the game now") only once a turn was played there, which the
+// room allows only with a majority. So two machines cut apart never both
+// say it.
+func TestMajority(t *testing.T) {
+	solo := view(0, 0)     // two players: the host crashed, the guest is the only successor
+	me := view(1, 1, 2)    // the first of two successors (of three players, or a tie of four)
+	later := view(2, 1, 2) // the second
+	type want struct {
+		phase     Phase
+		announced int
+		leading   bool
+		why       error
+	}
+	tests := []struct {
+		name   string
+		script []ev
+		want   want
+	}{
+		{
+			name: "majority: the successor's room plays a turn with the others: it hosts the game and says so",
+			script: []ev{
+				{time.Second, lost(asked(me)), "serve 00000110"},
+				{time.Second, served(100), ""},
+				{1100 * ms, step(migrating(playing(me, 100, false))), ""},
+				{1200 * ms, step(playing(me, 100, false)), ""}, // taken in by its own room, no turn yet
+				{1300 * ms, step(playing(me, 101, false)), ""}, // the first turn, with a majority
+			},
+			want: want{phase: Hosting, announced: 1, leading: true},
+		},
+		{
+			name: "minority: the successor's room waits apart; it never says it hosts the game",
+			script: []ev{
+				{time.Second, lost(asked(me)), "serve 00000110"},
+				{time.Second, served(100), ""},
+				{2200 * ms, step(playing(me, 100, true)), ""}, // the others did not come: held vacant
+				{20 * time.Second, step(playing(me, 100, true)), ""},
+			},
+			want: want{phase: Hosting, announced: 0},
+		},
+		{
+			name: "tie: half of the members is no majority; it waits as a minority does",
+			script: []ev{
+				{time.Second, lost(asked(me)), "serve 00000110"},
+				{time.Second, served(100), ""},
+				{2200 * ms, step(playing(me, 100, true)), ""},
+			},
+			want: want{phase: Hosting, announced: 0},
+		},
+		{
+			name: "two players: the guest whose host crashed opens the room and waits for the host's countdown; then plays on, told so",
+			script: []ev{
+				{1500 * ms, silent(1500*ms, solo), "cut: the host fell silent"},
+				{1510 * ms, lost(solo), "probe-host"},
+				{2210 * ms, hostAnswers(false), "serve 00000001"},
+				{2210 * ms, served(90), ""},
+				{3300 * ms, step(playing(solo, 90, true)), ""}, // the host held vacant: one of two
+				{30 * time.Second, step(playing(solo, 90, true)), ""},
+				{33 * time.Second, step(playing(solo, 91, false)), ""}, // dropped at the end of its countdown
+			},
+			want: want{phase: Hosting, announced: 1, leading: true},
+		},
+		{
+			name: "old host cut off: a successor asking the others takes no game while one still has the host",
+			script: []ev{
+				{3 * time.Second, lost(me), "probe-host"},
+				{3700 * ms, hostAnswers(false), "ask 2"},
+				{3900 * ms, answered(true), "wait 4.1s"},
+			},
+			want: want{phase: Pausing},
+		},
+		{
+			name: "a later successor that lost the host too joins the first; the move is announced at once (its room leads)",
+			script: []ev{
+				{3 * time.Second, lost(later), "probe-host"},
+				{3700 * ms, hostAnswers(false), "dial 1"},
+				{3800 * ms, dialled(true), "join 1"},
+				{3900 * ms, step(later), ""},
+			},
+			want: want{phase: Following, announced: 1},
+		},
+		{
+			name: "no reachable successor, no server: the walks end at the handover limit and the game ends here",
+			script: []ev{
+				{time.Second, lost(asked(view(3, 1, 2))), "dial 1"},
+				{1700 * ms, dialled(false), "dial 2"},
+				{2400 * ms, dialled(false), "wait 2.6s"},
+				{11 * time.Second, tick, "give-up: " + ErrNoSuccessor.Error()},
+			},
+			want: want{phase: Over, why: ErrNoSuccessor},
+		},
+		{
+			name: "no world to host from: the client says so and the machine ends the game here",
+			script: []ev{
+				{time.Second, lost(asked(me)), "serve 00000110"},
+				{time.Second, failed(Serve), "give-up: " + ErrNoSuccessor.Error()},
+			},
+			want: want{phase: Over, why: ErrNoSuccessor},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(0, "127.0.0.1:9000", true)
+			for i, e := range tt.script {
+				if got := show(e.do(m, e.at)); got != e.want {
+					t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)
+				}
+			}
+			n, _ := m.Announced()
+			got := want{phase: m.Phase(), announced: n, leading: m.Leading(), why: m.Why()}
+			if got != tt.want {
+				t.Errorf("in the end: got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAnswerWait: a later successor's refusal is waited for five times
+// its handshake, within RefusalWait and ElectTimeout.
+func TestAnswerWait(t *testing.T) {
+	for _, tt := range []struct{ handshake, want time.Duration }{
+		{time.Millisecond, RefusalWait},
+		{50 * ms, 250 * ms},
+		{time.Second, ElectTimeout},
+	} {
+		if got := AnswerWait(tt.handshake); got != tt.want {
+			t.Errorf("AnswerWait(%v) = %v, want %v", tt.handshake, got, tt.want)
+		}
+	}
+}
+
+// oldHost asks the machine whether to probe the host it lost, with the
+// session's view v; shown as "probe-host" if it does.
+func oldHost(v View) func(*Machine, time.Duration) []Action {
+	return func(m *Machine, now time.Duration) []Action {
+		if _, ok := m.OldHost(v); ok {
+			return []Action{{Kind: ProbeHost}}
+		}
+		return nil
+	}
+}
+
+func oldAnswered(ok bool) func(*Machine, time.Duration) []Action {
+	return func(m *Machine, now time.Duration) []Action { return m.OldAnswered(now, ok) }
+}
+
+// TestMinorityRejoins: a player whose own network failed takes the game
+// alone (it reached no one, and no one answered that it still has the
+// host); its room has no majority and holds. While it holds, the host it
+// lost is probed: when that host answers again (the network is back), the
+// room is given up and the game ends here with ErrHostStillThere, which
+// offers Rejoin to the game the others played on with that host, rather
+// than play on as a second game at the end of the countdown.
+func TestMinorityRejoins(t *testing.T) {
+	me := view(1, 1, 2)
+	apart := playing(me, 100, true)
+	tests := []struct {
+		name   string
+		script []ev
+		phase  Phase
+		moves  int
+		why    error
+	}{
+		{
+			name: "cut off, its network back: the old host answers, the room is given up, Rejoin the majority's game",
+			script: []ev{
+				{1500 * ms, silent(1500*ms, me), "cut: the host fell silent"},
+				{1510 * ms, lost(me), "probe-host"},
+				{2210 * ms, hostAnswers(false), "ask 2"}, // its network is down: nobody answers
+				{2910 * ms, answered(false), "serve 00000110"},
+				{2910 * ms, served(100), ""},
+				{4000 * ms, oldHost(apart), "probe-host"},
+				{4700 * ms, oldAnswered(false), ""},
+				{9000 * ms, oldHost(apart), "probe-host"},
+				{9010 * ms, oldAnswered(true), "cut: " + ErrHostStillThere.Error()},
+				{9020 * ms, lost(apart), "give-up: " + ErrHostStillThere.Error()},
+			},
+			phase: Over, why: ErrHostStillThere,
+		},
+		{
+			name: "the host said it is going: there is no host to hear again",
+			script: []ev{
+				{time.Second, lost(asked(me)), "serve 00000110"},
+				{time.Second, served(100), ""},
+				{2 * time.Second, oldHost(apart), ""},
+			},
+			phase: Hosting, moves: 1,
+		},
+		{
+			name: "a majority played in its room: it hosts the game, the old host is not asked",
+			script: []ev{
+				{1500 * ms, silent(1500*ms, me), "cut: the host fell silent"},
+				{1510 * ms, lost(me), "probe-host"},
+				{2210 * ms, hostAnswers(false), "ask 2"},
+				{2300 * ms, answered(false), "serve 00000110"},
+				{2300 * ms, served(100), ""},
+				{3000 * ms, step(playing(me, 101, false)), ""},
+				{4000 * ms, oldHost(playing(me, 101, false)), ""},
+				{4000 * ms, oldAnswered(true), ""},
+			},
+			phase: Hosting, moves: 1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := New(0, "127.0.0.1:9000", true)
+			for i, e := range tt.script {
+				if got := show(e.do(m, e.at)); got != e.want {
+					t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)
+				}
+			}
+			n, _ := m.Moves()
+			if m.Phase() != tt.phase || n != tt.moves || m.Why() != tt.why {
+				t.Errorf("in the end: phase %v, %d moves, why %v; want %v, %d, %v", m.Phase(), n, m.Why(), tt.phase, tt.moves, tt.why)
+			}
+		})
+	}
+}
