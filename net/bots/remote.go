@@ -614,8 +614,17 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 				b.strayed = true
 				b.mu.Unlock()
 				done = true
+			case ph == lockstep.Left && s.LeaveMessage().Reason == wire.LeaveShutdown && ended(s):
+				// The game ended here before its host closed (a successor
+				// whose player ended it and left): it was played to its
+				// end, which is what counts.
+				f, _ := finalOf(s, 0)
+				b.mu.Lock()
+				b.final, b.ended = f, time.Now()
+				b.mu.Unlock()
+				done = true
 			case ph == lockstep.Left:
-				fail = fmt.Errorf("sent away: %s", s.LeaveMessage().Text)
+				fail = fmt.Errorf("sent away: %s (%s)", s.LeaveMessage().Text, whereIn(s))
 			default:
 				rule.step(s, false, b.want, cfg.Ticks)
 				if ph != lockstep.Finished {
@@ -672,16 +681,26 @@ func pollFor(ph lockstep.Phase, w *game.World, ticks int) time.Duration {
 // where says where a bot's session stands, for an error.
 func where(c *client.Client) string {
 	var w string
-	c.Do(func(s *lockstep.Session) {
-		turn, tick := s.ExecutedTurns()
-		st, ended := s.RoomStatus(), ""
-		if t, ok := s.Ended(); ok {
-			ended = fmt.Sprintf(" ended at turn %d", t)
-		}
-		w = fmt.Sprintf("slot %d, %s at turn %d tick %d%s; room %s, child %d, turn %d, end %d at %d; host %v",
-			s.Slot(), s.Phase(), turn, tick, ended, st.State, st.Child, st.Turn, st.End, st.Final, s.IsHost())
-	})
+	c.Do(func(s *lockstep.Session) { w = whereIn(s) })
 	return w
+}
+
+// whereIn says where session s stands; its client's lock is held.
+func whereIn(s *lockstep.Session) string {
+	turn, tick := s.ExecutedTurns()
+	st, ended := s.RoomStatus(), ""
+	if t, ok := s.Ended(); ok {
+		ended = fmt.Sprintf(" ended at turn %d", t)
+	}
+	return fmt.Sprintf("slot %d, %s at turn %d tick %d%s; room %s, child %d, turn %d, end %d at %d; host %v",
+		s.Slot(), s.Phase(), turn, tick, ended, st.State, st.Child, st.Turn, st.End, st.Final, s.IsHost())
+}
+
+// ended reports whether session s ran its game to the end and has its
+// world there.
+func ended(s *lockstep.Session) bool {
+	_, ok := finalOf(s, 0)
+	return ok
 }
 
 func median(d []time.Duration) time.Duration {

@@ -372,6 +372,13 @@ func (c *Client) takeOver(expected uint8) func(context.Context) error {
 	hcfg := c.opt.HostConfig
 	if hcfg.Room.MaxPlayers == 0 {
 		hcfg = host.LAN()
+		// A player hosts here, not a server: when it closes, its guests
+		// read that it left (as a window's Host button says), not that a
+		// server is shutting down.
+		hcfg.Goodbye = "the host left"
+		if name := c.opt.Session.Name; name != "" {
+			hcfg.Goodbye = name + " left"
+		}
 	}
 	hcfg.Handover = true
 	h := host.NewResumed(hcfg, host.HandoverOf(st, expected))

@@ -89,6 +89,12 @@ const DefaultRoom = 1
 // every client it is closing, so the news gets out.
 const shutdownGrace = 200 * time.Millisecond
 
+// endGrace bounds how long a host that stops waits for the players of a
+// game that just ended to have every turn of it (room.Room.EndUndelivered)
+// before it says goodbye. Shorter than the second a Standby's Close gives
+// its adopted host, with shutdownGrace.
+const endGrace = 700 * time.Millisecond
+
 // Host runs rooms.
 type Host struct {
 	cfg   Config
@@ -113,6 +119,7 @@ type Host struct {
 
 	closing   atomic.Bool
 	shutAt    time.Duration
+	stopAt    time.Duration // when the host was asked to stop (endGrace)
 	cancel    context.CancelFunc
 	rec       *recorders
 	stats     statsBox
@@ -911,6 +918,12 @@ func (h *Host) pollPipes() {
 // a grace period, stops the transport.
 func (h *Host) shutdown(now time.Duration) {
 	if h.shutAt == 0 {
+		if h.stopAt == 0 {
+			h.stopAt = now
+		}
+		if now-h.stopAt < endGrace && h.endUndelivered() {
+			return // the rooms' Ticks resend the last turns meanwhile
+		}
 		h.shutAt = now
 		h.log.Info("shutting down", "rooms", len(h.rooms))
 		for _, id := range h.order {
@@ -927,6 +940,17 @@ func (h *Host) shutdown(now time.Duration) {
 	if now-h.shutAt >= shutdownGrace && h.cancel != nil {
 		h.cancel()
 	}
+}
+
+// endUndelivered reports whether a room's players still lack turns of a
+// game that just ended there.
+func (h *Host) endUndelivered() bool {
+	for _, id := range h.order {
+		if h.rooms[id].r.EndUndelivered() {
+			return true
+		}
+	}
+	return false
 }
 
 // sweepSilence calls Config.OnGuestsSilent once when every network

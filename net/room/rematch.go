@@ -31,6 +31,32 @@ func (r *Room) endOutstanding() bool {
 	return false
 }
 
+// EndUndelivered reports whether the room shows a finished game's
+// results while a connected player of it has not run the game to its end
+// yet: it lacks some of its master turns, or has not sent the world it
+// was asked for at the end (final.go; it sends it once it ran the last
+// turn). A host that stops then gives them a moment (host.Host's
+// shutdown): a successor whose player ended the game and closed at once
+// would otherwise say goodbye to the others a few turns before their end,
+// and they would have played the game without finishing it.
+func (r *Room) EndUndelivered() bool {
+	if r.state != wire.StateFinished {
+		return false
+	}
+	if r.endOutstanding() {
+		return true
+	}
+	if !r.finalHeld() {
+		return false
+	}
+	for _, m := range r.members {
+		if m.connected && m.slot >= 0 && r.fin.asked&(1<<m.slot) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // holdRematch reports whether member m's Ready for a rematch must wait,
 // and marks it held if so.
 func (r *Room) holdRematch(m *member) bool {

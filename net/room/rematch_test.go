@@ -215,3 +215,44 @@ func TestRejoinAfterTheRematchLobby(t *testing.T) {
 		})
 	}
 }
+
+// TestEndUndelivered: a finished game whose last master turns a connected
+// player has not acknowledged is undelivered (a host that stops then
+// waits a moment before its goodbye: host.Host's shutdown, so that a
+// successor whose player ended the game and closed at once does not send
+// the others away a few turns before their end); once every player has
+// them and sent its world at the end (it ran the last turn), it is
+// delivered. A running game is never "undelivered".
+func TestEndUndelivered(t *testing.T) {
+	b := newBench(t, nil)
+	b.startGame(2)
+	if b.r.EndUndelivered() {
+		t.Fatal("undelivered while the game runs")
+	}
+	b.r.EndGame()
+	b.playIdle(0, 2)
+	if st, _ := b.r.State(); st != wire.StateFinished {
+		t.Fatalf("state %d, want finished", st)
+	}
+	b.ack(1)
+	if !b.r.EndUndelivered() {
+		t.Fatal("delivered while the guest lacks the last turns")
+	}
+	b.ack(2)
+	turn, asked := requestOf(b.peer(2))
+	if !asked {
+		t.Fatal("the room did not ask for the world at the end")
+	}
+	if !b.r.EndUndelivered() {
+		t.Fatal("delivered before the players sent their worlds at the end (ran the last turn)")
+	}
+	world := bytes.Repeat([]byte("the world at the end "), 10)
+	sendWorld(b, 1, turn, world)
+	if !b.r.EndUndelivered() {
+		t.Fatal("delivered before the guest sent its world at the end")
+	}
+	sendWorld(b, 2, turn, world)
+	if b.r.EndUndelivered() {
+		t.Fatal("undelivered after every player ran the game to its end")
+	}
+}
