@@ -143,6 +143,46 @@ func TestMajorityComesBack(t *testing.T) {
 	}
 }
 
+// TestMajorityCatchingUp: the majority comes back to a room that holds
+// the game (a successor's, whose players resumed behind its turn) by
+// rejoining from a snapshot. A player catching up counts as together: the
+// snapshot it waits for is a world at a turn ahead, which the room must
+// compile on to get; holding the game until it caught up would hold it
+// for ever (the lab's players stuck in Starting, the successor stalled).
+func TestMajorityCatchingUp(t *testing.T) {
+	b := newBench(t, nil)
+	ws := b.startGame(3)
+	b.playIdle(0, 3)
+	b.r.Disconnected(b.now, 2)
+	b.r.Disconnected(b.now, 3)
+	b.flush()
+	b.play(1, 1, 0)
+	b.tick(100 * time.Millisecond)
+	if b.r.Turn() != 1 {
+		t.Fatalf("one of three compiled to turn %d, want it held at 1", b.r.Turn())
+	}
+	b.send(4, wire.Join{Token: ws[1].Token}) // back, with no world: catching up
+	if !b.r.Majority() {
+		t.Fatal("no majority with a player back and catching up: the snapshot it waits for would never come")
+	}
+	for turn := uint32(1); turn < 12; turn++ {
+		b.play(1, turn, 0)
+		b.ack(1)
+		b.tick(50 * time.Millisecond)
+	}
+	if b.r.Turn() < 5 {
+		t.Fatalf("with slot 1 catching up the room compiled only to turn %d", b.r.Turn())
+	}
+	if _, ok := requestOf(b.peer(1)); !ok {
+		t.Fatal("nobody was asked for the world slot 1 catches up from")
+	}
+	b.r.Disconnected(b.now, 4) // gone again before it caught up: one of three holds
+	b.flush()
+	if b.r.Majority() {
+		t.Fatal("a majority with the player catching up gone again")
+	}
+}
+
 // TestHandOverLeavesTheHostsOwnPlayerOut: a host that goes away by choice
 // (its window closes: HandOver) takes the player on its machine with it:
 // that player is no member of the game the others carry on (its token is

@@ -142,8 +142,8 @@ func (r *Room) compile() {
 // Majority reports whether a strict majority of the game's members are
 // together in this room: members are the slots still in the game (not
 // gone by choice and not dropped at the end of their vacancy), together
-// those the room waits for (playing, not held vacant nor catching up).
-// Half is not a majority: of two players, one alone waits for the other's
+// those the room waits for (playing, not held vacant) and those back in
+// it with their tokens, connected, catching up from a snapshot. Half is not a majority: of two players, one alone waits for the other's
 // countdown (docs/ARCHITECTURE.md, "When the host goes away").
 func (r *Room) Majority() bool {
 	members, together := 0, 0
@@ -151,7 +151,12 @@ func (r *Room) Majority() bool {
 		l := &r.slots[i].life
 		if l.staying() {
 			members++
-			if l.waitedOn() {
+			// Playing, or back in this room with its token and catching
+			// up: it is with this side, and the snapshot it waits for is
+			// a world at a turn ahead (checkTurn), which needs this room
+			// to compile on; counting it only once caught up would hold a
+			// majority that came back this way for ever.
+			if l.waitedOn() || l.rejoining() && r.slots[i].m != nil && r.slots[i].m.connected {
 				together++
 			}
 		}
