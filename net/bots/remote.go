@@ -100,6 +100,7 @@ type remoteBot struct {
 	quit    bool      // saw another player leave
 	strayed bool      // sent away: its world kept disagreeing with the others'
 	moved   string    // where the game went after a host migration ("": it did not)
+	movedFP string    // the host key fingerprint the successor at moved proved
 }
 
 // RunRemote plays bots against the server at cfg.Addr and returns the
@@ -437,6 +438,7 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 		}
 	}
 	var lostAt time.Time
+	var firstLoss error // what ended the connection the bot last played on
 	for {
 		b.gotIn = false
 		err := b.session(ctx, cfg, sc)
@@ -463,9 +465,10 @@ func (b *remoteBot) play(ctx context.Context, cfg RemoteConfig) error {
 		// one.
 		if lostAt.IsZero() || b.gotIn {
 			lostAt = time.Now() // a new loss: the last rejoin got the bot back in
+			firstLoss = err
 		}
 		if time.Since(lostAt) > rejoinFor {
-			return fmt.Errorf("could not rejoin for %v: %w", rejoinFor, err)
+			return fmt.Errorf("could not rejoin for %v (lost first: %v): %w", rejoinFor, firstLoss, err)
 		}
 		if forgotten {
 			tok = [16]byte{}
@@ -513,7 +516,13 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		}
 		b.mu.Lock()
 		if b.moved != "" {
-			addr = b.moved // the game moved to a successor: come back there
+			// The game moved to a successor: come back there, to the
+			// host key it proved (not the first host's, which the
+			// invite code or -pin named).
+			addr = b.moved
+			if b.movedFP != "" {
+				opt.Transport.HostFingerprint = b.movedFP
+			}
 		}
 		b.mu.Unlock()
 	}
@@ -550,10 +559,11 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		case <-ctx.Done():
 			return fmt.Errorf("not done (%s): %w", where(c), ctx.Err())
 		case <-c.Done():
+			fp := c.HostFingerprint() // takes the client's lock: not under b.mu
 			b.mu.Lock()
 			ok := b.final.OK || b.missed
 			if n, _ := c.Handovers(); n > 0 && c.HostAddr() != "" {
-				b.moved = c.HostAddr()
+				b.moved, b.movedFP = c.HostAddr(), fp
 			}
 			b.mu.Unlock()
 			if ok {
