@@ -692,11 +692,6 @@ func (m *Machine) Probed(now time.Duration, c wire.Successor, ok bool) []Action 
 	}
 	for _, e := range m.earlier {
 		if e == c {
-			if m.hosting == opened {
-				// No turn was played here (no majority came): the room is
-				// given up, and the move to it never happened.
-				m.moves, m.host = m.moves-1, m.before
-			}
 			m.hosting, m.earlier = yielding, nil
 			return []Action{{Kind: Yield, Cand: c}}
 		}

@@ -451,8 +451,6 @@ func TestMachine(t *testing.T) {
 			script: []ev{
 				{time.Second, lost(asked(me)), "dial 1"},
 				{1700 * ms, dialled(false), "serve 00001100"},
-				{1700 * ms, served(100), ""},
-				{2000 * ms, step(playing(me, 101, false)), ""}, // slot 3 came: a majority played here too
 				{2700 * ms, probed(3, true), ""},
 				{2700 * ms, probed(1, false), ""},
 				{3700 * ms, probed(1, true), "yield 1"},
