@@ -118,6 +118,25 @@ func TestMajority(t *testing.T) {
 			want: want{phase: Over, why: ErrNoSuccessor},
 		},
 		{
+			name: "minority after a dial timed out: its room holds, it keeps probing the successors ahead of it; the first answers with the game: it yields and rejoins there",
+			script: []ev{
+				{time.Second, lost(asked(view(1, 2, 0, 1))), "dial 2"},
+				{1700 * ms, dialled(false), "dial 0"}, // a busy machine: the first dial timed out
+				{2400 * ms, dialled(false), "serve 00000010"},
+				{2400 * ms, served(100), ""},
+				{3500 * ms, step(playing(view(1, 2, 0, 1), 100, true)), ""}, // no majority came: held
+				{3500 * ms, probed(0, false), ""},
+				{4500 * ms, probed(2, true), "yield 2"}, // the majority's room answers
+				{4510 * ms, yielded(true), ""},
+				{4520 * ms, step(asked(view(1, 2))), "cut: the host handed the game over"},
+				{4530 * ms, lost(asked(view(1, 2))), "dial 2"},
+				{4540 * ms, dialled(true), "join 2"},
+				{4550 * ms, step(migrating(view(1, 2))), ""},
+				{4600 * ms, step(view(1, 2)), ""},
+			},
+			want: want{phase: Following, announced: 2}, // its room, then the majority's
+		},
+		{
 			name: "no world to host from: the client says so and the machine ends the game here",
 			script: []ev{
 				{time.Second, lost(asked(me)), "serve 00000110"},
