@@ -249,7 +249,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	hostName := listingHostName(cfg.name)
 	p := transport.NewPipe()
 	g.h.Attach(p)
-	g.c = client.Attach(p, cfg.options())
+	g.c = client.AttachOwner(g.h, p, cfg.options()) // cut off from its players, it finds and rejoins their game
 	go func() {
 		// Listed once our own player is in the room: a new game is never
 		// listed with no players.

@@ -88,6 +88,7 @@ type Client struct {
 	standby *host.Standby
 	cut     context.CancelCauseFunc // ends the current connection to the room
 	adopted *host.Host              // the room this player's machine runs since a move
+	own     *host.Host              // the room this player's machine runs from the start (AttachOwner)
 	moved   atomic.Pointer[moved]   // the machine's moves, published (publish)
 }
 
@@ -220,8 +221,25 @@ func (c *Client) HostFingerprint() string {
 // Attach starts a session over an in-process pipe whose other end the host
 // holds (see host.Host.Attach).
 func Attach(p *transport.Pipe, opt Options) *Client {
+	return attach(p, opt, nil)
+}
+
+// AttachOwner is Attach for the player whose own machine runs h, the
+// game's room (the Host button's player): cut off from its players while
+// they moved the game to a successor, it finds their room, gives its own
+// up to it and rejoins there (migrate.NewOwner), rather than play on as a
+// second game once their countdown ends.
+func AttachOwner(h *host.Host, p *transport.Pipe, opt Options) *Client {
+	return attach(p, opt, h)
+}
+
+func attach(p *transport.Pipe, opt Options, own *host.Host) *Client {
 	c := newClient(opt)
 	c.m = migrate.New(c.now(), "", false)
+	if own != nil {
+		c.m, c.own = migrate.NewOwner(c.now()), own
+		go c.probeLoop()
+	}
 	c.publish()
 	runCtx, cancel := context.WithCancelCause(context.Background())
 	c.stop = func() { cancel(nil) }

@@ -5,10 +5,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"log"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"rockstep/game"
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
 	"rockstep/net/migrate"
@@ -97,8 +99,15 @@ func (c *Client) requestHandover() wire.RefuseReason {
 func (c *Client) view() migrate.View {
 	_, ended := c.s.Ended()
 	turn, _ := c.s.ExecutedTurns()
-	_, apart := c.s.Apart()
+	absent, apart := c.s.Apart()
+	members := 0
+	for _, p := range c.s.SetupState().Players {
+		if p.Slot < game.MaxPlayers {
+			members++
+		}
+	}
 	return migrate.View{
+		Deserted:   apart && 2*bits.OnesCount8(absent) > members,
 		Playing:    c.s.Phase() == lockstep.Playing && !ended,
 		Asked:      c.s.HandoverAsked(),
 		Migrating:  c.s.Migrating(),
@@ -169,7 +178,7 @@ func (c *Client) perform(acts []migrate.Action) {
 // to the game this player now hosts; or nil and why the client ends.
 func (c *Client) handover(ctx context.Context, err error) (func(context.Context) error, error) {
 	c.mu.Lock()
-	if c.standby == nil || c.closing {
+	if c.standby == nil && c.own == nil || c.closing {
 		c.mu.Unlock()
 		return nil, err
 	}
@@ -442,6 +451,9 @@ func (c *Client) probeLoop() {
 			c.mu.Lock()
 			acts := c.m.Probed(c.now(), cand, ok)
 			h := c.adopted
+			if h == nil {
+				h = c.own
+			}
 			c.mu.Unlock()
 			for _, a := range acts {
 				if a.Kind == migrate.Yield {
@@ -456,7 +468,7 @@ func (c *Client) probeLoop() {
 // makes the standby a plain standby again.
 func (c *Client) yield(h *host.Host, cand wire.Successor) {
 	ok := h != nil && h.Yield(cand) // else the game was over
-	if ok {
+	if ok && h == c.adopted {
 		c.standby.Release()
 	}
 	c.mu.Lock()

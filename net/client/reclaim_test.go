@@ -39,6 +39,19 @@ func startMigrationGame(t *testing.T) *migrationGame {
 // changed by opts first (if not nil).
 func startMigrationGameWith(t *testing.T, opts func(*Options)) *migrationGame {
 	t.Helper()
+	return startMigrationGameAs(t, migrationSetup{guestOpts: opts})
+}
+
+// migrationSetup varies a migrationGame.
+type migrationSetup struct {
+	guestOpts func(*Options)           // changes the guests' options (nil: none)
+	via       func(addr string) string // the address the guests dial for the host's (nil: its own)
+	owner     bool                     // the host player is attached as its room's owner (AttachOwner)
+}
+
+func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
+	t.Helper()
+	opts := ms.guestOpts
 	if testing.Short() {
 		t.Skip("a real-socket game of several seconds; not in -short")
 	}
@@ -64,14 +77,24 @@ func startMigrationGameWith(t *testing.T, opts func(*Options)) *migrationGame {
 		}
 	}
 	m := &migrationGame{t: t, srv: srv}
-	m.players = []*Client{Attach(pipe, Options{Session: sess(0), Input: input(0)})}
+	hostOpt := Options{Session: sess(0), Input: input(0)}
+	if ms.owner {
+		m.players = []*Client{AttachOwner(hs.Host, pipe, hostOpt)}
+		t.Cleanup(m.players[0].Close)
+	} else {
+		m.players = []*Client{Attach(pipe, hostOpt)}
+	}
+	addr := srv.Addr().String()
+	if ms.via != nil {
+		addr = ms.via(addr)
+	}
 	for i := 1; i < 4; i++ {
 		dctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
 		o := Options{Session: sess(i), Input: input(i), Standby: true, StandbyAddr: "127.0.0.1:0"}
 		if opts != nil {
 			opts(&o)
 		}
-		c, err := Dial(dctx, srv.Addr().String(), o)
+		c, err := Dial(dctx, addr, o)
 		cancel()
 		if err != nil {
 			t.Fatal(err)

@@ -195,10 +195,17 @@ func (s *Standby) Message(c transport.ConnID, frame []byte) {
 	}
 	if msg, err := wire.Decode(frame); err == nil {
 		j, ok := msg.(wire.Join)
-		if !ok || !j.Resuming || s.called == nil {
+		if !ok || s.called == nil {
 			return
 		}
-		why := s.called()
+		why := wire.RefuseNotHosting
+		if j.Resuming {
+			why = s.called()
+		}
+		// A plain Join comes from a player a room sent here (LeaveYield: it
+		// rejoins from a snapshot), not one that lost its host: this player
+		// hosts nothing, so the caller looks further (it would wait here
+		// for an answer until its handover limit).
 		if why == 0 {
 			return // they lost the host: so will we; the Join is repeated until answered
 		}

@@ -1,6 +1,9 @@
 package migrate
 
 import (
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -16,6 +19,22 @@ func served(next uint32) func(*Machine, time.Duration) []Action {
 func playing(v View, turn uint32, apart bool) View {
 	v.Turn, v.Apart = turn, apart
 	return v
+}
+
+// probes shows the standby ports the machine names to probe (ProbeTargets)
+// as "probe 1,2".
+func probes(v View) func(*Machine, time.Duration) []Action {
+	return func(m *Machine, now time.Duration) []Action {
+		targets := m.ProbeTargets(v)
+		if len(targets) == 0 {
+			return nil
+		}
+		slots := make([]string, len(targets))
+		for i, c := range targets {
+			slots[i] = fmt.Sprint(c.Slot)
+		}
+		return []Action{{Err: errors.New("probe " + strings.Join(slots, ","))}}
+	}
 }
 
 func failed(k Kind) func(*Machine, time.Duration) []Action {
@@ -40,8 +59,13 @@ func TestMajority(t *testing.T) {
 		leading   bool
 		why       error
 	}
+	host := view(0, 1, 2)                   // the old host (slot 0) of three players, with its two successors
+	deserted := playing(view(0), 500, true) // ... its room holds, both others away from it (it lists no successor then)
+	deserted.Deserted = true
+	pair := view(0, 1) // the host of two players
 	tests := []struct {
 		name   string
+		owner  bool // the machine is the old host's own player (NewOwner)
 		script []ev
 		want   want
 	}{
@@ -89,7 +113,7 @@ func TestMajority(t *testing.T) {
 			want: want{phase: Hosting, announced: 1, leading: true},
 		},
 		{
-			name: "old host cut off: a successor asking the others takes no game while one still has the host",
+			name: "a successor cut off from the host: asking the others, it takes no game while one still has the host",
 			script: []ev{
 				{3 * time.Second, lost(me), "probe-host"},
 				{3700 * ms, hostAnswers(false), "ask 2"},
@@ -137,6 +161,93 @@ func TestMajority(t *testing.T) {
 			want: want{phase: Following, announced: 2}, // its room, then the majority's
 		},
 		{
+			name:  "old host cut off: its room holds while more than half are away; when its network is back the first successor that answers runs their room: it gives the game there and rejoins it",
+			owner: true,
+			script: []ev{
+				{time.Second, step(playing(host, 100, false)), ""},
+				{time.Second, probes(playing(host, 100, false)), ""}, // it hosts: nothing to look for
+				{5 * time.Second, step(deserted), ""},                // its transport gave the others up
+				{5 * time.Second, probes(deserted), "probe 1,2"},
+				{6 * time.Second, probed(1, false), ""}, // its network is still down
+				{6 * time.Second, probed(2, false), ""},
+				{12 * time.Second, probed(1, true), "yield 1"}, // back: the first successor answers
+				{12010 * ms, yielded(true), ""},
+				{12020 * ms, step(asked(view(0, 1))), "cut: the host handed the game over"},
+				{12030 * ms, lost(asked(view(0, 1))), "dial 1"},
+				{12040 * ms, dialled(true), "join 1"},
+				{12050 * ms, step(migrating(view(0, 1))), ""},
+				{12100 * ms, step(view(0, 1)), ""}, // taken in with its token: one game
+			},
+			want: want{phase: Following, announced: 1},
+		},
+		{
+			name:  "old host cut off: its room's word to go may come before the yield is done; it goes all the same",
+			owner: true,
+			script: []ev{
+				{time.Second, step(playing(host, 100, false)), ""},
+				{5 * time.Second, step(deserted), ""},
+				{12 * time.Second, probed(1, true), "yield 1"},
+				{12010 * ms, step(asked(view(0, 1))), "cut: the host handed the game over"},
+				{12020 * ms, lost(asked(view(0, 1))), "dial 1"},
+				{12030 * ms, yielded(true), ""},
+				{12040 * ms, dialled(true), "join 1"},
+				{12100 * ms, step(view(0, 1)), ""},
+			},
+			want: want{phase: Following, announced: 1},
+		},
+		{
+			name:  "old host cut off: the first successor's answer is lost on a busy machine and the second answers; its room names the second, but it walks the list the others walked, from the first",
+			owner: true,
+			script: []ev{
+				{time.Second, step(playing(host, 100, false)), ""},
+				{5 * time.Second, step(deserted), ""},
+				{12 * time.Second, probed(1, false), ""},
+				{12 * time.Second, probed(2, true), "yield 2"},
+				{12010 * ms, yielded(true), ""},
+				{12020 * ms, step(asked(view(0, 2))), "cut: the host handed the game over"},
+				{12030 * ms, lost(asked(view(0, 2))), "dial 1"},
+				{12730 * ms, dialled(false), "dial 2"},
+				{12800 * ms, dialled(true), "join 2"},
+				{12900 * ms, step(turnedAway(view(0, 2))), "cut: " + ErrTurnedAway.Error()}, // the second follows the first
+				{12910 * ms, lost(turnedAway(view(0, 2))), "wait 13.11s"},
+				{13110 * ms, tick, "dial 1"},
+				{13200 * ms, dialled(true), "join 1"},
+				{13300 * ms, step(view(0, 2)), ""},
+			},
+			want: want{phase: Following, announced: 1},
+		},
+		{
+			name:  "old host cut off only for a moment: its players came back before the countdown ended; it hosts on and looks for no one",
+			owner: true,
+			script: []ev{
+				{time.Second, step(playing(host, 100, false)), ""},
+				{5 * time.Second, step(deserted), ""},
+				{6 * time.Second, step(playing(host, 101, false)), ""},
+				{6 * time.Second, probes(playing(host, 101, false)), ""},
+				{7 * time.Second, probed(1, true), ""},
+			},
+			want: want{phase: Hosting, leading: true},
+		},
+		{
+			name:  "two players, the old host's side: its guest away is half, no majority elsewhere; the host keeps its game and waits (the guest's room gives up to it)",
+			owner: true,
+			script: []ev{
+				{5 * time.Second, step(playing(pair, 100, true)), ""}, // apart, not deserted
+				{5 * time.Second, probes(playing(pair, 100, true)), ""},
+				{6 * time.Second, probed(1, true), ""},
+			},
+			want: want{phase: Hosting, leading: true},
+		},
+		{
+			name:  "the old host's own room goes away (its player closed it): the game ends here as the connection did",
+			owner: true,
+			script: []ev{
+				{5 * time.Second, step(asked(host)), "cut: the host handed the game over"},
+				{5 * time.Second, lost(asked(host)), "give-up"},
+			},
+			want: want{phase: Over},
+		},
+		{
 			name: "no world to host from: the client says so and the machine ends the game here",
 			script: []ev{
 				{time.Second, lost(asked(me)), "serve 00000110"},
@@ -148,6 +259,9 @@ func TestMajority(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(0, "127.0.0.1:9000", true)
+			if tt.owner {
+				m = NewOwner(0)
+			}
 			for i, e := range tt.script {
 				if got := show(e.do(m, e.at)); got != e.want {
 					t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)

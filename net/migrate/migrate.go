@@ -190,7 +190,30 @@ type View struct {
 	Slot       int             // this player's slot
 	Turn       uint32          // the turns this player's game has executed (lockstep.Session.ExecutedTurns)
 	Apart      bool            // the room holds the game for want of a majority (lockstep.Session.Apart)
+	// Deserted: Apart, and the absent are more than half of the game's
+	// members: they may be a majority together at a successor's room
+	// (the host cut off from its players while they moved the game).
+	Deserted bool
 }
+
+// role is what this player's machine can do for the game.
+type role uint8
+
+const (
+	// bystander: no standby port; it can neither carry the game on nor
+	// follow it (only an in-process connection whose room said it is
+	// going is cut).
+	bystander role = iota
+	// candidate: a standby port: it follows the game to a successor, or
+	// carries it on itself.
+	candidate
+	// owner: the player whose own machine runs the game's room from the
+	// start, attached in-process, without a standby port (the Host
+	// button's player). Its room is the game while a majority plays there;
+	// cut off from its players while they moved the game on, it finds
+	// their room, gives its own up to it and rejoins there (NewOwner).
+	owner
+)
 
 // episode is where this player stands in a silence of the room while
 // the game should flow: the old host is probed once, early, so that its
@@ -221,18 +244,25 @@ const (
 	opened hostState = iota
 	// leading: a majority played a turn in it: this player hosts the game.
 	leading
-	// yielding: it gives the game to an earlier successor that answered.
+	// deserted: a majority played in it, and now more than half of the
+	// game's members are away from it (View.Deserted): it holds, and the
+	// absent may play on at a successor's room. The first candidate of
+	// the list whose standby answers a probe is where they went (they
+	// walked the list in that order): the room gives the game to it.
+	deserted
+	// yielding: it gives the game to an earlier successor that answered
+	// (or, deserted, to the candidate that answered).
 	yielding
 )
 
 // Machine is one player's side of host migration. The zero value is not
 // ready: use New.
 type Machine struct {
-	phase   Phase
-	why     error // Over: why the game ended here
-	standby bool  // this player can carry the game on (a standby port)
-	net     bool  // the room is reached over a network connection (it can be cut)
-	cut     bool  // a Cut was asked for the current connection
+	phase Phase
+	why   error // Over: why the game ended here
+	role  role
+	net   bool // the room is reached over a network connection (it can be cut)
+	cut   bool // a Cut was asked for the current connection
 
 	heard   time.Duration // when the room last sent a frame
 	since   time.Duration // when this player came to the room it follows
@@ -277,7 +307,25 @@ type Machine struct {
 // the player cannot carry the game on: the machine only ends an
 // in-process connection whose room said it is going.
 func New(now time.Duration, addr string, standby bool) *Machine {
-	return &Machine{phase: Following, standby: standby, net: addr != "", heard: now, since: now, host: -1, addr: addr}
+	r := bystander
+	if standby {
+		r = candidate
+	}
+	return &Machine{phase: Following, role: r, net: addr != "", heard: now, since: now, host: -1, addr: addr}
+}
+
+// NewOwner returns the machine of the player whose own machine runs the
+// game's room, attached to it in-process, without a standby port (the
+// Host button's player). It hosts from the start. Its room holds the game
+// without a majority (room.Room.Majority); when more than half of the
+// members are away from it (View.Deserted: the host cut off while they
+// moved the game to a successor), the list's candidates are probed
+// (ProbeTargets), and the first that answers is given the game (Yield):
+// this player then follows its room's word there and rejoins the
+// majority's game, rather than play on as a second game at the end of
+// the countdown.
+func NewOwner(now time.Duration) *Machine {
+	return &Machine{phase: Hosting, role: owner, heard: now, since: now, host: -1, before: -1, hosting: leading}
 }
 
 // Phase returns where this player stands.
@@ -312,7 +360,7 @@ func (m *Machine) HostAddr() string { return m.addr }
 
 // Hosting reports whether this player's machine runs the game's room
 // since a move.
-func (m *Machine) Hosting() bool { return m.phase == Hosting }
+func (m *Machine) Hosting() bool { return m.phase == Hosting && m.role != owner }
 
 // Wake returns when the machine wants Tick (Pausing), and whether it does.
 func (m *Machine) Wake() (time.Duration, bool) { return m.wake, m.phase == Pausing }
@@ -324,7 +372,7 @@ func (m *Machine) Heard(now time.Duration) { m.heard = now }
 // it is going, a successor that turned this player away, the room that
 // took it in, silence, the handover limit.
 func (m *Machine) Step(now time.Duration, v View) []Action {
-	if !m.standby {
+	if m.role == bystander {
 		if m.phase == Following && !m.net && !m.cut && v.Asked {
 			return m.cutWith(ErrHandover)
 		}
@@ -379,10 +427,21 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		if v.Asked && !m.cut {
 			return m.cutWith(ErrHandover)
 		}
-		if m.hosting == opened && v.Playing && !v.Migrating && !v.Apart && v.Turn > m.servedAt {
+		if m.hosting == leading && len(v.List.List) > 0 {
+			// The successors while a majority plays here: once the others
+			// are away from this room it lists none of them, and they are
+			// where to look for the game (ProbeTargets, deserted).
+			m.list = append(m.list[:0], v.List.List...)
+		}
+		switch {
+		case m.hosting == opened && v.Playing && !v.Migrating && !v.Apart && v.Turn > m.servedAt:
 			// Our room compiled a turn, which it does only with a strict
 			// majority of the game's members: we host the game.
 			m.hosting = leading
+		case m.hosting == leading && v.Playing && v.Deserted:
+			m.hosting = deserted // the others may have moved the game on: look for them
+		case m.hosting == deserted && !(v.Playing && v.Deserted):
+			m.hosting = leading // they came back (or the game ended here)
 		}
 	}
 	return nil
@@ -442,11 +501,24 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	switch {
 	case prev == Over:
 		return []Action{{Kind: GiveUp, Err: m.why}}
-	case !v.Playing || len(v.List.List) == 0:
+	case !v.Playing || len(v.List.List) == 0,
+		m.role == owner && prev == Hosting && m.hosting != yielding:
+		// No game to carry on (or the room this player ran from the start
+		// went away with it, as the player closed it): it ends as the
+		// connection did.
 		m.over(nil)
-		return []Action{{Kind: GiveUp}} // no game to carry on: it ends as the connection did
+		return []Action{{Kind: GiveUp}}
 	}
-	m.list, m.slot = append(m.list[:0], v.List.List...), v.Slot
+	list := v.List.List
+	if m.role == owner && m.moves == 0 && len(m.list) > 0 {
+		// It gave its room up (an owner walks only then, until it is taken
+		// in elsewhere). Its room's word names the successor whose standby
+		// answered; the others walked the list from before in its order,
+		// and the first's answer may have been lost on a busy machine:
+		// every walk goes over it all.
+		list = m.list
+	}
+	m.list, m.slot = append(m.list[:0], list...), v.Slot
 	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
 	if prev == Following && m.net && !m.asked {
 		m.left = m.addr // the host lost, not gone by its word: it may be heard again
@@ -663,16 +735,27 @@ func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
 // ProbeTargets returns the standby ports to probe in this round: while
 // this player hosts, the successors it passed over first (one that
 // answers leads the game too), then every other candidate in the list
-// while a game runs (the room learns who reaches whom).
+// while a game runs (the room learns who reaches whom). A room deserted
+// by a majority of the members probes the successors listed while they
+// played in it, in the list's order (the order they walked); an owner
+// probes nothing else.
 func (m *Machine) ProbeTargets(v View) []wire.Successor {
+	lost := m.phase == Hosting && m.hosting == deserted
+	if m.role == owner && !lost {
+		return nil // no standby to report reach for: it probes only to find its players
+	}
 	var out []wire.Successor
 	if m.phase == Hosting && m.hosting != yielding {
 		out = append(out, m.earlier...)
 	}
-	if !v.Playing {
+	list := v.List.List
+	switch {
+	case lost:
+		list = m.list // the room lists no one away from it: the successors from before
+	case !v.Playing:
 		return out
 	}
-	for _, c := range v.List.List {
+	for _, c := range list {
 		if int(c.Slot) != v.Slot && int(c.Slot) < len(m.answered) && !slices.Contains(out, c) {
 			out = append(out, c)
 		}
@@ -690,6 +773,14 @@ func (m *Machine) Probed(now time.Duration, c wire.Successor, ok bool) []Action 
 	if !ok || m.phase != Hosting || m.hosting == yielding {
 		return nil
 	}
+	if m.hosting == deserted {
+		// The majority of the members is away, and a candidate's standby
+		// answers: it runs their room, or follows the one that does.
+		// ProbeTargets names the candidates in the list's order, the order
+		// the others walked: the first to answer is where they went.
+		m.hosting, m.earlier = yielding, nil
+		return []Action{{Kind: Yield, Cand: c}}
+	}
 	for _, e := range m.earlier {
 		if e == c {
 			m.hosting, m.earlier = yielding, nil
@@ -703,7 +794,7 @@ func (m *Machine) Probed(now time.Duration, c wire.Successor, ok bool) []Action 
 // go. This player then follows its own room (over the pipe) until the
 // room's word moves it on, as the others.
 func (m *Machine) Yielded(now time.Duration, ok bool) {
-	if ok && m.phase == Hosting {
+	if ok && m.phase == Hosting && m.role != owner { // an owner goes on its room's word too, from the list it remembers (Lost)
 		m.phase, m.since = Following, now
 	}
 }

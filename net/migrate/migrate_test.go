@@ -37,8 +37,8 @@ func show(acts []Action) string {
 	for _, a := range acts {
 		s := a.Kind.String()
 		switch a.Kind {
-		case 0: // called's answer
-			s = "answer: " + a.Err.Error()
+		case 0: // what a test helper reads off the machine: called's answer, probes' targets
+			s = a.Err.Error()
 		case Dial, Join, Yield:
 			s += fmt.Sprintf(" %d", a.Cand.Slot)
 		case Ask:
@@ -110,9 +110,9 @@ func heard(m *Machine, now time.Duration) []Action { m.Heard(now); return nil }
 // answer is shown first ("go along" or "refuse REASON").
 func called(m *Machine, now time.Duration) []Action {
 	reason, acts := m.Called(now)
-	what := Action{Err: fmt.Errorf("go along")} // shown first, as "answer: ..."
+	what := Action{Err: fmt.Errorf("answer: go along")} // shown first
 	if reason != 0 {
-		what.Err = fmt.Errorf("refuse %v", reason)
+		what.Err = fmt.Errorf("answer: refuse %v", reason)
 	}
 	return append([]Action{what}, acts...)
 }
