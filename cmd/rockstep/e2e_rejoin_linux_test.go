@@ -263,8 +263,10 @@ func (l *lockedBuffer) String() string {
 }
 
 // TestRejoinAfterTheRematchTwoWindows: as TestRejoinAfterTheEndTwoWindows,
-// but B, now hosting the game A's crash left it, plays it to the end and
-// presses Back to lobby before A comes back: the room (B's) is in setup
+// but B, whose room holds the game A's crash left it (alone, B is no
+// majority), ends it while A's countdown runs and presses Back to lobby
+// before A comes back (B must not wait for "you host the game now": that
+// comes only once A's countdown is over and A dropped, with no way back): the room (B's) is in setup
 // for the rematch, and A's vacant seat was given up. A's Rejoin still
 // lands in that lobby, in its seat, with the results of the game that
 // ended while it was away (the same table as B's), not with "Cannot join".
@@ -281,7 +283,7 @@ func TestRejoinAfterTheRematchTwoWindows(t *testing.T) {
 	a1 := startLive(ctx, t, "A", dirA, "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "48",
 		"-autopilot", "setup coop 5 1; ready; start 2; fly 400; linger 120")
 	b := startLive(ctx, t, "B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
-		"-autopilot", "join "+addr+"; ready; wait-host; end-game; play-to-end; rematch; linger 5; linger 60; quit")
+		"-autopilot", "join "+addr+"; ready; wait-apart; end-game; play-to-end; rematch; linger 5; linger 60; quit")
 	defer func() {
 		for _, p := range []*liveWindow{a1, b} {
 			_ = p.cmd.Process.Kill()
