@@ -109,6 +109,7 @@ func (c *Client) view() migrate.View {
 	return migrate.View{
 		Deserted:   apart && 2*bits.OnesCount8(absent) > members,
 		Playing:    c.s.Phase() == lockstep.Playing && !ended,
+		Catching:   c.s.CatchingUp(),
 		Asked:      c.s.HandoverAsked(),
 		Migrating:  c.s.Migrating(),
 		TurnedAway: c.s.TurnedAway(),

@@ -122,8 +122,22 @@ func (s *Session) resumePoint() uint32 {
 // executed. It reports false, doing nothing, if there is no game to carry
 // on here. Called again while migrating (the first successor tried turned
 // the session away), it joins the next room the same way.
+//
+// A session still catching up (Starting: back in a running game with its
+// token, waiting for the room's snapshot) has no world to resume from: it
+// joins the successor's room as a plain rejoin with its token, to catch up
+// from that room's snapshot instead (CatchingUp).
 func (s *Session) Migrate() bool {
 	g := &s.game
+	if s.CatchingUp() {
+		s.hand.asked, s.hand.migrating, s.hand.away = false, true, false
+		s.hand.fresh, s.hand.yield = true, false
+		g.haveStart, s.snap.have = false, false // the old room's: the new one sends its own
+		s.room.lastJoin = -1 << 62              // at once
+		s.room.desync = nil
+		s.sendJoin()
+		return true
+	}
 	if s.phase != Playing || g.world == nil || g.ended || s.room.slot < 0 {
 		return false
 	}
@@ -148,6 +162,14 @@ func (s *Session) Migrate() bool {
 	s.room.desync = nil
 	s.sendJoin()
 	return true
+}
+
+// CatchingUp reports whether the session is a player's in a running game
+// that waits for the room's snapshot to catch up from (a rejoin, or a move
+// that restarts from the successor's world): it has no world yet, but a
+// place in the game, which a host's death must not cost it (Migrate).
+func (s *Session) CatchingUp() bool {
+	return s.phase == Starting && s.room.slot >= 0 && !s.game.ended
 }
 
 // onResumed handles the successor room's Welcome while migrating: in

@@ -107,3 +107,38 @@ func sentJoin(s *lockstep.Session) *wire.Join {
 	})
 	return join
 }
+
+// TestCatchingUpSessionFollowsTheMove: a player back in a running game
+// with its token, still waiting for the room's snapshot, has no world to
+// resume from; when the host goes away it must not give its place up: it
+// joins the successor's room as a plain rejoin with its token (no
+// Resuming) and catches up from that room's snapshot.
+func TestCatchingUpSessionFollowsTheMove(t *testing.T) {
+	tok := [16]byte{7, 7}
+	s := lockstep.New(lockstep.LAN())
+	s.Update(0, nil)
+	if s.CatchingUp() || s.Migrate() {
+		t.Fatal("a session that never joined is catching up, or moves")
+	}
+	for _, m := range []wire.Message{
+		wire.Welcome{Slot: 1, State: wire.StateRunning, Token: tok},
+		wire.Successors{List: []wire.Successor{{Slot: 0, Addr: netip.MustParseAddrPort("127.0.0.1:4000")}}},
+	} {
+		s.Receive(0, frame(t, m))
+	}
+	flush(t, s)
+	if s.Phase() != lockstep.Starting || !s.CatchingUp() {
+		t.Fatalf("back in a running game: phase %s, catching up %v; want starting, catching up", s.Phase(), s.CatchingUp())
+	}
+	if !s.Migrate() {
+		t.Fatal("Migrate refused a player catching up: it would lose its place in the game")
+	}
+	join := sentJoin(s)
+	if join == nil || join.Resuming || join.Token != tok || join.RoomID != 0 {
+		t.Fatalf("Join sent to the successor: %+v; want a plain rejoin with the token to its default room", join)
+	}
+	s.Receive(time.Millisecond, frame(t, wire.Welcome{Slot: 1, State: wire.StateRunning, Token: tok}))
+	if s.Migrating() || s.Phase() != lockstep.Starting {
+		t.Fatalf("the successor took it in: migrating %v, phase %s; want not migrating, starting (its snapshot comes next)", s.Migrating(), s.Phase())
+	}
+}

@@ -182,6 +182,7 @@ type Action struct {
 // View is what the session says at a step (lockstep.Session's readings).
 type View struct {
 	Playing    bool            // a game runs here and has not ended
+	Catching   bool            // ... or this player, back in it, waits for the room's snapshot (lockstep.Session.CatchingUp)
 	Asked      bool            // the room said it is going (HandoverAsked)
 	Migrating  bool            // the session sends a resuming Join (Migrating)
 	TurnedAway bool            // ... and that room does not host the game (TurnedAway)
@@ -289,6 +290,7 @@ type Machine struct {
 	refused  bool          // ... one said RefuseNotHosting
 	wake     time.Duration // Pausing: the next walk
 	joining  wire.Successor
+	noWorld  bool // this player was catching up from a snapshot: it cannot host
 
 	// While hosting: the successors passed over, probed (an earlier
 	// one that answers leads the game too, and gets it); where the room
@@ -501,7 +503,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	switch {
 	case prev == Over:
 		return []Action{{Kind: GiveUp, Err: m.why}}
-	case !v.Playing || len(v.List.List) == 0,
+	case !v.Playing && !v.Catching || len(v.List.List) == 0,
 		m.role == owner && prev == Hosting && m.hosting != yielding:
 		// No game to carry on (or the room this player ran from the start
 		// went away with it, as the player closed it): it ends as the
@@ -518,7 +520,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		// every walk goes over it all.
 		list = m.list
 	}
-	m.list, m.slot = append(m.list[:0], list...), v.Slot
+	m.list, m.slot, m.noWorld = append(m.list[:0], list...), v.Slot, !v.Playing
 	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
 	if prev == Following && m.net && !m.asked {
 		m.left = m.addr // the host lost, not gone by its word: it may be heard again
@@ -567,6 +569,10 @@ func (m *Machine) advance(now time.Duration) []Action {
 	cand := m.list[m.at]
 	if int(cand.Slot) != m.slot {
 		return []Action{{Kind: Dial, Cand: cand}}
+	}
+	if m.noWorld {
+		m.at++ // no world to host from: the game goes on at a successor after it
+		return m.advance(now)
 	}
 	later := m.list[m.at+1:]
 	if m.asked || len(later) == 0 {

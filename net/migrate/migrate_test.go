@@ -79,6 +79,7 @@ func silent(d time.Duration, v View) func(*Machine, time.Duration) []Action {
 }
 
 func asked(v View) View     { v.Asked = true; return v }
+func catching(v View) View  { v.Playing, v.Catching = false, true; return v }
 func migrating(v View) View { v.Migrating = true; return v }
 func turnedAway(v View) View {
 	v.Migrating, v.TurnedAway = true, true
@@ -463,6 +464,27 @@ func TestMachine(t *testing.T) {
 				{3800 * ms, step(me), ""},
 			},
 			end: end{phase: Following, moves: 2, host: 1},
+		},
+		{
+			name: "a player still catching up when the host dies does not give up: it walks the list and rejoins the successor's room, to catch up from its snapshot",
+			self: catching(view(3, 1, 2)),
+			script: []ev{
+				{3 * time.Second, lost(catching(view(3, 1, 2))), "probe-host"},
+				{3700 * ms, hostAnswers(false), "dial 1"},
+				{3800 * ms, dialled(true), "join 1"},
+				{3900 * ms, step(migrating(catching(view(3, 1, 2)))), ""},
+				{4000 * ms, step(catching(view(3, 1, 2))), ""}, // taken in: the room's snapshot comes next
+			},
+			end: end{phase: Following, moves: 1, host: 1},
+		},
+		{
+			name: "a player catching up that the list names first has no world to host from: it passes itself over",
+			self: catching(view(1, 1, 2)),
+			script: []ev{
+				{time.Second, lost(asked(catching(view(1, 1, 2)))), "dial 2"},
+				{1100 * ms, dialled(true), "join 2"},
+			},
+			end: end{phase: Joining, host: -1},
 		},
 		{
 			name: "a game that is not running does not move: it ends as the connection did",
