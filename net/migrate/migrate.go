@@ -62,6 +62,12 @@ const (
 	// half a second to spare for a loaded machine: such a host keeps its
 	// game. Measured: BENCHMARKS.md, "host migration".
 	PlaySilence = 1500 * time.Millisecond
+	// AliveSilence replaces PlaySilence when the old host answered this
+	// silence's probe: it is stalled (a starved machine), not gone, and
+	// cutting its game at 1.5 s would end it for this player, who would
+	// find the host there and get only Rejoin. It is the transport's own
+	// timeout (3 s), which ends a connection that hears nothing anyway.
+	AliveSilence = 3 * time.Second
 )
 
 // Why the game ends for this player (Action.Err of GiveUp, and the
@@ -403,7 +409,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			// The game flows (or has its own word: paused, lagging): a new
 			// silence begins afresh, and a probe still out is forgotten.
 			m.silence = roomHeard
-		case silence >= PlaySilence && len(v.List.List) > 0:
+		case silence >= PlaySilence && len(v.List.List) > 0 && (m.silence != hostAlive || silence >= AliveSilence):
 			return m.cutWith(ErrSilent)
 		case m.silence == roomHeard:
 			m.silence = probing

@@ -181,10 +181,24 @@ func TestMachine(t *testing.T) {
 				{1200 * ms, hostAnswers(false), ""}, // the stopped host's late non-answer
 				{2000 * ms, silent(500*ms, me), "probe-host"},
 				{2100 * ms, hostAnswers(true), ""},
-				{3000 * ms, silent(1500*ms, me), "cut: the host fell silent"},
-				{3000 * ms, lost(me), "probe-host"}, // it answered this silence's probe: ask again
+				{3000 * ms, silent(1500*ms, me), ""}, // it answered: stalled, not gone (AliveSilence)
+				{4500 * ms, silent(3000*ms, me), "cut: the host fell silent"},
+				{4500 * ms, lost(me), "probe-host"}, // it answered this silence's probe: ask again
 			},
 			end: end{phase: Checking, host: -1},
+		},
+		{
+			name: "a host that answers its probe during the silence is stalled, not gone: on a starved machine its players keep the game past PlaySilence",
+			self: me,
+			script: []ev{
+				{500 * ms, silent(500*ms, me), "probe-host"},
+				{900 * ms, hostAnswers(true), ""},
+				{1500 * ms, silent(1500*ms, me), ""},
+				{2500 * ms, silent(2500*ms, me), ""},
+				{2600 * ms, heard, ""},
+				{2600 * ms, silent(0, me), ""}, // its turns come again: one game, nobody left
+			},
+			end: end{phase: Following, host: -1},
 		},
 		{
 			name: "while the game should flow, silence is sure after PlaySilence: the move starts, the host's probe already failed",
@@ -364,14 +378,15 @@ func TestMachine(t *testing.T) {
 			end: end{phase: Over, host: -1, why: ErrHostStillThere},
 		},
 		{
-			name: "a link that fails in a flowing game is probed again at the cut if the host answered during the silence",
+			name: "a link that fails in a flowing game is probed again at the cut if the host answered during the silence (cut at AliveSilence)",
 			self: me,
 			script: []ev{
 				{500 * ms, silent(500*ms, me), "probe-host"},
 				{510 * ms, hostAnswers(true), ""},
-				{1500 * ms, silent(1500*ms, me), "cut: the host fell silent"},
-				{1500 * ms, lost(me), "probe-host"},
-				{1510 * ms, hostAnswers(true), "give-up: " + ErrHostStillThere.Error()},
+				{1500 * ms, silent(1500*ms, me), ""},
+				{3000 * ms, silent(3000*ms, me), "cut: the host fell silent"},
+				{3000 * ms, lost(me), "probe-host"},
+				{3010 * ms, hostAnswers(true), "give-up: " + ErrHostStillThere.Error()},
 			},
 			end: end{phase: Over, host: -1, why: ErrHostStillThere},
 		},
