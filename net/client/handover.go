@@ -107,6 +107,7 @@ func (c *Client) view() migrate.View {
 		}
 	}
 	return migrate.View{
+		Vacancy:    c.s.RoomStatus().Vacant != 0,
 		Deserted:   apart && 2*bits.OnesCount8(absent) > members,
 		Playing:    c.s.Phase() == lockstep.Playing && !ended,
 		Catching:   c.s.CatchingUp(),

@@ -37,6 +37,9 @@ func probes(v View) func(*Machine, time.Duration) []Action {
 	}
 }
 
+// vacancy: the room holds a member vacant.
+func vacancy(v View) View { v.Vacancy = true; return v }
+
 func failed(k Kind) func(*Machine, time.Duration) []Action {
 	return func(m *Machine, now time.Duration) []Action { return m.Failed(now, k) }
 }
@@ -215,6 +218,18 @@ func TestMajority(t *testing.T) {
 				{13300 * ms, step(view(0, 2)), ""},
 			},
 			want: want{phase: Following, announced: 1},
+		},
+		{
+			name:  "old host cut off: its room gives the others up one by one, its list shrinking; it looks for them in the list from before anyone was away, the one they walked",
+			owner: true,
+			script: []ev{
+				{time.Second, step(playing(host, 100, false)), ""},
+				{4 * time.Second, step(vacancy(playing(view(0, 2), 300, false))), ""}, // the first given up: two of three still here
+				{5 * time.Second, step(deserted), ""},
+				{5 * time.Second, probes(deserted), "probe 1,2"},
+				{6 * time.Second, probed(1, true), "yield 1"},
+			},
+			want: want{phase: Hosting, leading: false},
 		},
 		{
 			name:  "old host cut off only for a moment: its players came back before the countdown ended; it hosts on and looks for no one",

@@ -197,6 +197,8 @@ type View struct {
 	Slot       int             // this player's slot
 	Turn       uint32          // the turns this player's game has executed (lockstep.Session.ExecutedTurns)
 	Apart      bool            // the room holds the game for want of a majority (lockstep.Session.Apart)
+	// Vacancy: a member of the game is held vacant (wire.RoomStatus.Vacant).
+	Vacancy bool
 	// Deserted: Apart, and the absent are more than half of the game's
 	// members: they may be a majority together at a successor's room
 	// (the host cut off from its players while they moved the game).
@@ -435,10 +437,12 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		if v.Asked && !m.cut {
 			return m.cutWith(ErrHandover)
 		}
-		if m.hosting == leading && len(v.List.List) > 0 {
-			// The successors while a majority plays here: once the others
-			// are away from this room it lists none of them, and they are
-			// where to look for the game (ProbeTargets, deserted).
+		if m.hosting == leading && !v.Vacancy && len(v.List.List) > 0 {
+			// The successors while every member plays here: the list the
+			// others walk if they lose this room. Once they are away from
+			// it, it lists none of them (they are given up one by one, so
+			// the list shrinks first), and they are where to look for the
+			// game (ProbeTargets, deserted).
 			m.list = append(m.list[:0], v.List.List...)
 		}
 		switch {
