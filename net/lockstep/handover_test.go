@@ -130,6 +130,12 @@ func TestCatchingUpSessionFollowsTheMove(t *testing.T) {
 	if s.Phase() != lockstep.Starting || !s.CatchingUp() {
 		t.Fatalf("back in a running game: phase %s, catching up %v; want starting, catching up", s.Phase(), s.CatchingUp())
 	}
+	// Its room gives the game to a successor (a yield) while it catches up:
+	// it goes along, not away.
+	s.Receive(0, frame(t, wire.Leave{Reason: wire.LeaveYield}))
+	if !s.HandoverAsked() || s.Phase() != lockstep.Starting {
+		t.Fatalf("a yield while catching up: asked %v, phase %s; want asked, starting", s.HandoverAsked(), s.Phase())
+	}
 	if !s.Migrate() {
 		t.Fatal("Migrate refused a player catching up: it would lose its place in the game")
 	}

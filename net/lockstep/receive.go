@@ -149,8 +149,9 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.Pong:
 		s.meter.pong(s.now, m)
 	case wire.Leave:
-		if (m.Reason == wire.LeaveHandover || m.Reason == wire.LeaveYield) && s.phase == Playing && !s.game.ended && len(s.hand.list.List) > 0 {
-			// The host is going and the game goes on with a successor.
+		if (m.Reason == wire.LeaveHandover || m.Reason == wire.LeaveYield) && (s.phase == Playing && !s.game.ended || s.CatchingUp()) && len(s.hand.list.List) > 0 {
+			// The host is going and the game goes on with a successor
+			// (one still catching up from a snapshot goes too: Migrate).
 			s.hand.asked, s.hand.yield = true, m.Reason == wire.LeaveYield
 			s.emit(Event{Kind: EvHandover, Text: m.Text})
 			return

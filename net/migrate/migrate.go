@@ -393,7 +393,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		if m.cut {
 			return nil // the connection ends: Lost comes next
 		}
-		if !v.Playing {
+		if !v.Playing && !(v.Catching && v.Asked) {
 			m.silence = roomHeard
 			return nil
 		}

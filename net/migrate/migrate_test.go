@@ -493,6 +493,17 @@ func TestMachine(t *testing.T) {
 			end: end{phase: Following, moves: 1, host: 1},
 		},
 		{
+			name: "a player still catching up when its room says it is going (a yield, a handover) goes along too",
+			self: catching(view(3, 1)),
+			script: []ev{
+				{time.Second, step(asked(catching(view(3, 1)))), "cut: the host handed the game over"},
+				{time.Second, lost(asked(catching(view(3, 1)))), "dial 1"},
+				{1100 * ms, dialled(true), "join 1"},
+				{1200 * ms, step(catching(view(3, 1))), ""},
+			},
+			end: end{phase: Following, moves: 1, host: 1},
+		},
+		{
 			name: "a player catching up that the list names first has no world to host from: it passes itself over",
 			self: catching(view(1, 1, 2)),
 			script: []ev{
