@@ -32,6 +32,9 @@ type standby struct {
 	key   [16]byte
 	reach uint8
 	since time.Duration // when the slot first claimed this port and key: the earlier claim keeps the port
+	// probed and outside: see reach.go.
+	probed  uint8
+	outside uint16 // the port its router mapped for it, at the address it plays from (0: none)
 }
 
 // successorsEvery is how often the successor list is repeated when it has
@@ -83,7 +86,8 @@ func (r *Room) onStandby(m *member, sb wire.Standby) {
 	if prev.m == m && prev.port == sb.Port && prev.key == sb.Key {
 		since = prev.since
 	}
-	r.standby[m.slot] = standby{m: m, port: sb.Port, key: sb.Key, reach: sb.Reach, since: since}
+	r.standby[m.slot] = standby{m: m, port: sb.Port, key: sb.Key, reach: sb.Reach, since: since, probed: sb.Probed | sb.Reach}
+	r.standby[m.slot].outside = r.outsidePort(m, sb)
 	r.updateSuccessors(false)
 }
 
@@ -172,6 +176,7 @@ func (r *Room) successors() wire.Successors {
 	// players on the internet or with a mapping come first, so everyone
 	// meets at one successor.
 	reached := r.majorityReaches(cand)
+	cand &^= r.unreachable(cand) &^ reached
 	for _, first := range []bool{true, false} {
 		for want := n - 1; want >= 0; want-- {
 			for i := range r.slots {
@@ -179,7 +184,7 @@ func (r *Room) successors() wire.Successors {
 					continue
 				}
 				sb := &r.standby[i]
-				out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1})
+				out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1, Outside: r.outsideOf(i, addrs[i])})
 			}
 		}
 	}
