@@ -270,6 +270,7 @@ type Machine struct {
 
 	answered [8]time.Duration // when each slot's standby last answered a probe
 	everOK   [8]bool
+	failed   [8]int // probes of each slot's standby that failed since it last answered (reach.go)
 }
 
 // New returns the machine of a player who joined the room at addr (""
@@ -687,6 +688,7 @@ func (m *Machine) Probed(now time.Duration, c wire.Successor, ok bool) []Action 
 	if ok && int(c.Slot) < len(m.answered) {
 		m.answered[c.Slot], m.everOK[c.Slot] = now, true
 	}
+	m.countProbe(c, ok)
 	if !ok || m.phase != Hosting || m.hosting == yielding {
 		return nil
 	}
