@@ -490,6 +490,7 @@ func (m *Machine) beginWalk(now time.Duration) []Action {
 // Every player walks the same list in the same order, so players that
 // reach the same successors meet at the same one.
 func (m *Machine) advance(now time.Duration) []Action {
+	m.at = m.skipUnreached(m.at)
 	if m.at >= len(m.list) {
 		return m.pause(now) // nobody answered: walk again (a first dial may time out on a busy machine)
 	}
@@ -497,7 +498,7 @@ func (m *Machine) advance(now time.Duration) []Action {
 	if int(cand.Slot) != m.slot {
 		return []Action{{Kind: Dial, Cand: cand}}
 	}
-	later := m.list[m.at+1:]
+	later := reachedOnly(m.list[m.at+1:])
 	if m.asked || len(later) == 0 {
 		return m.serve()
 	}
@@ -514,10 +515,12 @@ func (m *Machine) pause(now time.Duration) []Action {
 // expected (those before did not answer).
 func (m *Machine) serve() []Action {
 	var expected uint8
-	for _, c := range m.list[m.at:] {
-		expected |= 1 << (c.Slot & 7)
+	for i, c := range m.list {
+		if i >= m.at || c.Unreached { // passed over, not gone: they come here too
+			expected |= 1 << (c.Slot & 7)
+		}
 	}
-	m.earlier = append([]wire.Successor(nil), m.list[:m.at]...)
+	m.earlier = reachedOnly(m.list[:m.at])
 	m.before = m.host
 	m.phase, m.net, m.moves, m.host, m.addr = Hosting, false, m.moves+1, m.slot, ""
 	m.hosting, m.servedAt = opened, ^uint32(0) // until Served says where it opened

@@ -45,3 +45,28 @@ func (m *Machine) Tried(now time.Duration, v View) uint8 {
 	}
 	return tried
 }
+
+// skipUnreached returns the first place from at on in the walk's list
+// whose successor a majority may reach: one the room flagged Unreached
+// (wire.Successor.Unreached) is passed over by every walk, this player's
+// own place included, so that nobody takes the game where it would be
+// alone. A list with only such successors is no reachable successor: the
+// walks find nobody, and end at the handover limit (ErrNoSuccessor).
+func (m *Machine) skipUnreached(at int) int {
+	for at < len(m.list) && m.list[at].Unreached {
+		at++
+	}
+	return at
+}
+
+// reachedOnly returns the successors of l that are not flagged Unreached:
+// those worth asking or probing as places the game may be.
+func reachedOnly(l []wire.Successor) []wire.Successor {
+	var out []wire.Successor
+	for _, c := range l {
+		if !c.Unreached {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -11,43 +11,52 @@ import (
 // router mapped for it (wire.Standby.Outside, asked with net/portmap as the
 // Host button asks for the room's port), and which candidates it probed
 // lately, answered or not (wire.Standby.Probed). The room lists the mapped
-// port beside the one it observes (wire.Successor.Outside), and leaves out
-// a candidate the others have shown no majority can reach.
+// port beside the one it observes (wire.Successor.Outside), and flags a
+// candidate the others have shown no majority can reach
+// (wire.Successor.Unreached): listed last, so that it is still probed (its
+// router may open its port later), and passed over by every walk.
 
-// outsidePort returns the outside port m's Standby names, if it is at the
-// address m's connection comes from: a router maps a port on its own
-// outside address, the one the room sees the player at. Another address
-// (a player naming a third party's, for the others to probe) is not
-// listed; nor is a port another slot's player holds at that address.
-func (r *Room) outsidePort(m *member, sb wire.Standby) uint16 {
+// outsideAddr returns the outside address m's Standby names, if a router
+// may have mapped it: at the address m's connection comes from (a router
+// maps a port on its own outside address, the one the room sees), or at
+// another global unicast address that is not private (a router whose
+// outside link is numbered apart from the address it maps on, as the NAT
+// lab's is). A private or local address, or one naming the standby's own
+// address, is not listed. A player could name a third party's address;
+// the others then send it a handshake a second each (a probe), no more.
+func (r *Room) outsideAddr(m *member, sb wire.Standby) netip.AddrPort {
 	o := sb.Outside
-	if !o.IsValid() || o.Port() == 0 || o.Port() == sb.Port {
-		return 0
+	if !o.IsValid() || o.Port() == 0 {
+		return netip.AddrPort{}
 	}
+	o = netip.AddrPortFrom(o.Addr().Unmap().WithZone(""), o.Port())
 	addr := r.addrOf(m)
-	if !addr.IsValid() || o.Addr().Unmap().WithZone("") != addr {
-		return 0
+	if !addr.IsValid() || o == netip.AddrPortFrom(addr, sb.Port) {
+		return netip.AddrPort{}
 	}
-	return o.Port()
+	if a := o.Addr(); a != addr && (!a.IsGlobalUnicast() || a.IsPrivate()) {
+		return netip.AddrPort{}
+	}
+	return o
 }
 
-// outsideOf returns the outside address of slot i's standby at addr, the
-// address its connection comes from (zero: none, or another slot's
-// player holds that port there, as its standby or its outside port).
-func (r *Room) outsideOf(i int, addr netip.Addr) netip.AddrPort {
-	port := r.standby[i].outside
-	if port == 0 {
+// outsideOf returns the outside address of slot i's standby (zero: none,
+// or another slot's player holds that address, as its standby or its
+// outside address: the earlier claim is not taken from it).
+func (r *Room) outsideOf(i int) netip.AddrPort {
+	o := r.standby[i].outside
+	if !o.IsValid() {
 		return netip.AddrPort{}
 	}
 	for j := range r.slots {
 		if j == i {
 			continue
 		}
-		if sb, at, ok := r.standbyOf(j); ok && at == addr && (sb.port == port || sb.outside == port) {
+		if sb, at, ok := r.standbyOf(j); ok && (netip.AddrPortFrom(at, sb.port) == o || sb.outside == o) {
 			return netip.AddrPort{}
 		}
 	}
-	return netip.AddrPortFrom(addr, port)
+	return o
 }
 
 // unreachable returns the candidates (among cand) that the others have
@@ -55,10 +64,9 @@ func (r *Room) outsideOf(i int, addr netip.Addr) netip.AddrPort {
 // itself, the candidates that reached it, and those that have not probed
 // it yet (they may still, and a player without a standby, such as the
 // host's own, never says) are not more than half the members. Such a
-// successor is left
-// out of the list rather than taken alone: its room would play nothing
-// (Majority), and the players who can reach it are better off at one
-// that a majority reaches, or, with none, told the game cannot go on.
+// successor is passed over rather than taken alone: its room would play
+// nothing (Majority), and the players who can reach it are better off at
+// one that a majority reaches, or, with none, told the game cannot go on.
 func (r *Room) unreachable(cand uint8) uint8 {
 	members := 0
 	for i := range r.slots {

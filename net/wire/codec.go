@@ -1190,6 +1190,12 @@ func (m *Standby) decodePayload(r *reader) error {
 	return r.Err()
 }
 
+// successorTail is the size of a successor's appended fields.
+const successorTail = addrPortSize + 1
+
+// appended reports whether s has a field of the optional tail set.
+func (s Successor) appended() bool { return s.Outside.IsValid() || s.Unreached }
+
 // addrPortSize is the size of an address written by appendAddrPort.
 const addrPortSize = 18
 
@@ -1221,8 +1227,9 @@ func (r *reader) addrPort(field string) netip.AddrPort {
 // Successors: Game uvarint, Turn uvarint, count u8, then per successor
 // Slot u8, address (16 bytes of IPv6 or IPv4-mapped address, port u16 LE),
 // Key 16, Confirmed; then 16 bytes of token hash per slot; then Listing 8;
-// then, optional (left out when no successor has one), each successor's
-// Outside in list order (as in Standby: 18 zero bytes for none).
+// then, optional (left out when no successor has either), each
+// successor's Outside (as in Standby: 18 zero bytes for none) and
+// Unreached, in list order.
 
 func (m Successors) check() error {
 	if len(m.List) > game.MaxPlayers {
@@ -1263,11 +1270,11 @@ func (m Successors) appendPayload(b []byte) []byte {
 		b = append(b, m.Tokens[i][:]...)
 	}
 	b = append(b, m.Listing[:]...)
-	if !slices.ContainsFunc(m.List, func(s Successor) bool { return s.Outside.IsValid() }) {
+	if !slices.ContainsFunc(m.List, Successor.appended) {
 		return b
 	}
 	for _, s := range m.List {
-		b = appendAddrPort(b, s.Outside)
+		b = appendBool(appendAddrPort(b, s.Outside), s.Unreached)
 	}
 	return b
 }
@@ -1305,11 +1312,12 @@ func (m *Successors) decodePayload(r *reader) error {
 	if v := r.take("listing", 8); v != nil {
 		m.Listing = [8]byte(v)
 	}
-	if n := len(m.List); r.Err() == nil && n > 0 && r.Len() >= n*addrPortSize { // fewer bytes are trailing ones (finish)
+	if n := len(m.List); r.Err() == nil && n > 0 && r.Len() >= n*successorTail { // fewer bytes are trailing ones (finish)
 		for i := range m.List {
 			m.List[i].Outside = r.addrPort("successor outside address")
+			m.List[i].Unreached = r.bool("successor unreached")
 		}
-		if r.Err() == nil && !slices.ContainsFunc(m.List, func(s Successor) bool { return s.Outside.IsValid() }) {
+		if r.Err() == nil && !slices.ContainsFunc(m.List, Successor.appended) {
 			r.fail("successor outside address", fmt.Errorf("written empty: %w", ErrInvalid))
 		}
 	}

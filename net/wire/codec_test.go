@@ -190,6 +190,10 @@ func samples() []sample {
 			{Slot: 1, Addr: netip.MustParseAddrPort("203.0.113.5:40123"), Key: id16(1), Outside: netip.MustParseAddrPort("203.0.113.5:51000")},
 			{Slot: 3, Addr: netip.MustParseAddrPort("198.51.100.7:7777"), Key: id16(3)},
 		}}},
+		{"successors-unreached", Successors{Game: 2, Turn: 4000, List: []Successor{
+			{Slot: 1, Addr: netip.MustParseAddrPort("203.0.113.5:40123"), Key: id16(1)},
+			{Slot: 3, Addr: netip.MustParseAddrPort("198.51.100.7:7777"), Key: id16(3), Unreached: true},
+		}}},
 		{"successors", Successors{Game: 2, Turn: 4000, List: []Successor{
 			{Slot: 1, Addr: netip.MustParseAddrPort("192.168.1.20:40123"), Key: id16(1), Confirmed: true},
 			{Slot: 3, Addr: netip.MustParseAddrPort("[fe80::1]:7777"), Key: id16(3)},
@@ -454,15 +458,15 @@ func withoutTail(m Message) (Message, int, bool) {
 		v.Probed, v.Outside = 0, netip.AddrPort{}
 		return v, 1 + addrPortSize, true
 	case Successors:
-		if !slices.ContainsFunc(v.List, func(s Successor) bool { return s.Outside.IsValid() }) {
+		if !slices.ContainsFunc(v.List, Successor.appended) {
 			return nil, 0, false
 		}
 		l := slices.Clone(v.List)
 		for i := range l {
-			l[i].Outside = netip.AddrPort{}
+			l[i].Outside, l[i].Unreached = netip.AddrPort{}, false
 		}
 		v.List = l
-		return v, len(l) * addrPortSize, true
+		return v, len(l) * successorTail, true
 	}
 	return nil, 0, false
 }

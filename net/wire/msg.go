@@ -657,9 +657,14 @@ type Successor struct {
 	Addr      netip.AddrPort // where it accepts the others
 	Key       [16]byte       // its host key's fingerprint
 	Confirmed bool           // every other player reached it
-	// Outside (appended): the address its router mapped for its standby
+	// Appended. Outside: the address its router mapped for its standby
 	// port (Standby.Outside), zero if none; dialled beside Addr.
-	Outside netip.AddrPort
+	// Unreached: the others' probes show that no strict majority of the
+	// game's members can reach it: it is listed (last) so that the
+	// players keep probing it, but a walk passes it over, itself
+	// included: it never takes the game alone.
+	Outside   netip.AddrPort
+	Unreached bool
 }
 
 // Successors tells every player, in order, who hosts the game if the host
