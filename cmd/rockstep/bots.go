@@ -12,6 +12,7 @@ import (
 
 	"rockstep/net/bots"
 	"rockstep/net/lockstep"
+	"rockstep/net/portmap"
 	"rockstep/net/transport"
 )
 
@@ -35,6 +36,7 @@ type botsOptions struct {
 	pprof    string // where to serve the Go profiler while the bots run ("": nowhere)
 	roomKey  string // the server's room key, for the rooms the bots create (-per-room)
 	fault    string // a deliberate fault in one bot (-fault SPEC: bots.ParseFault)
+	portmap  bool   // -portmap given: each bot asks its router to open its standby port (-bots -join)
 }
 
 // runBots plays a bot game and prints its one-line summary. It exits
@@ -144,7 +146,29 @@ func runRemoteBots(o botsOptions, stdout, stderr io.Writer) int {
 		// Bots in one room follow a host migration as windows do; a load
 		// test's rooms (-per-room) and shared simulations hold no world
 		// of their own to carry a game on, and keep no standby port.
-		Standby: o.perRoom == 0 && !o.share,
+		Standby:    o.perRoom == 0 && !o.share,
+		StandbyMap: standbyMapper(o.portmap, stderr),
 	})
 	return report(s, err, stdout, stderr)
+}
+
+// standbyMapper returns, with -portmap, how a bot asks its router to open
+// its standby port (host migration: "Successors everyone can reach"),
+// logging each verdict as `-server -portmap` does; nil without.
+func standbyMapper(on bool, stderr io.Writer) func(port uint16) *portmap.Mapper {
+	if !on {
+		return nil
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	return func(port uint16) *portmap.Mapper {
+		return portmap.Start(port, portmap.Config{Log: log, OnChange: func(st portmap.Status) {
+			switch st.Verdict {
+			case portmap.Asking:
+			case portmap.Opened:
+				log.Info("standby portmap", "verdict", "opened", "proto", st.Proto.String(), "external", st.External.String(), "port", port)
+			default:
+				log.Warn("standby portmap", "verdict", verdictName(st.Verdict), "port", port, "say", st.String())
+			}
+		}})
+	}
 }

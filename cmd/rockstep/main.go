@@ -75,7 +75,7 @@ func run(args []string) int {
 	webFlags(fs, &so.web)
 	fs.StringVar(&so.keysFile, "room-keys", "", "with -server: open rooms only for players who give one of the keys in `FILE` (one a line; # starts a comment line; keep it owner-only): better than -room-key, whose key shows in ps")
 	addServer := fs.String("add-server", "", fmt.Sprintf("add the community server at `ADDR` (host or host:port, port %d by default; a `rockstep -server`) to the game's known servers, kept in the settings as Settings → Servers adds one: Host offers a room there, Join lists its rooms, and a lobby whose router would not open its port offers to move the room there", wire.DefaultPort))
-	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap)")
+	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap; -bots N -join with -portmap: each bot asks for its standby port, where it would carry the game on)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -113,6 +113,7 @@ func run(args []string) int {
 		return runBrowse(*browseTimeout, os.Stdout, os.Stderr)
 	}
 	if bo.n != 0 {
+		bo.portmap = set["portmap"] && *portmapFlag
 		bo.predict, bo.syncTest = po.forBots(), po.syncTest
 		bo.seed, bo.pprof = *seed, so.pprof
 		if n := len(so.roomKeys); n > 0 {

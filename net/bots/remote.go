@@ -16,6 +16,7 @@ import (
 	"rockstep/game"
 	"rockstep/net/client"
 	"rockstep/net/lockstep"
+	"rockstep/net/portmap"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -67,6 +68,10 @@ type RemoteConfig struct {
 	// walk to the successor that takes the game; a bot that came back
 	// with its token goes where the game went since (client.HostAddr).
 	Standby bool
+	// StandbyMap, with Standby, asks each bot's router to open its
+	// standby port (client.Options.StandbyMap: `-bots N -join ADDR
+	// -portmap`), as a window's player does.
+	StandbyMap func(port uint16) *portmap.Mapper
 }
 
 // roomsCreatedAtOnce bounds the CreateRooms in flight.
@@ -510,7 +515,7 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 	opt := client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }}
 	addr := cfg.Addr
 	if cfg.Standby {
-		opt.Standby, opt.StandbyAddr = true, ":0"
+		opt.Standby, opt.StandbyAddr, opt.StandbyMap = true, ":0", cfg.StandbyMap
 		if b.from.IsValid() {
 			opt.StandbyAddr = netip.AddrPortFrom(b.from, 0).String()
 		}

@@ -22,6 +22,7 @@ import (
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
 	"rockstep/net/migrate"
+	"rockstep/net/portmap"
 	"rockstep/net/transport"
 )
 
@@ -52,6 +53,12 @@ type Options struct {
 	// listed under on the LAN, when its host listed it: under the same
 	// listing id, so LAN lists show the game move to this player.
 	ListAs string
+	// StandbyMap, if set, asks this player's router to open its standby
+	// port to the internet (as the Host button asks for a room's port:
+	// the caller's portmap.Start with its settings, or portmap.Disabled),
+	// so that players behind other NATs can reach it if it takes the game
+	// over; the outside address it gets is announced (reach.go).
+	StandbyMap func(port uint16) *portmap.Mapper
 }
 
 // Client is a running session.
@@ -86,6 +93,7 @@ type Client struct {
 	// carries its actions out with these.
 	m       *migrate.Machine
 	standby *host.Standby
+	pm      *portmap.Mapper         // the standby port's mapping on the router (reach.go); nil: none
 	cut     context.CancelCauseFunc // ends the current connection to the room
 	adopted *host.Host              // the room this player's machine runs since a move
 	own     *host.Host              // the room this player's machine runs from the start (AttachOwner)

@@ -66,6 +66,7 @@ func (c *Client) openStandby() error {
 		return err
 	}
 	c.standby = sb
+	c.mapStandby()
 	go c.probeLoop()
 	return nil
 }
@@ -76,6 +77,7 @@ func (c *Client) closeStandby(ctx context.Context) {
 	if c.standby == nil {
 		return
 	}
+	defer c.unmapStandby()
 	if errors.Is(context.Cause(ctx), transport.ErrAbandoned) {
 		c.standby.Abandon()
 		return
@@ -127,7 +129,7 @@ func (c *Client) view() migrate.View {
 func (c *Client) stepHandover(now time.Duration) {
 	v := c.view()
 	if c.standby != nil && c.s.Phase() == lockstep.Playing {
-		c.s.SetStandby(wire.Standby{Port: c.standby.Port(), Key: c.standby.Key(), Reach: c.m.Reach(now, v)})
+		c.s.SetStandby(wire.Standby{Port: c.standby.Port(), Key: c.standby.Key(), Reach: c.m.Reach(now, v), Probed: c.m.Tried(now, v), Outside: c.standbyOutside()})
 	}
 	c.perform(c.m.Step(now, v))
 	c.publish()
@@ -347,7 +349,7 @@ func (c *Client) hostAnswers(ctx context.Context, addr, fp string, timeout time.
 // dialSuccessor connects to a successor's standby port, which must prove
 // the host key the room announced for it.
 func (c *Client) dialSuccessor(ctx context.Context, cand wire.Successor) (*transport.Client, error) {
-	return c.dialKeyed(ctx, cand.Addr.String(), hex.EncodeToString(cand.Key[:]), migrate.ElectTimeout)
+	return c.dialCand(ctx, cand, migrate.ElectTimeout)
 }
 
 // dialKeyed connects to addr, which must prove the host key with
@@ -511,7 +513,12 @@ func (c *Client) Hosting() bool { return c.moved.Load().hosting }
 // probe reports whether a successor's standby port answers a handshake
 // with the host key announced for it.
 func (c *Client) probe(cand wire.Successor) bool {
-	return c.answers(context.Background(), cand.Addr.String(), hex.EncodeToString(cand.Key[:]), migrate.ProbeTimeout)
+	tc, err := c.dialCand(context.Background(), cand, migrate.ProbeTimeout)
+	if err != nil {
+		return false
+	}
+	tc.Close()
+	return true
 }
 
 // What the migration set up, for the ui's lobby and the end-to-end test

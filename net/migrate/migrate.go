@@ -310,6 +310,7 @@ type Machine struct {
 
 	answered [8]time.Duration // when each slot's standby last answered a probe
 	everOK   [8]bool
+	failed   [8]int // probes of each slot's standby that failed since it last answered (reach.go)
 }
 
 // New returns the machine of a player who joined the room at addr (""
@@ -573,6 +574,7 @@ func (m *Machine) beginWalk(now time.Duration) []Action {
 // Every player walks the same list in the same order, so players that
 // reach the same successors meet at the same one.
 func (m *Machine) advance(now time.Duration) []Action {
+	m.at = m.skipUnreached(m.at)
 	if m.at >= len(m.list) {
 		return m.pause(now) // nobody answered: walk again (a first dial may time out on a busy machine)
 	}
@@ -584,7 +586,7 @@ func (m *Machine) advance(now time.Duration) []Action {
 		m.at++ // no world to host from: the game goes on at a successor after it
 		return m.advance(now)
 	}
-	later := m.list[m.at+1:]
+	later := reachedOnly(m.list[m.at+1:])
 	if m.asked || len(later) == 0 {
 		return m.serve()
 	}
@@ -601,10 +603,12 @@ func (m *Machine) pause(now time.Duration) []Action {
 // expected (those before did not answer).
 func (m *Machine) serve() []Action {
 	var expected uint8
-	for _, c := range m.list[m.at:] {
-		expected |= 1 << (c.Slot & 7)
+	for i, c := range m.list {
+		if i >= m.at || c.Unreached { // passed over, not gone: they come here too
+			expected |= 1 << (c.Slot & 7)
+		}
 	}
-	m.earlier = append([]wire.Successor(nil), m.list[:m.at]...)
+	m.earlier = reachedOnly(m.list[:m.at])
 	m.before = m.host
 	m.phase, m.net, m.moves, m.host, m.addr = Hosting, false, m.moves+1, m.slot, ""
 	m.hosting, m.servedAt = opened, ^uint32(0) // until Served says where it opened
@@ -786,6 +790,7 @@ func (m *Machine) Probed(now time.Duration, c wire.Successor, ok bool) []Action 
 	if ok && int(c.Slot) < len(m.answered) {
 		m.answered[c.Slot], m.everOK[c.Slot] = now, true
 	}
+	m.countProbe(c, ok)
 	if !ok || m.phase != Hosting || m.hosting == yielding {
 		return nil
 	}

@@ -32,6 +32,9 @@ type standby struct {
 	key   [16]byte
 	reach uint8
 	since time.Duration // when the slot first claimed this port and key: the earlier claim keeps the port
+	// probed and outside: see reach.go.
+	probed  uint8
+	outside netip.AddrPort // the address its router mapped for it (outsideAddr; zero: none)
 }
 
 // successorsEvery is how often the successor list is repeated when it has
@@ -83,7 +86,8 @@ func (r *Room) onStandby(m *member, sb wire.Standby) {
 	if prev.m == m && prev.port == sb.Port && prev.key == sb.Key {
 		since = prev.since
 	}
-	r.standby[m.slot] = standby{m: m, port: sb.Port, key: sb.Key, reach: sb.Reach, since: since}
+	r.standby[m.slot] = standby{m: m, port: sb.Port, key: sb.Key, reach: sb.Reach, since: since, probed: sb.Probed | sb.Reach}
+	r.standby[m.slot].outside = r.outsideAddr(m, sb)
 	r.updateSuccessors(false)
 }
 
@@ -171,15 +175,19 @@ func (r *Room) successors() wire.Successors {
 	// player reaches the others' ports and none reaches its own: the
 	// players on the internet or with a mapping come first, so everyone
 	// meets at one successor.
+	// Last, flagged, those the others showed no majority can reach
+	// (unreachable, reach.go): walks pass them over.
 	reached := r.majorityReaches(cand)
-	for _, first := range []bool{true, false} {
+	unreached := r.unreachable(cand) &^ reached
+	for _, group := range []uint8{reached, cand &^ reached &^ unreached, unreached} {
 		for want := n - 1; want >= 0; want-- {
 			for i := range r.slots {
-				if cand&(1<<i) == 0 || links[i] != want || (reached&(1<<i) != 0) != first {
+				if group&(1<<i) == 0 || links[i] != want {
 					continue
 				}
 				sb := &r.standby[i]
-				out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1})
+				out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1,
+					Outside: r.outsideOf(i), Unreached: unreached&(1<<i) != 0})
 			}
 		}
 	}

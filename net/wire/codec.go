@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/netip"
 	"reflect"
+	"slices"
 	"unicode/utf8"
 
 	"rockstep/game"
@@ -1152,14 +1153,25 @@ func (m *Pause) decodePayload(r *reader) error {
 	return r.Err()
 }
 
-// Standby: Port u16 LE, Key 16, Reach u8.
+// Standby: Port u16 LE, Key 16, Reach u8; then, optional (left out when
+// both are zero), Probed u8 and Outside (16 bytes of IPv6 or IPv4-mapped
+// address, all zero for none; port u16 LE).
 
-func (m Standby) check() error { return nil }
+func (m Standby) check() error {
+	if m.Outside.IsValid() && (m.Outside.Port() == 0 || m.Outside.Addr().Zone() != "" || m.Outside.Addr().IsUnspecified()) {
+		return fmt.Errorf("standby: outside address %v: %w", m.Outside, ErrInvalid)
+	}
+	return nil
+}
 
 func (m Standby) appendPayload(b []byte) []byte {
 	b = binary.LittleEndian.AppendUint16(b, m.Port)
 	b = append(b, m.Key[:]...)
-	return append(b, m.Reach)
+	b = append(b, m.Reach)
+	if m.Probed == 0 && !m.Outside.IsValid() {
+		return b
+	}
+	return appendAddrPort(append(b, m.Probed), m.Outside)
 }
 
 func (m *Standby) decodePayload(r *reader) error {
@@ -1168,12 +1180,56 @@ func (m *Standby) decodePayload(r *reader) error {
 	}
 	m.Key = r.bytes16("key")
 	m.Reach = r.u8("reach")
+	if r.Err() == nil && r.Len() >= 1+addrPortSize { // fewer bytes are trailing ones (finish)
+		m.Probed = r.u8("probed")
+		m.Outside = r.addrPort("outside address")
+		if r.Err() == nil && m.Probed == 0 && !m.Outside.IsValid() {
+			r.fail("probed", fmt.Errorf("written empty: %w", ErrInvalid))
+		}
+	}
 	return r.Err()
+}
+
+// successorTail is the size of a successor's appended fields.
+const successorTail = addrPortSize + 1
+
+// appended reports whether s has a field of the optional tail set.
+func (s Successor) appended() bool { return s.Outside.IsValid() || s.Unreached }
+
+// addrPortSize is the size of an address written by appendAddrPort.
+const addrPortSize = 18
+
+// appendAddrPort appends a as 16 bytes of IPv6 or IPv4-mapped address and
+// a port u16 LE; the zero AddrPort as 18 zero bytes.
+func appendAddrPort(b []byte, a netip.AddrPort) []byte {
+	var ip [16]byte
+	if a.IsValid() {
+		ip = a.Addr().As16()
+	}
+	b = append(b, ip[:]...)
+	return binary.LittleEndian.AppendUint16(b, a.Port())
+}
+
+// addrPort reads what appendAddrPort wrote: 18 zero bytes are no address.
+func (r *reader) addrPort(field string) netip.AddrPort {
+	ip := r.take(field, 16)
+	v := r.take(field, 2)
+	if ip == nil || v == nil {
+		return netip.AddrPort{}
+	}
+	port := binary.LittleEndian.Uint16(v)
+	if [16]byte(ip) == ([16]byte{}) && port == 0 {
+		return netip.AddrPort{}
+	}
+	return netip.AddrPortFrom(netip.AddrFrom16([16]byte(ip)).Unmap(), port)
 }
 
 // Successors: Game uvarint, Turn uvarint, count u8, then per successor
 // Slot u8, address (16 bytes of IPv6 or IPv4-mapped address, port u16 LE),
-// Key 16, Confirmed; then 16 bytes of token hash per slot; then Listing 8.
+// Key 16, Confirmed; then 16 bytes of token hash per slot; then Listing 8;
+// then, optional (left out when no successor has either), each
+// successor's Outside (as in Standby: 18 zero bytes for none) and
+// Unreached, in list order.
 
 func (m Successors) check() error {
 	if len(m.List) > game.MaxPlayers {
@@ -1190,6 +1246,9 @@ func (m Successors) check() error {
 		seen |= 1 << s.Slot
 		if !s.Addr.IsValid() || s.Addr.Port() == 0 || s.Addr.Addr().Zone() != "" {
 			return fmt.Errorf("successor %d: address %v: %w", i, s.Addr, ErrInvalid)
+		}
+		if o := s.Outside; o.IsValid() && (o.Port() == 0 || o.Addr().Zone() != "" || o.Addr().IsUnspecified()) {
+			return fmt.Errorf("successor %d: outside address %v: %w", i, o, ErrInvalid)
 		}
 	}
 	return nil
@@ -1210,7 +1269,14 @@ func (m Successors) appendPayload(b []byte) []byte {
 	for i := range m.Tokens {
 		b = append(b, m.Tokens[i][:]...)
 	}
-	return append(b, m.Listing[:]...)
+	b = append(b, m.Listing[:]...)
+	if !slices.ContainsFunc(m.List, Successor.appended) {
+		return b
+	}
+	for _, s := range m.List {
+		b = appendBool(appendAddrPort(b, s.Outside), s.Unreached)
+	}
+	return b
 }
 
 func (m *Successors) decodePayload(r *reader) error {
@@ -1245,6 +1311,15 @@ func (m *Successors) decodePayload(r *reader) error {
 	}
 	if v := r.take("listing", 8); v != nil {
 		m.Listing = [8]byte(v)
+	}
+	if n := len(m.List); r.Err() == nil && n > 0 && r.Len() >= n*successorTail { // fewer bytes are trailing ones (finish)
+		for i := range m.List {
+			m.List[i].Outside = r.addrPort("successor outside address")
+			m.List[i].Unreached = r.bool("successor unreached")
+		}
+		if r.Err() == nil && !slices.ContainsFunc(m.List, Successor.appended) {
+			r.fail("successor outside address", fmt.Errorf("written empty: %w", ErrInvalid))
+		}
 	}
 	return r.Err()
 }

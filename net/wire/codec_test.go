@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/netip"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,6 +184,16 @@ func samples() []sample {
 		{"welcome-resumed", Welcome{RoomID: 1, Slot: 2, Token: id16(4), State: StateRunning, Resumed: true}},
 		{"standby", Standby{Port: 40123, Key: id16(7), Reach: 0b1010}},
 		{"standby-none", Standby{}},
+		{"standby-outside", Standby{Port: 40123, Key: id16(7), Reach: 0b1010, Probed: 0b1110, Outside: netip.MustParseAddrPort("203.0.113.5:51000")}},
+		{"standby-probed", Standby{Port: 40123, Key: id16(7), Probed: 0b0100}},
+		{"successors-outside", Successors{Game: 2, Turn: 4000, List: []Successor{
+			{Slot: 1, Addr: netip.MustParseAddrPort("203.0.113.5:40123"), Key: id16(1), Outside: netip.MustParseAddrPort("203.0.113.5:51000")},
+			{Slot: 3, Addr: netip.MustParseAddrPort("198.51.100.7:7777"), Key: id16(3)},
+		}}},
+		{"successors-unreached", Successors{Game: 2, Turn: 4000, List: []Successor{
+			{Slot: 1, Addr: netip.MustParseAddrPort("203.0.113.5:40123"), Key: id16(1)},
+			{Slot: 3, Addr: netip.MustParseAddrPort("198.51.100.7:7777"), Key: id16(3), Unreached: true},
+		}}},
 		{"successors", Successors{Game: 2, Turn: 4000, List: []Successor{
 			{Slot: 1, Addr: netip.MustParseAddrPort("192.168.1.20:40123"), Key: id16(1), Confirmed: true},
 			{Slot: 3, Addr: netip.MustParseAddrPort("[fe80::1]:7777"), Key: id16(3)},
@@ -401,6 +412,18 @@ func TestDecodeTruncated(t *testing.T) {
 					}
 					continue
 				}
+				if short, tail, ok := withoutTail(s.m); ok && n >= len(frame)-tail {
+					// Cut in the optional tail (Standby, Successors): the
+					// bytes of it are trailing bytes after the message
+					// without it.
+					if n == len(frame)-tail && (err != nil || !reflect.DeepEqual(got, canonical(short))) {
+						t.Fatalf("Decode(frame without its tail) = %+v, %v; want %+v", got, err, short)
+					}
+					if n > len(frame)-tail && !errors.Is(err, ErrTrailing) {
+						t.Fatalf("Decode(first %d of %d bytes, in the tail) = %v, want %v", n, len(frame), err, ErrTrailing)
+					}
+					continue
+				}
 				if short, ok := withoutSecret(s.m); ok && n >= len(frame)-8 {
 					// Cut in the secret: the bytes of it are trailing
 					// bytes after the message without it.
@@ -421,6 +444,31 @@ func TestDecodeTruncated(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withoutTail returns m without its optional appended fields (Standby's
+// Probed and Outside, Successors' Outside) and their size on the wire, if
+// it has them.
+func withoutTail(m Message) (Message, int, bool) {
+	switch v := m.(type) {
+	case Standby:
+		if v.Probed == 0 && !v.Outside.IsValid() {
+			return nil, 0, false
+		}
+		v.Probed, v.Outside = 0, netip.AddrPort{}
+		return v, 1 + addrPortSize, true
+	case Successors:
+		if !slices.ContainsFunc(v.List, Successor.appended) {
+			return nil, 0, false
+		}
+		l := slices.Clone(v.List)
+		for i := range l {
+			l[i].Outside, l[i].Unreached = netip.AddrPort{}, false
+		}
+		v.List = l
+		return v, len(l) * successorTail, true
+	}
+	return nil, 0, false
 }
 
 func TestDecodeTrailing(t *testing.T) {
@@ -536,6 +584,9 @@ func invalidMessages() []struct {
 		{"successors slot twice", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:1")}, {Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.2:1")}}}, ErrInvalid, false},
 		{"successors port 0", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:0")}}}, ErrInvalid, false},
 		{"successors too many", Successors{List: make([]Successor, game.MaxPlayers+1)}, ErrLimit, false},
+		{"successors outside port 0", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:1"), Outside: netip.MustParseAddrPort("10.0.0.1:0")}}}, ErrInvalid, false},
+		{"standby outside port 0", Standby{Port: 1, Outside: netip.MustParseAddrPort("10.0.0.1:0")}, ErrInvalid, false},
+		{"standby outside unspecified", Standby{Port: 1, Outside: netip.MustParseAddrPort("0.0.0.0:5")}, ErrInvalid, false},
 		{"refuse reason 0", Refuse{Reason: 0}, ErrInvalid, false},
 		{"refuse reason after the last", Refuse{Reason: refuseReasonEnd}, ErrInvalid, false},
 		{"refuse reason reserved", Refuse{Reason: refuseReserved}, ErrInvalid, false},

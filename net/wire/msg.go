@@ -642,6 +642,13 @@ type Standby struct {
 	Port  uint16   // 0: it cannot host
 	Key   [16]byte // the host key's fingerprint (transport.Fingerprint, as bytes)
 	Reach uint8    // bit i: slot i's standby port answered this player
+	// Appended (optional on the wire: left out when both are zero).
+	// Probed: bit i: this player probed slot i's standby port lately,
+	// answered or not (so the room tells "cannot reach" from "did not
+	// try yet"). Outside: the address the player's router mapped for the
+	// standby port (net/portmap), zero if none.
+	Probed  uint8
+	Outside netip.AddrPort
 }
 
 // Successor is one player that may host the game next.
@@ -650,6 +657,14 @@ type Successor struct {
 	Addr      netip.AddrPort // where it accepts the others
 	Key       [16]byte       // its host key's fingerprint
 	Confirmed bool           // every other player reached it
+	// Appended. Outside: the address its router mapped for its standby
+	// port (Standby.Outside), zero if none; dialled beside Addr.
+	// Unreached: the others' probes show that no strict majority of the
+	// game's members can reach it: it is listed (last) so that the
+	// players keep probing it, but a walk passes it over, itself
+	// included: it never takes the game alone.
+	Outside   netip.AddrPort
+	Unreached bool
 }
 
 // Successors tells every player, in order, who hosts the game if the host
