@@ -123,6 +123,9 @@ func (s *Session) resumePoint() uint32 {
 // on here. Called again while migrating (the first successor tried turned
 // the session away), it joins the next room the same way.
 func (s *Session) Migrate() bool {
+	if s.phase == Lobby {
+		return s.migrateLobby()
+	}
 	g := &s.game
 	if s.phase != Playing || g.world == nil || g.ended || s.room.slot < 0 {
 		return false
@@ -178,7 +181,7 @@ func (s *Session) SetStandby(sb wire.Standby) {
 }
 
 func (s *Session) sendStandby() {
-	if s.haveStandby && s.phase == Playing && s.room.slot >= 0 && !s.hand.migrating {
+	if s.haveStandby && (s.phase == Playing || s.phase == Lobby) && s.room.slot >= 0 && !s.hand.migrating {
 		s.send(s.standby)
 	}
 }

@@ -182,6 +182,7 @@ type Action struct {
 // View is what the session says at a step (lockstep.Session's readings).
 type View struct {
 	Playing    bool            // a game runs here and has not ended
+	Lobby      bool            // this player holds a seat in a room's lobby: it is carried on as a game is (lobby.go)
 	Asked      bool            // the room said it is going (HandoverAsked)
 	Migrating  bool            // the session sends a resuming Join (Migrating)
 	TurnedAway bool            // ... and that room does not host the game (TurnedAway)
@@ -335,7 +336,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		if m.cut {
 			return nil // the connection ends: Lost comes next
 		}
-		if !v.Playing {
+		if !v.Playing && !v.Lobby {
 			m.silence = roomHeard
 			return nil
 		}
@@ -378,6 +379,9 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 	case Hosting:
 		if v.Asked && !m.cut {
 			return m.cutWith(ErrHandover)
+		}
+		if m.hostsLobby(v) {
+			return nil
 		}
 		if m.hosting == opened && v.Playing && !v.Migrating && !v.Apart && v.Turn > m.servedAt {
 			// Our room compiled a turn, which it does only with a strict
@@ -442,7 +446,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	switch {
 	case prev == Over:
 		return []Action{{Kind: GiveUp, Err: m.why}}
-	case !v.Playing || len(v.List.List) == 0:
+	case !v.Playing && !v.Lobby || len(v.List.List) == 0:
 		m.over(nil)
 		return []Action{{Kind: GiveUp}} // no game to carry on: it ends as the connection did
 	}
@@ -669,7 +673,7 @@ func (m *Machine) ProbeTargets(v View) []wire.Successor {
 	if m.phase == Hosting && m.hosting != yielding {
 		out = append(out, m.earlier...)
 	}
-	if !v.Playing {
+	if !v.Playing && !v.Lobby {
 		return out
 	}
 	for _, c := range v.List.List {
