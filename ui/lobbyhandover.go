@@ -1,0 +1,54 @@
+package ui
+
+import (
+	"rockstep/net/lockstep"
+)
+
+// The lobby's words when its host goes away (docs/ARCHITECTURE.md, "When
+// the host goes away"): the silence at once, then who hosts; and, since
+// the room keeps its name when it moves, who hosts it beside the name.
+
+// lobbyHostLine is the lobby's hint while the room says nothing (its pings
+// come four times a second): "" while it speaks.
+func lobbyHostLine(nv *netView) string {
+	if nv.lobbyQuiet >= lockstep.SilentAfter {
+		return "Waiting for the host… (no word from it)"
+	}
+	return ""
+}
+
+// lobbyMovedLine is what the lobby says once when the room moved to a
+// successor since it last told: "" if there is nothing new. told is one
+// more than the moves it knew of (0: none seen yet: the moves before the
+// lobby opened, a game's, are not news here).
+func lobbyMovedLine(nv *netView, told *int) string {
+	if *told == 0 || nv.moves+1 <= *told {
+		*told = max(*told, nv.moves+1)
+		return ""
+	}
+	*told = nv.moves + 1
+	if nv.mover == nv.slot {
+		return "The host left: you host the room now."
+	}
+	return "The host left: " + nv.playerName(nv.mover) + " hosts the room now."
+}
+
+// lobbyTitle is the lobby's heading: the room's name, and who hosts it
+// when the name is that of another player in the room (a room keeps its
+// name when it moves: "Ada · hosted by Bob"). Every screen reads it from
+// the roster, so they say the same.
+func lobbyTitle(nv *netView) string {
+	name := nv.setup.Name
+	host, named := "", false
+	for _, p := range nv.setup.Players {
+		if p.Host {
+			host = p.Name
+		} else if p.Name == name {
+			named = true
+		}
+	}
+	if named && host != "" && host != name {
+		return name + " · hosted by " + host
+	}
+	return name
+}

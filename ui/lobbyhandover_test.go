@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"rockstep/net/wire"
+)
+
+// TestLobbyHandoverWords: a lobby whose host fell silent says so; once
+// the room moved it says who hosts, once (not for a move before the lobby
+// opened); and a room that kept its old host's name says who hosts it.
+func TestLobbyHandoverWords(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Ada"}, {Slot: 1, Name: "Bob", Host: true}, {Slot: 2, Name: "Cy"}}
+	nv := &netView{slot: 2, setup: wire.SetupState{Name: "Ada", Players: roster}, mover: -1}
+
+	if got := lobbyHostLine(nv); got != "" {
+		t.Errorf("a lobby that speaks: %q, want nothing", got)
+	}
+	nv.lobbyQuiet = 600 * time.Millisecond
+	if got := lobbyHostLine(nv); got != "Waiting for the host… (no word from it)" {
+		t.Errorf("a silent lobby: %q", got)
+	}
+
+	told := 0
+	if got := lobbyMovedLine(nv, &told); got != "" {
+		t.Errorf("no move yet: %q", got)
+	}
+	nv.moves, nv.mover = 1, 1
+	if got := lobbyMovedLine(nv, &told); got != "The host left: Bob hosts the room now." {
+		t.Errorf("after the move: %q", got)
+	}
+	if got := lobbyMovedLine(nv, &told); got != "" {
+		t.Errorf("the same move again: %q, want it said once", got)
+	}
+	nv.moves, nv.mover = 2, 2
+	if got := lobbyMovedLine(nv, &told); got != "The host left: you host the room now." {
+		t.Errorf("the room moved to us: %q", got)
+	}
+	rematch := 0 // a lobby opened after a game that moved: old news
+	if got := lobbyMovedLine(nv, &rematch); got != "" {
+		t.Errorf("a lobby opened after the moves: %q, want nothing", got)
+	}
+
+	if got := lobbyTitle(nv); got != "Ada · hosted by Bob" {
+		t.Errorf("title of Ada's room hosted by Bob: %q", got)
+	}
+	nv.setup.Name = "Friday night"
+	if got := lobbyTitle(nv); got != "Friday night" {
+		t.Errorf("title of a room named after no player: %q", got)
+	}
+	nv.setup.Name = "Bob"
+	if got := lobbyTitle(nv); got != "Bob" {
+		t.Errorf("title of Bob's room hosted by Bob: %q", got)
+	}
+}
