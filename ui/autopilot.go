@@ -191,7 +191,7 @@ func (ap *Autopilot) logf(format string, args ...any) {
 func (ap *Autopilot) pressRejoin(a *App, now time.Time) {
 	ap.lastTry = now
 	ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
-	a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
+	a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr, Lobby: a.saved.Lobby})
 }
 
 // readyAgain presses Ready again in the lobby, as a player would, when the

@@ -52,3 +52,14 @@ func lobbyTitle(nv *netView) string {
 	}
 	return name
 }
+
+// lobbySeatKept reports whether this player's seat in its lobby is kept on
+// disk as a game's is (keepSession): the player hosts the room here and a
+// successor is named, so that if this machine crashes the lobby goes on
+// there, with this seat held for its token, and Rejoin on the main menu
+// takes it back. A guest's seat is not kept: a lobby frees the seat of a
+// guest whose connection it lost.
+func lobbySeatKept(nv *netView) bool {
+	return nv.phase == phaseLobby && nv.roomHere && nv.slot >= 0 && nv.token != ([16]byte{}) &&
+		len(nv.succ.List) > 0 && nv.succ.Game == nv.setup.Game
+}

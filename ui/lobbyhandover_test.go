@@ -54,3 +54,32 @@ func TestLobbyHandoverWords(t *testing.T) {
 		t.Errorf("title of Bob's room hosted by Bob: %q", got)
 	}
 }
+
+// TestLobbySeatKept: the seat of a player who hosts its lobby here is kept
+// on disk once a successor is named for that lobby (the lobby goes on
+// there if this machine crashes); a guest's, or one with no successor, is
+// not.
+func TestLobbySeatKept(t *testing.T) {
+	succ := wire.Successors{Game: 3, List: []wire.Successor{{Slot: 1}}}
+	host := netView{phase: phaseLobby, roomHere: true, slot: 0, token: [16]byte{9}, setup: wire.SetupState{Game: 3}, succ: succ}
+	tests := []struct {
+		name string
+		mod  func(v *netView)
+		want bool
+	}{
+		{"the host, a successor named", func(*netView) {}, true},
+		{"a guest", func(v *netView) { v.roomHere = false }, false},
+		{"no successor", func(v *netView) { v.succ = wire.Successors{Game: 3} }, false},
+		{"a list of another game", func(v *netView) { v.succ.Game = 2 }, false},
+		{"playing (keepSession's other case)", func(v *netView) { v.phase = phasePlaying }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := host
+			tc.mod(&v)
+			if got := lobbySeatKept(&v); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
