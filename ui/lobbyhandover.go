@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"rockstep/net/lockstep"
 )
 
@@ -34,20 +36,21 @@ func lobbyMovedLine(nv *netView, told *int) string {
 }
 
 // lobbyTitle is the lobby's heading: the room's name, and who hosts it
-// when the name is that of another player in the room (a room keeps its
-// name when it moves: "Ada · hosted by Bob"). Every screen reads it from
-// the roster, so they say the same.
+// when the name is another player's ("Ada’s game", the Host button's,
+// kept when the room moved to Bob: "Ada’s game · hosted by Bob"). Every
+// screen reads it from the roster, so they say the same.
 func lobbyTitle(nv *netView) string {
 	name := nv.setup.Name
-	host, named := "", false
+	host, other := "", false
 	for _, p := range nv.setup.Players {
-		if p.Host {
+		switch {
+		case p.Host:
 			host = p.Name
-		} else if p.Name == name {
-			named = true
+		case p.Name != "" && strings.HasPrefix(name, p.Name):
+			other = true
 		}
 	}
-	if named && host != "" && host != name {
+	if other && host != "" && !strings.HasPrefix(name, host) {
 		return name + " · hosted by " + host
 	}
 	return name

@@ -42,15 +42,16 @@ func TestLobbyHandoverWords(t *testing.T) {
 		t.Errorf("a lobby opened after the moves: %q, want nothing", got)
 	}
 
-	if got := lobbyTitle(nv); got != "Ada · hosted by Bob" {
+	nv.setup.Name = "Ada’s game"
+	if got := lobbyTitle(nv); got != "Ada’s game · hosted by Bob" {
 		t.Errorf("title of Ada's room hosted by Bob: %q", got)
 	}
 	nv.setup.Name = "Friday night"
 	if got := lobbyTitle(nv); got != "Friday night" {
 		t.Errorf("title of a room named after no player: %q", got)
 	}
-	nv.setup.Name = "Bob"
-	if got := lobbyTitle(nv); got != "Bob" {
+	nv.setup.Name = "Bob’s game"
+	if got := lobbyTitle(nv); got != "Bob’s game" {
 		t.Errorf("title of Bob's room hosted by Bob: %q", got)
 	}
 }
