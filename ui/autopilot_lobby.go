@@ -76,7 +76,7 @@ func hostConnected(nv *netView) bool {
 }
 
 // lobbyLine is the lobby as the autopilot logs it: "me=SLOT title="…"
-// setup=MODE/LIVES/WAVE chat="…|…" roster=SLOT:NAME:host:ready:connected …".
+// setup=MODE/LIVES/WAVE chat="…|…" code="INVITE" roster=SLOT:NAME:host:ready:connected …".
 func lobbyLine(a *App) string {
 	nv := &a.nv
 	var chat []string
@@ -88,6 +88,10 @@ func lobbyLine(a *App) string {
 		roster = append(roster, fmt.Sprintf("%d:%s:%v:%v:%v", p.Slot, p.Name, p.Host, p.Ready, p.Connected))
 	}
 	st := nv.setup.Setup
-	return fmt.Sprintf("me=%d title=%q setup=%s/%d/%d chat=%q roster=%s", nv.slot, lobbyTitle(nv), st.Mode, st.Lives, st.StartWave,
-		strings.Join(chat, "|"), strings.Join(roster, " "))
+	code := ""
+	if ls, ok := a.cur.(*lobbyScreen); ok {
+		code = ls.invite.shown
+	}
+	return fmt.Sprintf("me=%d title=%q setup=%s/%d/%d chat=%q code=%q roster=%s", nv.slot, lobbyTitle(nv), st.Mode, st.Lives, st.StartWave,
+		strings.Join(chat, "|"), code, strings.Join(roster, " "))
 }

@@ -238,7 +238,7 @@ func (s *lobbyScreen) update(Intents) error {
 	case nv.active():
 		s.where.Label = "at " + nv.addr()
 	}
-	s.invite.update(a.flow.hosting, nv)
+	s.invite.update(a.flow.hosting || nv.roomHere, nv) // a room taken over is ours too: its code, with our own addresses
 	s.move.update(a)
 	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"rockstep/net/invite"
 )
 
 // TestLobbySurvivesItsHostTwoWindows is issue 52's "one killed in the
@@ -79,6 +81,20 @@ func TestLobbySurvivesItsHostTwoWindows(t *testing.T) {
 	} {
 		if !strings.Contains(moved, want) {
 			t.Errorf("B's lobby after the kill lacks %s", want)
+		}
+	}
+	// B's lobby offers B's own invite code: B's addresses and port, B's key
+	// (not the dead room's port, nor a wildcard address).
+	code := regexp.MustCompile(`code="([^"]*)"`).FindStringSubmatch(moved)
+	if code == nil || code[1] == "" {
+		t.Errorf("B's lobby shows no invite code after the move")
+	} else if c, err := invite.Decode(code[1]); err != nil {
+		t.Errorf("B's invite code %q: %v", code[1], err)
+	} else {
+		for _, a := range c.Addrs {
+			if a.Addr().IsUnspecified() || a.Port() == 7793 {
+				t.Errorf("B's invite code names %v: want B's own address and standby port", a)
+			}
 		}
 	}
 	back := line(outA, "lobby back")
