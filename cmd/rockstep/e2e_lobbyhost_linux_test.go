@@ -21,7 +21,7 @@ import (
 // lobby. B's window carries the lobby on: the same setup and chat, B
 // hosting, B still ready, A's seat held, the title naming who hosts. A is
 // started again on the same settings folder and presses Rejoin: it is back
-// in its seat in B's lobby, a guest, with the same setup.
+// in its seat in B's lobby, a guest, with the same setup and chat.
 //
 //	xvfb-run -a -s "-screen 0 1280x720x24" go test -run LobbySurvivesItsHost ./cmd/rockstep/
 func TestLobbySurvivesItsHostTwoWindows(t *testing.T) {
@@ -103,6 +103,9 @@ func TestLobbySurvivesItsHostTwoWindows(t *testing.T) {
 		if !strings.Contains(back, want) {
 			t.Errorf("A back in the lobby lacks %s", want)
 		}
+	}
+	if roomA := line(outA, "room"); !strings.Contains(roomA, `chat="see you soon"`) {
+		t.Errorf("A, back on a new program, lacks the lobby's chat: %s", roomA)
 	}
 	room := line(outB, "room")
 	if !strings.Contains(room, "0:Ada:false:true:true") || !strings.Contains(room, "1:Bo:true:true:true") {

@@ -177,6 +177,9 @@ func TestLobbySurvivesItsHost(t *testing.T) {
 		if s.Slot() != 0 || s.Phase() != lockstep.Lobby || s.IsHost() {
 			t.Errorf("Ada back: slot %d, phase %v, host %v; want slot 0, lobby, a guest", s.Slot(), s.Phase(), s.IsHost())
 		}
+		if !slices.ContainsFunc(s.Chat(), func(c wire.Chat) bool { return c.Text == "gg, one more?" }) {
+			t.Errorf("Ada, back on a new program, lacks the lobby's chat: %+v", s.Chat())
+		}
 	})
 	// The lobby is the room: everyone ready, its host starts the game.
 	for _, p := range []*Client{back, first, other} {

@@ -293,6 +293,6 @@ func NewResumedLobby(cfg Config, hd room.LobbyHandover) *Host {
 func LobbyHandoverOf(st lockstep.LobbyState) room.LobbyHandover {
 	return room.LobbyHandover{
 		Game: st.Game, Name: st.Room, Revision: st.Revision, Setup: st.Setup.Setup, MaxSlots: st.Setup.MaxSlots,
-		Roster: st.Setup.Players, Tokens: st.Successors.Tokens, Host: uint8(st.Slot), Listing: st.Successors.Listing,
+		Roster: st.Setup.Players, Tokens: st.Successors.Tokens, Chat: st.Chat, Host: uint8(st.Slot), Listing: st.Successors.Listing,
 	}
 }

@@ -23,6 +23,7 @@ type LobbyState struct {
 	Slot       int
 	Token      [16]byte
 	Successors wire.Successors
+	Chat       []wire.Chat // the chat lines this session holds, oldest first
 }
 
 // LobbyState returns what a successor's room needs to carry the lobby on;
@@ -36,6 +37,7 @@ func (s *Session) LobbyState() (st LobbyState, ok bool) {
 	return LobbyState{
 		Game: su.Game, Room: su.Name, Revision: su.Revision, Setup: su,
 		Slot: s.room.slot, Token: s.room.token, Successors: s.hand.list,
+		Chat: append([]wire.Chat(nil), s.chat...),
 	}, true
 }
 

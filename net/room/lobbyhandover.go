@@ -34,6 +34,7 @@ func (r *Room) inSuccession(s *slot) bool {
 // lobbyHold is what a lobby carried on by ResumeLobby keeps for the
 // players not back yet: their seats, until a time.
 type lobbyHold struct {
+	chat  []wire.Chat   // the old lobby's last lines (LobbyHandover.Chat)
 	slots uint8         // seats held for a player who has not come back
 	set   bool          // until is set (at the room's first tick: its clock starts there)
 	until time.Duration // then the seats still held are freed
@@ -53,6 +54,11 @@ type LobbyHandover struct {
 	// Tokens are the hashes of the slots' tokens (wire.Successors.Tokens):
 	// a seat is held only for a slot with one.
 	Tokens [game.MaxPlayers][16]byte
+	// Chat is the lobby's last chat lines, oldest first, as the
+	// successor's session kept them: sent to a player who comes back on a
+	// new program (a Rejoin), whose session has none (at most
+	// maxLobbyChat are kept).
+	Chat []wire.Chat
 	// Host is the successor's slot: it hosts the new room.
 	Host    uint8
 	Listing [8]byte // the lobby's LAN listing id (wire.Successors.Listing)
@@ -85,7 +91,26 @@ func ResumeLobby(cfg Config, h LobbyHandover) *Room {
 		r.owner, r.ownerID = i, r.slots[i].id
 	}
 	r.handed = true
+	chat := h.Chat[max(len(h.Chat)-maxLobbyChat, 0):]
+	r.lobbyHeld.chat = append([]wire.Chat(nil), chat...)
 	return r
+}
+
+// maxLobbyChat bounds the chat lines a resumed lobby keeps for players who
+// come back on a new program.
+const maxLobbyChat = 32
+
+// lobbyChatTo sends the old lobby's chat lines to a player who took its
+// seat back in a resumed lobby with a plain Rejoin (a new program, whose
+// session holds no chat): a player that moved here with its session
+// (Join.Resuming) still shows its own.
+func (r *Room) lobbyChatTo(conn ConnID, j wire.Join) {
+	if r.state != wire.StateSetup || j.Resuming {
+		return
+	}
+	for _, c := range r.lobbyHeld.chat {
+		r.send(conn, c)
+	}
 }
 
 // tickLobbyHeld frees, once their time is over, the seats a resumed lobby

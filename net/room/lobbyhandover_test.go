@@ -70,6 +70,7 @@ func lobbyOf(tokens [3][16]byte) room.LobbyHandover {
 	for i, tok := range tokens {
 		h.Tokens[i] = room.TokenHash(tok)
 	}
+	h.Chat = []wire.Chat{{From: 2, Text: "gg, one more?"}, {From: 0, Text: "sure"}}
 	return h
 }
 
@@ -103,6 +104,9 @@ func TestResumedLobbyKeepsTheLobby(t *testing.T) {
 	// Bob (its own machine's room) and Cy come back with their tokens.
 	for conn, slot := range map[room.ConnID]int{1: 1, 2: 2} {
 		b.send(conn, wire.Join{Token: tokens[slot], Resuming: true})
+		if got := chatOf(b.peer(conn)); len(got) != 0 {
+			t.Errorf("slot %d, moved here with its session (and its chat), was sent the chat again: %q", slot, got)
+		}
 		w, ok := last[wire.Welcome](b.peer(conn))
 		if !ok || int(w.Slot) != slot || w.Token != tokens[slot] || w.State != wire.StateSetup {
 			t.Fatalf("slot %d coming back: Welcome %+v (%v), want its slot and token in setup", slot, w, ok)
@@ -139,6 +143,9 @@ func TestResumedLobbyKeepsTheLobby(t *testing.T) {
 	}
 	// Ada, who crashed, comes back with her token (a plain Rejoin).
 	b.send(3, wire.Join{Token: tokens[0], Name: "Ada"})
+	if got := chatOf(b.peer(3)); len(got) != 2 || got[0] != "gg, one more?" || got[1] != "sure" {
+		t.Errorf("Ada, back on a new program, was sent the chat %q; want the lobby's two lines", got)
+	}
 	w, ok := last[wire.Welcome](b.peer(3))
 	if !ok || w.Slot != 0 || w.State != wire.StateSetup {
 		t.Fatalf("Ada's Rejoin: Welcome %+v (%v), want slot 0 in setup", w, ok)
@@ -176,4 +183,16 @@ func TestResumedLobbyFreesSeatsNobodyTakes(t *testing.T) {
 	if !ok || len(st.Players) != 1 || st.Players[0].Slot != 1 || !st.Players[0].Host {
 		t.Errorf("roster after the timeout: %+v (%v), want Bob alone, hosting", st.Players, ok)
 	}
+}
+
+// chatOf returns the chat lines the peer received, without clearing its
+// inbox.
+func chatOf(p *peer) []string {
+	var out []string
+	for _, m := range p.got {
+		if c, ok := m.(wire.Chat); ok {
+			out = append(out, c.Text)
+		}
+	}
+	return out
 }
