@@ -3,8 +3,10 @@ package migrate
 // The lobby survives its host (docs/ARCHITECTURE.md, "When the host goes
 // away"). A player in a room's lobby (View.Lobby) follows its host as in a
 // game: the room's silence (its pings come four times a second) is said
-// after SilentAfter, when the old host is probed; after PlaySilence, or
-// the transport's timeout, the successor list is walked as in a game, and
+// after SilentAfter, when the old host is probed; at the transport's
+// timeout (3 s: not PlaySilence, for a lobby frees the seat of a guest it
+// lost, and a guest whose own machine stalled a second and a half must not
+// leave a host that is there) the successor list is walked as in a game, and
 // the first successor reached carries the lobby on (Serve: the client
 // opens a lobby from the session's, room.ResumeLobby). The others join it
 // with their tokens. A lobby plays nothing, so no majority is needed for

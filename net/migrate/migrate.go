@@ -354,7 +354,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			// The game flows (or has its own word: paused, lagging): a new
 			// silence begins afresh, and a probe still out is forgotten.
 			m.silence = roomHeard
-		case silence >= PlaySilence && len(v.List.List) > 0:
+		case silence >= PlaySilence && len(v.List.List) > 0 && !v.Lobby: // a lobby waits for the transport's timeout (lobby.go)
 			return m.cutWith(ErrSilent)
 		case m.silence == roomHeard:
 			m.silence = probing

@@ -83,7 +83,7 @@ func ResumeLobby(cfg Config, h LobbyHandover) *Room {
 			continue
 		}
 		s := &r.slots[i]
-		*s = slot{id: p.ID, name: p.Name, colour: p.Colour, ready: p.Ready, rtt: p.Ping, pinged: p.Ping, hashOnly: true, tokenHash: h.Tokens[i]}
+		*s = slot{id: p.ID, name: p.Name, colour: p.Colour, ready: p.Ready, rtt: p.Ping, hashOnly: true, tokenHash: h.Tokens[i]}
 		s.life.seat()
 		r.lobbyHeld.slots |= 1 << i
 	}
