@@ -701,14 +701,15 @@ func (a *App) keepSession() {
 		return
 	}
 	addr, key, gameID := rejoinAt(a.net.addr, nv.hostFingerprint(), a.joinedID, nv.roomHere, nv.slot, nv.succ)
-	playing := nv.phase == phasePlaying && nv.slot >= 0 && nv.token != ([16]byte{}) && !nv.ended
+	inLobby := lobbySeatKept(nv)
+	playing := (nv.phase == phasePlaying || inLobby) && nv.slot >= 0 && nv.token != ([16]byte{}) && !nv.ended
 	switch {
-	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key):
+	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key || a.saved.Lobby != inLobby):
 		// A new game, or the game moved: to a successor (host migration),
 		// or, where the room is ours, its first successor changed.
 		now := time.Now()
 		sv := savedSession{Addr: addr, Key: key, GameID: gameID, Room: nv.setup.Name, Slot: nv.slot,
-			Token: hex.EncodeToString(nv.token[:]), Saved: now, Seen: now}
+			Token: hex.EncodeToString(nv.token[:]), Saved: now, Seen: now, Lobby: inLobby}
 		a.net.mu.Lock()
 		if a.net.roomID != 0 && a.net.handovers == 0 && !nv.roomHere {
 			sv.RoomID = a.net.roomID // a room on a server: a Rejoin goes to it, not the server's default room

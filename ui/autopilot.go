@@ -145,7 +145,11 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 		case "start", "fly", "linger", "hold-lobby", "wait-players", "end-at":
 			want = 1
 		default:
-			return nil, fmt.Errorf("autopilot: unknown step %q", part)
+			n, ok := lobbySteps[st.op] // autopilot_lobby.go
+			if !ok {
+				return nil, fmt.Errorf("autopilot: unknown step %q", part)
+			}
+			want = n
 		}
 		if len(f)-1 != want {
 			return nil, fmt.Errorf("autopilot: step %q takes %d argument(s)", part, want)
@@ -158,7 +162,7 @@ func ParseAutopilot(script string, log io.Writer) (*Autopilot, error) {
 			st.setup = setup
 		} else if want == 1 {
 			st.arg = f[1]
-			if st.op != "join" {
+			if st.op != "join" && st.op != "say" {
 				n, err := strconv.Atoi(st.arg)
 				if err != nil || n <= 0 {
 					return nil, fmt.Errorf("autopilot: step %q: want a positive number", part)
@@ -191,7 +195,7 @@ func (ap *Autopilot) logf(format string, args ...any) {
 func (ap *Autopilot) pressRejoin(a *App, now time.Time) {
 	ap.lastTry = now
 	ap.logf("rejoining %s at %s", a.saved.Room, a.saved.Addr)
-	a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr})
+	a.emit(Intent{Kind: IntentRejoin, Addr: a.saved.Addr, Lobby: a.saved.Lobby})
 }
 
 // readyAgain presses Ready again in the lobby, as a player would, when the
@@ -331,6 +335,9 @@ func (ap *Autopilot) do(t *apTurn) apStatus {
 		return ap.apHostSteps(t)
 	case "quit":
 		return ap.apQuit(t)
+	}
+	if _, ok := lobbySteps[t.st.op]; ok {
+		return ap.apLobbyStep(t)
 	}
 	return apWait
 }

@@ -92,6 +92,7 @@ type Intent struct {
 	Kind     IntentKind
 	Game     lan.Game   // IntentJoinLAN
 	Rejoin   bool       // IntentJoinLAN: the game is the one this player crashed out of; come back with the kept token
+	Lobby    bool       // IntentRejoin: the kept seat is a lobby's (its host crashed in it; savedSession.Lobby)
 	Addr     string     // IntentJoinAddr, IntentRejoin, IntentJoinCode (the code)
 	Ready    bool       // IntentReady
 	Setup    game.Setup // IntentSetup
@@ -176,6 +177,9 @@ type flow struct {
 	hosting  bool   // the session is our own room
 	gameMenu bool   // the in-game menu is open
 	rejoin   bool   // the session is a rejoin with a kept token
+	// rejoinLobby: ... for a seat in a lobby, not a game: finding the room
+	// in its lobby is no news of a game that ended.
+	rejoinLobby bool
 	// awayEnded: a rejoin found the room in its lobby (the last game's
 	// results, or the rematch's setup): the game this player crashed out
 	// of ended while it was away. The lobby says so, and who hosts now,
@@ -267,6 +271,7 @@ func (f *flow) applyMenu(in Intent) []effect {
 		f.screen = screenReplay
 	case IntentRejoin:
 		f.notice, f.joinErr, f.target, f.hosting, f.rejoin = "", "", in.Addr, false, true
+		f.rejoinLobby = in.Lobby
 		f.screen = screenJoin
 		return []effect{{kind: effDial, addr: in.Addr, rejoin: true}}
 	case IntentQuit:
@@ -318,6 +323,7 @@ func (f *flow) applyJoin(in Intent) []effect {
 			return nil
 		}
 		f.joinErr, f.target, f.hosting, f.rejoin = "", gameName(in.Game), false, in.Rejoin
+		f.rejoinLobby = false
 		return []effect{{kind: effDial, addr: in.Game.Addr.String(), rejoin: in.Rejoin, gameID: in.Game.ID, hostFP: in.Game.Fingerprint}}
 	case IntentJoinCode:
 		if f.target != "" {
@@ -500,7 +506,7 @@ func (f *flow) observe(n netStatus) []effect {
 		case phaseLobby:
 			// A kept token is for a game that was running (ui/rejoin.go):
 			// a lobby is its end.
-			f.screen, f.awayEnded, f.awayShown = screenLobby, f.rejoin, false
+			f.screen, f.awayEnded, f.awayShown = screenLobby, f.rejoin && !f.rejoinLobby, false
 		case phaseStarting, phasePlaying:
 			// A game in progress: watching, or back in our own slot,
 			// once the snapshot has caught us up.

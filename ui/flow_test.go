@@ -503,6 +503,7 @@ func TestFlowRejoinAfterTheGameEnded(t *testing.T) {
 		{"rejoin from the LAN list", Intent{Kind: IntentJoinLAN, Game: lanGame("run", true), Rejoin: true}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, true},
 		{"rejoin, game running", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseStarting, room: wire.StateRunning}, screenPlay, false},
 		{"plain join", Intent{Kind: IntentJoinAddr, Addr: "192.0.2.7:7777"}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, false},
+		{"rejoin of a lobby's seat (its host crashed in it)", Intent{Kind: IntentRejoin, Addr: "192.0.2.7:7777", Lobby: true}, netStatus{active: true, phase: phaseLobby, room: wire.StateSetup}, screenLobby, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

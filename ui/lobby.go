@@ -53,6 +53,7 @@ type lobbyScreen struct {
 
 	players  []wire.Player // the roster at the last update, to see who left
 	left     string        // who left the room, said in the hint for leftLeft ticks
+	moves    int           // the host migrations the lobby has told of (lobbyMovedLine)
 	leftLeft int
 }
 
@@ -225,7 +226,7 @@ func (s *lobbyScreen) update(Intents) error {
 		s.setupSig, s.rosterSig = "", "" // shown again once connected (the room may have moved to a server)
 		return nil
 	}
-	s.title.Label = nv.setup.Name
+	s.title.Label = lobbyTitle(nv)
 	switch id, srv, _ := nv.serverRoom(); {
 	case id != 0:
 		s.where.Label = serverWhere(id, srv, a.flow.hosting, nv)
@@ -237,7 +238,7 @@ func (s *lobbyScreen) update(Intents) error {
 	case nv.active():
 		s.where.Label = "at " + nv.addr()
 	}
-	s.invite.update(a.flow.hosting, nv)
+	s.invite.update(a.flow.hosting || nv.roomHere, nv) // a room taken over is ours too: its code, with our own addresses
 	s.move.update(a)
 	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
@@ -304,10 +305,16 @@ func (s *lobbyScreen) update(Intents) error {
 	if gone := departures(s.players, nv.setup.Players); len(gone) > 0 {
 		s.left, s.leftLeft = strings.Join(gone, ", ")+" left the room.", leftTicks
 	}
+	if line := lobbyMovedLine(nv, &s.moves); line != "" {
+		s.left, s.leftLeft = line, leftTicks
+	}
 	s.players = append(s.players[:0], nv.setup.Players...)
 	if s.leftLeft > 0 {
 		s.leftLeft--
 		s.hint.Label = s.left
+	}
+	if line := lobbyHostLine(nv); line != "" {
+		s.hint.Label = line
 	}
 	if nv.phase.String() == "starting" {
 		s.hint.Label = "Starting…"

@@ -55,7 +55,7 @@ func newMenuScreen(a *App) *menuScreen {
 	if sv := a.saved; sv != nil {
 		// The game this player crashed out of is still running: back in.
 		s.rejoinLabel = sv.rejoinLabel(time.Now())
-		s.rejoin = t.button(s.rejoinLabel, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr}, stretchRow(), t.size(280, 0))
+		s.rejoin = t.button(s.rejoinLabel, a.emit, Intent{Kind: IntentRejoin, Addr: sv.Addr, Lobby: sv.Lobby}, stretchRow(), t.size(280, 0))
 		buttons.AddChild(s.rejoin)
 	}
 	s.opened = a.pointer

@@ -501,6 +501,11 @@ type netView struct {
 	// code carries it), else invalid.
 	portmap  portmap.Status
 	external netip.AddrPort
+
+	// The lobby's side of a host migration (lobbyhandover.go).
+	lobbyQuiet time.Duration // how long the room has said nothing while we sit in its lobby (lockstep.LobbySilence)
+	moves      int           // the host migrations seen (a lobby's too): the lobby says who hosts after one
+	mover      int           // the slot hosting since the last of them
 }
 
 // read fills v from g's session, if it has a client yet. It reuses v's
@@ -543,6 +548,7 @@ func (g *netGame) read(v *netView) {
 		v.stats = s.Stats()
 		v.rewound, v.stopped = s.Rewound(), s.StoppedText()
 		v.silence = s.RoomSilence()
+		v.lobbyQuiet = s.LobbySilence()
 		chat := s.Chat()
 		if len(chat) != len(v.chat) || (len(chat) > 0 && chat[len(chat)-1] != v.chat[len(v.chat)-1]) {
 			v.chat = append(v.chat[:0], chat...)
@@ -608,6 +614,10 @@ func (g *netGame) read(v *netView) {
 		}
 		log.Printf("rockstep: the host went away; the player in slot %d hosts the game now", slot)
 		v.news = append(v.news, news{newsHosts, slot})
+	}
+	v.moves, v.mover = g.handovers, -1
+	if g.handovers > 0 {
+		_, v.mover = c.Handovers()
 	}
 }
 

@@ -47,6 +47,9 @@ type savedSession struct {
 	// holds its place about rejoinHold from then, and the Rejoin button
 	// counts that down. Zero in a file from before it was kept.
 	Seen time.Time `json:"seen,omitzero"`
+	// Lobby: the seat is in a lobby, not a game: the room's host, which
+	// crashed there, finds it at its first successor (keepSession).
+	Lobby bool `json:"lobby,omitempty"`
 }
 
 // rejoinHold is how long a room holds the place of a player whose

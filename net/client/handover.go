@@ -108,15 +108,21 @@ func (c *Client) view() migrate.View {
 			members++
 		}
 	}
+	lobby := c.s.Phase() == lockstep.Lobby && c.s.Slot() >= 0
+	silence := c.s.RoomSilence()
+	if lobby {
+		silence = c.s.LobbySilence()
+	}
 	return migrate.View{
 		Vacancy:    c.s.RoomStatus().Vacant != 0,
 		Deserted:   apart && 2*bits.OnesCount8(absent) > members,
 		Playing:    c.s.Phase() == lockstep.Playing && !ended,
 		Catching:   c.s.CatchingUp(),
+		Lobby:      lobby,
 		Asked:      c.s.HandoverAsked(),
 		Migrating:  c.s.Migrating(),
 		TurnedAway: c.s.TurnedAway(),
-		Silence:    c.s.RoomSilence(),
+		Silence:    silence,
 		List:       c.s.Successors(),
 		Slot:       c.s.Slot(),
 		Turn:       turn,
@@ -128,7 +134,7 @@ func (c *Client) view() migrate.View {
 // machine read the session; c.mu is held.
 func (c *Client) stepHandover(now time.Duration) {
 	v := c.view()
-	if c.standby != nil && c.s.Phase() == lockstep.Playing {
+	if ph := c.s.Phase(); c.standby != nil && (ph == lockstep.Playing || ph == lockstep.Lobby) {
 		c.s.SetStandby(wire.Standby{Port: c.standby.Port(), Key: c.standby.Key(), Reach: c.m.Reach(now, v), Probed: c.m.Tried(now, v), Outside: c.standbyOutside()})
 	}
 	c.perform(c.m.Step(now, v))
@@ -378,10 +384,22 @@ func (c *Client) answers(ctx context.Context, addr, fp string, timeout time.Dura
 func (c *Client) takeOver(expected uint8) func(context.Context) error {
 	c.mu.Lock()
 	st, ok := c.s.State()
+	lst, inLobby := c.s.LobbyState()
 	c.mu.Unlock()
+	if !ok && inLobby {
+		return c.takeOverLobby(lst)
+	}
 	if !ok {
 		return nil
 	}
+	hcfg := c.successorHostConfig()
+	h := host.NewResumed(hcfg, host.HandoverOf(st, expected))
+	return c.serveAdopted(h, st.Successors.Listing, st.Next)
+}
+
+// successorHostConfig is the settings of the room this player opens when
+// it carries the game (or its lobby) on: HostConfig's, or a window's.
+func (c *Client) successorHostConfig() host.Config {
 	hcfg := c.opt.HostConfig
 	if hcfg.Room.MaxPlayers == 0 {
 		hcfg = host.LAN()
@@ -394,9 +412,15 @@ func (c *Client) takeOver(expected uint8) func(context.Context) error {
 		}
 	}
 	hcfg.Handover = true
-	h := host.NewResumed(hcfg, host.HandoverOf(st, expected))
+	return hcfg
+}
+
+// serveAdopted serves h on the standby socket, lists it on the LAN under
+// the game's listing id, and joins this player's session to it over a
+// pipe; next is the turn its room opened at (the machine's Served).
+func (c *Client) serveAdopted(h *host.Host, listing [8]byte, next uint32) func(context.Context) error {
 	c.standby.Adopt(h)
-	if name := c.opt.ListAs; name != "" && st.Successors.Listing != ([8]byte{}) {
+	if name := c.opt.ListAs; name != "" && listing != ([8]byte{}) {
 		if err := c.standby.AdvertiseLAN(name); err != nil {
 			log.Printf("rockstep: the game goes on here, but cannot be listed on the LAN: %v", err)
 		}
@@ -405,7 +429,7 @@ func (c *Client) takeOver(expected uint8) func(context.Context) error {
 	h.Attach(p)
 	c.mu.Lock()
 	c.s.Migrate()
-	c.m.Served(st.Next)
+	c.m.Served(next)
 	c.adopted = h
 	c.mu.Unlock()
 	return func(ctx context.Context) error { return c.runPipe(ctx, p) }

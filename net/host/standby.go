@@ -269,3 +269,37 @@ func HandoverOf(st lockstep.State, expected uint8) room.Handover {
 		History: st.History, NewHost: st.Names[st.Slot], Host: uint8(st.Slot), Listing: st.Successors.Listing,
 	}
 }
+
+// NewResumedLobby returns a host whose default room carries on the lobby
+// of a host that went away (room.ResumeLobby), under the same name and
+// LAN listing id.
+func NewResumedLobby(cfg Config, hd room.LobbyHandover) *Host {
+	h := New(cfg)
+	hr := h.rooms[DefaultRoom]
+	rc := h.cfg.Room
+	rc.RoomID = DefaultRoom
+	rc.Name = hr.r.Name()
+	if hd.Name != "" {
+		rc.Name = hd.Name
+	}
+	if hd.MaxSlots > 0 {
+		rc.MaxPlayers = int(hd.MaxSlots) // the seats the lobby offered
+	}
+	rc.Random = rand.Reader
+	rc.Hosts = h.hostsOf(DefaultRoom)
+	hr.r = room.ResumeLobby(rc, hd)
+	if hd.Listing != ([8]byte{}) {
+		h.lanID = hex.EncodeToString(hd.Listing[:])
+		h.toldRoom = true
+	}
+	return h
+}
+
+// LobbyHandoverOf is what a successor's room needs from its player's
+// lobby state st: the seats with a token are held for their players.
+func LobbyHandoverOf(st lockstep.LobbyState) room.LobbyHandover {
+	return room.LobbyHandover{
+		Game: st.Game, Name: st.Room, Revision: st.Revision, Setup: st.Setup.Setup, MaxSlots: st.Setup.MaxSlots,
+		Roster: st.Setup.Players, Tokens: st.Successors.Tokens, Chat: st.Chat, Host: uint8(st.Slot), Listing: st.Successors.Listing,
+	}
+}

@@ -128,6 +128,9 @@ func (s *Session) resumePoint() uint32 {
 // joins the successor's room as a plain rejoin with its token, to catch up
 // from that room's snapshot instead (CatchingUp).
 func (s *Session) Migrate() bool {
+	if s.phase == Lobby {
+		return s.migrateLobby()
+	}
 	g := &s.game
 	if s.CatchingUp() {
 		s.hand.asked, s.hand.migrating, s.hand.away = false, true, false
@@ -200,7 +203,7 @@ func (s *Session) SetStandby(sb wire.Standby) {
 }
 
 func (s *Session) sendStandby() {
-	if s.haveStandby && s.phase == Playing && s.room.slot >= 0 && !s.hand.migrating {
+	if s.haveStandby && (s.phase == Playing || s.phase == Lobby) && s.room.slot >= 0 && !s.hand.migrating {
 		s.send(s.standby)
 	}
 }

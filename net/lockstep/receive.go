@@ -21,6 +21,8 @@ type roomView struct {
 	lastJoin time.Duration
 	heardAt  time.Duration // session clock: the last master packet, status or start from the room
 	heard    bool          // heardAt is set
+	wordAt   time.Duration // session clock: the last frame of any kind from the room (LobbySilence)
+	word     bool          // wordAt is set
 }
 
 // EventKind says what an Event reports.
@@ -79,6 +81,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		s.stats.MalformedIn++
 		return
 	}
+	s.room.wordAt, s.room.word = s.now, true
 	if typ == wire.TypeMasterPacket {
 		if err := s.mp.DecodePayload(payload); err != nil {
 			s.stats.MalformedIn++
@@ -189,6 +192,10 @@ func (s *Session) sendJoin() {
 }
 
 func (s *Session) onWelcome(w wire.Welcome) {
+	if s.hand.migrating && s.phase == Lobby {
+		s.onLobbyResumed(w)
+		return
+	}
 	if s.hand.migrating {
 		s.onResumed(w)
 		s.sendStandby()

@@ -189,6 +189,7 @@ type Action struct {
 type View struct {
 	Playing    bool            // a game runs here and has not ended
 	Catching   bool            // ... or this player, back in it, waits for the room's snapshot (lockstep.Session.CatchingUp)
+	Lobby      bool            // this player holds a seat in a room's lobby: it is carried on as a game is (lobby.go)
 	Asked      bool            // the room said it is going (HandoverAsked)
 	Migrating  bool            // the session sends a resuming Join (Migrating)
 	TurnedAway bool            // ... and that room does not host the game (TurnedAway)
@@ -394,7 +395,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		if m.cut {
 			return nil // the connection ends: Lost comes next
 		}
-		if !v.Playing && !(v.Catching && v.Asked) {
+		if !v.Playing && !v.Lobby && !(v.Catching && v.Asked) {
 			m.silence = roomHeard
 			return nil
 		}
@@ -412,7 +413,7 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			// The game flows (or has its own word: paused, lagging): a new
 			// silence begins afresh, and a probe still out is forgotten.
 			m.silence = roomHeard
-		case silence >= PlaySilence && len(v.List.List) > 0 && (m.silence != hostAlive || silence >= AliveSilence):
+		case silence >= PlaySilence && len(v.List.List) > 0 && !v.Lobby && (m.silence != hostAlive || silence >= AliveSilence): // a lobby waits for the transport's timeout (lobby.go)
 			return m.cutWith(ErrSilent)
 		case m.silence == roomHeard:
 			m.silence = probing
@@ -437,6 +438,9 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 	case Hosting:
 		if v.Asked && !m.cut {
 			return m.cutWith(ErrHandover)
+		}
+		if m.hostsLobby(v) {
+			return nil
 		}
 		if m.hosting == leading && !v.Vacancy && len(v.List.List) > 0 {
 			// The successors while every member plays here: the list the
@@ -514,7 +518,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	switch {
 	case prev == Over:
 		return []Action{{Kind: GiveUp, Err: m.why}}
-	case !v.Playing && !v.Catching || len(v.List.List) == 0,
+	case !v.Playing && !v.Catching && !v.Lobby || len(v.List.List) == 0,
 		m.role == owner && prev == Hosting && m.hosting != yielding:
 		// No game to carry on (or the room this player ran from the start
 		// went away with it, as the player closed it): it ends as the
@@ -531,7 +535,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		// every walk goes over it all.
 		list = m.list
 	}
-	m.list, m.slot, m.noWorld = append(m.list[:0], list...), v.Slot, !v.Playing
+	m.list, m.slot, m.noWorld = append(m.list[:0], list...), v.Slot, !v.Playing && !v.Lobby
 	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
 	if prev == Following && m.net && !m.asked {
 		m.left = m.addr // the host lost, not gone by its word: it may be heard again
@@ -772,7 +776,7 @@ func (m *Machine) ProbeTargets(v View) []wire.Successor {
 	switch {
 	case lost:
 		list = m.list // the room lists no one away from it: the successors from before
-	case !v.Playing:
+	case !v.Playing && !v.Lobby:
 		return out
 	}
 	for _, c := range list {

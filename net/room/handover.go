@@ -121,14 +121,14 @@ func (r *Room) claims(i int, addr netip.Addr, port uint16) bool {
 // successors returns the current successor list.
 func (r *Room) successors() wire.Successors {
 	out := wire.Successors{Game: r.game, Turn: r.nextTurn, Listing: r.listing}
-	if r.state != wire.StateRunning {
+	if !r.successionOpen() {
 		return out
 	}
 	var cand uint8
 	var addrs [game.MaxPlayers]netip.Addr
 	for i := range r.slots {
 		s := &r.slots[i]
-		if _, addr, ok := r.standbyOf(i); ok && s.life.staying() {
+		if _, addr, ok := r.standbyOf(i); ok && r.inSuccession(s) {
 			cand |= 1 << i
 			addrs[i] = addr
 		}
@@ -192,7 +192,7 @@ func (r *Room) successors() wire.Successors {
 		}
 	}
 	for i := range r.slots {
-		if s := &r.slots[i]; s.life.staying() {
+		if s := &r.slots[i]; r.inSuccession(s) {
 			out.Tokens[i] = r.tokenHash(i)
 		}
 	}
@@ -208,7 +208,7 @@ func (r *Room) successors() wire.Successors {
 func (r *Room) majorityReaches(cand uint8) uint8 {
 	members := 0
 	for i := range r.slots {
-		if r.slots[i].life.staying() {
+		if r.inSuccession(&r.slots[i]) {
 			members++
 		}
 	}
@@ -239,7 +239,7 @@ func (r *Room) tokenHash(i int) [16]byte {
 // updateSuccessors sends the successor list when it changed, or when
 // force is set, or now and then.
 func (r *Room) updateSuccessors(force bool) {
-	if r.state != wire.StateRunning {
+	if !r.successionOpen() {
 		return
 	}
 	sc := r.successors()

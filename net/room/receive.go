@@ -152,6 +152,7 @@ func (r *Room) Tick(now time.Duration) {
 	switch r.state {
 	case wire.StateSetup:
 		r.pingMembers()
+		r.tickLobbyHeld()
 		r.tickFinal() // the last game's world for a player back after the rematch's reset
 		if now-r.lastSetup >= r.cfg.StatusEvery {
 			r.broadcastSetup()

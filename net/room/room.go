@@ -236,6 +236,7 @@ type Room struct {
 	awaitUntil  time.Duration // 0: not yet set
 	historyFrom uint32        // the oldest master turn a resuming player can be sent
 	resumedAt   uint32        // the first turn this room compiled itself (Resume's h.Next)
+	lobbyHeld   lobbyHold     // a lobby carried on by ResumeLobby: the seats held for its players (lobbyhandover.go)
 
 	pace roomPace // games at a person's pace (pace.go)
 

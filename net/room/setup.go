@@ -43,7 +43,10 @@ func (r *Room) onJoin(conn ConnID, m *member, j wire.Join) {
 	}
 	var zero [16]byte
 	if j.Token != zero && r.handed {
-		if !r.resumeJoin(conn, j) && !r.seatReturning(conn, j) { // back after the rematch's reset (rematch.go)
+		switch {
+		case r.resumeJoin(conn, j):
+			r.lobbyChatTo(conn, j) // a resumed lobby's chat, for a player back on a new program (lobbyhandover.go)
+		case !r.seatReturning(conn, j): // back after the rematch's reset (rematch.go)
 			r.drop(DropSpoof)
 			r.send(conn, wire.Refuse{Reason: wire.RefuseBadToken})
 		}

@@ -130,8 +130,10 @@ func (r *Room) adaptTiming(t uint32, mt *wire.MasterTurn) {
 // the lobby shows pings and a game starts with the delay the network
 // needs; while a game runs, the players' own reports (which include the
 // turn round trip) take over, bounded by the acknowledgement waits the
-// room times (measure.go).
-const roomPingEvery = 500 * time.Millisecond
+// room times (measure.go). A Ping is also the room's word in a quiet
+// lobby: every quarter second, so that half a second without one is news
+// (lockstep.Session.LobbySilence: "waiting for the host…").
+const roomPingEvery = 250 * time.Millisecond
 
 // pingMembers sends a Ping to every member now and then.
 func (r *Room) pingMembers() {

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"strings"
+
+	"rockstep/net/lockstep"
+)
+
+// The lobby's words when its host goes away (docs/ARCHITECTURE.md, "When
+// the host goes away"): the silence at once, then who hosts; and, since
+// the room keeps its name when it moves, who hosts it beside the name.
+
+// lobbyHostLine is the lobby's hint while the room says nothing (its pings
+// come four times a second): "" while it speaks.
+func lobbyHostLine(nv *netView) string {
+	if nv.lobbyQuiet >= lockstep.SilentAfter {
+		return "Waiting for the host… (no word from it)"
+	}
+	return ""
+}
+
+// lobbyMovedLine is what the lobby says once when the room moved to a
+// successor since it last told: "" if there is nothing new. told is one
+// more than the moves it knew of (0: none seen yet: the moves before the
+// lobby opened, a game's, are not news here).
+func lobbyMovedLine(nv *netView, told *int) string {
+	if *told == 0 || nv.moves+1 <= *told {
+		*told = max(*told, nv.moves+1)
+		return ""
+	}
+	*told = nv.moves + 1
+	if nv.mover == nv.slot {
+		return "The host left: you host the room now."
+	}
+	return "The host left: " + nv.playerName(nv.mover) + " hosts the room now."
+}
+
+// lobbyTitle is the lobby's heading: the room's name, and who hosts it
+// when the name is another player's ("Ada’s game", the Host button's,
+// kept when the room moved to Bob: "Ada’s game · hosted by Bob"). Every
+// screen reads it from the roster, so they say the same.
+func lobbyTitle(nv *netView) string {
+	name := nv.setup.Name
+	host, other := "", false
+	for _, p := range nv.setup.Players {
+		switch {
+		case p.Host:
+			host = p.Name
+		case p.Name != "" && strings.HasPrefix(name, p.Name):
+			other = true
+		}
+	}
+	if other && host != "" && !strings.HasPrefix(name, host) {
+		return name + " · hosted by " + host
+	}
+	return name
+}
+
+// lobbySeatKept reports whether this player's seat in its lobby is kept on
+// disk as a game's is (keepSession): the player hosts the room here and a
+// successor is named, so that if this machine crashes the lobby goes on
+// there, with this seat held for its token, and Rejoin on the main menu
+// takes it back. A guest's seat is not kept: a lobby frees the seat of a
+// guest whose connection it lost.
+func lobbySeatKept(nv *netView) bool {
+	return nv.phase == phaseLobby && nv.roomHere && nv.slot >= 0 && nv.token != ([16]byte{}) &&
+		len(nv.succ.List) > 0 && nv.succ.Game == nv.setup.Game
+}

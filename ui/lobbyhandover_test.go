@@ -1,0 +1,86 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	"rockstep/net/wire"
+)
+
+// TestLobbyHandoverWords: a lobby whose host fell silent says so; once
+// the room moved it says who hosts, once (not for a move before the lobby
+// opened); and a room that kept its old host's name says who hosts it.
+func TestLobbyHandoverWords(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Ada"}, {Slot: 1, Name: "Bob", Host: true}, {Slot: 2, Name: "Cy"}}
+	nv := &netView{slot: 2, setup: wire.SetupState{Name: "Ada", Players: roster}, mover: -1}
+
+	if got := lobbyHostLine(nv); got != "" {
+		t.Errorf("a lobby that speaks: %q, want nothing", got)
+	}
+	nv.lobbyQuiet = 600 * time.Millisecond
+	if got := lobbyHostLine(nv); got != "Waiting for the host… (no word from it)" {
+		t.Errorf("a silent lobby: %q", got)
+	}
+
+	told := 0
+	if got := lobbyMovedLine(nv, &told); got != "" {
+		t.Errorf("no move yet: %q", got)
+	}
+	nv.moves, nv.mover = 1, 1
+	if got := lobbyMovedLine(nv, &told); got != "The host left: Bob hosts the room now." {
+		t.Errorf("after the move: %q", got)
+	}
+	if got := lobbyMovedLine(nv, &told); got != "" {
+		t.Errorf("the same move again: %q, want it said once", got)
+	}
+	nv.moves, nv.mover = 2, 2
+	if got := lobbyMovedLine(nv, &told); got != "The host left: you host the room now." {
+		t.Errorf("the room moved to us: %q", got)
+	}
+	rematch := 0 // a lobby opened after a game that moved: old news
+	if got := lobbyMovedLine(nv, &rematch); got != "" {
+		t.Errorf("a lobby opened after the moves: %q, want nothing", got)
+	}
+
+	nv.setup.Name = "Ada’s game"
+	if got := lobbyTitle(nv); got != "Ada’s game · hosted by Bob" {
+		t.Errorf("title of Ada's room hosted by Bob: %q", got)
+	}
+	nv.setup.Name = "Friday night"
+	if got := lobbyTitle(nv); got != "Friday night" {
+		t.Errorf("title of a room named after no player: %q", got)
+	}
+	nv.setup.Name = "Bob’s game"
+	if got := lobbyTitle(nv); got != "Bob’s game" {
+		t.Errorf("title of Bob's room hosted by Bob: %q", got)
+	}
+}
+
+// TestLobbySeatKept: the seat of a player who hosts its lobby here is kept
+// on disk once a successor is named for that lobby (the lobby goes on
+// there if this machine crashes); a guest's, or one with no successor, is
+// not.
+func TestLobbySeatKept(t *testing.T) {
+	succ := wire.Successors{Game: 3, List: []wire.Successor{{Slot: 1}}}
+	host := netView{phase: phaseLobby, roomHere: true, slot: 0, token: [16]byte{9}, setup: wire.SetupState{Game: 3}, succ: succ}
+	tests := []struct {
+		name string
+		mod  func(v *netView)
+		want bool
+	}{
+		{"the host, a successor named", func(*netView) {}, true},
+		{"a guest", func(v *netView) { v.roomHere = false }, false},
+		{"no successor", func(v *netView) { v.succ = wire.Successors{Game: 3} }, false},
+		{"a list of another game", func(v *netView) { v.succ.Game = 2 }, false},
+		{"playing (keepSession's other case)", func(v *netView) { v.phase = phasePlaying }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v := host
+			tc.mod(&v)
+			if got := lobbySeatKept(&v); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
