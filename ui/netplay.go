@@ -63,7 +63,7 @@ type netPlayScreen struct {
 	specOf  draw.Label
 	netLine draw.Label
 	netS    string
-	netOf   [3]int
+	netOf   [4]int
 
 	// news is the last thing the room told of the players (who left, was
 	// dropped or came back; newsKind says which, 0 for the screen's own
@@ -539,9 +539,9 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD
 	if me >= 0 && me < game.MaxPlayers && nv.status.Slow&(1<<me) != 0 {
 		slow = 1 // the room sees this machine fall behind: its delay is ours
 	}
-	if s.netS == "" || s.netOf != [3]int{rtt, delay, slow} {
-		s.netOf = [3]int{rtt, delay, slow}
-		s.netS = netLine(rtt, delay, slow == 1)
+	if s.netS == "" || s.netOf != [4]int{rtt, delay, slow, st.TPS} {
+		s.netOf = [4]int{rtt, delay, slow, st.TPS}
+		s.netS = netLine(rtt, delay, st.TPS, slow == 1)
 	}
 	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, palette.Dim, 1)
 }
@@ -566,9 +566,12 @@ const silentPing = time.Second
 
 // netLine is the connection line at the bottom right: ping and input
 // delay in ms; rtt < 0 (the room silent) reads "—", delay < 0 (a
-// spectator's) is not shown; slow says the delay is this machine's doing
-// (the room's Slow status for our slot), not the network's.
-func netLine(rtt, delay int, slow bool) string {
+// spectator's) is not shown. When the delay is this machine's doing, not
+// the network's, it says so: tps is the tick rate the session sustains
+// (ticks a second, lockstep.Stats.TPS; 0 before it is measured), and
+// below game.TicksPerSecond the room lengthens the turns for it
+// (net/room/timing.go); roomSlow is the room's Slow status for our slot.
+func netLine(rtt, delay, tps int, roomSlow bool) string {
 	ping := "ping —"
 	if rtt >= 0 {
 		ping = "ping " + strconv.Itoa(rtt) + " ms"
@@ -576,7 +579,9 @@ func netLine(rtt, delay int, slow bool) string {
 	switch {
 	case delay < 0:
 		return ping
-	case slow:
+	case tps > 0 && tps < game.TicksPerSecond:
+		return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms: this computer runs " + strconv.Itoa(tps) + " of " + strconv.Itoa(game.TicksPerSecond) + " ticks a second"
+	case roomSlow:
 		return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms: this computer is slow"
 	}
 	return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms"
