@@ -3,6 +3,9 @@ package ui
 import (
 	"fmt"
 	"image"
+	"net/netip"
+	"rockstep/net/lan"
+	"strings"
 	"testing"
 
 	"github.com/ebitenui/ebitenui/widget"
@@ -92,6 +95,78 @@ func TestLobbyHoldsStill(t *testing.T) {
 								t.Errorf("%d players, ready=%v: roster row %d is at %v, was at %v", n, ready, i, r, was)
 							}
 						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// lanGamesOf returns n joinable games on the LAN.
+func lanGamesOf(n int) []lan.Game {
+	var games []lan.Game
+	for i := range n {
+		games = append(games, lan.Game{
+			ID: fmt.Sprintf("g%d", i), Addr: netip.AddrPortFrom(netip.AddrFrom4([4]byte{192, 168, 1, byte(10 + i)}), wire.DefaultPort),
+			Name: fmt.Sprintf("Game %d", i+1), Host: fmt.Sprintf("Host %d", i+1), Players: 1, Max: 8,
+			State: wire.StateSetup.String(), Version: wire.Version, Compatible: true,
+		})
+	}
+	return games
+}
+
+// TestJoinHoldsStill: as games appear on the LAN and go, the Join
+// screen's list rows, its address field, its Join and Back buttons keep
+// their place (a row its top left corner: the last may be a line that
+// counts the games left out), at the three sizes, with a known server or
+// none.
+func TestJoinHoldsStill(t *testing.T) {
+	for _, sz := range layoutSizes {
+		for _, servers := range []int{0, 1} {
+			t.Run(fmt.Sprintf("%dx%d servers=%d", sz.W, sz.H, servers), func(t *testing.T) {
+				fake := &lan.Fake{}
+				a, err := NewApp(Options{ConfigDir: t.TempDir(), Silent: true, Discovery: fake})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if servers > 0 {
+					// A server on loopback where nothing answers: its rooms
+					// take the list's lower part, and the LAN list is shorter.
+					a.settings.Servers = []KnownServer{{Addr: "127.0.0.1:9"}}
+				}
+				a.screenW, a.screenH = float64(sz.W), float64(sz.H)
+				a.th = nil
+				s := newJoinScreen(a)
+				was := map[string]image.Rectangle{}
+				looking := false
+				for _, n := range []int{0, 1, 2, 4, 8, 2, 0} {
+					fake.Set(lanGamesOf(n))
+					if n == 0 || looking { // no games: one line, "Looking for games"
+						for k := range was {
+							if strings.HasPrefix(k, "list row") {
+								delete(was, k)
+							}
+						}
+					}
+					looking = n == 0
+					s.refresh()
+					layOut(a, s.top, sz.W, sz.H)
+					at := map[string]image.Rectangle{
+						"address field": s.addr.GetWidget().Rect,
+						"Join":          s.join.GetWidget().Rect,
+						"list":          s.list.GetWidget().Rect,
+					}
+					for i, k := range s.list.Children() {
+						at[fmt.Sprintf("list row %d", i)] = k.GetWidget().Rect
+					}
+					for name, r := range at {
+						if !r.In(image.Rect(0, 0, sz.W, sz.H)) {
+							t.Errorf("%d games: %s %v is outside the window", n, name, r)
+						}
+						if w, ok := was[name]; ok && w != r && (!strings.HasPrefix(name, "list row") || w.Min != r.Min) {
+							t.Errorf("%d games: %s is at %v, was at %v", n, name, r, w)
+						}
+						was[name] = r
 					}
 				}
 			})
