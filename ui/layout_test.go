@@ -173,3 +173,60 @@ func TestJoinHoldsStill(t *testing.T) {
 		}
 	}
 }
+
+// resultsOf returns the results of a game of n players in mode.
+func resultsOf(mode game.Mode, n int) game.Results {
+	r := game.Results{Tick: 3600, Mode: mode, Over: true, Winner: -1, Wave: 3, N: n}
+	for i := range n {
+		r.Lines[i] = game.Standing{Slot: int8(i), Name: fmt.Sprintf("Player %d", i+1), Score: uint32(1000 * (n - i)), Lives: 1, Kills: uint16(i)}
+	}
+	if mode == game.Versus {
+		r.Winner, r.Lines[0].Winner = 0, true
+	}
+	return r
+}
+
+// TestResultsHoldStill: the results' buttons keep their place whether
+// the game had one player or eight, and when the room goes away (a line
+// then says why Back to lobby is off); the table's rows start where they
+// did. At the three sizes, co-op and versus.
+func TestResultsHoldStill(t *testing.T) {
+	for _, sz := range layoutSizes {
+		for _, mode := range []game.Mode{game.Coop, game.Versus} {
+			t.Run(fmt.Sprintf("%dx%d %v", sz.W, sz.H, mode), func(t *testing.T) {
+				a := newTestApp(t, nil)
+				a.screenW, a.screenH = float64(sz.W), float64(sz.H)
+				a.th = nil
+				was := map[string]image.Rectangle{}
+				for _, n := range []int{1, 2, 4, 8} {
+					for _, gone := range []string{"", "The room has closed: the host left."} {
+						a.nv.results, a.nv.slot = resultsOf(mode, n), 0
+						a.nv.setup = lobbyRoster(n, true)
+						a.flow.roomGone = ""
+						s := newResultsScreen(a)
+						a.flow.roomGone = gone
+						if err := s.update(Intents{}); err != nil {
+							t.Fatal(err)
+						}
+						layOut(a, s.top, sz.W, sz.H)
+						at := map[string]image.Rectangle{"Back to lobby": s.rematch.GetWidget().Rect}
+						for _, f := range s.top.GetFocusers() {
+							if b, ok := f.(*widget.Button); ok {
+								at[b.Text().Label] = b.GetWidget().Rect
+							}
+						}
+						for name, r := range at {
+							if !r.In(image.Rect(0, 0, sz.W, sz.H)) {
+								t.Errorf("%d players: %s %v is outside the window", n, name, r)
+							}
+							if w, ok := was[name]; ok && w != r {
+								t.Errorf("%d players, room gone %v: %s is at %v, was at %v", n, gone != "", name, r, w)
+							}
+							was[name] = r
+						}
+					}
+				}
+			})
+		}
+	}
+}

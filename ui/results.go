@@ -205,16 +205,28 @@ func newResultsScreen(a *App) *resultsScreen {
 		}
 		s.shown = append(s.shown, line)
 	}
+	// Rows left blank up to the most players a game has, so that the
+	// buttons under the table are where they were after any game.
+	for range game.MaxPlayers - len(lines) {
+		table.AddChild(t.text(" ", &t.smallFace, palette.Dim, mid), widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(20, 20))),
+			t.text(" ", &t.bodyFace, palette.Dim, mid), t.text(" ", &t.bodyFace, palette.Dim, mid), t.text(" ", &t.bodyFace, palette.Dim, mid))
+		if versus {
+			table.AddChild(t.text(" ", &t.bodyFace, palette.Dim, mid))
+		}
+	}
 	col.AddChild(table)
 	// A co-op game enters the local player's own score in the high scores.
 	best := -1
 	if res.Mode == game.Coop {
 		best = a.recordScore(highscore.Coop, &s.world, nv.slot, "co-op "+strconv.FormatUint(s.world.Setup.Seed, 10)+" "+strconv.FormatUint(uint64(s.world.Tick), 10))
 	}
+	// The line of a new high score, or a blank one in its place.
+	record := " "
 	if best >= 0 {
-		col.AddChild(t.text("A new co-op high score for you: #"+strconv.Itoa(best+1), &t.bodyFace, colWarn, centred()))
+		record = "A new co-op high score for you: #" + strconv.Itoa(best+1)
 	}
-	s.gone = t.text("", &t.smallFace, colWarn, centred())
+	col.AddChild(t.text(record, &t.bodyFace, colWarn, centred()))
+	s.gone = t.text(" ", &t.smallFace, colWarn, centred()) // " ": a line's height kept for the news
 	col.AddChild(s.gone)
 	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
 	s.rematch = t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0))
@@ -249,10 +261,14 @@ func (s *resultsScreen) id() screenID            { return screenResults }
 func (s *resultsScreen) root() *widget.Container { return s.top }
 func (s *resultsScreen) update(Intents) error {
 	s.ticks++
-	if gone := s.a.flow.roomGone; gone != s.gone.Label {
+	gone := s.a.flow.roomGone
+	if gone == "" {
+		gone = " " // the line keeps its height
+	}
+	if gone != s.gone.Label {
 		s.gone.Label = gone
-		enable(s.rematch, gone == "")
-		s.top.RequestRelayout() // centred anew
+		enable(s.rematch, gone == " ")
+		s.top.RequestRelayout()
 	}
 	return nil
 }
