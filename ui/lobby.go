@@ -632,7 +632,7 @@ func nextStep(serverKnown bool) string {
 	if serverKnown {
 		return "Or move the room to a community server with the button below: everyone can reach it."
 	}
-	return "Or host on a community server: add one in Settings → Servers (or start with -add-server HOST)."
+	return "Or host on a community server: add one with the button below (Settings → Servers), or start with -add-server HOST."
 }
 
 // awayEndedLine is the lobby's word to a player whose Rejoin came after
