@@ -37,6 +37,7 @@ type lobbyScreen struct {
 	chat                             *widget.Container
 	say                              *widget.TextInput
 	invite                           inviteRow // the invite code of the game we host (invite.go)
+	link                             linkRow   // the room's link, on a server that serves the web (weblink.go)
 	move                             moveOffer // the offer to move our room to a server (lobbyserver.go)
 
 	portmap   *widget.Text // what the router said of our room's port (updatePortmap)
@@ -83,6 +84,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	s.portmap = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.portmap)
 	s.invite.build(a, left)
+	s.link.build(a, left)
 	s.move.build(a, left)
 	// The roster keeps the room of eight rows whoever is in it, so that
 	// the panel, the rows and the Ready button hold still as players
@@ -238,6 +240,7 @@ func (s *lobbyScreen) update(Intents) error {
 		s.where.Label = "at " + nv.addr()
 	}
 	s.invite.update(a.flow.hosting, nv)
+	s.link.update(a, s.invite.shown)
 	s.move.update(a)
 	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
