@@ -146,8 +146,18 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.hint)
 	left.AddChild(buttons)
 
-	// The chat fills its column: its lines from the top, the field to
-	// type in at the bottom, level with the Ready button.
+	right := s.chatColumn(t)
+	both := t.hbox(16)
+	both.AddChild(left, right)
+	s.top = t.screenRoot(both, false)
+	return s
+}
+
+// chatColumn returns the lobby's chat: it fills its column, its lines
+// from the top, the field to type in at the bottom, level with the Ready
+// button.
+func (s *lobbyScreen) chatColumn(t *theme) *widget.Container {
+	a := s.a
 	right := widget.NewContainer(
 		widget.ContainerOpts.BackgroundImage(t.panel),
 		widget.ContainerOpts.Layout(widget.NewGridLayout(
@@ -164,10 +174,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	s.say.GetWidget().LayoutData = widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionEnd}
 	right.AddChild(s.say)
 
-	both := t.hbox(16)
-	both.AddChild(left, right)
-	s.top = t.screenRoot(both, false)
-	return s
+	return right
 }
 
 func (s *lobbyScreen) id() screenID            { return screenLobby }
@@ -252,7 +259,19 @@ func (s *lobbyScreen) update(Intents) error {
 	s.updateRoster()
 	s.updateSetup()
 	s.updateChat()
+	s.updateButtons(room)
+	if nv.phase.String() == "starting" {
+		s.hint.Label = "Starting…"
+	}
+	return nil
+}
 
+// updateButtons sets Ready (or Play) and Start, and the hint under them
+// (who is ready, what the host changed, who left), room being the
+// setup's options now.
+func (s *lobbyScreen) updateButtons(room game.Setup) {
+	a := s.a
+	nv := &a.nv
 	host := nv.host
 	all, n := true, 0
 	for _, p := range nv.setup.Players {
@@ -312,10 +331,6 @@ func (s *lobbyScreen) update(Intents) error {
 		s.leftLeft--
 		s.hint.Label = s.left
 	}
-	if nv.phase.String() == "starting" {
-		s.hint.Label = "Starting…"
-	}
-	return nil
 }
 
 // The roster's rows, in design pixels: every row is rosterRow high (a

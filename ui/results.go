@@ -155,6 +155,35 @@ func newResultsScreen(a *App) *resultsScreen {
 		col.AddChild(t.text(awayResultsLine, &t.smallFace, colWarn, centred()))
 	}
 
+	col.AddChild(s.table(t, lines, versus))
+	// A co-op game enters the local player's own score in the high scores.
+	best := -1
+	if res.Mode == game.Coop {
+		best = a.recordScore(highscore.Coop, &s.world, nv.slot, "co-op "+strconv.FormatUint(s.world.Setup.Seed, 10)+" "+strconv.FormatUint(uint64(s.world.Tick), 10))
+	}
+	// The line of a new high score, or a blank one in its place.
+	record := " "
+	if best >= 0 {
+		record = "A new co-op high score for you: #" + strconv.Itoa(best+1)
+	}
+	col.AddChild(t.text(record, &t.bodyFace, colWarn, centred()))
+	s.gone = t.text(" ", &t.smallFace, colWarn, centred()) // " ": a line's height kept for the news
+	col.AddChild(s.gone)
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
+	s.rematch = t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0))
+	buttons.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, t.size(180, 0)), s.rematch)
+	if best >= 0 {
+		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, t.size(180, 0)))
+	}
+	col.AddChild(buttons)
+	s.top = t.screenRoot(col, false)
+	return s
+}
+
+// table returns the results' table, a row a line and blank rows up to
+// the most players a game has, and notes each row in s.shown.
+func (s *resultsScreen) table(t *theme, lines []resultLine, versus bool) *widget.Container {
+	nv := &s.a.nv
 	heads := []string{"", "", "PLAYER", "SCORE", "LIVES"}
 	stretch := []bool{false, false, true, false, false}
 	if versus {
@@ -214,29 +243,7 @@ func newResultsScreen(a *App) *resultsScreen {
 			table.AddChild(t.text(" ", &t.bodyFace, palette.Dim, mid))
 		}
 	}
-	col.AddChild(table)
-	// A co-op game enters the local player's own score in the high scores.
-	best := -1
-	if res.Mode == game.Coop {
-		best = a.recordScore(highscore.Coop, &s.world, nv.slot, "co-op "+strconv.FormatUint(s.world.Setup.Seed, 10)+" "+strconv.FormatUint(uint64(s.world.Tick), 10))
-	}
-	// The line of a new high score, or a blank one in its place.
-	record := " "
-	if best >= 0 {
-		record = "A new co-op high score for you: #" + strconv.Itoa(best+1)
-	}
-	col.AddChild(t.text(record, &t.bodyFace, colWarn, centred()))
-	s.gone = t.text(" ", &t.smallFace, colWarn, centred()) // " ": a line's height kept for the news
-	col.AddChild(s.gone)
-	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
-	s.rematch = t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0))
-	buttons.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, t.size(180, 0)), s.rematch)
-	if best >= 0 {
-		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, t.size(180, 0)))
-	}
-	col.AddChild(buttons)
-	s.top = t.screenRoot(col, false)
-	return s
+	return table
 }
 
 func (s *resultsScreen) colourOf(slot int) int {
