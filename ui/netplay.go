@@ -137,6 +137,24 @@ func (s *netPlayScreen) retheme() {
 func (s *netPlayScreen) id() screenID            { return screenPlay }
 func (s *netPlayScreen) root() *widget.Container { return s.top }
 
+// hostButtons shows the in-game menu's Pause and End game to the host
+// only, Pause reading what it does now.
+func (s *netPlayScreen) hostButtons() {
+	nv := &s.a.nv
+	if !nv.host {
+		s.pause.GetWidget().SetVisibility(widget.Visibility_Hide)
+		s.end.GetWidget().SetVisibility(widget.Visibility_Hide)
+		return
+	}
+	s.pause.GetWidget().SetVisibility(widget.Visibility_Show)
+	s.end.GetWidget().SetVisibility(widget.Visibility_Show)
+	if nv.status.Child == wire.ChildPaused {
+		s.pause.SetText("Resume for everyone")
+	} else {
+		s.pause.SetText("Pause for everyone")
+	}
+}
+
 func (s *netPlayScreen) update(in Intents) error {
 	a := s.a
 	nv := &a.nv
@@ -144,18 +162,7 @@ func (s *netPlayScreen) update(in Intents) error {
 	if in.Graph {
 		s.graph.Shown = !s.graph.Shown
 	}
-	if nv.host {
-		s.pause.GetWidget().SetVisibility(widget.Visibility_Show)
-		s.end.GetWidget().SetVisibility(widget.Visibility_Show)
-		if nv.status.Child == wire.ChildPaused {
-			s.pause.SetText("Resume for everyone")
-		} else {
-			s.pause.SetText("Pause for everyone")
-		}
-	} else {
-		s.pause.GetWidget().SetVisibility(widget.Visibility_Hide)
-		s.end.GetWidget().SetVisibility(widget.Visibility_Hide)
-	}
+	s.hostButtons()
 	for _, e := range nv.news {
 		if line := newsLine(e, nv); line != "" {
 			s.news, s.newsKind, s.newsLeft = line, e.kind, newsTicks
