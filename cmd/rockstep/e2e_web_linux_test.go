@@ -37,10 +37,12 @@ var (
 //	make wasm && xvfb-run -a -s "-screen 0 1280x720x24" go test -run BrowserTab ./cmd/rockstep/
 func TestBrowserTabDesktopAndBotsPlayOneGame(t *testing.T) {
 	if os.Getenv("ROCKSTEP_BROWSER_E2E") == "" {
-		// Not in make test until it holds: on a loaded 2-core machine the
-		// tab lost its connection or never reached the lobby in 3 games
-		// of 12, cause not found (docs/ARCHITECTURE.md, "Not built yet").
-		t.Skip("the tab's game fails 1 run in 4 on a loaded machine, cause unknown: opt in with ROCKSTEP_BROWSER_E2E=1")
+		// Not in make test until it holds: on a loaded 2-core machine
+		// the tab (drawing in software on the page's one thread) goes
+		// unscheduled for seconds, the room gives it up as silent after
+		// 3 s, and the tab plays on as its own host: 3 runs in 8
+		// (docs/ARCHITECTURE.md, "Not built yet").
+		t.Skip("a starved tab is given up by the room in 3 runs of 8 on a loaded machine: opt in with ROCKSTEP_BROWSER_E2E=1")
 	}
 	if web.Embedded() == nil {
 		t.Skip("needs the game for browsers embedded: make wasm first (make test does)")
