@@ -40,9 +40,10 @@ func TestBrowserTabDesktopAndBotsPlayOneGame(t *testing.T) {
 		// Not in make test until it holds: on a loaded 2-core machine
 		// the tab (drawing in software on the page's one thread) goes
 		// unscheduled for seconds, the room gives it up as silent after
-		// 3 s, and the tab plays on as its own host: 3 runs in 8
-		// (docs/ARCHITECTURE.md, "Not built yet").
-		t.Skip("a starved tab is given up by the room in 3 runs of 8 on a loaded machine: opt in with ROCKSTEP_BROWSER_E2E=1")
+		// 3 s, and the tab plays on as its own host. With the small tab
+		// below, none of 8 runs failed, but 1 of 8 under -race (as make
+		// test runs it) did (docs/ARCHITECTURE.md, "Not built yet").
+		t.Skip("a starved tab is given up by the room in 1 run of 8 under -race on a loaded machine: opt in with ROCKSTEP_BROWSER_E2E=1")
 	}
 	if web.Embedded() == nil {
 		t.Skip("needs the game for browsers embedded: make wasm first (make test does)")
@@ -96,7 +97,13 @@ func playWebGame(t *testing.T, udp, webAddr, netsim string) {
 		"-autopilot", "join "+room.URL+"; ready; fly 300; play-to-end; quit")
 	all = append(all, win)
 
-	tb := browsertab.Open(t)
+	// A small tab: SwiftShader draws every frame on the CPU, on the
+	// page's one thread, which also runs the tab's transport and session.
+	// At 1280x720 on a loaded 2-core machine (load 14-35) the tab went
+	// unscheduled for seconds and the room gave it up as silent in 7 runs
+	// of 22; at 640x360 in 1 of 16 (docs/ARCHITECTURE.md, "Not built
+	// yet"). The test is of one game agreed on, not of the tab's fill rate.
+	tb := browsertab.Open(t, chromedp.WindowSize(640, 360))
 	// The link's -join, and the autopilot's join step to try again should
 	// that first dial fail (it waits while one is under way).
 	script := url.QueryEscape("join " + room.URL + "; ready; fly 300; play-to-end")
