@@ -110,7 +110,10 @@ func (cfg netConfig) options() client.Options {
 // recording the game as a host does if it comes to host it.
 func (cfg netConfig) guestOptions() client.Options {
 	o := cfg.options()
-	o.Standby = true
+	// A browser tab cannot be reached by anyone (Go's js network is a fake
+	// inside the page), so it never offers to carry the game on: a room
+	// that listed it as a successor would see it taken alone.
+	o.Standby = !inBrowser
 	o.ListAs = listingHostName(cfg.name) // a listed game this player comes to host stays listed
 	if cfg.settingsDir != "" {
 		key, err := host.LoadHostKey(cfg.settingsDir)
