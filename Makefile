@@ -10,8 +10,8 @@ SHELL := /bin/bash
 ## on 386, on arm64 under qemu and in WebAssembly under Node.js.
 test: check-tools vet wasm test-race test-allocs test-386 test-arm64 test-wasm
 
-## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth and
-## Mesa, qemu-aarch64-static, ip, pulseaudio, and for the port mapping lab nft,
+## check-tools: what the tests need (gcc, make, git, xvfb-run with xauth,
+## Mesa and xdotool, qemu-aarch64-static, ip, pulseaudio, and for the port mapping lab nft,
 ## miniupnpd, upnpc, natpmpc, Node.js for the wasm runner, and Chromium for the
 ## game in a browser tab): installed with apt-get where missing when
 ## run as root, saying so; otherwise named, with the command, and make stops.

@@ -23,6 +23,7 @@ make make to run the tests
 git git for the file list of gofmt and the version of dist
 xvfb-run xvfb for the window tests (a virtual X server)
 xauth xauth for xvfb-run
+xdotool xdotool to type into the game window (keys typed quickly while frames are slow)
 qemu-aarch64-static qemu-user-static for the arm64 determinism test
 ip iproute2 for the private network namespaces of the LAN and end-to-end tests
 pulseaudio pulseaudio for the sound test (a null sink, recorded with its parec)

@@ -18,7 +18,7 @@ import (
 
 // hidden are the commands a fake machine lacks (or fakes): what make test
 // may install, and the commands the install logic asks.
-var hidden = []string{"xvfb-run", "Xvfb", "xauth", "qemu-aarch64-static", "ip", "pulseaudio", "parec", "nft", "miniupnpd", "upnpc", "natpmpc", "node", "chromium", "apt-get", "dpkg-query", "id"}
+var hidden = []string{"xvfb-run", "Xvfb", "xauth", "xdotool", "qemu-aarch64-static", "ip", "pulseaudio", "parec", "nft", "miniupnpd", "upnpc", "natpmpc", "node", "chromium", "apt-get", "dpkg-query", "id"}
 
 // fakeMachine is a PATH of one folder: links to every command on the real
 // PATH except the hidden ones, and fakes of id (root or not), dpkg-query and
@@ -49,6 +49,7 @@ for p; do
 	case $p in
 	xvfb) tools=xvfb-run ;;
 	xauth) tools=xauth ;;
+	xdotool) tools=xdotool ;;
 	qemu-user-static) tools=qemu-aarch64-static ;;
 	iproute2) tools=ip ;;
 	pulseaudio) tools="pulseaudio parec" ;;
@@ -165,7 +166,7 @@ func TestCheckTools(t *testing.T) {
 			t.Skipf("needs %s on PATH to build the fake machine: %v", tool, err)
 		}
 	}
-	const missing = "xvfb xauth qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc nodejs chromium libgl1-mesa-dri"
+	const missing = "xvfb xauth xdotool qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc nodejs chromium libgl1-mesa-dri"
 
 	t.Run("as root, it installs what is missing", func(t *testing.T) {
 		m := newFakeMachine(t, "0", false)
@@ -199,7 +200,7 @@ func TestCheckTools(t *testing.T) {
 		m := newFakeMachine(t, "0", false)
 		m.install(t, "xvfb", "xauth", "libgl1-mesa-dri")
 		code, stdout, stderr := m.checkTools(t)
-		if code != 0 || stdout != "make test: installing qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc nodejs chromium (apt-get install -y qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc nodejs chromium)\n" {
+		if code != 0 || stdout != "make test: installing xdotool qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc nodejs chromium (apt-get install -y xdotool qemu-user-static iproute2 pulseaudio nftables miniupnpd-nftables miniupnpc natpmpc nodejs chromium)\n" {
 			t.Errorf("exit %d, said %q (stderr %q)", code, stdout, stderr)
 		}
 	})

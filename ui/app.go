@@ -160,6 +160,9 @@ type App struct {
 	// focusAuto is the widget navigate focused by itself, until the
 	// player moves the focus (or clicks).
 	focusAuto widget.Focuser
+	// typedMoves counts the focus moves letters typed made (typeFocus):
+	// what the slow-frame window test reads.
+	typedMoves int
 
 	net     *netGame
 	live    atomic.Pointer[netGame] // net, for watchStop's goroutine

@@ -42,7 +42,7 @@ func inWindowProcess(t *testing.T) bool {
 		t.Fatalf("in the child: %v\n%s", err, out)
 	}
 	for _, line := range strings.Split(string(out), "\n") {
-		if l := strings.TrimSpace(line); strings.HasPrefix(l, "window_test.go") || strings.HasPrefix(l, "frame_test.go") || strings.HasPrefix(l, "screens_test.go") || strings.HasPrefix(l, "replayscreens_test.go") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "window_test.go") || strings.HasPrefix(l, "frame_test.go") || strings.HasPrefix(l, "screens_test.go") || strings.HasPrefix(l, "replayscreens_test.go") || strings.HasPrefix(l, "slowkeys_test.go") {
 			t.Log(l)
 		}
 	}

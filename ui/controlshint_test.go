@@ -7,6 +7,7 @@ import (
 
 	"rockstep/game"
 	"rockstep/game/fixed"
+	"rockstep/ui/draw"
 )
 
 // The controls hint says the player's own bindings, keys or pad, and what
@@ -81,32 +82,63 @@ func TestControlsHintFadesOnTheFirstInput(t *testing.T) {
 	}
 }
 
-// TestControlsHintClearOfShips: the hint's box, at the top of the field,
-// never covers a ship where the game starts them (1 to 8 players), nor the
-// room a ship needs around it.
+// TestControlsHintClearOfShips: the hint's box, as drawn at 800×600,
+// 1280×720 and 2560×1440 (draw.HUD.LinesBox, in screen pixels), never
+// covers a ship (its radius round it, and its copies drawn across the
+// field's edges) while the hint shows, in the game's first seconds: with
+// 1, 2, 4 and 8 players where the engine starts them, nobody steering for
+// the hint's whole time, or every ship thrusting at full level from the
+// first tick (the hint then fades within a second).
 func TestControlsHintClearOfShips(t *testing.T) {
-	// The box ends half its padding (12 px at 1:1, draw.HUD.Lines) below
-	// hintBottom.
-	boxBottom := float64(hintBottom) + 6
-	for _, n := range []int{1, 2, 4, 8} {
-		t.Run(fmt.Sprint(n, " players"), func(t *testing.T) {
-			w, err := game.New(game.Setup{Seed: 3, Players: uint8(1<<n - 1), Lives: 3, StartWave: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 3 * game.TicksPerSecond { // the first seconds, nobody steering
-				w.Step([game.MaxPlayers]game.Input{})
-			}
-			for i := range n {
-				sh := &w.Ships[i]
-				if !sh.Alive {
-					continue
+	a := newTestApp(t, nil)
+	fw, fh := float64(game.FieldW)/float64(fixed.One), float64(game.FieldH)/float64(fixed.One)
+	r := float64(game.ShipRadius) / float64(fixed.One)
+	steers := []struct {
+		name string
+		in   game.Input
+	}{{"nobody steering", 0}, {"all thrusting", game.Up}, {"all thrusting and turning", game.Up | game.Left}}
+	for _, sz := range layoutSizes {
+		v := draw.FitView(float64(sz.W), float64(sz.H))
+		for _, network := range []bool{false, true} {
+			var c controlsHint
+			lines := controlsText(DefaultKeys(), false, network)
+			bx, by, bw, bh := a.env.hud.LinesBox(v, c.labels[:], lines, hintBottom)
+			box := [4]float64{float64(bx), float64(by), float64(bx + bw), float64(by + bh)}
+			for _, n := range []int{1, 2, 4, 8} {
+				for _, st := range steers {
+					t.Run(fmt.Sprintf("%dx%d network=%v %d players %s", sz.W, sz.H, network, n, st.name), func(t *testing.T) {
+						w, err := game.New(game.Setup{Seed: 3, Players: uint8(1<<n - 1), Lives: 3, StartWave: 1})
+						if err != nil {
+							t.Fatal(err)
+						}
+						c.show(lines)
+						var in [game.MaxPlayers]game.Input
+						for i := range n {
+							in[i] = st.in
+						}
+						for tick := 0; c.left > 0; tick++ {
+							c.step(in[0])
+							w.Step(in)
+							for i := range n {
+								sh := &w.Ships[i]
+								if !sh.Alive {
+									continue
+								}
+								x, y := float64(sh.Pos.X)/float64(fixed.One), float64(sh.Pos.Y)/float64(fixed.One)
+								for _, dx := range []float64{-fw, 0, fw} {
+									for _, dy := range []float64{-fh, 0, fh} {
+										sx, sy := v.X0+(x+dx)*v.Scale, v.Y0+(y+dy)*v.Scale
+										d := r * v.Scale
+										if sx+d > box[0] && sx-d < box[2] && sy+d > box[1] && sy-d < box[3] {
+											t.Fatalf("tick %d: ship %d at (%.0f, %.0f) px, radius %.0f, under the hint's box %v (px)", tick, i, sx, sy, d, box)
+										}
+									}
+								}
+							}
+						}
+					})
 				}
-				top := float64(sh.Pos.Y-game.ShipRadius) / float64(fixed.One)
-				if top <= boxBottom {
-					t.Errorf("ship %d's top at %.0f, under the hint's box (to %.0f)", i, top, boxBottom)
-				}
 			}
-		})
+		}
 	}
 }

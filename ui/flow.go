@@ -199,6 +199,10 @@ type flow struct {
 	roomGone string
 
 	controlsFrom screenID // where Back leaves the Controls screen for
+	// settingsFrom is where Save and Cancel leave Settings for: the menu,
+	// or the lobby of a room we host that asked for a server to be added
+	// (its room stays open meanwhile).
+	settingsFrom screenID
 }
 
 // openScores shows the high scores from screen from, with mark lit.
@@ -252,7 +256,7 @@ func (f *flow) applyMenu(in Intent) []effect {
 		f.screen = screenJoin
 	case IntentOpenSettings:
 		f.notice = ""
-		f.screen = screenSettings
+		f.screen, f.settingsFrom = screenSettings, screenMenu
 	case IntentOpenControls:
 		f.notice = ""
 		f.screen, f.controlsFrom = screenControls, screenMenu
@@ -358,12 +362,12 @@ func (f *flow) applyJoin(in Intent) []effect {
 func (f *flow) applySettings(in Intent) []effect {
 	switch in.Kind {
 	case IntentSaveSettings:
-		f.screen = screenMenu
+		f.screen = f.settingsFrom
 		return []effect{{kind: effSaveSettings, settings: in.Settings}}
 	case IntentOpenControls:
 		f.screen, f.controlsFrom = screenControls, screenSettings
 	case IntentBack:
-		f.screen = screenMenu
+		f.screen = f.settingsFrom
 	}
 	return nil
 }
@@ -427,6 +431,11 @@ func (f *flow) applyLobby(in Intent) []effect {
 		return []effect{{kind: effSetup, setup: in.Setup}}
 	case IntentKick:
 		return []effect{{kind: effKick, slot: in.Slot}}
+	case IntentOpenSettings: // "Add a community server": Settings → Servers, and back
+		if !f.hosting {
+			return nil
+		}
+		f.screen, f.settingsFrom = screenSettings, screenLobby
 	case IntentMoveToServer:
 		if !f.hosting || in.Addr == "" {
 			return nil

@@ -126,7 +126,8 @@ func (s *joinScreen) refresh() {
 		head.AddChild(t.text(h, &t.smallFace, palette.Dim, t.size(colWidth(h), 0)))
 	}
 	s.list.AddChild(head)
-	for _, r := range rows {
+	shown, more := lanRowsShown(len(rows), joinListHeight(s.a))
+	for _, r := range rows[:shown] {
 		line := t.grid([]bool{true, false, false, false, false}, 18, 0,
 			widget.ContainerOpts.BackgroundImage(t.row),
 			widget.ContainerOpts.WidgetOpts(stretchRow()))
@@ -154,6 +155,25 @@ func (s *joinScreen) refresh() {
 		line.AddChild(b)
 		s.list.AddChild(line)
 	}
+	if more > 0 {
+		s.list.AddChild(t.text(fmt.Sprintf("  and %d more on your network (join one by its address below)", more), &t.smallFace, palette.Dim))
+	}
+}
+
+// A LAN list row's height with the spacing above it, and the header's,
+// in design pixels (see theme.px): what lanRowsShown fits in the list.
+const lanRowH, lanHeadH = 45, 25
+
+// lanRowsShown returns how many of n LAN games the list shows in its
+// height (design pixels), and how many more a line under them counts: the
+// list keeps its size, so that the address field and the buttons under it
+// hold still however many games the network has.
+func lanRowsShown(n, height int) (shown, more int) {
+	fit := max((height-lanHeadH)/lanRowH, 2)
+	if n <= fit {
+		return n, 0
+	}
+	return fit - 1, n - (fit - 1)
 }
 
 // initialFocus implements focusStart: the first game found on the LAN,

@@ -37,6 +37,7 @@ type lobbyScreen struct {
 	chat                             *widget.Container
 	say                              *widget.TextInput
 	invite                           inviteRow // the invite code of the game we host (invite.go)
+	link                             linkRow   // the room's link, on a server that serves the web (weblink.go)
 	move                             moveOffer // the offer to move our room to a server (lobbyserver.go)
 
 	portmap   *widget.Text // what the router said of our room's port (updatePortmap)
@@ -84,6 +85,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	s.portmap = t.para(" ", &t.smallFace, palette.Dim, lobbyWhereWidth)
 	left.AddChild(s.portmap)
 	s.invite.build(a, left)
+	s.link.build(a, left)
 	s.move.build(a, left)
 	// The roster keeps the room of eight rows whoever is in it, so that
 	// the panel, the rows and the Ready button hold still as players
@@ -145,8 +147,18 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	left.AddChild(s.hint)
 	left.AddChild(buttons)
 
-	// The chat fills its column: its lines from the top, the field to
-	// type in at the bottom, level with the Ready button.
+	right := s.chatColumn(t)
+	both := t.hbox(16)
+	both.AddChild(left, right)
+	s.top = t.screenRoot(both, false)
+	return s
+}
+
+// chatColumn returns the lobby's chat: it fills its column, its lines
+// from the top, the field to type in at the bottom, level with the Ready
+// button.
+func (s *lobbyScreen) chatColumn(t *theme) *widget.Container {
+	a := s.a
 	right := widget.NewContainer(
 		widget.ContainerOpts.BackgroundImage(t.panel),
 		widget.ContainerOpts.Layout(widget.NewGridLayout(
@@ -163,10 +175,7 @@ func newLobbyScreen(a *App) *lobbyScreen {
 	s.say.GetWidget().LayoutData = widget.GridLayoutData{VerticalPosition: widget.GridLayoutPositionEnd}
 	right.AddChild(s.say)
 
-	both := t.hbox(16)
-	both.AddChild(left, right)
-	s.top = t.screenRoot(both, false)
-	return s
+	return right
 }
 
 func (s *lobbyScreen) id() screenID            { return screenLobby }
@@ -239,6 +248,7 @@ func (s *lobbyScreen) update(Intents) error {
 		s.where.Label = "at " + nv.addr()
 	}
 	s.invite.update(a.flow.hosting || nv.roomHere, nv) // a room taken over is ours too: its code, with our own addresses
+	s.link.update(a, s.invite.shown)
 	s.move.update(a)
 	if fp := nv.hostFingerprint(); fp != "" {
 		// The host's identity, for players to compare with what the
@@ -250,7 +260,19 @@ func (s *lobbyScreen) update(Intents) error {
 	s.updateRoster()
 	s.updateSetup()
 	s.updateChat()
+	s.updateButtons(room)
+	if nv.phase.String() == "starting" {
+		s.hint.Label = "Starting…"
+	}
+	return nil
+}
 
+// updateButtons sets Ready (or Play) and Start, and the hint under them
+// (who is ready, what the host changed, who left), room being the
+// setup's options now.
+func (s *lobbyScreen) updateButtons(room game.Setup) {
+	a := s.a
+	nv := &a.nv
 	host := nv.host
 	all, n := true, 0
 	for _, p := range nv.setup.Players {
@@ -314,12 +336,8 @@ func (s *lobbyScreen) update(Intents) error {
 		s.hint.Label = s.left
 	}
 	if line := lobbyHostLine(nv); line != "" {
-		s.hint.Label = line
+		s.hint.Label = line // the host went silent, or another took the room on
 	}
-	if nv.phase.String() == "starting" {
-		s.hint.Label = "Starting…"
-	}
-	return nil
 }
 
 // The roster's rows, in design pixels: every row is rosterRow high (a
@@ -639,7 +657,7 @@ func nextStep(serverKnown bool) string {
 	if serverKnown {
 		return "Or move the room to a community server with the button below: everyone can reach it."
 	}
-	return "Or host on a community server: add one in Settings → Servers (or start with -add-server HOST)."
+	return "Or host on a community server: add one with the button below (Settings → Servers), or start with -add-server HOST."
 }
 
 // awayEndedLine is the lobby's word to a player whose Rejoin came after

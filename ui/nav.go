@@ -3,6 +3,8 @@ package ui
 import (
 	"math"
 	"slices"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ebitenui/ebitenui/widget"
 	"github.com/hajimehoshi/ebiten/v2"
@@ -83,6 +85,16 @@ func (a *App) navigate(in *Intents) {
 		a.focusAuto = cur
 	}
 	_, typing := cur.(*widget.TextInput)
+	if !typing && a.state != nil && len(a.state.Chars) > 0 {
+		// Letters typed move the focus to the buttons they begin: every
+		// character typed arrives, however slow the frames (see typeFocus).
+		if to, moves := typeFocus(labels(focusers), at, a.state.Chars); moves > 0 {
+			at, cur = to, focusers[to]
+			a.typedMoves += moves
+			a.focusAuto = nil
+			a.ui.SetFocusedWidget(cur)
+		}
+	}
 	step := in.NavY
 	if !typing {
 		// ← and → move the caret in a text box.
@@ -112,6 +124,52 @@ func (a *App) navigate(in *Intents) {
 	if b, ok := cur.(*widget.Button); ok && in.Confirm {
 		b.Click()
 	}
+}
+
+// Ebitengine reads the keyboard once a frame and keeps one state per key:
+// an arrow pressed twice within a slow frame (a busy machine, software
+// rendering) moves the focus once. The characters typed are queued one by
+// one (ebiten.AppendInputChars), so the menus also answer letters, as
+// list boxes do: each letter typed moves the focus to the next button
+// whose label begins with it, in the screen's order and round, and
+// letters typed quickly all count. Enter still presses the button.
+
+// typeFocus returns where the focus goes from at (an index of labels, -1
+// for none) after chars are typed, and how many of them moved it: a
+// letter or digit moves it to the next label that begins with it
+// (case aside), after at and round; any other character, or one no label
+// begins with, leaves it.
+func typeFocus(labels []string, at int, chars []rune) (int, int) {
+	moves := 0
+	for _, c := range chars {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			continue
+		}
+		c = unicode.ToLower(c)
+		for i := 1; i <= len(labels); i++ {
+			j := (max(at, -1) + i + len(labels)) % len(labels)
+			if r, _ := utf8.DecodeRuneInString(labels[j]); labels[j] != "" && unicode.ToLower(r) == c {
+				if j != at {
+					at = j
+					moves++
+				}
+				break
+			}
+		}
+	}
+	return at, moves
+}
+
+// labels returns the label of each button of focusers, "" for other
+// widgets.
+func labels(focusers []widget.Focuser) []string {
+	out := make([]string, len(focusers))
+	for i, f := range focusers {
+		if b, ok := f.(*widget.Button); ok && b.Text() != nil {
+			out[i] = b.Text().Label
+		}
+	}
+	return out
 }
 
 // direction returns the way in moves the focus, if it moves it one way.

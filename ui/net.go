@@ -110,7 +110,10 @@ func (cfg netConfig) options() client.Options {
 // recording the game as a host does if it comes to host it.
 func (cfg netConfig) guestOptions() client.Options {
 	o := cfg.options()
-	o.Standby = true
+	// A browser tab cannot be reached by anyone (Go's js network is a fake
+	// inside the page), so it never offers to carry the game on: a room
+	// that listed it as a successor would see it taken alone.
+	o.Standby = !inBrowser
 	o.ListAs = listingHostName(cfg.name) // a listed game this player comes to host stays listed
 	if cfg.settingsDir != "" {
 		key, err := host.LoadHostKey(cfg.settingsDir)
@@ -508,6 +511,32 @@ type netView struct {
 	mover      int           // the slot hosting since the last of them
 }
 
+// readNews turns the session's events into the news the play screen
+// shows (who quit, was sent away, repaired, came back), noting who was
+// sent away for straying.
+func (v *netView) readNews(events []lockstep.Event) {
+	v.news = v.news[:0]
+	for _, e := range events {
+		switch e.Kind {
+		case lockstep.EvQuit:
+			v.news = append(v.news, news{newsQuit, e.Slot})
+		case lockstep.EvDropped:
+			if e.Text != "" {
+				v.news = append(v.news, news{newsStrayed, e.Slot}) // sent away for straying
+				if e.Slot >= 0 && e.Slot < game.MaxPlayers {
+					v.sentAway[e.Slot] = true
+				}
+			} else {
+				v.news = append(v.news, news{newsDropped, e.Slot})
+			}
+		case lockstep.EvRepaired:
+			v.news = append(v.news, news{newsRepaired, e.Slot})
+		case lockstep.EvRejoined:
+			v.news = append(v.news, news{newsRejoined, e.Slot})
+		}
+	}
+}
+
 // read fills v from g's session, if it has a client yet. It reuses v's
 // slices. g may be nil.
 func (g *netGame) read(v *netView) {
@@ -559,26 +588,7 @@ func (g *netGame) read(v *netView) {
 			v.hasWorld = false
 		}
 		v.events = append(v.events[:0], s.GameEvents()...)
-		v.news = v.news[:0]
-		for _, e := range s.Events() {
-			switch e.Kind {
-			case lockstep.EvQuit:
-				v.news = append(v.news, news{newsQuit, e.Slot})
-			case lockstep.EvDropped:
-				if e.Text != "" {
-					v.news = append(v.news, news{newsStrayed, e.Slot}) // sent away for straying
-					if e.Slot >= 0 && e.Slot < game.MaxPlayers {
-						v.sentAway[e.Slot] = true
-					}
-				} else {
-					v.news = append(v.news, news{newsDropped, e.Slot})
-				}
-			case lockstep.EvRepaired:
-				v.news = append(v.news, news{newsRepaired, e.Slot})
-			case lockstep.EvRejoined:
-				v.news = append(v.news, news{newsRejoined, e.Slot})
-			}
-		}
+		v.readNews(s.Events())
 		v.names = s.Names()
 		v.results, v.ended = s.Results()
 		v.away = false

@@ -63,7 +63,7 @@ type netPlayScreen struct {
 	specOf  draw.Label
 	netLine draw.Label
 	netS    string
-	netOf   [3]int
+	netOf   [4]int
 
 	// news is the last thing the room told of the players (who left, was
 	// dropped or came back; newsKind says which, 0 for the screen's own
@@ -137,6 +137,24 @@ func (s *netPlayScreen) retheme() {
 func (s *netPlayScreen) id() screenID            { return screenPlay }
 func (s *netPlayScreen) root() *widget.Container { return s.top }
 
+// hostButtons shows the in-game menu's Pause and End game to the host
+// only, Pause reading what it does now.
+func (s *netPlayScreen) hostButtons() {
+	nv := &s.a.nv
+	if !nv.host {
+		s.pause.GetWidget().SetVisibility(widget.Visibility_Hide)
+		s.end.GetWidget().SetVisibility(widget.Visibility_Hide)
+		return
+	}
+	s.pause.GetWidget().SetVisibility(widget.Visibility_Show)
+	s.end.GetWidget().SetVisibility(widget.Visibility_Show)
+	if nv.status.Child == wire.ChildPaused {
+		s.pause.SetText("Resume for everyone")
+	} else {
+		s.pause.SetText("Pause for everyone")
+	}
+}
+
 func (s *netPlayScreen) update(in Intents) error {
 	a := s.a
 	nv := &a.nv
@@ -144,18 +162,7 @@ func (s *netPlayScreen) update(in Intents) error {
 	if in.Graph {
 		s.graph.Shown = !s.graph.Shown
 	}
-	if nv.host {
-		s.pause.GetWidget().SetVisibility(widget.Visibility_Show)
-		s.end.GetWidget().SetVisibility(widget.Visibility_Show)
-		if nv.status.Child == wire.ChildPaused {
-			s.pause.SetText("Resume for everyone")
-		} else {
-			s.pause.SetText("Pause for everyone")
-		}
-	} else {
-		s.pause.GetWidget().SetVisibility(widget.Visibility_Hide)
-		s.end.GetWidget().SetVisibility(widget.Visibility_Hide)
-	}
+	s.hostButtons()
 	for _, e := range nv.news {
 		if line := newsLine(e, nv); line != "" {
 			s.news, s.newsKind, s.newsLeft = line, e.kind, newsTicks
@@ -548,9 +555,9 @@ func (s *netPlayScreen) drawHUD(dst *ebiten.Image, r *draw.Renderer, h *draw.HUD
 	if me >= 0 && me < game.MaxPlayers && nv.status.Slow&(1<<me) != 0 {
 		slow = 1 // the room sees this machine fall behind: its delay is ours
 	}
-	if s.netS == "" || s.netOf != [3]int{rtt, delay, slow} {
-		s.netOf = [3]int{rtt, delay, slow}
-		s.netS = netLine(rtt, delay, slow == 1)
+	if s.netS == "" || s.netOf != [4]int{rtt, delay, slow, st.TPS} {
+		s.netOf = [4]int{rtt, delay, slow, st.TPS}
+		s.netS = netLine(rtt, delay, st.TPS, slow == 1)
 	}
 	h.Text(dst, v, &s.netLine, s.netS, draw.FaceLabel, draw.FieldW-28, draw.FieldH+9, text.AlignEnd, palette.Dim, 1)
 }
@@ -575,9 +582,12 @@ const silentPing = time.Second
 
 // netLine is the connection line at the bottom right: ping and input
 // delay in ms; rtt < 0 (the room silent) reads "—", delay < 0 (a
-// spectator's) is not shown; slow says the delay is this machine's doing
-// (the room's Slow status for our slot), not the network's.
-func netLine(rtt, delay int, slow bool) string {
+// spectator's) is not shown. When the delay is this machine's doing, not
+// the network's, it says so: tps is the tick rate the session sustains
+// (ticks a second, lockstep.Stats.TPS; 0 before it is measured), and
+// below game.TicksPerSecond the room lengthens the turns for it
+// (net/room/timing.go); roomSlow is the room's Slow status for our slot.
+func netLine(rtt, delay, tps int, roomSlow bool) string {
 	ping := "ping —"
 	if rtt >= 0 {
 		ping = "ping " + strconv.Itoa(rtt) + " ms"
@@ -585,7 +595,9 @@ func netLine(rtt, delay int, slow bool) string {
 	switch {
 	case delay < 0:
 		return ping
-	case slow:
+	case tps > 0 && tps < game.TicksPerSecond:
+		return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms: this computer runs " + strconv.Itoa(tps) + " of " + strconv.Itoa(game.TicksPerSecond) + " ticks a second"
+	case roomSlow:
 		return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms: this computer is slow"
 	}
 	return ping + "   ·   input delay " + strconv.Itoa(delay) + " ms"

@@ -14,10 +14,10 @@ import (
 )
 
 func TestSpectatorsSeeNoInputDelay(t *testing.T) {
-	if got := netLine(3, 33, false); !strings.Contains(got, "input delay 33 ms") {
+	if got := netLine(3, 33, 0, false); !strings.Contains(got, "input delay 33 ms") {
 		t.Errorf("a player's line %q, want the input delay", got)
 	}
-	if got := netLine(3, -1, false); strings.Contains(got, "delay") || !strings.Contains(got, "ping 3 ms") {
+	if got := netLine(3, -1, 0, false); strings.Contains(got, "delay") || !strings.Contains(got, "ping 3 ms") {
 		t.Errorf("a spectator's line %q, want the ping and no input delay", got)
 	}
 }
@@ -26,13 +26,23 @@ func TestSpectatorsSeeNoInputDelay(t *testing.T) {
 // "—", not the last figure; a delay raised because this machine is slow
 // says so; "F3 network" is the controls hint's to say, not this line's.
 func TestNetLineSaysWhatIsHappening(t *testing.T) {
-	if got := netLine(-1, 17, false); !strings.HasPrefix(got, "ping —") || strings.Contains(got, "1 ms") {
+	if got := netLine(-1, 17, 0, false); !strings.HasPrefix(got, "ping —") || strings.Contains(got, "1 ms") {
 		t.Errorf("silent room: %q, want ping —", got)
 	}
-	if got := netLine(3, 267, true); !strings.Contains(got, "this computer is slow") {
+	if got := netLine(3, 267, 0, true); !strings.Contains(got, "this computer is slow") {
 		t.Errorf("slow machine: %q, want it said", got)
 	}
-	if got := netLine(3, 17, false); strings.Contains(got, "slow") || strings.Contains(got, "F3") {
+	// The session's own tick rate says it too: below 60 a second the room
+	// lengthens the turns for this machine, before its Slow status.
+	if got := netLine(3, 50, 41, false); !strings.Contains(got, "this computer runs 41 of 60 ticks a second") {
+		t.Errorf("machine at 41 ticks a second: %q, want it said", got)
+	}
+	for _, tps := range []int{0, 60, 61} {
+		if got := netLine(3, 17, tps, false); strings.Contains(got, "computer") {
+			t.Errorf("tick rate %d (0: not measured): %q, want nothing said of this computer", tps, got)
+		}
+	}
+	if got := netLine(3, 17, 0, false); strings.Contains(got, "slow") || strings.Contains(got, "F3") {
 		t.Errorf("quiet LAN: %q, want ping and delay only", got)
 	}
 }

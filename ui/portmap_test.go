@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"github.com/ebitenui/ebitenui/widget"
 	"net/netip"
 	"strings"
 	"testing"
@@ -90,5 +91,70 @@ func TestShutPortOffersTheNextStep(t *testing.T) {
 	}
 	if got := nextStep(false); !strings.Contains(got, "Settings → Servers") {
 		t.Errorf("with no server known: %q", got)
+	}
+}
+
+// TestShutPortOffersToAddAServer: a room hosted here whose port stayed
+// shut, with no server known, offers "Add a community server…" in the
+// lobby; one click opens Settings with the servers' address field in
+// focus, and Cancel or Save comes back to the lobby, the room kept. With a
+// server known, or the port open, there is no such offer.
+func TestShutPortOffersToAddAServer(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		verdict portmap.Verdict
+		servers []KnownServer
+		want    bool
+	}{
+		{"no router, no server", portmap.NoRouter, nil, true},
+		{"refused, no server", portmap.Refused, nil, true},
+		{"port opened", portmap.Opened, nil, false},
+		{"a server known", portmap.NoRouter, []KnownServer{{Addr: "127.0.0.1:7777"}}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newTestApp(t, nil)
+			a.settings.Servers = tt.servers
+			a.flow.screen, a.flow.hosting = screenLobby, true
+			a.nv = netView{ok: true, roomHere: true, host: true, phase: phaseLobby, portmap: portmap.Status{Verdict: tt.verdict, Internal: 7777}}
+			a.nv.setup = lobbyRoster(1, false)
+			s := newLobbyScreen(a)
+			if err := s.update(Intents{}); err != nil {
+				t.Fatal(err)
+			}
+			layOut(a, s.top, 1280, 720) // ebitenui makes a button's text as it lays it out
+			shown := s.move.row.GetWidget().GetVisibility() == widget.Visibility_Show
+			if !tt.want {
+				if s.move.add || (shown && s.move.addr == "") {
+					t.Errorf("offers %q", s.move.button.Text().Label)
+				}
+				return
+			}
+			if !shown || !s.move.add || s.move.button.Text().Label != addServerLabel {
+				t.Fatalf("offer shown %v, add %v, reads %q; want %q", shown, s.move.add, s.move.button.Text().Label, addServerLabel)
+			}
+			s.move.button.Click()
+			a.ui.Update() // ebitenui runs the click's handlers in its update
+			if len(a.queue) != 1 {
+				t.Fatalf("the click queued %v", a.queue)
+			}
+			if effs := a.flow.apply(a.queue[0]); len(effs) != 0 || a.flow.screen != screenSettings {
+				t.Fatalf("the click: screen %v, effects %v; want Settings and the room kept", a.flow.screen, effs)
+			}
+			a.queue = nil
+			set := newSettingsScreen(a)
+			if err := set.update(Intents{}); err != nil {
+				t.Fatal(err)
+			}
+			if a.ui.GetFocusedWidget() != set.servers.input {
+				t.Errorf("Settings opened with %T in focus, want the servers' address field", a.ui.GetFocusedWidget())
+			}
+			if effs := a.flow.apply(Intent{Kind: IntentBack}); len(effs) != 0 || a.flow.screen != screenLobby {
+				t.Errorf("Cancel: screen %v, effects %v; want the lobby, the room kept", a.flow.screen, effs)
+			}
+			a.flow.apply(Intent{Kind: IntentOpenSettings})
+			if effs := a.flow.apply(Intent{Kind: IntentSaveSettings, Settings: a.settings}); len(effs) != 1 || effs[0].kind != effSaveSettings || a.flow.screen != screenLobby {
+				t.Errorf("Save: screen %v, effects %v; want the lobby and the settings saved", a.flow.screen, effs)
+			}
+		})
 	}
 }

@@ -155,6 +155,35 @@ func newResultsScreen(a *App) *resultsScreen {
 		col.AddChild(t.text(awayResultsLine, &t.smallFace, colWarn, centred()))
 	}
 
+	col.AddChild(s.table(t, lines, versus))
+	// A co-op game enters the local player's own score in the high scores.
+	best := -1
+	if res.Mode == game.Coop {
+		best = a.recordScore(highscore.Coop, &s.world, nv.slot, "co-op "+strconv.FormatUint(s.world.Setup.Seed, 10)+" "+strconv.FormatUint(uint64(s.world.Tick), 10))
+	}
+	// The line of a new high score, or a blank one in its place.
+	record := " "
+	if best >= 0 {
+		record = "A new co-op high score for you: #" + strconv.Itoa(best+1)
+	}
+	col.AddChild(t.text(record, &t.bodyFace, colWarn, centred()))
+	s.gone = t.text(" ", &t.smallFace, colWarn, centred()) // " ": a line's height kept for the news
+	col.AddChild(s.gone)
+	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
+	s.rematch = t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0))
+	buttons.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, t.size(180, 0)), s.rematch)
+	if best >= 0 {
+		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, t.size(180, 0)))
+	}
+	col.AddChild(buttons)
+	s.top = t.screenRoot(col, false)
+	return s
+}
+
+// table returns the results' table, a row a line and blank rows up to
+// the most players a game has, and notes each row in s.shown.
+func (s *resultsScreen) table(t *theme, lines []resultLine, versus bool) *widget.Container {
+	nv := &s.a.nv
 	heads := []string{"", "", "PLAYER", "SCORE", "LIVES"}
 	stretch := []bool{false, false, true, false, false}
 	if versus {
@@ -205,26 +234,16 @@ func newResultsScreen(a *App) *resultsScreen {
 		}
 		s.shown = append(s.shown, line)
 	}
-	col.AddChild(table)
-	// A co-op game enters the local player's own score in the high scores.
-	best := -1
-	if res.Mode == game.Coop {
-		best = a.recordScore(highscore.Coop, &s.world, nv.slot, "co-op "+strconv.FormatUint(s.world.Setup.Seed, 10)+" "+strconv.FormatUint(uint64(s.world.Tick), 10))
+	// Rows left blank up to the most players a game has, so that the
+	// buttons under the table are where they were after any game.
+	for range game.MaxPlayers - len(lines) {
+		table.AddChild(t.text(" ", &t.smallFace, palette.Dim, mid), widget.NewContainer(widget.ContainerOpts.WidgetOpts(t.size(20, 20))),
+			t.text(" ", &t.bodyFace, palette.Dim, mid), t.text(" ", &t.bodyFace, palette.Dim, mid), t.text(" ", &t.bodyFace, palette.Dim, mid))
+		if versus {
+			table.AddChild(t.text(" ", &t.bodyFace, palette.Dim, mid))
+		}
 	}
-	if best >= 0 {
-		col.AddChild(t.text("A new co-op high score for you: #"+strconv.Itoa(best+1), &t.bodyFace, colWarn, centred()))
-	}
-	s.gone = t.text("", &t.smallFace, colWarn, centred())
-	col.AddChild(s.gone)
-	buttons := t.hbox(12, widget.ContainerOpts.WidgetOpts(centred()))
-	s.rematch = t.button("Back to lobby", a.emit, Intent{Kind: IntentRematch}, t.size(200, 0))
-	buttons.AddChild(t.button("Main menu", a.emit, Intent{Kind: IntentMainMenu}, t.size(180, 0)), s.rematch)
-	if best >= 0 {
-		buttons.AddChild(t.button("High scores", a.emit, Intent{Kind: IntentOpenScores, Mark: scoresMark{kind: highscore.Coop, rank: best}}, t.size(180, 0)))
-	}
-	col.AddChild(buttons)
-	s.top = t.screenRoot(col, false)
-	return s
+	return table
 }
 
 func (s *resultsScreen) colourOf(slot int) int {
@@ -249,10 +268,14 @@ func (s *resultsScreen) id() screenID            { return screenResults }
 func (s *resultsScreen) root() *widget.Container { return s.top }
 func (s *resultsScreen) update(Intents) error {
 	s.ticks++
-	if gone := s.a.flow.roomGone; gone != s.gone.Label {
+	gone := s.a.flow.roomGone
+	if gone == "" {
+		gone = " " // the line keeps its height
+	}
+	if gone != s.gone.Label {
 		s.gone.Label = gone
-		enable(s.rematch, gone == "")
-		s.top.RequestRelayout() // centred anew
+		enable(s.rematch, gone == " ")
+		s.top.RequestRelayout()
 	}
 	return nil
 }

@@ -182,7 +182,7 @@ const maxServerRows = 3
 // pixels: less when the known servers' rooms are listed under it.
 func joinListHeight(a *App) int {
 	if len(a.settings.Servers) > 0 {
-		return 110
+		return 120 // a header and two rows (lanRowsShown)
 	}
 	return 260
 }

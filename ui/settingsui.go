@@ -25,6 +25,9 @@ type settingsScreen struct {
 	pmap   *widget.Button
 	// servers lists the known servers being edited (serverList).
 	servers serverList
+	// toServers focuses the servers' address field at the first update:
+	// Settings opened by the lobby's "Add a community server".
+	toServers bool
 }
 
 func newSettingsScreen(a *App) *settingsScreen {
@@ -111,6 +114,7 @@ func newSettingsScreen(a *App) *settingsScreen {
 	)
 	col.AddChild(buttons)
 	s.top = t.screenRoot(col, false)
+	s.toServers = a.flow.settingsFrom == screenLobby
 	s.show()
 	return s
 }
@@ -141,6 +145,10 @@ func (s *settingsScreen) id() screenID            { return screenSettings }
 func (s *settingsScreen) root() *widget.Container { return s.top }
 func (s *settingsScreen) update(Intents) error {
 	s.a.backdrop.step()
+	if s.toServers && s.servers.input != nil {
+		s.toServers = false
+		s.a.ui.SetFocusedWidget(s.servers.input)
+	}
 	return nil
 }
 func (s *settingsScreen) draw(dst *ebiten.Image, v draw.View, t float64) {

@@ -6,17 +6,15 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"rockstep/internal/browsertab"
 	"rockstep/internal/testwait"
 	"rockstep/net/web"
 )
@@ -39,31 +37,31 @@ var (
 //	make wasm && xvfb-run -a -s "-screen 0 1280x720x24" go test -run BrowserTab ./cmd/rockstep/
 func TestBrowserTabDesktopAndBotsPlayOneGame(t *testing.T) {
 	if os.Getenv("ROCKSTEP_BROWSER_E2E") == "" {
-		// Not in make test until it holds: on a loaded 2-core machine the
-		// tab lost its connection or never reached the lobby in 3 games
-		// of 12, cause not found (docs/ARCHITECTURE.md, "Not built yet").
-		t.Skip("the tab's game fails 1 run in 4 on a loaded machine, cause unknown: opt in with ROCKSTEP_BROWSER_E2E=1")
+		// Not in make test until it holds: on a loaded 2-core machine
+		// the tab (drawing in software on the page's one thread) goes
+		// unscheduled for seconds, the room gives it up as silent after
+		// 3 s, and the tab plays on as its own host. With the small tab
+		// below, none of 8 runs failed, but 1 of 8 under -race (as make
+		// test runs it) did (docs/ARCHITECTURE.md, "Not built yet").
+		t.Skip("a starved tab is given up by the room in 1 run of 8 under -race on a loaded machine: opt in with ROCKSTEP_BROWSER_E2E=1")
 	}
 	if web.Embedded() == nil {
 		t.Skip("needs the game for browsers embedded: make wasm first (make test does)")
 	}
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("needs chromium (Debian: chromium; make check-tools installs it)")
-	}
+	browsertab.Path(t) // skips without Chromium
 	if !windowsInNamespace(t, "two games with a browser tab", 9*time.Minute, "192.0.2.66") {
 		return
 	}
 	// The namespace's own loopback: no one else's ports.
-	t.Run("loopback", func(t *testing.T) { playWebGame(t, chromium, "127.0.0.1:7796", "127.0.0.1:7797", "") })
+	t.Run("loopback", func(t *testing.T) { playWebGame(t, "127.0.0.1:7796", "127.0.0.1:7797", "") })
 	t.Run("tab at 80ms and 2% loss", func(t *testing.T) {
-		playWebGame(t, chromium, "127.0.0.1:7798", "127.0.0.1:7799", "latency=80ms,loss=2%")
+		playWebGame(t, "127.0.0.1:7798", "127.0.0.1:7799", "latency=80ms,loss=2%")
 	})
 }
 
 // playWebGame is one game of TestBrowserTabDesktopAndBotsPlayOneGame, the
 // tab's link impaired by netsim (-web-netsim) if it is set.
-func playWebGame(t *testing.T, chromium, udp, webAddr, netsim string) {
+func playWebGame(t *testing.T, udp, webAddr, netsim string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	srv := startLive(ctx, t, "server", filepath.Join(t.TempDir(), "S"), "-server", "-listen", udp, "-lan=false", "-record", "off", "-web", webAddr, "-web-netsim", netsim)
@@ -99,24 +97,30 @@ func playWebGame(t *testing.T, chromium, udp, webAddr, netsim string) {
 		"-autopilot", "join "+room.URL+"; ready; fly 300; play-to-end; quit")
 	all = append(all, win)
 
-	tb := startTab(t, chromium)
+	// A small tab: SwiftShader draws every frame on the CPU, on the
+	// page's one thread, which also runs the tab's transport and session.
+	// At 1280x720 on a loaded 2-core machine (load 14-35) the tab went
+	// unscheduled for seconds and the room gave it up as silent in 7 runs
+	// of 22; at 640x360 in 1 of 16 (docs/ARCHITECTURE.md, "Not built
+	// yet"). The test is of one game agreed on, not of the tab's fill rate.
+	tb := browsertab.Open(t, chromedp.WindowSize(640, 360))
 	// The link's -join, and the autopilot's join step to try again should
 	// that first dial fail (it waits while one is under way).
 	script := url.QueryEscape("join " + room.URL + "; ready; fly 300; play-to-end")
-	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(room.URL+"?autopilot="+script)); err != nil {
+	if _, err := chromedp.Run(tb.Ctx, chromedp.Navigate(room.URL+"?autopilot="+script)); err != nil {
 		t.Fatalf("open %s in the tab: %v", room.URL, err)
 	}
 	<-bots.done
 	<-win.done
 	var tabResults []string
-	testwait.Until(time.Minute, func() bool { tabResults = tb.find(resultsLine); return tabResults != nil })
+	testwait.Until(time.Minute, func() bool { tabResults = tb.Find(resultsLine); return tabResults != nil })
 	dump := func() {
-		t.Logf("server:\n%s\nbots:\n%s\nwindow:\n%s\ntab:\n%s", srv.out.String(), bots.out.String(), win.out.String(), tb.log())
+		t.Logf("server:\n%s\nbots:\n%s\nwindow:\n%s\ntab:\n%s", srv.out.String(), bots.out.String(), win.out.String(), tb.Log(0))
 	}
 	bm := botsResults.FindStringSubmatch(bots.out.String())
 	wr := resultsLine.FindStringSubmatch(win.out.String())
 	wh := hashLine.FindStringSubmatch(win.out.String())
-	th := tb.find(hashLine)
+	th := tb.Find(hashLine)
 	if bm == nil || wr == nil || wh == nil || th == nil || tabResults == nil {
 		dump()
 		t.Fatalf("missing: bots' summary %v, window's results %v and hash %v, tab's hash %v and results %v", bm != nil, wr != nil, wh != nil, th != nil, tabResults != nil)
@@ -139,7 +143,7 @@ func playWebGame(t *testing.T, chromium, udp, webAddr, netsim string) {
 		dump()
 	}
 	t.Logf("one table: %s", tabResults[2])
-	if m := tb.find(tabPlaying); m != nil {
+	if m := tb.Find(tabPlaying); m != nil {
 		t.Logf("the tab while playing: rtt %s, k %s, delay %s turns", m[1], m[2], m[3]) // BENCHMARKS.md
 	}
 }
@@ -161,67 +165,4 @@ func playersIn(webAddr string, id uint32) int {
 		}
 	}
 	return -1
-}
-
-// browserTab is a headless Chromium tab (software WebGL) whose console
-// lines are kept.
-type browserTab struct {
-	ctx   context.Context
-	mu    sync.Mutex
-	lines []string
-}
-
-func startTab(t *testing.T, chromium string) *browserTab {
-	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox,
-		chromedp.Flag("use-angle", "swiftshader"),
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.WindowSize(1280, 720),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelT := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelT(); cancelA() })
-	tb := &browserTab{ctx: ctx}
-	err := chromedp.Listen(ctx, func(ev any) {
-		e, ok := ev.(*cdpruntime.EventConsoleAPICalled)
-		if !ok {
-			return
-		}
-		var parts []string
-		for _, a := range e.Args {
-			var s string
-			if json.Unmarshal(a.Value, &s) == nil {
-				parts = append(parts, s)
-			} else {
-				parts = append(parts, string(a.Value))
-			}
-		}
-		tb.mu.Lock()
-		tb.lines = append(tb.lines, strings.Join(parts, " "))
-		tb.mu.Unlock()
-	})
-	if err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return tb
-}
-
-func (tb *browserTab) find(re *regexp.Regexp) []string {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	for _, l := range tb.lines {
-		if m := re.FindStringSubmatch(l); m != nil {
-			return m
-		}
-	}
-	return nil
-}
-
-func (tb *browserTab) log() string {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	return strings.Join(tb.lines, "\n")
 }

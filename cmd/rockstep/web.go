@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"time"
 
 	"rockstep/net/host"
@@ -68,9 +69,32 @@ func serveWeb(o webOptions, srv *transport.Server, h *host.Host, log *slog.Logge
 		ln = tls.NewListener(ln, tlsCfg)
 	}
 	go func() { _ = hs.Serve(ln) }()
+	h.SetWeb(webBase(scheme, o.addr, ln.Addr()))
 	if game == nil {
 		log.Warn("web: this executable has no game for browsers; build it with make", "addr", ln.Addr().String())
 	}
 	log.Info("web", "url", scheme+"://"+ln.Addr().String()+"/", "game", game != nil)
 	return func() { _ = hs.Close() }, nil
+}
+
+// webBase is the base of the web face's links that room lists carry
+// (host.SetWeb): scheme, and the host of -web's addr with the port
+// listened on; the host left empty where -web names none or all
+// interfaces, for the client to use the server's address it knows.
+func webBase(scheme, flagAddr string, listened net.Addr) string {
+	port := ""
+	if ta, ok := listened.(*net.TCPAddr); ok {
+		port = strconv.Itoa(ta.Port)
+	}
+	host, _, err := net.SplitHostPort(flagAddr)
+	if err != nil {
+		host = ""
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+		host = ""
+	}
+	if port == "" {
+		return ""
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
 }

@@ -16,6 +16,7 @@ type RoomList struct {
 	Addr        string // the address that answered
 	Fingerprint string // the host key the server proved (transport.FormatFingerprint's input)
 	Referee     bool   // the server runs the engine on its rooms' turns (wire.RoomList.Referee)
+	Web         string // the base of the server's web face, "" for none (wire.RoomList.Web)
 }
 
 // MaxListPages bounds the RoomListRequests one ListRooms sends (of
@@ -49,7 +50,7 @@ func ListRooms(ctx context.Context, addrs []string, cfg transport.Config) (RoomL
 	out := RoomList{Addr: addr, Fingerprint: tc.HostFingerprint()}
 	select {
 	case <-l.done:
-		out.Rooms, out.Truncated, out.Referee = l.rooms, l.truncated, l.referee
+		out.Rooms, out.Truncated, out.Referee, out.Web = l.rooms, l.truncated, l.referee, l.web
 		return out, nil
 	case err := <-ran:
 		ran <- err // for the deferred wait
@@ -68,6 +69,7 @@ type lister struct {
 	rooms     []wire.RoomInfo
 	truncated bool
 	referee   bool
+	web       string
 	done      chan struct{}
 	finished  bool
 }
@@ -89,6 +91,9 @@ func (l *lister) Message(f []byte) {
 	}
 	l.rooms = append(l.rooms, page.Rooms...)
 	l.referee = l.referee || page.Referee
+	if page.Web != "" {
+		l.web = page.Web
+	}
 	switch {
 	case page.More && len(page.Rooms) > 0 && l.asked < MaxListPages:
 		l.ask(page.Rooms[len(page.Rooms)-1].RoomID)

@@ -101,6 +101,7 @@ type Host struct {
 	log   *slog.Logger
 	start time.Time
 	srv   *transport.Server
+	web   atomic.Pointer[string] // the web face's base URL (SetWeb), nil for none
 
 	rooms    map[uint32]*hosted
 	byMaker  map[netip.Prefix]int // open rooms by the network of the connection that created them
@@ -698,6 +699,19 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 	}
 }
 
+// SetWeb tells the room lists where the server's web face is (base: a
+// URL's scheme and host, the host left empty for the one the client
+// reached the server at; see wire.RoomList.Web), so that a desktop lobby
+// shows a room's https://SERVER/join/CODE link. A base over
+// wire.MaxWebBase bytes is not given.
+func (h *Host) SetWeb(base string) {
+	if base == "" || len(base) > wire.MaxWebBase {
+		h.web.Store(nil)
+		return
+	}
+	h.web.Store(&base)
+}
+
 // roomList returns the rooms the host lists publicly with ids above
 // after, at most wire.MaxListRooms: every room but those whose creator
 // asked for them unlisted, and those closing. Names are cleaned as text
@@ -707,6 +721,9 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 // (wire.SecretRoom), so that the listed ids show no gap where it is.
 func (h *Host) roomList(after uint32) wire.RoomList {
 	l := wire.RoomList{Referee: h.cfg.Room.Referee}
+	if w := h.web.Load(); w != nil {
+		l.Web = *w
+	}
 	ids := make([]uint32, 0, len(h.order))
 	for _, id := range h.order {
 		if hr := h.rooms[id]; id > after && !hr.unlisted && !hr.expired {

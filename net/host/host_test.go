@@ -149,7 +149,13 @@ func TestMetrics(t *testing.T) {
 		body = rec.Body.String()
 		return strings.Contains(body, "rockstep_turns_total ") && !strings.Contains(body, "rockstep_turns_total 0\n")
 	})
-	for _, want := range []string{"rockstep_rooms 1", "rockstep_turns_total ", `rockstep_dropped_total{reason="malformed"}`, "rockstep_transport_packets_in_total "} {
+	for _, want := range []string{
+		"rockstep_rooms 1", "rockstep_turns_total ", `rockstep_dropped_total{reason="malformed"}`, "rockstep_transport_packets_in_total ",
+		"# TYPE rockstep_turns_total counter", "# TYPE rockstep_players gauge", `rockstep_repairs_total{slot="0"} 0`,
+		// What operators expect of a Go service: the runtime's and the
+		// process's own metrics.
+		"go_goroutines ", "go_memstats_heap_alloc_bytes ", "go_gc_duration_seconds", "process_cpu_seconds_total ", "process_resident_memory_bytes ",
+	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q", want)
 		}

@@ -533,6 +533,16 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 // tick drives KCP, sends a heartbeat when idle, and gives up on a silent
 // server.
 func (c *Client) tick(now time.Time) {
+	// A client that has not run for longer than a heartbeat (a browser
+	// tab's one thread busy drawing or starting its audio, a process the
+	// machine did not schedule) cannot tell the server's silence from its
+	// own absence: that span does not count (but for one Interval, so
+	// that a client that is never scheduled still times out), and the
+	// datagrams that waited for it meanwhile are read before a timeout is
+	// decided.
+	if away := now.Sub(c.now); away > c.cfg.Heartbeat {
+		c.sess.lastRecv = c.sess.lastRecv.Add(away - c.cfg.Interval)
+	}
 	c.now = now
 	c.sess.update()
 	switch silent := now.Sub(c.sess.lastRecv); {

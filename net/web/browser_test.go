@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"encoding/json"
 	"net/http/httptest"
 	"net/netip"
 	neturl "net/url"
@@ -13,13 +12,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"rockstep/internal/browsertab"
 	"rockstep/internal/testwait"
 	"rockstep/net/bots"
 	"rockstep/net/host"
@@ -66,79 +64,6 @@ func gameBuild(t *testing.T) *web.Game {
 	return &web.Game{WasmGzip: gz.Bytes(), Size: int64(len(wasm)), Exec: execJS}
 }
 
-// tab is a headless Chromium tab whose console lines are kept.
-type tab struct {
-	ctx context.Context
-
-	mu    sync.Mutex
-	lines []string
-}
-
-// openTab starts headless Chromium (software WebGL: SwiftShader) with one
-// tab, or skips the test where there is no Chromium.
-func openTab(t *testing.T, flags ...chromedp.ExecAllocatorOption) *tab {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("needs chromium (Debian: chromium; make check-tools installs it)")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.Flag("headless", "new"),
-		chromedp.NoSandbox,
-		chromedp.Flag("use-angle", "swiftshader"),
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.WindowSize(1280, 720),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), append(opts, flags...)...)
-	ctx, cancelT := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelT(); cancelA() })
-	tb := &tab{ctx: ctx}
-	err = chromedp.Listen(ctx, func(ev any) {
-		e, ok := ev.(*cdpruntime.EventConsoleAPICalled)
-		if !ok {
-			return
-		}
-		var parts []string
-		for _, a := range e.Args {
-			var s string
-			if json.Unmarshal(a.Value, &s) == nil {
-				parts = append(parts, s)
-			} else {
-				parts = append(parts, string(a.Value))
-			}
-		}
-		tb.mu.Lock()
-		tb.lines = append(tb.lines, strings.Join(parts, " "))
-		tb.mu.Unlock()
-	})
-	if err != nil {
-		t.Skipf("cannot start chromium: %v", err)
-	}
-	return tb
-}
-
-// find returns the first console line re matches.
-func (tb *tab) find(re *regexp.Regexp) []string {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	for _, l := range tb.lines {
-		if m := re.FindStringSubmatch(l); m != nil {
-			return m
-		}
-	}
-	return nil
-}
-
-func (tb *tab) log() string {
-	tb.mu.Lock()
-	defer tb.mu.Unlock()
-	if n := len(tb.lines); n > 40 {
-		return strings.Join(tb.lines[n-40:], "\n")
-	}
-	return strings.Join(tb.lines, "\n")
-}
-
 var tabResults = regexp.MustCompile(`autopilot: results digest=([0-9a-f]{16}) (.*)`)
 
 // A browser tab opened at a room's /join/CODE link plays a game to its end
@@ -155,7 +80,7 @@ func TestBrowserTabPlaysWithBots(t *testing.T) {
 		// TestBrowserTabDesktopAndBotsPlayOneGame, which runs under -race.
 		t.Skip("in-process host and bots under -race: see TestBrowserTabDesktopAndBotsPlayOneGame; run this without -race")
 	}
-	tb := openTab(t)
+	tb := browsertab.Open(t)
 	game := gameBuild(t)
 	hs := hosttest.Start(t, transport.LAN(), host.LAN())
 	ts := httptest.NewServer(web.New(web.Config{Server: hs.Transport, Addrs: []netip.AddrPort{hs.Transport.Addr()}, Game: game}))
@@ -181,12 +106,12 @@ func TestBrowserTabPlaysWithBots(t *testing.T) {
 			Transport: transport.LAN(), Pin: c.Fingerprint(), RoomID: c.RoomID})
 	}()
 	url := v["url"].(string) + "?autopilot=" + neturl.QueryEscape("join "+v["url"].(string)+"; ready; play-to-end")
-	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(url)); err != nil {
+	if _, err := chromedp.Run(tb.Ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("open %s: %v", url, err)
 	}
 	var m []string
-	if !testwait.Until(4*time.Minute, func() bool { m = tb.find(tabResults); return m != nil }) {
-		t.Fatalf("the tab showed no results; its console:\n%s", tb.log())
+	if !testwait.Until(4*time.Minute, func() bool { m = tb.Find(tabResults); return m != nil }) {
+		t.Fatalf("the tab showed no results; its console:\n%s", tb.Log(40))
 	}
 	<-done
 	if botErr != nil {
@@ -219,41 +144,41 @@ func TestBrowserMainMenu(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser and a game: not with -short")
 	}
-	tb := openTab(t)
+	tb := browsertab.Open(t)
 	game := gameBuild(t)
 	hs := hosttest.Start(t, transport.LAN(), host.LAN())
 	ts := httptest.NewServer(web.New(web.Config{Server: hs.Transport, Addrs: []netip.AddrPort{hs.Transport.Addr()}, Game: game}))
 	t.Cleanup(ts.Close)
 	start := time.Now()
-	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
+	if _, err := chromedp.Run(tb.Ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
 	if !testwait.Until(2*time.Minute, func() bool {
-		canvas, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`document.querySelector("canvas") !== null`))
+		canvas, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[bool](`document.querySelector("canvas") !== null`))
 		return err == nil && canvas
 	}) {
-		t.Fatalf("no game canvas; the console:\n%s", tb.log())
+		t.Fatalf("no game canvas; the console:\n%s", tb.Log(40))
 	}
 	t.Logf("page to the game's canvas: %v (wasm %d bytes, %d gzipped)", time.Since(start).Round(time.Millisecond), game.Size, len(game.WasmGzip))
 	// A few frames of the menu, then what the console says.
 	started := time.Now()
 	testwait.Until(3*time.Second, func() bool { return time.Since(started) > 2*time.Second })
 	for _, bad := range []*regexp.Regexp{regexp.MustCompile(`panic:|rockstep: exited|fatal error`)} {
-		if m := tb.find(bad); m != nil {
-			t.Errorf("the game failed in the tab: %q; the console:\n%s", m[0], tb.log())
+		if m := tb.Find(bad); m != nil {
+			t.Errorf("the game failed in the tab: %q; the console:\n%s", m[0], tb.Log(40))
 		}
 	}
 	// The player's settings (a new guest's id and name) are kept in the
 	// browser's storage.
 	if !testwait.Until(30*time.Second, func() bool {
-		kept, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool](`localStorage.getItem("rockstep:/rockstep/settings.json") !== null`))
+		kept, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[bool](`localStorage.getItem("rockstep:/rockstep/settings.json") !== null`))
 		return err == nil && kept
 	}) {
-		keys, _ := chromedp.Run(tb.ctx, chromedp.Evaluate[[]string](`Object.keys(localStorage)`))
+		keys, _ := chromedp.Run(tb.Ctx, chromedp.Evaluate[[]string](`Object.keys(localStorage)`))
 		t.Errorf("no settings in the browser's storage; its items: %q", keys)
 	}
 	if file := os.Getenv("ROCKSTEP_TAB_SHOT"); file != "" {
-		png, err := chromedp.Run(tb.ctx, chromedp.CaptureScreenshot())
+		png, err := chromedp.Run(tb.Ctx, chromedp.CaptureScreenshot())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,15 +193,15 @@ func TestBrowserWithoutWebGL2(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser: not with -short")
 	}
-	tb := openTab(t, chromedp.Flag("disable-webgl2", true))
+	tb := browsertab.Open(t, chromedp.Flag("disable-webgl2", true))
 	_, ts := startWeb(t)
-	if _, err := chromedp.Run(tb.ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
+	if _, err := chromedp.Run(tb.Ctx, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
 	var said string
 	if !testwait.Until(time.Minute, func() bool {
 		var err error
-		said, err = chromedp.Run(tb.ctx, chromedp.Evaluate[string](`document.getElementById("msg").textContent`))
+		said, err = chromedp.Run(tb.Ctx, chromedp.Evaluate[string](`document.getElementById("msg").textContent`))
 		return err == nil && strings.Contains(said, "no WebGL 2")
 	}) {
 		t.Errorf("the page says %q, want that the browser has no WebGL 2", said)

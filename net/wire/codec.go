@@ -1011,12 +1011,16 @@ func (m *RoomListRequest) decodePayload(r *reader) error {
 
 // RoomList: count u8, then per room RoomID uvarint, Name string, Host
 // string, Players u8, Max u8, State u8, Version u8; then More bool, then
-// Referee as one byte 1 if set (optional: left out when false). Room ids
-// ascend strictly and are never 0.
+// a byte of the optional fields set (left out when none: 1 Referee, 2
+// Web), then Web string if set.
+// Room ids ascend strictly and are never 0.
 
 func (m RoomList) check() error {
 	if len(m.Rooms) > MaxListRooms {
 		return fmt.Errorf("rooms: %d, limit %d: %w", len(m.Rooms), MaxListRooms, ErrLimit)
+	}
+	if err := checkString("web", m.Web, MaxWebBase); err != nil {
+		return err
 	}
 	var last uint32
 	for i, ri := range m.Rooms {
@@ -1057,11 +1061,28 @@ func (m RoomList) appendPayload(b []byte) []byte {
 		b = append(b, ri.Players, ri.Max, uint8(ri.State), ri.Version)
 	}
 	b = appendBool(b, m.More)
+	var flags uint8
 	if m.Referee {
-		b = append(b, 1)
+		flags |= listReferee
+	}
+	if m.Web != "" {
+		flags |= listWeb
+	}
+	if flags != 0 {
+		b = append(b, flags)
+	}
+	if m.Web != "" {
+		b = appendString(b, m.Web)
 	}
 	return b
 }
+
+// The optional byte after a RoomList's More: which of the optional fields
+// follow. 1 alone is the referee byte of before Web.
+const (
+	listReferee = 1 << 0 // RoomList.Referee
+	listWeb     = 1 << 1 // RoomList.Web follows, a string
+)
 
 func (m *RoomList) decodePayload(r *reader) error {
 	n := int(r.u8("rooms"))
@@ -1095,9 +1116,17 @@ func (m *RoomList) decodePayload(r *reader) error {
 		last = ri.RoomID
 	}
 	m.More = r.bool("more")
-	if r.Err() == nil && r.Len() > 0 && r.Rest()[0] == 1 {
-		// Written only when set; any other byte is left to be trailing.
-		m.Referee = r.bool("referee")
+	if r.Err() == nil && r.Len() > 0 && r.Rest()[0] != 0 && r.Rest()[0] <= listReferee|listWeb {
+		// Written only when a field is set; any other byte is left to be
+		// trailing.
+		flags := r.u8("optional fields")
+		m.Referee = flags&listReferee != 0
+		if flags&listWeb != 0 {
+			m.Web = r.string("web", MaxWebBase)
+			if r.Err() == nil && m.Web == "" {
+				r.fail("web", fmt.Errorf("written empty: %w", ErrInvalid))
+			}
+		}
 	}
 	return r.Err()
 }

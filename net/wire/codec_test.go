@@ -168,6 +168,7 @@ func samples() []sample {
 			{RoomID: math.MaxUint32, Name: strings.Repeat("n", MaxName), Host: strings.Repeat("h", MaxName), Max: 1, State: StateFinished, Version: Version},
 		}, More: true}},
 		{"room list refereed", RoomList{Rooms: []RoomInfo{{RoomID: 1, Name: "Rockstep", Max: 8, Version: Version}}, Referee: true}},
+		{"room list with its web face", RoomList{Rooms: []RoomInfo{{RoomID: 1, Name: "Rockstep", Max: 8, Version: Version}}, Web: "https://:8443"}},
 		{"end game", EndGame{}},
 		{"kick", Kick{Slot: 3}},
 		{"join-resuming", Join{RoomID: 1, PlayerID: id16(9), Name: "Ada", Token: id16(4), Resuming: true, Resume: 123_456}},
@@ -403,6 +404,19 @@ func TestDecodeTruncated(t *testing.T) {
 			frame := mustAppend(t, s.m)
 			for n := range len(frame) {
 				got, err := Decode(frame[:n])
+				if l, ok := s.m.(RoomList); ok && l.Web != "" && n >= len(frame)-len(l.Web)-2 {
+					// Cut before the byte of the optional fields: the
+					// list without them; after it: truncated.
+					at := len(frame) - len(l.Web) - 2
+					l.Web, l.Referee = "", false
+					if n == at && (err != nil || !reflect.DeepEqual(got, canonical(l))) {
+						t.Fatalf("Decode(frame without its web face) = %+v, %v; want %+v", got, err, l)
+					}
+					if n > at && !errors.Is(err, ErrTruncated) {
+						t.Fatalf("Decode(first %d of %d bytes, in the web face) = %v, want %v", n, len(frame), err, ErrTruncated)
+					}
+					continue
+				}
 				if l, ok := s.m.(RoomList); ok && l.Referee && n == len(frame)-1 {
 					// Cut before the optional referee byte: the list
 					// without it.
@@ -716,7 +730,9 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		{"join secret cut short", frame(TypeJoin, append(join(nil, 0), append([]byte{0, 0}, make([]byte, 8+3)...)...)...), ErrTrailing, ""},
 		{"room created secret written as 0", frame(TypeRoomCreated, make([]byte, 4+8)...), ErrInvalid, "secret"},
 		{"room list referee written as false", frame(TypeRoomList, 0, 0, 0), ErrTrailing, ""},
-		{"room list referee 2", frame(TypeRoomList, 0, 0, 2), ErrTrailing, ""},
+		{"room list optional fields 4", frame(TypeRoomList, 0, 0, 4), ErrTrailing, ""},
+		{"room list web announced, missing", frame(TypeRoomList, 0, 0, 2), ErrTruncated, "web"},
+		{"room list web written empty", frame(TypeRoomList, 0, 0, 2, 0), ErrInvalid, "web"},
 		{"setup change friendly fire 2", frame(TypeSetupChange, setup(0, 2)...), ErrInvalid, "friendly fire"},
 		{"setup change saucers 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 2, 0), ErrInvalid, "saucers"},
 		{"setup change hyperspace 2", frame(TypeSetupChange, 1, 2, 3, 4, 5, 6, 7, 8, 1, 0, 3, 1, 0, 0, 2), ErrInvalid, "hyperspace"},

@@ -70,7 +70,8 @@ const (
 	MaxChat       = 200  // bytes of a chat line
 	MaxText       = 200  // bytes of a refusal or leave text
 	MaxRoomKey    = 64   // bytes of a server's room key (CreateRoom.Key)
-	MaxListRooms  = 16   // rooms in one RoomList (16 of at most 58 bytes fit a frame)
+	MaxListRooms  = 16   // rooms in one RoomList (16 of at most 58 bytes fit a frame, with RoomList.Web)
+	MaxWebBase    = 128  // bytes of a server's web face's base URL (RoomList.Web)
 	MaxK          = 8    // ticks per turn (iterations_per_command)
 	MaxDelay      = 16   // input delay, in turns
 	MaxBatch      = 16   // turns in one client or master packet
@@ -368,6 +369,14 @@ type RoomList struct {
 	// Written only when set, so a list without it is the bytes a peer of
 	// before the field sends and reads.
 	Referee bool
+	// Web is the base of the server's web face (`-server -web`), where
+	// https://SERVER/join/CODE opens a room in a browser tab: a URL's
+	// scheme and host ("https://example.org:8443"), the host left empty
+	// ("https://:8443") for the one the client reached the server at; ""
+	// when the server serves no web. At most MaxWebBase bytes. Written only
+	// when set (after the referee byte, written then as 0 or 1); a peer of
+	// before the field finds trailing bytes in such a list.
+	Web string
 }
 
 // RoomCreated answers CreateRoom with the new room's id, to join with,
