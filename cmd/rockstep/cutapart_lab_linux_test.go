@@ -114,28 +114,45 @@ func cutApartLab(t *testing.T, cut func(*testing.T, *natlab.Lab, *proc)) {
 		t.Fatalf("the game did not reach turn 300 within %v:\nserver:\n%s", gameLimit, srv.stderr())
 	}
 	cut(t, lab, srv)
-	var turn, hash string
+	var game oneGame
 	for name, p := range players {
 		code, _ := p.wait(t, gameLimit)
-		out := p.stdout()
-		if code != 0 {
-			t.Errorf("the player %s exited %d:\n%s\n%s", name, code, out, p.stderr())
-			continue
-		}
-		m := botFinal.FindStringSubmatch(out)
-		if m == nil || m[3] != "1" {
-			t.Errorf("the player %s: summary %q", name, out)
-			continue
-		}
-		if s := botStall.FindStringSubmatch(out); s != nil {
-			t.Logf("%s: ended at turn %s on hash %s; longest stall %s ms (the host's loss to play at the successor)", name, m[1], m[2], s[1])
-		}
-		if hash == "" {
-			turn, hash = m[1], m[2]
-		} else if m[1] != turn || m[2] != hash {
-			t.Errorf("two games: %s ended at turn %s on %s, another player at turn %s on %s", name, m[1], m[2], turn, hash)
-		}
+		game.check(t, name, code, p.stdout(), p.stderr())
 	}
+	logPlayersOnFailure(t, players)
+}
+
+// oneGame gathers the turn and hash each bot player of a lab game ended
+// on: every player checked must have ended on the first one's.
+type oneGame struct{ turn, hash string }
+
+// check reads one bot player's exit code and summary line (botFinal):
+// it must have exited 0 with hash_groups=1, on the turn and hash of the
+// players checked before it. Its longest stall is logged.
+func (g *oneGame) check(t *testing.T, name string, code int, out, log string) {
+	t.Helper()
+	if code != 0 {
+		t.Errorf("the player %s exited %d:\n%s\n%s", name, code, out, log)
+		return
+	}
+	m := botFinal.FindStringSubmatch(out)
+	if m == nil || m[3] != "1" {
+		t.Errorf("the player %s: summary %q", name, out)
+		return
+	}
+	if s := botStall.FindStringSubmatch(out); s != nil {
+		t.Logf("%s: ended at turn %s on hash %s; longest stall %s ms (the host's loss to play at the successor)", name, m[1], m[2], s[1])
+	}
+	if g.hash == "" {
+		g.turn, g.hash = m[1], m[2]
+	} else if m[1] != g.turn || m[2] != g.hash {
+		t.Errorf("two games: %s ended at turn %s on %s, another player at turn %s on %s", name, m[1], m[2], g.turn, g.hash)
+	}
+}
+
+// logPlayersOnFailure logs every player's log when the test failed.
+func logPlayersOnFailure(t *testing.T, players map[string]*proc) {
+	t.Helper()
 	if t.Failed() {
 		for name, p := range players {
 			t.Logf("%s's log:\n%s", name, strings.TrimSpace(p.stderr()))

@@ -111,7 +111,7 @@ func reachLab(t *testing.T, mapping bool) {
 		t.Fatal(err)
 	}
 	_ = srv.cmd.Wait()
-	var turn, hash string
+	var game oneGame
 	for name, p := range players {
 		code, _ := p.wait(t, gameLimit)
 		out := p.stdout()
@@ -122,27 +122,7 @@ func reachLab(t *testing.T, mapping bool) {
 			}
 			continue
 		}
-		if code != 0 {
-			t.Errorf("the player %s exited %d:\n%s\n%s", name, code, out, p.stderr())
-			continue
-		}
-		m := botFinal.FindStringSubmatch(out)
-		if m == nil || m[3] != "1" {
-			t.Errorf("the player %s: summary %q", name, out)
-			continue
-		}
-		if s := botStall.FindStringSubmatch(out); s != nil {
-			t.Logf("%s: ended at turn %s on hash %s; longest stall %s ms", name, m[1], m[2], s[1])
-		}
-		if hash == "" {
-			turn, hash = m[1], m[2]
-		} else if m[1] != turn || m[2] != hash {
-			t.Errorf("two games: %s ended at turn %s on %s, another player at turn %s on %s", name, m[1], m[2], turn, hash)
-		}
+		game.check(t, name, code, out, p.stderr())
 	}
-	if t.Failed() {
-		for name, p := range players {
-			t.Logf("%s's log:\n%s", name, strings.TrimSpace(p.stderr()))
-		}
-	}
+	logPlayersOnFailure(t, players)
 }
