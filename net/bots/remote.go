@@ -512,25 +512,7 @@ func (e *lostError) Unwrap() error { return e.err }
 // *lostError if the connection was lost, another error if the room
 // refused or sent the bot away.
 func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.Config) error {
-	opt := client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }}
-	addr := cfg.Addr
-	if cfg.Standby {
-		opt.Standby, opt.StandbyAddr, opt.StandbyMap = true, ":0", cfg.StandbyMap
-		if b.from.IsValid() {
-			opt.StandbyAddr = netip.AddrPortFrom(b.from, 0).String()
-		}
-		b.mu.Lock()
-		if b.moved != "" {
-			// The game moved to a successor: come back there, to the
-			// host key it proved (not the first host's, which the
-			// invite code or -pin named).
-			addr = b.moved
-			if b.movedFP != "" {
-				opt.Transport.HostFingerprint = b.movedFP
-			}
-		}
-		b.mu.Unlock()
-	}
+	opt, addr := b.options(cfg, sc)
 	c, err := client.Dial(ctx, addr, opt)
 	if err != nil {
 		b.mu.Lock()
@@ -580,82 +562,8 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 		var done bool
 		var fail error
 		c.Do(func(s *lockstep.Session) {
-			if tok := s.Token(); tok != ([16]byte{}) {
-				b.mu.Lock()
-				fresh := tok != b.token
-				b.token = tok
-				b.mu.Unlock()
-				if fresh && path != "" {
-					_ = os.WriteFile(path, tok[:], 0o600)
-				}
-			}
-			b.mu.Lock()
-			for _, e := range s.Events() {
-				switch e.Kind {
-				case lockstep.EvVacant:
-					b.vacant = true
-				case lockstep.EvQuit:
-					b.quit = true
-				}
-			}
-			b.mu.Unlock()
-			ph := s.Phase()
-			if ph != lockstep.Joining && ph != lockstep.Refused {
-				b.gotIn = true
-			}
-			if b.game.missed(s, back) {
-				b.mu.Lock()
-				b.missed = true // nothing to wait for: no error, and no final
-				b.mu.Unlock()
-				done = true
-				return
-			}
-			if ph == lockstep.Playing {
-				b.mu.Lock()
-				if b.began.IsZero() {
-					b.began = time.Now()
-				}
-				b.mu.Unlock()
-			}
-			switch {
-			case ph == lockstep.Refused && back && s.Refusal().Reason == wire.RefuseBadToken:
-				fail = fmt.Errorf("refused (%v) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
-			case ph == lockstep.Refused:
-				fail = fmt.Errorf("refused (%v) %q", s.Refusal().Reason, s.Refusal().Text)
-			case ph == lockstep.Left && s.LeaveMessage().Reason == wire.LeaveStrayed:
-				// Sent away because its world kept disagreeing (a -fault
-				// bot): the others' game goes on; the summary counts it.
-				b.mu.Lock()
-				b.strayed = true
-				b.mu.Unlock()
-				done = true
-			case ph == lockstep.Left && s.LeaveMessage().Reason == wire.LeaveShutdown && ended(s):
-				// The game ended here before its host closed (a successor
-				// whose player ended it and left): it was played to its
-				// end, which is what counts.
-				f, _ := finalOf(s, 0)
-				b.mu.Lock()
-				b.final, b.ended = f, time.Now()
-				b.mu.Unlock()
-				done = true
-			case ph == lockstep.Left:
-				fail = fmt.Errorf("sent away: %s (%s)", s.LeaveMessage().Text, whereIn(s))
-			default:
-				rule.step(s, false, b.want, cfg.Ticks)
-				if ph != lockstep.Finished {
-					break
-				}
-				if f, ok := finalOf(s, 0); ok {
-					b.mu.Lock()
-					b.final, b.ended = f, time.Now()
-					b.mu.Unlock()
-					done = true
-				}
-			}
-			if s.Desync() != nil {
-				fail = fmt.Errorf("desync at turn %d", s.Desync().Turn)
-			}
-			if p := pollFor(ph, s.World(), cfg.Ticks); p != poll {
+			done, fail = b.look(s, cfg, &rule, path, back)
+			if p := pollFor(s.Phase(), s.World(), cfg.Ticks); p != poll {
 				poll = p
 				t.Reset(poll)
 			}
@@ -667,6 +575,113 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 			return nil
 		}
 	}
+}
+
+// options returns the client options of the bot's next connection and
+// the address it dials: the successor's, once the game moved there.
+func (b *remoteBot) options(cfg RemoteConfig, sc lockstep.Config) (client.Options, string) {
+	opt := client.Options{Session: sc, Transport: cfg.Transport, From: b.from, Input: func(uint32) game.Input { return b.pilot.Next() }}
+	addr := cfg.Addr
+	if cfg.Standby {
+		opt.Standby, opt.StandbyAddr, opt.StandbyMap = true, ":0", cfg.StandbyMap
+		if b.from.IsValid() {
+			opt.StandbyAddr = netip.AddrPortFrom(b.from, 0).String()
+		}
+		b.mu.Lock()
+		if b.moved != "" {
+			// The game moved to a successor: come back there, to the
+			// host key it proved (not the first host's, which the
+			// invite code or -pin named).
+			addr = b.moved
+			if b.movedFP != "" {
+				opt.Transport.HostFingerprint = b.movedFP
+			}
+		}
+		b.mu.Unlock()
+	}
+	return opt, addr
+}
+
+// look reads the session once, under the client's lock: it keeps the
+// token on disk, notes the room's events, the game's start and end, and
+// plays the rule. done: the bot is finished on this connection; fail:
+// why it cannot go on.
+func (b *remoteBot) look(s *lockstep.Session, cfg RemoteConfig, rule *playerRule, path string, back bool) (done bool, fail error) {
+	if tok := s.Token(); tok != ([16]byte{}) {
+		b.mu.Lock()
+		fresh := tok != b.token
+		b.token = tok
+		b.mu.Unlock()
+		if fresh && path != "" {
+			_ = os.WriteFile(path, tok[:], 0o600)
+		}
+	}
+	b.mu.Lock()
+	for _, e := range s.Events() {
+		switch e.Kind {
+		case lockstep.EvVacant:
+			b.vacant = true
+		case lockstep.EvQuit:
+			b.quit = true
+		}
+	}
+	b.mu.Unlock()
+	ph := s.Phase()
+	if ph != lockstep.Joining && ph != lockstep.Refused {
+		b.gotIn = true
+	}
+	if b.game.missed(s, back) {
+		b.mu.Lock()
+		b.missed = true // nothing to wait for: no error, and no final
+		b.mu.Unlock()
+		return true, nil
+	}
+	if ph == lockstep.Playing {
+		b.mu.Lock()
+		if b.began.IsZero() {
+			b.began = time.Now()
+		}
+		b.mu.Unlock()
+	}
+	switch {
+	case ph == lockstep.Refused && back && s.Refusal().Reason == wire.RefuseBadToken:
+		fail = fmt.Errorf("refused (%v) %q: %w", s.Refusal().Reason, s.Refusal().Text, errForgotten)
+	case ph == lockstep.Refused:
+		fail = fmt.Errorf("refused (%v) %q", s.Refusal().Reason, s.Refusal().Text)
+	case ph == lockstep.Left && s.LeaveMessage().Reason == wire.LeaveStrayed:
+		// Sent away because its world kept disagreeing (a -fault
+		// bot): the others' game goes on; the summary counts it.
+		b.mu.Lock()
+		b.strayed = true
+		b.mu.Unlock()
+		done = true
+	case ph == lockstep.Left && s.LeaveMessage().Reason == wire.LeaveShutdown && ended(s):
+		// The game ended here before its host closed (a successor
+		// whose player ended it and left): it was played to its
+		// end, which is what counts.
+		f, _ := finalOf(s, 0)
+		b.mu.Lock()
+		b.final, b.ended = f, time.Now()
+		b.mu.Unlock()
+		done = true
+	case ph == lockstep.Left:
+		fail = fmt.Errorf("sent away: %s (%s)", s.LeaveMessage().Text, whereIn(s))
+	default:
+		rule.step(s, false, b.want, cfg.Ticks)
+		if ph != lockstep.Finished {
+			break
+		}
+		if f, ok := finalOf(s, 0); ok {
+			b.mu.Lock()
+			b.final, b.ended = f, time.Now()
+			b.mu.Unlock()
+			done = true
+		}
+	}
+	if s.Desync() != nil {
+		fail = fmt.Errorf("desync at turn %d", s.Desync().Turn)
+	}
+	return done, fail
 }
 
 // botInterval is a bot's transport loop period (a player's is 10 ms). A
