@@ -152,22 +152,30 @@ const (
 	copyFailed
 )
 
+// copyButton is a row's Copy button (nil with no clipboard tool): it puts
+// what text returns on the clipboard and keeps the outcome in copied.
+func copyButton(t *theme, copied *atomic.Int32, text func() string) *widget.Button {
+	if clipboard() == nil {
+		return nil
+	}
+	return t.buttonFunc("Copy", func() {
+		copied.Store(copyUnknown)
+		copyText(text(), func(ok bool) {
+			if ok {
+				copied.Store(copyDone)
+			} else {
+				copied.Store(copyFailed)
+			}
+		})
+	}, t.size(100, 0))
+}
+
 func (r *inviteRow) build(a *App, col *widget.Container) {
 	t := a.theme()
 	r.row = t.hbox(12, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	r.label = t.dim(" ", widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 	r.row.AddChild(r.label)
-	if clipboard() != nil {
-		r.copy = t.buttonFunc("Copy", func() {
-			r.copied.Store(copyUnknown)
-			copyText(r.shown, func(ok bool) {
-				if ok {
-					r.copied.Store(copyDone)
-				} else {
-					r.copied.Store(copyFailed)
-				}
-			})
-		}, t.size(100, 0))
+	if r.copy = copyButton(t, &r.copied, func() string { return r.shown }); r.copy != nil {
 		r.row.AddChild(r.copy)
 	}
 	r.code = t.text(" ", &t.headingFace, colAccent)

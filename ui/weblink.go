@@ -32,17 +32,7 @@ func (l *linkRow) build(a *App, col *widget.Container) {
 	l.row = t.hbox(12, widget.ContainerOpts.WidgetOpts(stretchRow()))
 	l.label = t.dim(linkLabel(copyUnknown), widget.WidgetOpts.LayoutData(widget.RowLayoutData{Position: widget.RowLayoutPositionCenter}))
 	l.row.AddChild(l.label)
-	if clipboard() != nil {
-		l.copy = t.buttonFunc("Copy", func() {
-			l.copied.Store(copyUnknown)
-			copyText(l.shown, func(ok bool) {
-				if ok {
-					l.copied.Store(copyDone)
-				} else {
-					l.copied.Store(copyFailed)
-				}
-			})
-		}, t.size(100, 0))
+	if l.copy = copyButton(t, &l.copied, func() string { return l.shown }); l.copy != nil {
 		l.row.AddChild(l.copy)
 	}
 	l.link = t.text(" ", &t.smallFace, palette.Text)
