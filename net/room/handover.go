@@ -206,12 +206,7 @@ func (r *Room) successors() wire.Successors {
 // that denies reaching another can pass it over only where no one else
 // vouches for it (one way through a NAT looks the same).
 func (r *Room) majorityReaches(cand uint8) uint8 {
-	members := 0
-	for i := range r.slots {
-		if r.inSuccession(&r.slots[i]) {
-			members++
-		}
-	}
+	members := r.successionMembers()
 	var out uint8
 	for i := range r.slots {
 		if cand&(1<<i) == 0 {

@@ -31,6 +31,18 @@ func (r *Room) inSuccession(s *slot) bool {
 	return s.life.staying()
 }
 
+// successionMembers counts the players in the succession
+// (inSuccession): a successor is one a strict majority of them reach.
+func (r *Room) successionMembers() int {
+	n := 0
+	for i := range r.slots {
+		if r.inSuccession(&r.slots[i]) {
+			n++
+		}
+	}
+	return n
+}
+
 // lobbyHold is what a lobby carried on by ResumeLobby keeps for the
 // players not back yet: their seats, until a time.
 type lobbyHold struct {

@@ -68,12 +68,7 @@ func (r *Room) outsideOf(i int) netip.AddrPort {
 // nothing (Majority), and the players who can reach it are better off at
 // one that a majority reaches, or, with none, told the game cannot go on.
 func (r *Room) unreachable(cand uint8) uint8 {
-	members := 0
-	for i := range r.slots {
-		if r.slots[i].life.staying() {
-			members++
-		}
-	}
+	members := r.successionMembers()
 	var out uint8
 	for i := range r.slots {
 		if cand&(1<<i) == 0 {
@@ -82,7 +77,7 @@ func (r *Room) unreachable(cand uint8) uint8 {
 		may := 1 // itself
 		for j := range r.slots {
 			s := &r.slots[j]
-			if j == i || !s.life.staying() {
+			if j == i || !r.inSuccession(s) {
 				continue
 			}
 			sb := &r.standby[j]
