@@ -115,13 +115,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	if cfg.Bots < 1 || cfg.Ticks < 1 {
 		return Summary{}, errors.New("bots: need at least one bot and one tick")
 	}
-	if cfg.Transport.MTU == 0 {
-		cfg.Transport = transport.LAN()
-		cfg.Transport.Interval = botInterval
-	}
-	if cfg.Pin != "" {
-		cfg.Transport.HostFingerprint = cfg.Pin
-	}
+	cfg, group := cfg.withDefaults()
 	if cfg.Transport.Loop == nil {
 		// Hundreds of bots in one process: their sockets and clocks are
 		// driven by a few goroutines rather than two each (see
@@ -130,6 +124,27 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 			cfg.Transport.Loop = l
 			defer l.Close()
 		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
+	start := time.Now()
+	sched := startSchedWatch()
+	bots, roomErrs := playGroups(ctx, cfg, group)
+	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: gameTime(bots), SchedP99: sched.p99()}
+	err := s.collect(cfg, group, bots, roomErrs)
+	return s, err
+}
+
+// withDefaults fills what cfg leaves zero: the transport's settings, the
+// bots a room holds (group) and the players a room waits for, the run's
+// time limit.
+func (cfg RemoteConfig) withDefaults() (RemoteConfig, int) {
+	if cfg.Transport.MTU == 0 {
+		cfg.Transport = transport.LAN()
+		cfg.Transport.Interval = botInterval
+	}
+	if cfg.Pin != "" {
+		cfg.Transport.HostFingerprint = cfg.Pin
 	}
 	group := cfg.PerRoom
 	if group <= 0 || group > cfg.Bots {
@@ -141,16 +156,16 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = time.Duration(cfg.Ticks)*time.Second/game.TicksPerSecond*3 + 30*time.Second
 	}
-	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
-	defer cancel()
-	start := time.Now()
-	sched := startSchedWatch()
+	return cfg, group
+}
 
-	// Each group of bots gets its room (created on the server, in parallel
-	// with the others' but a few at a time) and plays in it; the last group
-	// is what is left, and its room starts with that many players. A room
-	// that cannot be created is counted and its bots do not play: the run
-	// goes on without them.
+// playGroups plays every group of bots to its end. Each group gets its
+// room (created on the server, in parallel with the others' but a few at
+// a time) and plays in it; the last group is what is left, and its room
+// starts with that many players. A room that cannot be created is counted
+// (its group's error in roomErrs) and its bots do not play: the run goes
+// on without them.
+func playGroups(ctx context.Context, cfg RemoteConfig, group int) ([]*remoteBot, []error) {
 	bots := make([]*remoteBot, cfg.Bots)
 	groups := (cfg.Bots + group - 1) / group
 	roomErrs := make([]error, groups)
@@ -201,9 +216,13 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		}()
 	}
 	wg.Wait()
+	return bots, roomErrs
+}
 
-	s := Summary{Bots: cfg.Bots, Ticks: cfg.Ticks, Wall: time.Since(start), GameTime: gameTime(bots), SchedP99: sched.p99()}
-	t := newTally(&s)
+// collect reads every bot's outcome into s, closes the bots' connections
+// and returns their errors joined.
+func (s *Summary) collect(cfg RemoteConfig, group int, bots []*remoteBot, roomErrs []error) error {
+	t := newTally(s)
 	var errs []error
 	var rtts []time.Duration
 	var open []*client.Client
@@ -220,22 +239,7 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 		if b.err != nil {
 			errs = append(errs, fmt.Errorf("bot %d: %w", b.i, b.err))
 		}
-		b.mu.Lock()
-		c, final := b.c, b.final
-		if b.vacant {
-			s.VacanciesSeen++
-		}
-		if b.quit {
-			s.LeavesSeen++
-		}
-		if b.missed {
-			s.MissedEnds++
-		}
-		s.Rejoins += b.rejoins
-		if b.strayed {
-			s.StrayedOut++
-		}
-		b.mu.Unlock()
+		c, final := s.look(b)
 		if c == nil {
 			continue // it never connected: its error says why
 		}
@@ -266,7 +270,28 @@ func RunRemote(ctx context.Context, cfg RemoteConfig) (Summary, error) {
 	}
 	t.finish(s.Wall.Seconds(), cfg.Bots)
 	s.RTTp50 = median(rtts)
-	return s, errors.Join(errs...)
+	return errors.Join(errs...)
+}
+
+// look counts what bot b saw (vacancies, leaves, missed ends, rejoins, a
+// stray) into s and returns its connection and the final it was told.
+func (s *Summary) look(b *remoteBot) (*client.Client, Final) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.vacant {
+		s.VacanciesSeen++
+	}
+	if b.quit {
+		s.LeavesSeen++
+	}
+	if b.missed {
+		s.MissedEnds++
+	}
+	s.Rejoins += b.rejoins
+	if b.strayed {
+		s.StrayedOut++
+	}
+	return b.c, b.final
 }
 
 // gameTime is how long the slowest room's game ran, from its first bot
