@@ -407,11 +407,7 @@ func torusDistSq(a, b fixed.Vec) int64 {
 // bullet in turn (rocks, then saucers, then ships, each in index order),
 // then each ship (rocks, then saucers), then each saucer (rocks).
 func (w *World) collide() {
-	var hit rockSet       // rocks destroyed this tick
-	var by [MaxRocks]int8 // slot credited with each destroyed rock
-	var gone uint8        // saucers destroyed this tick, bit k: saucer k
-	spent := false        // a bullet has no power left
-	shipsHit := w.Setup.Mode == Versus || w.Setup.FriendlyFire
+	var h hits
 	var grid rockGrid
 	grid.addRocks(w.Rocks[:w.NumRocks])
 	grid.addSaucers(w.Saucers[:w.NumSaucer])
@@ -422,7 +418,25 @@ func (w *World) collide() {
 			grid.addShip(i, sh.Pos)
 		}
 	}
+	w.bulletHits(&grid, &h, targets)
+	w.shipHits(&grid, &h)
+	w.saucerHits(&grid, &h)
+	w.finishCollide(h.rocks, &h.by, h.gone, h.spent)
+}
 
+// hits is what one tick's collisions destroyed so far, in the order the
+// passes run: bullets, then ships, then saucers against rocks.
+type hits struct {
+	rocks rockSet        // rocks destroyed this tick
+	by    [MaxRocks]int8 // slot credited with each destroyed rock (-1: nobody)
+	gone  uint8          // saucers destroyed this tick, bit k: saucer k
+	spent bool           // a bullet has no power left
+}
+
+// bulletHits runs every bullet against the rocks, saucers and ships
+// (targets: bit i, ship i can be hit) near it.
+func (w *World) bulletHits(grid *rockGrid, h *hits, targets uint8) {
+	shipsHit := w.Setup.Mode == Versus || w.Setup.FriendlyFire
 	for j := 0; j < int(w.NumBullet); j++ {
 		b := &w.Bullets[j]
 		near := grid.near(b.Pos)
@@ -432,7 +446,7 @@ func (w *World) collide() {
 		}
 		// The rocks hit already are passed over, as the pairwise loops
 		// passed them; this bullet hits each of the others at most once.
-		for rocks := near.rocks.without(hit); b.Power > 0; {
+		for rocks := near.rocks.without(h.rocks); b.Power > 0; {
 			k := rocks.next()
 			if k < 0 {
 				break
@@ -441,18 +455,18 @@ func (w *World) collide() {
 			if !closer(b.Pos, r.Pos, sq(RockRadius(r.Size))) {
 				continue
 			}
-			hit.add(k)
-			by[k] = shooter
+			h.rocks.add(k)
+			h.by[k] = shooter
 			b.Power--
 		}
 		can := targets // the ships this bullet may hit
 		if shooter >= 0 {
-			for ss := near.saucers &^ gone; ss != 0 && b.Power > 0; ss &= ss - 1 {
+			for ss := near.saucers &^ h.gone; ss != 0 && b.Power > 0; ss &= ss - 1 {
 				k := bits.TrailingZeros8(ss)
 				if !closer(b.Pos, w.Saucers[k].Pos, sq(SaucerRadius(w.Saucers[k].Size))) {
 					continue
 				}
-				gone |= 1 << k
+				h.gone |= 1 << k
 				w.destroySaucer(k, int(shooter))
 				b.Power--
 			}
@@ -472,16 +486,21 @@ func (w *World) collide() {
 			b.Power--
 		}
 		if b.Power == 0 {
-			spent = true
+			h.spent = true
 		}
 	}
+}
+
+// shipHits runs every ship still alive against the rocks and saucers near
+// it: a rock kills it, a saucer rammed dies with it.
+func (w *World) shipHits(grid *rockGrid, h *hits) {
 	for i := range w.Ships {
 		sh := &w.Ships[i]
 		if !sh.Alive || sh.Invuln > 0 || sh.Away {
 			continue
 		}
 		near := grid.around(sh.Pos)
-		for rocks := near.rocks.without(hit); ; {
+		for rocks := near.rocks.without(h.rocks); ; {
 			k := rocks.next()
 			if k < 0 {
 				break
@@ -490,8 +509,8 @@ func (w *World) collide() {
 			if !closer(sh.Pos, r.Pos, sq(RockRadius(r.Size)+ShipRadius)) {
 				continue
 			}
-			hit.add(k)
-			by[k] = int8(i)
+			h.rocks.add(k)
+			h.by[k] = int8(i)
 			w.killShip(i, -1)
 			break
 		}
@@ -499,24 +518,29 @@ func (w *World) collide() {
 			continue
 		}
 		// Ramming a saucer destroys both; the player scores it first.
-		for ss := near.saucers &^ gone; ss != 0; ss &= ss - 1 {
+		for ss := near.saucers &^ h.gone; ss != 0; ss &= ss - 1 {
 			k := bits.TrailingZeros8(ss)
 			if !closer(sh.Pos, w.Saucers[k].Pos, sq(SaucerRadius(w.Saucers[k].Size)+ShipRadius)) {
 				continue
 			}
-			gone |= 1 << k
+			h.gone |= 1 << k
 			w.destroySaucer(k, i)
 			w.killShip(i, -1)
 			break
 		}
 	}
+}
+
+// saucerHits runs every saucer still flying against the rocks near it:
+// a saucer that meets a rock breaks it and is destroyed, scored by nobody.
+func (w *World) saucerHits(grid *rockGrid, h *hits) {
 	for k := 0; k < int(w.NumSaucer); k++ {
-		if gone&(1<<k) != 0 {
+		if h.gone&(1<<k) != 0 {
 			continue
 		}
 		s := &w.Saucers[k]
 		near := grid.around(s.Pos)
-		for rocks := near.rocks.without(hit); ; {
+		for rocks := near.rocks.without(h.rocks); ; {
 			r := rocks.next()
 			if r < 0 {
 				break
@@ -525,14 +549,13 @@ func (w *World) collide() {
 			if !closer(s.Pos, rk.Pos, sq(RockRadius(rk.Size)+SaucerRadius(s.Size))) {
 				continue
 			}
-			hit.add(r)
-			by[r] = -1
-			gone |= 1 << k
+			h.rocks.add(r)
+			h.by[r] = -1
+			h.gone |= 1 << k
 			w.destroySaucer(k, -1)
 			break
 		}
 	}
-	w.finishCollide(hit, &by, gone, spent)
 }
 
 // finishCollide drops spent bullets (when spent says a bullet may have no
