@@ -139,44 +139,9 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 	f := newField(payload)
 	switch kind {
 	case kindStart:
-		if rp.Setup.Validate() == nil {
-			// A file holds one game (a Writer is started once): a second
-			// start would mix the setup of one game with the rest of another.
-			return errors.New("a second start record")
-		}
-		s := game.Setup{Seed: f.U64(), Players: f.U8(), Mode: game.Mode(f.U8()), Lives: f.U8(), StartWave: f.U8()}
-		s.FriendlyFire, s.Saucers, s.Hyperspace = f.U8() == 1, f.U8() == 1, f.U8() == 1
-		name, started := f.str(wire.MaxName), f.U64()
-		k, delay, protocol := f.U8(), f.U8(), f.U8()
-		if err := f.done(); err != nil {
-			return fmt.Errorf("start: %w", err)
-		}
-		if err := s.Validate(); err != nil {
-			return fmt.Errorf("start: %w", err)
-		}
-		// Only a good record is kept: a partial replay holds what was
-		// read up to the last good record, none of a bad one.
-		rp.Setup, rp.RoomName, rp.Started = s, name, time.Unix(int64(started), 0)
-		rp.K, rp.Delay, rp.Protocol = int(k), int(delay), int(protocol)
+		return rp.applyStart(f)
 	case kindTurn:
-		n := f.Uvarint()
-		body := f.Take(int(min(n, MaxRecord)))
-		live, wait := f.U8(), f.Uvarint()
-		if err := f.done(); err != nil {
-			return fmt.Errorf("turn: %w", err)
-		}
-		if err := mp.DecodePayload(body); err != nil {
-			return fmt.Errorf("turn: %w", err)
-		}
-		if len(mp.Turns) != 1 {
-			return fmt.Errorf("turn: %d turns in one record", len(mp.Turns))
-		}
-		mt := mp.Turns[0]
-		mt.Events = append([]wire.RoomEvent(nil), mt.Events...)
-		if len(rp.Turns) > 0 && mt.Turn != rp.Turns[len(rp.Turns)-1].Turn+1 {
-			return fmt.Errorf("turn %d after turn %d", mt.Turn, rp.Turns[len(rp.Turns)-1].Turn)
-		}
-		rp.Turns = append(rp.Turns, Turn{MasterTurn: mt, Log: TurnLog{Live: live, Wait: time.Duration(min(wait, 1<<40)) * time.Millisecond}})
+		return rp.applyTurn(f, mp)
 	case kindHash:
 		turn, slot, low := f.turn(), f.U8(), f.U32()
 		if err := f.done(); err != nil {
@@ -242,6 +207,55 @@ func (rp *Replay) apply(kind byte, payload []byte, mp *wire.MasterPacket) error 
 	default:
 		// A kind from a newer writer of the same version: skip it.
 	}
+	return nil
+}
+
+// applyStart reads a start record: the game's setup, the room's name,
+// when it started and its timing (K, the input delay, the protocol).
+func (rp *Replay) applyStart(f *field) error {
+	if rp.Setup.Validate() == nil {
+		// A file holds one game (a Writer is started once): a second
+		// start would mix the setup of one game with the rest of another.
+		return errors.New("a second start record")
+	}
+	s := game.Setup{Seed: f.U64(), Players: f.U8(), Mode: game.Mode(f.U8()), Lives: f.U8(), StartWave: f.U8()}
+	s.FriendlyFire, s.Saucers, s.Hyperspace = f.U8() == 1, f.U8() == 1, f.U8() == 1
+	name, started := f.str(wire.MaxName), f.U64()
+	k, delay, protocol := f.U8(), f.U8(), f.U8()
+	if err := f.done(); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	// Only a good record is kept: a partial replay holds what was
+	// read up to the last good record, none of a bad one.
+	rp.Setup, rp.RoomName, rp.Started = s, name, time.Unix(int64(started), 0)
+	rp.K, rp.Delay, rp.Protocol = int(k), int(delay), int(protocol)
+	return nil
+}
+
+// applyTurn reads a turn record: one master turn, decoded with mp's
+// buffers, and what the room logged of it.
+func (rp *Replay) applyTurn(f *field, mp *wire.MasterPacket) error {
+	n := f.Uvarint()
+	body := f.Take(int(min(n, MaxRecord)))
+	live, wait := f.U8(), f.Uvarint()
+	if err := f.done(); err != nil {
+		return fmt.Errorf("turn: %w", err)
+	}
+	if err := mp.DecodePayload(body); err != nil {
+		return fmt.Errorf("turn: %w", err)
+	}
+	if len(mp.Turns) != 1 {
+		return fmt.Errorf("turn: %d turns in one record", len(mp.Turns))
+	}
+	mt := mp.Turns[0]
+	mt.Events = append([]wire.RoomEvent(nil), mt.Events...)
+	if len(rp.Turns) > 0 && mt.Turn != rp.Turns[len(rp.Turns)-1].Turn+1 {
+		return fmt.Errorf("turn %d after turn %d", mt.Turn, rp.Turns[len(rp.Turns)-1].Turn)
+	}
+	rp.Turns = append(rp.Turns, Turn{MasterTurn: mt, Log: TurnLog{Live: live, Wait: time.Duration(min(wait, 1<<40)) * time.Millisecond}})
 	return nil
 }
 
