@@ -89,48 +89,9 @@ func (t *table) receive(now time.Time, packet []byte, src netip.AddrPort) error 
 		return fmt.Errorf("mDNS packet from %v: %w: no address to join", src, errMalformed)
 	}
 
-	// Instances of our service, then their SRV and TXT records, all from
-	// this one packet: a responder sends them together.
-	type instance struct {
-		name string
-		ttl  uint32
-		srv  *dns.SRV
-		txt  *dns.TXT
-	}
-	var insts []instance
-	find := func(name string) *instance {
-		for i := range insts {
-			if strings.EqualFold(insts[i].name, name) {
-				return &insts[i]
-			}
-		}
-		return nil
-	}
-	sections := [][]dns.RR{msg.Answer, msg.Extra}
-	for _, rrs := range sections {
-		for _, rr := range rrs {
-			if ptr, ok := rr.(*dns.PTR); ok && strings.EqualFold(ptr.Hdr.Name, serviceName) &&
-				len(insts) < maxInstances && find(ptr.Ptr) == nil {
-				insts = append(insts, instance{name: ptr.Ptr, ttl: ptr.Hdr.Ttl})
-			}
-		}
-	}
+	insts := instances(&msg)
 	if len(insts) == 0 {
 		return errors.Join(errs...)
-	}
-	for _, rrs := range sections {
-		for _, rr := range rrs {
-			switch rr := rr.(type) {
-			case *dns.SRV:
-				if in := find(rr.Hdr.Name); in != nil && in.srv == nil {
-					in.srv = rr
-				}
-			case *dns.TXT:
-				if in := find(rr.Hdr.Name); in != nil && in.txt == nil {
-					in.txt = rr
-				}
-			}
-		}
 	}
 
 	bad := func(in instance, err error) {
@@ -171,6 +132,57 @@ func (t *table) receive(now time.Time, packet []byte, src netip.AddrPort) error 
 		t.observe(now, g)
 	}
 	return errors.Join(errs...)
+}
+
+// instance is one of our service's instances announced in a packet, with
+// its SRV and TXT records when the packet holds them.
+type instance struct {
+	name string
+	ttl  uint32
+	srv  *dns.SRV
+	txt  *dns.TXT
+}
+
+// instances returns our service's instances in msg (at most maxInstances),
+// then their SRV and TXT records, all from this one packet: a responder
+// sends them together.
+func instances(msg *dns.Msg) []instance {
+	var insts []instance
+	find := func(name string) *instance {
+		for i := range insts {
+			if strings.EqualFold(insts[i].name, name) {
+				return &insts[i]
+			}
+		}
+		return nil
+	}
+	sections := [][]dns.RR{msg.Answer, msg.Extra}
+	for _, rrs := range sections {
+		for _, rr := range rrs {
+			if ptr, ok := rr.(*dns.PTR); ok && strings.EqualFold(ptr.Hdr.Name, serviceName) &&
+				len(insts) < maxInstances && find(ptr.Ptr) == nil {
+				insts = append(insts, instance{name: ptr.Ptr, ttl: ptr.Hdr.Ttl})
+			}
+		}
+	}
+	if len(insts) == 0 {
+		return nil
+	}
+	for _, rrs := range sections {
+		for _, rr := range rrs {
+			switch rr := rr.(type) {
+			case *dns.SRV:
+				if in := find(rr.Hdr.Name); in != nil && in.srv == nil {
+					in.srv = rr
+				}
+			case *dns.TXT:
+				if in := find(rr.Hdr.Name); in != nil && in.txt == nil {
+					in.txt = rr
+				}
+			}
+		}
+	}
+	return insts
 }
 
 // instanceID returns the id in an instance name "<id>._rockstep._udp.local.".
