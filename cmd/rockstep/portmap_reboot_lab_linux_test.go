@@ -22,17 +22,7 @@ func TestPortmapLabRouterRebootMidGame(t *testing.T) {
 		t.Skip("builds a namespace lab, reboots its router mid-game and plays 20 seconds of game")
 	}
 	lab := natlab.Build(t, natlab.Options{})
-	srv := startInLab(t, lab, lab.Home, "-server", "-portmap", "-listen", ":7777", "-lan=false", "-record", "off")
-	external := natlab.External.String() + ":7777"
-	var code string
-	if !testwait.Until(startLimit, func() bool { code = codeWith(srv.stderr(), external); return code != "" }) {
-		t.Fatalf("no invite code with %s logged within %v:\n%s", external, startLimit, srv.stderr())
-	}
-	wantMapping := "7777->" + natlab.HomeHost.String() + ":7777"
-	mapped := func() bool {
-		m := lab.Mappings(t, lab.Home)
-		return len(m) == 1 && strings.Contains(m[0], wantMapping)
-	}
+	srv, code, mapped, wantMapping := mappedLabServer(t, lab)
 
 	// 1200 ticks: 20 s of game, long enough that the reboot falls well
 	// inside it whatever the machine's load.

@@ -23,17 +23,7 @@ func TestPortmapLabRouterRestart(t *testing.T) {
 		t.Skip("builds a namespace lab, restarts its router and plays 10 seconds of game")
 	}
 	lab := natlab.Build(t, natlab.Options{})
-	srv := startInLab(t, lab, lab.Home, "-server", "-portmap", "-listen", ":7777", "-lan=false", "-record", "off")
-	external := natlab.External.String() + ":7777"
-	var code string
-	if !testwait.Until(startLimit, func() bool { code = codeWith(srv.stderr(), external); return code != "" }) {
-		t.Fatalf("no invite code with %s logged within %v:\n%s", external, startLimit, srv.stderr())
-	}
-	wantMapping := "7777->" + natlab.HomeHost.String() + ":7777"
-	mapped := func() bool {
-		m := lab.Mappings(t, lab.Home)
-		return len(m) == 1 && strings.Contains(m[0], wantMapping)
-	}
+	srv, code, mapped, wantMapping := mappedLabServer(t, lab)
 	if !mapped() {
 		t.Fatalf("upnpc -l lists %q, want %s", lab.Mappings(t, lab.Home), wantMapping)
 	}
@@ -65,4 +55,22 @@ func TestPortmapLabRouterRestart(t *testing.T) {
 	if got := lab.Mappings(t, lab.Home); len(got) != 0 {
 		t.Fatalf("after SIGTERM upnpc -l lists %q, want no mapping", got)
 	}
+}
+
+// mappedLabServer starts `-server -portmap` in lab's home and waits for its
+// invite code with the router's outside address. mapped reports whether
+// the router's table (upnpc -l) holds the server's one mapping, wantMapping.
+func mappedLabServer(t *testing.T, lab *natlab.Lab) (srv *proc, code string, mapped func() bool, wantMapping string) {
+	t.Helper()
+	srv = startInLab(t, lab, lab.Home, "-server", "-portmap", "-listen", ":7777", "-lan=false", "-record", "off")
+	external := natlab.External.String() + ":7777"
+	if !testwait.Until(startLimit, func() bool { code = codeWith(srv.stderr(), external); return code != "" }) {
+		t.Fatalf("no invite code with %s logged within %v:\n%s", external, startLimit, srv.stderr())
+	}
+	wantMapping = "7777->" + natlab.HomeHost.String() + ":7777"
+	mapped = func() bool {
+		m := lab.Mappings(t, lab.Home)
+		return len(m) == 1 && strings.Contains(m[0], wantMapping)
+	}
+	return srv, code, mapped, wantMapping
 }
