@@ -147,6 +147,7 @@ type moved struct {
 	n, host int
 	addr    string
 	hosting bool
+	server  string // the community server the game moved to ("": none)
 }
 
 // publish copies the machine's moves out for Handovers, HostAddr and
@@ -155,6 +156,9 @@ type moved struct {
 func (c *Client) publish() {
 	n, host := c.m.Announced()
 	now := moved{n: n, host: host, addr: c.m.HostAddr(), hosting: c.m.Hosting()}
+	if srv, ok := c.m.Server(); ok {
+		now.server = srv.Label()
+	}
 	if old := c.moved.Load(); old == nil || *old != now {
 		c.moved.Store(&now)
 	}
@@ -227,6 +231,10 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		case migrate.Dial:
 			var derr error
 			tc, derr = c.dialSuccessor(ctx, a.Cand)
+			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
+		case migrate.Move:
+			var derr error
+			tc, derr = c.moveToServer(ctx, a)
 			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
 		case migrate.Join:
 			c.mu.Lock()
