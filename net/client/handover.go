@@ -208,6 +208,7 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		return f(c.now())
 	}
 	var tc *transport.Client // the last successor dialled
+	viaServer := false       // ... which is a community server's room (Move)
 	failed := func(k migrate.Kind) []migrate.Action {
 		return feed(func(now time.Duration) []migrate.Action { return c.m.Failed(now, k) })
 	}
@@ -231,10 +232,12 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		case migrate.Dial:
 			var derr error
 			tc, derr = c.dialSuccessor(ctx, a.Cand)
+			viaServer = false
 			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
 		case migrate.Move:
 			var derr error
 			tc, derr = c.moveToServer(ctx, a)
+			viaServer = derr == nil
 			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
 		case migrate.Join:
 			c.mu.Lock()
@@ -248,6 +251,9 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 				continue
 			}
 			joined := tc
+			if viaServer {
+				return func(ctx context.Context) error { return c.runNetWith(ctx, joined, onServer{(*netHandler)(c)}) }, nil
+			}
 			return func(ctx context.Context) error { return c.runNet(ctx, joined) }, nil
 		case migrate.Ask:
 			refused := c.ask(ctx, a.Cands)

@@ -70,6 +70,18 @@ func (c *Client) moveAsk(a migrate.Action) wire.MoveGame {
 	return mg
 }
 
+// onServer is the handler of the connection to the server's room after a
+// Move: the server's answer to the MoveGame (RoomCreated) is not the
+// session's, which would count it as malformed; everything else is.
+type onServer struct{ *netHandler }
+
+func (h onServer) Message(f []byte) {
+	if t, _, err := wire.Peek(f); err == nil && t == wire.TypeRoomCreated {
+		return
+	}
+	h.netHandler.Message(f)
+}
+
 // Server returns the community server the game moved to, by its name (its
 // address if it has none), and whether it moved to one: the lobby's and
 // the news' "The game moved to the server NAME.".

@@ -107,6 +107,9 @@ func TestGameMovesToTheServer(t *testing.T) {
 			if d := s.Desync(); d != nil {
 				t.Errorf("guest %d saw a desync at turn %d", i+1, d.Turn)
 			}
+			if n := s.Stats().MalformedIn; n != 0 {
+				t.Errorf("guest %d counted %d frames as malformed (the server's answer to the move is the client's)", i+1, n)
+			}
 		})
 		if g.Hosting() {
 			t.Errorf("guest %d hosts a game of its own", i+1)
