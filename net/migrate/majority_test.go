@@ -184,6 +184,17 @@ func TestMajority(t *testing.T) {
 			want: want{phase: Over, why: ErrNoSuccessor},
 		},
 		{
+			name: "turned away by a successor until the handover limit, with a server: the others play on there, so not the server (it would wait there alone)",
+			script: []ev{
+				{time.Second, lost(asked(friday(view(3, 1, 2)))), "dial 1"},
+				{1100 * ms, dialled(true), "join 1"},
+				{1200 * ms, step(turnedAway(friday(view(3, 1, 2)))), "cut: " + ErrTurnedAway.Error()},
+				{1300 * ms, lost(friday(view(3, 1, 2))), "wait 1.5s"},
+				{11200 * ms, tick, "give-up: " + ErrNotTakenIn.Error()},
+			},
+			want: want{phase: Over, why: ErrNotTakenIn},
+		},
+		{
 			name: "a reachable successor comes before the server: the game goes to it",
 			script: []ev{
 				{time.Second, lost(asked(friday(unreached(view(3, 1, 2), 1)))), "dial 2"},

@@ -164,7 +164,7 @@ const (
 	GiveUp
 	// Move takes the game to a room on the community server Server (no
 	// successor a majority can reach is left: server.go): connect to it
-	// (in ElectTimeout), ask it for the game's room (wire.MoveGame with
+	// (within a few seconds: it is on the internet), ask it for the game's room (wire.MoveGame with
 	// Key; Expected are the slots the room waits for), and answer with
 	// Dialled; a Join over that connection follows.
 	Move
@@ -590,9 +590,11 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 // beginWalk starts a walk of the successor list, if there is time left.
 func (m *Machine) beginWalk(now time.Duration) []Action {
 	if now >= m.deadline {
-		if !m.cutOff && len(m.servers) > 0 && !m.triedServers {
+		if !m.cutOff && !m.again && len(m.servers) > 0 && !m.triedServers {
 			// No successor took the game in the handover limit: the
-			// server is the last (server.go).
+			// server is the last (server.go). Not for a player turned
+			// away (the others play on somewhere) nor one cut off (they
+			// still have the host): it would wait there alone.
 			m.deadline = now + Limit
 			m.phase = Walking
 			return m.moveTo(0)
