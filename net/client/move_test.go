@@ -116,3 +116,72 @@ func TestGameMovesToTheServer(t *testing.T) {
 		}
 	}
 }
+
+// TestServerRoomKeepsTheMajorityRule: the server's room of a moved game
+// plays only with a strict majority of the game's members, as every room
+// does. Four players, the host's machine killed, nobody reaching anybody,
+// and the last guest cannot reach the server either: the two that reach
+// it are half of the four members, no majority, so the room holds the
+// game there ("lost contact with …") instead of playing it on as theirs;
+// the third, reaching nothing, says the game could not go on.
+func TestServerRoomKeepsTheMajorityRule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real-socket game of several seconds; not in -short")
+	}
+	srv := hosttest.Start(t, transport.LAN(), host.LAN())
+	server := srv.Addr()
+	m := startMigrationGameAs(t, migrationSetup{fallback: []wire.FallbackServer{{Name: "Friday night", Addr: server}}})
+	hostAddr := m.srv.Addr().String()
+	cutOff := m.guests[2]
+	blockDials(t, func(c *Client, addr string) bool {
+		return addr != hostAddr && (addr != server || c == cutOff)
+	})
+	m.wait("every successor flagged unreached", func() bool {
+		return all(m.guests, func(s *lockstep.Session) bool {
+			sc := s.Successors()
+			for _, c := range sc.List {
+				if !c.Unreached {
+					return false
+				}
+			}
+			return len(sc.List) == 3
+		})
+	})
+	m.killHost()
+	two := m.guests[:2]
+	m.wait("the two in the server's room, held apart", func() bool {
+		for _, g := range two {
+			if _, ok := g.Server(); !ok {
+				return false
+			}
+		}
+		return all(two, func(s *lockstep.Session) bool {
+			_, apart := s.Apart()
+			return s.Phase() == lockstep.Playing && !s.Migrating() && apart
+		})
+	})
+	var turns [2]uint32
+	for i, g := range two {
+		g.Do(func(s *lockstep.Session) { turns[i], _ = s.ExecutedTurns() })
+	}
+	m.wait("the guest that reaches nothing to give up", func() bool {
+		select {
+		case <-cutOff.Done():
+			return true
+		default:
+			return false
+		}
+	})
+	if err := cutOff.Err(); err == nil || !strings.Contains(err.Error(), "no other player could carry the game on") {
+		t.Errorf("the guest that reaches nothing ended with %v, want that no one could carry the game on", err)
+	}
+	for i, g := range two {
+		g.Do(func(s *lockstep.Session) {
+			turn, _ := s.ExecutedTurns()
+			_, apart := s.Apart()
+			if turn != turns[i] || !apart {
+				t.Errorf("guest %d on the server: turn %d (was %d), apart %v; want the game held without a majority", i+1, turn, turns[i], apart)
+			}
+		})
+	}
+}
