@@ -648,6 +648,7 @@ func (a *App) netConfig() netConfig {
 		portmap: a.settings.Portmap && !a.opt.NoPortmap,
 		setup:   a.settings.Setup,
 	}
+	cfg.fallback = fallbackServers(a.settings.Servers)
 	if a.opt.Autopilot != nil {
 		cfg.onTurnEnd = a.opt.Autopilot.turnEnd
 	}

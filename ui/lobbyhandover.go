@@ -3,7 +3,9 @@ package ui
 import (
 	"strings"
 
+	"rockstep/net/client"
 	"rockstep/net/lockstep"
+	"rockstep/net/migrate"
 )
 
 // The lobby's words when its host goes away (docs/ARCHITECTURE.md, "When
@@ -29,6 +31,9 @@ func lobbyMovedLine(nv *netView, told *int) string {
 		return ""
 	}
 	*told = nv.moves + 1
+	if nv.mover == migrate.OnServer {
+		return client.MovedText(nv.server)
+	}
 	if nv.mover == nv.slot {
 		return "The host left: you host the room now."
 	}

@@ -15,6 +15,7 @@ import (
 	"rockstep/net/client"
 	"rockstep/net/host"
 	"rockstep/net/lockstep"
+	"rockstep/net/migrate"
 	"rockstep/net/portmap"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -58,6 +59,26 @@ type netConfig struct {
 	// hosts (or takes over) to the internet: the setting, unless
 	// -portmap=false.
 	portmap bool
+	// fallback are the player's known community servers: a game it
+	// hosts moves to the first that answers when no player can carry it
+	// on (room.Config.Fallback).
+	fallback []wire.FallbackServer
+}
+
+// fallbackServers is the known servers as a hosted game carries them
+// (wire.Successors.Servers): by address, with the key pinned for each.
+func fallbackServers(known []KnownServer) []wire.FallbackServer {
+	var out []wire.FallbackServer
+	for _, k := range known {
+		if len(out) == wire.MaxFallbackServers {
+			break
+		}
+		fs := wire.FallbackServer{Addr: k.Addr, Key: host.FingerprintBytes(k.Fingerprint)}
+		if fs.Addr != "" && len(fs.Addr) <= wire.MaxServerAddr {
+			out = append(out, fs)
+		}
+	}
+	return out
 }
 
 // netGame is one network session: a client, and the room too when we
@@ -225,6 +246,7 @@ func hostGame(cfg netConfig, roomName string) *netGame {
 	hc.Name = roomName
 	hc.Room.Setup = hostSetup(hc.Room.Setup, cfg.setup)
 	hc.Handover = true // a host who closes the window hands a running game to the others
+	hc.Room.Fallback = cfg.fallback
 	hc.Goodbye = goodbye(cfg.name)
 	// Every guest silent at once: the router may have restarted and
 	// forgotten our port; ask it again (Suspect is safe on a nil Mapper).
@@ -508,7 +530,8 @@ type netView struct {
 	// The lobby's side of a host migration (lobbyhandover.go).
 	lobbyQuiet time.Duration // how long the room has said nothing while we sit in its lobby (lockstep.LobbySilence)
 	moves      int           // the host migrations seen (a lobby's too): the lobby says who hosts after one
-	mover      int           // the slot hosting since the last of them
+	mover      int           // the slot hosting since the last of them (migrate.OnServer: a community server)
+	server     string        // the community server the game moved to ("": none; client.Server)
 }
 
 // readNews turns the session's events into the news the play screen
@@ -622,9 +645,14 @@ func (g *netGame) read(v *netView) {
 		if a := c.HostAddr(); a != "" {
 			g.addr = a // where the game is now: a Rejoin goes there
 		}
-		log.Printf("rockstep: the host went away; the player in slot %d hosts the game now", slot)
+		if name, ok := c.Server(); ok && slot == migrate.OnServer {
+			log.Printf("rockstep: the host went away and no player could carry the game on; %s", client.MovedText(name))
+		} else {
+			log.Printf("rockstep: the host went away; the player in slot %d hosts the game now", slot)
+		}
 		v.news = append(v.news, news{newsHosts, slot})
 	}
+	v.server, _ = c.Server()
 	v.moves, v.mover = g.handovers, -1
 	if g.handovers > 0 {
 		_, v.mover = c.Handovers()

@@ -15,7 +15,9 @@ import (
 	"rockstep/assets/palette"
 	"rockstep/game"
 	"rockstep/game/fixed"
+	"rockstep/net/client"
 	"rockstep/net/lockstep"
+	"rockstep/net/migrate"
 	"rockstep/net/wire"
 	"rockstep/ui/draw"
 )
@@ -357,6 +359,9 @@ func newsLine(e news, nv *netView) string {
 	case newsRepaired:
 		return lockstep.RepairedText
 	case newsHosts:
+		if e.slot == migrate.OnServer {
+			return client.MovedText(nv.server)
+		}
 		if e.slot == nv.slot {
 			return "The host left: you host the game now"
 		}

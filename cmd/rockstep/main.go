@@ -153,6 +153,7 @@ func serverFlags(fs *flag.FlagSet, so *serverOptions) {
 	fs.BoolVar(&so.referee, "referee", false, "with -server: run the engine on every room's turns (about one Step a tick a room); the server's world then settles desyncs, ties and two-player games, and is the world repairs and snapshots come from")
 	fs.BoolVar(&so.handover, "handover", false, "with -server: on SIGINT or SIGTERM, hand every running game to its players (host migration) instead of ending it, so the server can restart without ending games")
 	fs.Var((*stringsFlag)(&so.roomKeys), "room-key", "with -server: open rooms only for players who give this `KEY` (repeatable; hand it to your friends; default: anyone may create rooms; prefer -room-keys FILE: a key on the command line shows in ps); with -bots -join -per-room: the key the bots create rooms with")
+	fs.Var((*stringsFlag)(&so.fallback), "fallback", "with -server: a community server (`[NAME=]ADDR`, repeatable, port 7777 by default) that a running game moves to when none of its players can carry it on after the server goes (host migration: give -handover too)")
 	webFlags(fs, &so.web)
 	fs.StringVar(&so.keysFile, "room-keys", "", "with -server: open rooms only for players who give one of the keys in `FILE` (one a line; # starts a comment line; keep it owner-only): better than -room-key, whose key shows in ps")
 }

@@ -41,6 +41,7 @@ type serverOptions struct {
 	portmap   bool     // ask the router to forward the port (-portmap; off unless asked)
 	roomKeys  []string // -room-key: keys a player must give to create a room (none: anyone may)
 	keysFile  string   // -room-keys: a file of more such keys, one a line
+	fallback  []string // -fallback: [NAME=]ADDR of community servers a running game moves to when no player can carry it on
 
 	web webOptions // -web and its company: the game for browsers (web.go)
 }
@@ -50,6 +51,28 @@ type stringsFlag []string
 
 func (f *stringsFlag) String() string     { return strings.Join(*f, ",") }
 func (f *stringsFlag) Set(v string) error { *f = append(*f, v); return nil }
+
+// parseFallback reads -fallback values, [NAME=]ADDR each (the port 7777
+// if left out): the community servers a game moves to when none of its
+// players can carry it on (wire.Successors.Servers).
+func parseFallback(vals []string) ([]wire.FallbackServer, error) {
+	if len(vals) > wire.MaxFallbackServers {
+		return nil, fmt.Errorf("%d servers, at most %d", len(vals), wire.MaxFallbackServers)
+	}
+	var out []wire.FallbackServer
+	for _, v := range vals {
+		name, addr, ok := strings.Cut(v, "=")
+		if !ok {
+			name, addr = "", v
+		}
+		fs := wire.FallbackServer{Name: strings.TrimSpace(name), Addr: withDefaultPort(strings.TrimSpace(addr))}
+		if _, _, err := net.SplitHostPort(fs.Addr); err != nil || len(fs.Addr) > wire.MaxServerAddr || len(fs.Name) > wire.MaxName {
+			return nil, fmt.Errorf("%q: want [NAME=]HOST[:PORT], a name of at most %d bytes", v, wire.MaxName)
+		}
+		out = append(out, fs)
+	}
+	return out, nil
+}
 
 // loadRoomKeys returns the keys of -room-key and those of the -room-keys
 // file: one a line, blank lines and lines starting with # skipped, spaces
@@ -134,6 +157,11 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "rockstep: %v\n", err)
 		return 2
 	}
+	fallback, err := parseFallback(o.fallback)
+	if err != nil {
+		fmt.Fprintf(stderr, "rockstep: -fallback: %v\n", err)
+		return 2
+	}
 	procs := setProcs(o.procs, os.Getenv("GOMAXPROCS"))
 	tcfg := transport.LAN()
 	if tcfg.HostKey, err = host.LoadHostKey(""); err != nil {
@@ -162,6 +190,7 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	cfg.Handover = o.handover
 	cfg.Room.Referee = o.referee
 	cfg.RoomKeys = keys
+	cfg.Room.Fallback = fallback
 	// With -portmap, every guest silent at once asks the router again
 	// (it may have restarted and forgotten the port); nil until started.
 	var mapper atomic.Pointer[portmap.Mapper]

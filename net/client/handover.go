@@ -147,6 +147,7 @@ type moved struct {
 	n, host int
 	addr    string
 	hosting bool
+	server  string // the community server the game moved to ("": none)
 }
 
 // publish copies the machine's moves out for Handovers, HostAddr and
@@ -155,6 +156,9 @@ type moved struct {
 func (c *Client) publish() {
 	n, host := c.m.Announced()
 	now := moved{n: n, host: host, addr: c.m.HostAddr(), hosting: c.m.Hosting()}
+	if srv, ok := c.m.Server(); ok {
+		now.server = srv.Label()
+	}
 	if old := c.moved.Load(); old == nil || *old != now {
 		c.moved.Store(&now)
 	}
@@ -204,6 +208,7 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		return f(c.now())
 	}
 	var tc *transport.Client // the last successor dialled
+	viaServer := false       // ... which is a community server's room (Move)
 	failed := func(k migrate.Kind) []migrate.Action {
 		return feed(func(now time.Duration) []migrate.Action { return c.m.Failed(now, k) })
 	}
@@ -227,6 +232,12 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		case migrate.Dial:
 			var derr error
 			tc, derr = c.dialSuccessor(ctx, a.Cand)
+			viaServer = false
+			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
+		case migrate.Move:
+			var derr error
+			tc, derr = c.moveToServer(ctx, a)
+			viaServer = derr == nil
 			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
 		case migrate.Join:
 			c.mu.Lock()
@@ -240,6 +251,9 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 				continue
 			}
 			joined := tc
+			if viaServer {
+				return func(ctx context.Context) error { return c.runNetWith(ctx, joined, onServer{(*netHandler)(c)}) }, nil
+			}
 			return func(ctx context.Context) error { return c.runNet(ctx, joined) }, nil
 		case migrate.Ask:
 			refused := c.ask(ctx, a.Cands)

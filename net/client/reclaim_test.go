@@ -47,6 +47,7 @@ type migrationSetup struct {
 	guestOpts func(*Options)           // changes the guests' options (nil: none)
 	via       func(addr string) string // the address the guests dial for the host's (nil: its own)
 	owner     bool                     // the host player is attached as its room's owner (AttachOwner)
+	fallback  []wire.FallbackServer    // the host's known community servers (room.Config.Fallback)
 }
 
 func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
@@ -58,6 +59,7 @@ func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
 	hcfg := host.LAN()
 	hcfg.Handover = true
 	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
+	hcfg.Room.Fallback = ms.fallback
 	hs := hosttest.Start(t, transport.LAN(), hcfg)
 	srv := hs.Transport
 	pipe := transport.NewPipe()

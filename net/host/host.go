@@ -106,6 +106,7 @@ type Host struct {
 	rooms    map[uint32]*hosted
 	byMaker  map[netip.Prefix]int // open rooms by the network of the connection that created them
 	byAddr   map[netip.Addr]int   // open rooms by the address of the connection that created them
+	moves    map[[16]byte]uint32  // the rooms opened for moved games, by their move key (move.go)
 	order    []uint32
 	nextRoom uint32                // the next listed room's id (below wire.UnlistedRooms)
 	conns    map[room.ConnID]*conn // by the host's own connection id
@@ -169,6 +170,7 @@ type hosted struct {
 	// Join must carry the secret (see admits).
 	unlisted bool
 	secret   uint64
+	moveKey  [16]byte // a moved game's (move.go); zero: none
 }
 
 // admits reports whether a Join with secret may reach the room: any for a
@@ -248,6 +250,8 @@ type conn struct {
 	heard   time.Duration // the last frame from it (sweepSilence)
 	strayAt time.Duration // when it first did
 
+	moved      uint32             // the room a MoveGame on it asked for (move.go): its resuming Join goes there
+	askedMove  bool               // it sent a MoveGame: a Join to room 0 is for that room (moved), not the default
 	roomless   bool               // in no room since roomlessAt (seen by the idle sweep, or connected)
 	roomlessAt time.Duration      // when it connected, or was first seen in no room
 	creates    tokenbucket.Bucket // CreateRooms, at createPerS
@@ -403,6 +407,7 @@ func New(cfg Config) *Host {
 		rooms:    map[uint32]*hosted{},
 		byMaker:  map[netip.Prefix]int{},
 		byAddr:   map[netip.Addr]int{},
+		moves:    map[[16]byte]uint32{},
 		conns:    map[room.ConnID]*conn{},
 		byNet:    map[transport.ConnID]room.ConnID{},
 		pipes:    map[room.ConnID]*transport.Pipe{},
@@ -602,11 +607,23 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 			return
 		}
 		target := m.RoomID
+		moved := target == 0 && cn.askedMove // move.go: the room it asked for
+		if moved && h.rooms[cn.moved] == nil {
+			// Its MoveGame was refused: no room here carries the game,
+			// and the default room is not it. Not hosting: the player
+			// walks on.
+			h.dropped[dropHostNoRoom]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseNotHosting})
+			return
+		}
+		if moved {
+			target = cn.moved
+		}
 		if target == 0 {
 			target = DefaultRoom
 		}
 		hr := h.rooms[target]
-		if hr == nil || !hr.admits(m.Secret) {
+		if hr == nil || !moved && !hr.admits(m.Secret) {
 			h.dropped[dropHostNoRoom]++
 			h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom})
 			return
@@ -637,20 +654,7 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 				return
 			}
 		}
-		switch {
-		case len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load():
-			h.refused[refusedFull]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
-			return
-		case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byAddr[cn.addr.Addr()] >= h.cfg.MaxRoomsPerAddr:
-			h.dropped[dropHostRoomLimit]++
-			h.refused[refusedLimit]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: limitText})
-			return
-		case maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
-			h.dropped[dropHostRoomLimit]++
-			h.refused[refusedNetLimit]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: netLimitText})
+		if !h.mayOpen(id, cn, maker) {
 			return
 		}
 		name := peertext.Clean(m.Name, wire.MaxName) // a client's text, shown in lobbies and LAN lists
@@ -670,16 +674,12 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		} else {
 			rid = h.openRoom(name, m.Setup, m.Setup.Seed)
 		}
-		cn.created++
-		h.created++
-		if maker.IsValid() {
-			h.rooms[rid].maker = maker
-			h.byMaker[maker]++
-			h.byAddr[cn.addr.Addr()]++
-		}
+		h.countOpened(rid, cn, maker)
 		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
 		h.rooms[rid].unlisted, h.rooms[rid].secret = m.Unlisted, secret
 		h.reply(id, wire.RoomCreated{RoomID: rid, Secret: secret})
+	case wire.MoveGame:
+		h.onMoveGame(id, cn, now, m)
 	case wire.RoomListRequest:
 		if cn.addr.IsValid() && !cn.lists.Take(now, listPerS, listBurst) {
 			h.drop(dropHostListRate)
@@ -696,6 +696,41 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 	default:
 		h.dropped[dropHostNotJoined]++
 		h.onStray(id, cn, now)
+	}
+}
+
+// mayOpen reports whether connection id (cn, of network maker: invalid
+// for a pipe) may open another room within the server's limits; if not,
+// it answers with the refusal and counts it.
+func (h *Host) mayOpen(id room.ConnID, cn *conn, maker netip.Prefix) bool {
+	switch {
+	case len(h.rooms) >= h.cfg.MaxRooms || h.closing.Load():
+		h.refused[refusedFull]++
+		h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server has no room for another room"})
+		return false
+	case cn.created >= h.cfg.MaxRoomsPerConn || maker.IsValid() && h.byAddr[cn.addr.Addr()] >= h.cfg.MaxRoomsPerAddr:
+		h.dropped[dropHostRoomLimit]++
+		h.refused[refusedLimit]++
+		h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: limitText})
+		return false
+	case maker.IsValid() && h.byMaker[maker] >= h.cfg.MaxRoomsPerNet:
+		h.dropped[dropHostRoomLimit]++
+		h.refused[refusedNetLimit]++
+		h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: netLimitText})
+		return false
+	}
+	return true
+}
+
+// countOpened counts room rid, just opened for connection cn of network
+// maker, against the limits (mayOpen).
+func (h *Host) countOpened(rid uint32, cn *conn, maker netip.Prefix) {
+	cn.created++
+	h.created++
+	if maker.IsValid() {
+		h.rooms[rid].maker = maker
+		h.byMaker[maker]++
+		h.byAddr[cn.addr.Addr()]++
 	}
 }
 
@@ -841,6 +876,9 @@ func (h *Host) Tick(wall time.Time) {
 			add(&h.stats.closed, hr.r.Stats())
 			h.stats.mu.Unlock()
 			delete(h.rooms, id)
+			if hr.moveKey != ([16]byte{}) && h.moves[hr.moveKey] == id {
+				delete(h.moves, hr.moveKey)
+			}
 			if hr.maker.IsValid() {
 				if h.byMaker[hr.maker]--; h.byMaker[hr.maker] <= 0 {
 					delete(h.byMaker, hr.maker)

@@ -267,6 +267,7 @@ func HandoverOf(st lockstep.State, expected uint8) room.Handover {
 		Tokens: st.Successors.Tokens, Present: present, Expected: expected,
 		Next: st.Next, K: st.K, Delay: st.Delay, PendingAt: st.PendingAt, PendingK: st.PendingK, PendingDelay: st.PendingDelay,
 		History: st.History, NewHost: st.Names[st.Slot], Host: uint8(st.Slot), Listing: st.Successors.Listing,
+		Servers: st.Successors.Servers,
 	}
 }
 

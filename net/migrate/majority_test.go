@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"rockstep/net/wire"
 )
 
 // served: the room of the last Serve opened at turn next.
@@ -61,6 +63,7 @@ func TestMajority(t *testing.T) {
 		announced int
 		leading   bool
 		why       error
+		server    string // the server the game moved to ("": none)
 	}
 	host := view(0, 1, 2)                   // the old host (slot 0) of three players, with its two successors
 	deserted := playing(view(0), 500, true) // ... its room holds, both others away from it (it lists no successor then)
@@ -143,6 +146,62 @@ func TestMajority(t *testing.T) {
 				{11 * time.Second, tick, "give-up: " + ErrNoSuccessor.Error()},
 			},
 			want: want{phase: Over, why: ErrNoSuccessor},
+		},
+		{
+			name: "no reachable successor, with a server: every successor unreached, the game moves to the server at once and plays on there",
+			script: []ev{
+				{1500 * ms, silent(1500*ms, friday(unreached(view(2, 1, 2, 3), 1, 2, 3))), "cut: the host fell silent"},
+				{1510 * ms, lost(friday(unreached(view(2, 1, 2, 3), 1, 2, 3))), "probe-host"},
+				{2210 * ms, hostAnswers(false), "move Friday night 00001110"},
+				{2400 * ms, dialled(true), "join 254"},
+				{2500 * ms, step(migrating(view(2))), ""},
+				{2700 * ms, step(view(2)), ""}, // the server's room took it in with its token
+			},
+			want: want{phase: Following, announced: 1, server: "Friday night"},
+		},
+		{
+			name: "no reachable successor, with a server: the walks find nobody until the handover limit, then the server",
+			script: []ev{
+				{time.Second, lost(asked(friday(view(3, 1, 2)))), "dial 1"},
+				{1700 * ms, dialled(false), "dial 2"},
+				{2400 * ms, dialled(false), "wait 2.6s"},
+				{11 * time.Second, tick, "move Friday night 00000110"},
+				{11200 * ms, dialled(true), "join 254"},
+				{11300 * ms, step(view(3)), ""},
+			},
+			want: want{phase: Following, announced: 1, server: "Friday night"},
+		},
+		{
+			name: "no reachable successor, the servers do not answer: the next is tried, then the walks go on, and the game ends at the handover limit",
+			script: []ev{
+				{time.Second, lost(asked(friday(unreached(view(3, 1, 2), 1, 2)))), "move Friday night 00000110"},
+				{1700 * ms, dialled(false), "move 198.51.100.9:7777 00000110"},
+				{2400 * ms, dialled(false), "wait 2.6s"},
+				{2600 * ms, tick, "move Friday night 00000110"},
+				{3300 * ms, dialled(false), "move 198.51.100.9:7777 00000110"},
+				{11 * time.Second, dialled(false), "give-up: " + ErrNoSuccessor.Error()},
+			},
+			want: want{phase: Over, why: ErrNoSuccessor},
+		},
+		{
+			name: "turned away by a successor until the handover limit, with a server: the others play on there, so not the server (it would wait there alone)",
+			script: []ev{
+				{time.Second, lost(asked(friday(view(3, 1, 2)))), "dial 1"},
+				{1100 * ms, dialled(true), "join 1"},
+				{1200 * ms, step(turnedAway(friday(view(3, 1, 2)))), "cut: " + ErrTurnedAway.Error()},
+				{1300 * ms, lost(friday(view(3, 1, 2))), "wait 1.5s"},
+				{11200 * ms, tick, "give-up: " + ErrNotTakenIn.Error()},
+			},
+			want: want{phase: Over, why: ErrNotTakenIn},
+		},
+		{
+			name: "a reachable successor comes before the server: the game goes to it",
+			script: []ev{
+				{time.Second, lost(asked(friday(unreached(view(3, 1, 2), 1)))), "dial 2"},
+				{1100 * ms, dialled(true), "join 2"},
+				{1200 * ms, step(view(3, 2)), ""},
+			},
+			want: want{phase: Following, announced: 1},
 		},
 		{
 			name: "minority after a dial timed out: its room holds, it keeps probing the successors ahead of it; the first answers with the game: it yields and rejoins there",
@@ -284,11 +343,21 @@ func TestMajority(t *testing.T) {
 			}
 			n, _ := m.Announced()
 			got := want{phase: m.Phase(), announced: n, leading: m.Leading(), why: m.Why()}
+			if srv, ok := m.Server(); ok {
+				got.server = srv.Label()
+			}
 			if got != tt.want {
 				t.Errorf("in the end: got %+v, want %+v", got, tt.want)
 			}
 		})
 	}
+}
+
+// friday is v with the host's known servers: "Friday night", then one
+// known by its address only.
+func friday(v View) View {
+	v.List.Servers = []wire.FallbackServer{{Name: "Friday night", Addr: "192.0.2.7:7777"}, {Addr: "198.51.100.9:7777"}}
+	return v
 }
 
 // TestAnswerWait: a later successor's refusal is waited for five times

@@ -162,9 +162,15 @@ const (
 	Yield
 	// GiveUp ends the client: Err (nil: the connection's own error).
 	GiveUp
+	// Move takes the game to a room on the community server Server (no
+	// successor a majority can reach is left: server.go): connect to it
+	// (within a few seconds: it is on the internet), ask it for the game's room (wire.MoveGame with
+	// Key; Expected are the slots the room waits for), and answer with
+	// Dialled; a Join over that connection follows.
+	Move
 )
 
-var kindNames = [...]string{"?", "cut", "probe-host", "dial", "ask", "join", "serve", "wait", "yield", "give-up"}
+var kindNames = [...]string{"?", "cut", "probe-host", "dial", "ask", "join", "serve", "wait", "yield", "give-up", "move"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -176,13 +182,15 @@ func (k Kind) String() string {
 // Action is one thing the client does for the machine.
 type Action struct {
 	Kind     Kind
-	Cand     wire.Successor   // Dial, Join, Yield
-	Cands    []wire.Successor // Ask
-	Expected uint8            // Serve: the slots awaited in the new room
-	At       time.Duration    // Wait
-	Timeout  time.Duration    // ProbeHost
-	Probe    int              // ProbeHost: the probe's number, given back to HostAnswered
-	Err      error            // Cut, GiveUp
+	Cand     wire.Successor      // Dial, Join, Yield
+	Cands    []wire.Successor    // Ask
+	Expected uint8               // Serve: the slots awaited in the new room
+	At       time.Duration       // Wait
+	Timeout  time.Duration       // ProbeHost
+	Probe    int                 // ProbeHost: the probe's number, given back to HostAnswered
+	Err      error               // Cut, GiveUp
+	Server   wire.FallbackServer // Move
+	Key      [16]byte            // Move: the game's move key (MoveKey), the same on every player
 }
 
 // View is what the session says at a step (lockstep.Session's readings).
@@ -300,6 +308,16 @@ type Machine struct {
 	wake     time.Duration // Pausing: the next walk
 	joining  wire.Successor
 	noWorld  bool // this player was catching up from a snapshot: it cannot host
+	// triedServers: the handover limit passed and the servers were tried.
+	triedServers bool
+
+	// The last successor (server.go): the game's fallback servers, the
+	// one being dialled (-1: none), the one the game went to, and the
+	// game's move key.
+	servers  []wire.FallbackServer
+	toServer int
+	server   wire.FallbackServer
+	moveKey  [16]byte
 
 	// While hosting: the successors passed over, probed (an earlier
 	// one that answers leads the game too, and gets it); where the room
@@ -323,7 +341,7 @@ func New(now time.Duration, addr string, standby bool) *Machine {
 	if standby {
 		r = candidate
 	}
-	return &Machine{phase: Following, role: r, net: addr != "", heard: now, since: now, host: -1, addr: addr}
+	return &Machine{phase: Following, role: r, net: addr != "", heard: now, since: now, host: -1, addr: addr, toServer: -1}
 }
 
 // NewOwner returns the machine of the player whose own machine runs the
@@ -337,7 +355,7 @@ func New(now time.Duration, addr string, standby bool) *Machine {
 // majority's game, rather than play on as a second game at the end of
 // the countdown.
 func NewOwner(now time.Duration) *Machine {
-	return &Machine{phase: Hosting, role: owner, heard: now, since: now, host: -1, before: -1, hosting: leading}
+	return &Machine{phase: Hosting, role: owner, heard: now, since: now, host: -1, before: -1, hosting: leading, toServer: -1}
 }
 
 // Phase returns where this player stands.
@@ -427,6 +445,9 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 		case !v.Migrating:
 			// The successor's room took us in: the game moved.
 			m.phase, m.since, m.moves, m.host, m.addr = Following, now, m.moves+1, int(m.joining.Slot), m.joining.Addr.String()
+			if m.joining.Slot == serverSlot {
+				m.host, m.addr = OnServer, m.server.Addr
+			}
 			m.again, m.silence = false, roomHeard
 		case m.movedAt != 0 && now-m.movedAt > Limit:
 			// It never took us in (it still had the host, which we could
@@ -536,6 +557,10 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		list = m.list
 	}
 	m.list, m.slot, m.noWorld = append(m.list[:0], list...), v.Slot, !v.Playing && !v.Lobby
+	if len(v.List.Servers) > 0 && !v.Lobby { // a lobby is not moved to a server (yet): its successor takes it or it ends
+		m.servers, m.moveKey = append(m.servers[:0], v.List.Servers...), MoveKey(v.List)
+	}
+	m.toServer = -1
 	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
 	if prev == Following && m.net && !m.asked {
 		m.left = m.addr // the host lost, not gone by its word: it may be heard again
@@ -551,7 +576,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		m.deadline = m.movedAt + Limit
 		return m.pause(now)
 	}
-	m.again = false
+	m.again, m.triedServers = false, false
 	m.deadline = now + Limit
 	if !m.asked && m.silence != hostGone {
 		// Nobody said the host is going, and no probe of this silence
@@ -565,6 +590,15 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 // beginWalk starts a walk of the successor list, if there is time left.
 func (m *Machine) beginWalk(now time.Duration) []Action {
 	if now >= m.deadline {
+		if !m.cutOff && !m.again && len(m.servers) > 0 && !m.triedServers {
+			// No successor took the game in the handover limit: the
+			// server is the last (server.go). Not for a player turned
+			// away (the others play on somewhere) nor one cut off (they
+			// still have the host): it would wait there alone.
+			m.deadline = now + Limit
+			m.phase = Walking
+			return m.moveTo(0)
+		}
 		if m.again || m.cutOff {
 			return m.giveUp(ErrNotTakenIn)
 		}
@@ -578,6 +612,11 @@ func (m *Machine) beginWalk(now time.Duration) []Action {
 // Every player walks the same list in the same order, so players that
 // reach the same successors meet at the same one.
 func (m *Machine) advance(now time.Duration) []Action {
+	if m.at == 0 && len(m.servers) > 0 && len(reachedOnly(m.list)) == 0 {
+		// No successor a majority can reach: every player sees the same
+		// list and goes to the same server (server.go).
+		return m.moveTo(0)
+	}
 	m.at = m.skipUnreached(m.at)
 	if m.at >= len(m.list) {
 		return m.pause(now) // nobody answered: walk again (a first dial may time out on a busy machine)
@@ -678,6 +717,9 @@ func AnswerWait(handshake time.Duration) time.Duration {
 func (m *Machine) Dialled(now time.Duration, ok bool) []Action {
 	if m.phase != Walking {
 		return nil
+	}
+	if m.toServer >= 0 {
+		return m.serverDialled(now, ok)
 	}
 	if !ok {
 		m.at++

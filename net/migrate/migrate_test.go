@@ -51,6 +51,8 @@ func show(acts []Action) string {
 			s += fmt.Sprintf(" %08b", a.Expected)
 		case Wait:
 			s += fmt.Sprintf(" %v", a.At)
+		case Move:
+			s += fmt.Sprintf(" %s %08b", a.Server.Label(), a.Expected)
 		case Cut, GiveUp:
 			if a.Err != nil {
 				s += ": " + a.Err.Error()

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"math/bits"
 	"net/netip"
+	"slices"
 	"strconv"
 	"time"
 
@@ -121,6 +122,9 @@ func (r *Room) claims(i int, addr netip.Addr, port uint16) bool {
 // successors returns the current successor list.
 func (r *Room) successors() wire.Successors {
 	out := wire.Successors{Game: r.game, Turn: r.nextTurn, Listing: r.listing}
+	if n := min(len(r.cfg.Fallback), wire.MaxFallbackServers); n > 0 {
+		out.Servers = r.cfg.Fallback[:n:n]
+	}
 	if !r.successionOpen() {
 		return out
 	}
@@ -251,7 +255,7 @@ func (r *Room) updateSuccessors(force bool) {
 }
 
 func sameSuccessors(a, b wire.Successors) bool {
-	if a.Game != b.Game || len(a.List) != len(b.List) || a.Tokens != b.Tokens || a.Listing != b.Listing {
+	if a.Game != b.Game || len(a.List) != len(b.List) || a.Tokens != b.Tokens || a.Listing != b.Listing || !slices.Equal(a.Servers, b.Servers) {
 		return false
 	}
 	for i := range a.List {
@@ -375,6 +379,10 @@ type Handover struct {
 	// when it rejoins. A slot not Present names no one.
 	Host    uint8
 	Listing [8]byte // the game's LAN listing id (wire.Successors.Listing)
+	// Servers are the game's fallback servers (wire.Successors.Servers):
+	// the resumed room sends them on, so the game can still move to one.
+	// None keeps the room's Config.Fallback.
+	Servers []wire.FallbackServer
 }
 
 // Resume returns a room that carries on a running game handed over by a
@@ -383,6 +391,9 @@ type Handover struct {
 // whose game reaches h.Next go on from their own world with the master
 // turns they lack, the others catch up from a snapshot.
 func Resume(cfg Config, h Handover) *Room {
+	if len(h.Servers) > 0 {
+		cfg.Fallback = h.Servers
+	}
 	r := New(cfg)
 	r.game = h.Game
 	r.listing = h.Listing

@@ -86,6 +86,11 @@ type Config struct {
 	// OnRepair, if set, is told of every stray, repair, rewind and player
 	// sent away for straying (for the log).
 	OnRepair func(RepairNote)
+	// Fallback are the community servers the game moves to when none of
+	// its players can carry it on (the host's known servers: sent with
+	// the successors, wire.Successors.Servers; at most
+	// wire.MaxFallbackServers are sent).
+	Fallback []wire.FallbackServer
 }
 
 // LAN returns the settings for a game on a local network: one tick per

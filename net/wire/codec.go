@@ -175,6 +175,8 @@ func Decode(frame []byte) (Message, error) {
 		m, err = decodeAs[DigestRequest](pl)
 	case TypeDigest:
 		m, err = decodeAs[Digest](pl)
+	case TypeMoveGame:
+		m, err = decodeAs[MoveGame](pl)
 	default:
 		return nil, fmt.Errorf("decode: %s: %w", t, ErrUnknownType)
 	}
@@ -1258,11 +1260,21 @@ func (r *reader) addrPort(field string) netip.AddrPort {
 // Key 16, Confirmed; then 16 bytes of token hash per slot; then Listing 8;
 // then, optional (left out when no successor has either), each
 // successor's Outside (as in Standby: 18 zero bytes for none) and
-// Unreached, in list order.
+// Unreached, in list order; then, optional (left out when there are
+// none), the fallback servers: count u8, then per server Name, Addr, Key
+// 16. With servers the successors' tail is written whatever it holds.
 
 func (m Successors) check() error {
 	if len(m.List) > game.MaxPlayers {
 		return fmt.Errorf("successors: %d, limit %d: %w", len(m.List), game.MaxPlayers, ErrLimit)
+	}
+	if len(m.Servers) > MaxFallbackServers {
+		return fmt.Errorf("servers: %d, limit %d: %w", len(m.Servers), MaxFallbackServers, ErrLimit)
+	}
+	for i, s := range m.Servers {
+		if err := s.check(); err != nil {
+			return fmt.Errorf("server %d: %w", i, err)
+		}
 	}
 	var seen uint8
 	for i, s := range m.List {
@@ -1299,13 +1311,34 @@ func (m Successors) appendPayload(b []byte) []byte {
 		b = append(b, m.Tokens[i][:]...)
 	}
 	b = append(b, m.Listing[:]...)
-	if !slices.ContainsFunc(m.List, Successor.appended) {
+	if !slices.ContainsFunc(m.List, Successor.appended) && len(m.Servers) == 0 {
 		return b
 	}
 	for _, s := range m.List {
 		b = appendBool(appendAddrPort(b, s.Outside), s.Unreached)
 	}
+	if len(m.Servers) == 0 {
+		return b
+	}
+	b = append(b, uint8(len(m.Servers)))
+	for _, s := range m.Servers {
+		b = appendString(appendString(b, s.Name), s.Addr)
+		b = append(b, s.Key[:]...)
+	}
 	return b
+}
+
+func (s FallbackServer) check() error {
+	if err := checkString("name", s.Name, MaxName); err != nil {
+		return err
+	}
+	if err := checkString("address", s.Addr, MaxServerAddr); err != nil {
+		return err
+	}
+	if s.Addr == "" {
+		return fmt.Errorf("address: empty: %w", ErrInvalid)
+	}
+	return nil
 }
 
 func (m *Successors) decodePayload(r *reader) error {
@@ -1346,9 +1379,85 @@ func (m *Successors) decodePayload(r *reader) error {
 			m.List[i].Outside = r.addrPort("successor outside address")
 			m.List[i].Unreached = r.bool("successor unreached")
 		}
-		if r.Err() == nil && !slices.ContainsFunc(m.List, Successor.appended) {
+		if r.Err() == nil && !slices.ContainsFunc(m.List, Successor.appended) && r.Len() == 0 {
 			r.fail("successor outside address", fmt.Errorf("written empty: %w", ErrInvalid))
 		}
 	}
+	if r.Err() == nil && r.Len() > 0 && r.Rest()[0] != 0 { // a zero count is never written: a trailing byte (finish)
+		n := int(r.u8("servers"))
+		switch {
+		case r.Err() != nil:
+		case n > MaxFallbackServers:
+			r.fail("servers", fmt.Errorf("%d, limit %d: %w", n, MaxFallbackServers, ErrLimit))
+		default:
+			m.Servers = make([]FallbackServer, n)
+			for i := range m.Servers {
+				s := &m.Servers[i]
+				s.Name = r.string("server name", MaxName)
+				s.Addr = r.string("server address", MaxServerAddr)
+				s.Key = r.bytes16("server key")
+			}
+		}
+	}
+	return r.Err()
+}
+
+// MoveGame: Key 16, RoomKey string, State (as SetupState), Names (a
+// string per slot), Tokens (16 bytes per slot), Present u8, Expected u8,
+// Next uvarint, K u8, Delay u8, PendingAt uvarint, PendingK u8,
+// PendingDelay u8.
+
+func (m MoveGame) check() error {
+	if err := checkString("room key", m.RoomKey, MaxRoomKey); err != nil {
+		return err
+	}
+	for i, n := range m.Names {
+		if err := checkString(fmt.Sprintf("name %d", i), n, MaxName); err != nil {
+			return err
+		}
+	}
+	return m.State.check()
+}
+
+func (m MoveGame) appendPayload(b []byte) []byte {
+	b = append(b, m.Key[:]...)
+	b = appendString(b, m.RoomKey)
+	b = m.State.appendPayload(b)
+	for _, n := range m.Names {
+		b = appendString(b, n)
+	}
+	for i := range m.Tokens {
+		b = append(b, m.Tokens[i][:]...)
+	}
+	b = append(b, m.Present, m.Expected)
+	b = binary.AppendUvarint(b, uint64(m.Next))
+	b = append(b, m.K, m.Delay)
+	b = binary.AppendUvarint(b, uint64(m.PendingAt))
+	return append(b, m.PendingK, m.PendingDelay)
+}
+
+func (m *MoveGame) decodePayload(r *reader) error {
+	m.Key = r.bytes16("key")
+	m.RoomKey = r.string("room key", MaxRoomKey)
+	if r.Err() != nil {
+		return r.Err()
+	}
+	if err := m.State.decodePayload(r); err != nil {
+		return err
+	}
+	for i := range m.Names {
+		m.Names[i] = r.string("name", MaxName)
+	}
+	for i := range m.Tokens {
+		m.Tokens[i] = r.bytes16("token hash")
+	}
+	m.Present = r.u8("present")
+	m.Expected = r.u8("expected")
+	m.Next = r.uvarint32("next")
+	m.K = r.u8("k")
+	m.Delay = r.u8("delay")
+	m.PendingAt = r.uvarint32("pending at")
+	m.PendingK = r.u8("pending k")
+	m.PendingDelay = r.u8("pending delay")
 	return r.Err()
 }

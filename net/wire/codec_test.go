@@ -200,6 +200,17 @@ func samples() []sample {
 			{Slot: 3, Addr: netip.MustParseAddrPort("[fe80::1]:7777"), Key: id16(3)},
 		}, Tokens: [game.MaxPlayers][16]byte{id16(10), id16(11), {}, id16(13)}, Listing: [8]byte{0x9f, 1, 2, 3, 4, 5, 6, 7}}},
 		{"successors-empty", Successors{Game: 1}},
+		{"successors-servers", Successors{Game: 2, Turn: 4000, List: []Successor{
+			{Slot: 1, Addr: netip.MustParseAddrPort("203.0.113.5:40123"), Key: id16(1)},
+		}, Servers: []FallbackServer{{Name: "Friday night", Addr: "play.example.org:7777", Key: id16(20)}, {Addr: "198.51.100.9:7777"}}}},
+		{"successors-servers-only", Successors{Game: 2, Servers: []FallbackServer{{Name: "Friday night", Addr: "198.51.100.9:7777"}}}},
+		{"successors-servers-unreached", Successors{Game: 2, List: []Successor{
+			{Slot: 2, Addr: netip.MustParseAddrPort("203.0.113.5:40123"), Unreached: true},
+		}, Servers: []FallbackServer{{Addr: "198.51.100.9:7777"}}}},
+		{"move game", MoveGame{Key: id16(30), RoomKey: "k", State: SetupState{Game: 2, Name: "Ada's game", Setup: game.Setup{Seed: 5, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1},
+			Players: []Player{{Slot: 0, ID: id16(1), Name: "Ada"}, {Slot: 2, ID: id16(3), Name: "Cy", Colour: 2}}},
+			Names: [game.MaxPlayers]string{"Ada", "", "Cy"}, Tokens: [game.MaxPlayers][16]byte{id16(10), {}, id16(12)},
+			Present: 0b101, Expected: 0b100, Next: 812, K: 2, Delay: 3, PendingAt: 900, PendingK: 3, PendingDelay: 4}},
 		{"start with a timing change", Start{Setup: game.Setup{Seed: 5, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, FirstTurn: 900, K: 2, Delay: 3, ChangeAt: 910, ChangeK: 3, ChangeDelay: 5}},
 	}
 }
@@ -426,6 +437,22 @@ func TestDecodeTruncated(t *testing.T) {
 					}
 					continue
 				}
+				if sc, ok := s.m.(Successors); ok && len(sc.Servers) > 0 {
+					// Cut in the servers (the last optional tail): the
+					// list without them at its start, an error after.
+					short := sc
+					short.Servers = nil
+					if !slices.ContainsFunc(short.List, Successor.appended) {
+						short.List = slices.Clone(short.List) // written with the servers, read without them
+					}
+					b, _ := Append(nil, short)
+					if tail := len(frame) - len(b); n >= len(frame)-tail {
+						if n > len(frame)-tail && err == nil {
+							t.Fatalf("Decode(first %d of %d bytes, in the servers) = %+v, want an error", n, len(frame), got)
+						}
+						continue
+					}
+				}
 				if short, tail, ok := withoutTail(s.m); ok && n >= len(frame)-tail {
 					// Cut in the optional tail (Standby, Successors): the
 					// bytes of it are trailing bytes after the message
@@ -472,15 +499,17 @@ func withoutTail(m Message) (Message, int, bool) {
 		v.Probed, v.Outside = 0, netip.AddrPort{}
 		return v, 1 + addrPortSize, true
 	case Successors:
-		if !slices.ContainsFunc(v.List, Successor.appended) {
+		if !slices.ContainsFunc(v.List, Successor.appended) && len(v.Servers) == 0 {
 			return nil, 0, false
 		}
+		full, _ := Append(nil, v)
 		l := slices.Clone(v.List)
 		for i := range l {
 			l[i].Outside, l[i].Unreached = netip.AddrPort{}, false
 		}
-		v.List = l
-		return v, len(l) * successorTail, true
+		v.List, v.Servers = l, nil
+		short, _ := Append(nil, v)
+		return v, len(full) - len(short), true
 	}
 	return nil, 0, false
 }
@@ -513,7 +542,7 @@ func TestDecodeHeader(t *testing.T) {
 		{"type 0", append([]byte{Version, 0}, ping[2:]...), ErrUnknownType},
 		{"reserved type 1, once Hello", append([]byte{Version, byte(typeReservedHello)}, make([]byte, 64)...), ErrUnknownType},
 		{"reserved type 2, once Cookie", append([]byte{Version, byte(typeReservedCookie)}, make([]byte, 24)...), ErrUnknownType},
-		{"type after the last", append([]byte{Version, byte(TypeDigest) + 1}, ping[2:]...), ErrUnknownType},
+		{"type after the last", append([]byte{Version, byte(TypeMoveGame) + 1}, ping[2:]...), ErrUnknownType},
 		{"type 255", append([]byte{Version, 255}, ping[2:]...), ErrUnknownType},
 		{"over MaxFrame", oversize, ErrTooLarge},
 		{"over MaxFrame, wrong version", append([]byte{9}, oversize[1:]...), ErrTooLarge},
@@ -598,6 +627,8 @@ func invalidMessages() []struct {
 		{"successors slot twice", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:1")}, {Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.2:1")}}}, ErrInvalid, false},
 		{"successors port 0", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:0")}}}, ErrInvalid, false},
 		{"successors too many", Successors{List: make([]Successor, game.MaxPlayers+1)}, ErrLimit, false},
+		{"successors too many servers", Successors{Servers: make([]FallbackServer, MaxFallbackServers+1)}, ErrLimit, false},
+		{"successors server without address", Successors{Servers: []FallbackServer{{Name: "x"}}}, ErrInvalid, false},
 		{"successors outside port 0", Successors{List: []Successor{{Slot: 1, Addr: netip.MustParseAddrPort("10.0.0.1:1"), Outside: netip.MustParseAddrPort("10.0.0.1:0")}}}, ErrInvalid, false},
 		{"standby outside port 0", Standby{Port: 1, Outside: netip.MustParseAddrPort("10.0.0.1:0")}, ErrInvalid, false},
 		{"standby outside unspecified", Standby{Port: 1, Outside: netip.MustParseAddrPort("0.0.0.0:5")}, ErrInvalid, false},

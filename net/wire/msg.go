@@ -121,6 +121,7 @@ const (
 	TypeRepair          Type = 30 // either way: a strayed world is repaired (room → client), or was (client → room)
 	TypeDigestRequest   Type = 31 // room → client: send the digest of your world at the end of a turn
 	TypeDigest          Type = 32 // client → room: the digest of its world at the end of a turn
+	TypeMoveGame        Type = 33 // player → server: carry on a game no player can host (the last successor)
 )
 
 // Message is any message of this package.
@@ -690,6 +691,59 @@ type Successors struct {
 	// digits, as 8 bytes); zero if the game is not listed. A successor
 	// lists the game under the same id, so LAN lists show it move.
 	Listing [8]byte
+	// Appended. Servers are the community servers the game may move to
+	// when no successor a majority can reach is left (the host's known
+	// servers, carried with the game: docs/ARCHITECTURE.md, "A server as
+	// the last successor"), at most MaxFallbackServers, in the host's
+	// order.
+	Servers []FallbackServer
+}
+
+// MaxFallbackServers bounds Successors.Servers.
+const MaxFallbackServers = 4
+
+// MaxServerAddr is the most bytes of a FallbackServer's address (a host
+// name and port).
+const MaxServerAddr = 255
+
+// FallbackServer is a community server a game may move to.
+type FallbackServer struct {
+	Name string   // as the host calls it (at most MaxName bytes; "": say its address)
+	Addr string   // "host:port", at most MaxServerAddr bytes
+	Key  [16]byte // its host key's fingerprint (zero: not pinned yet)
+}
+
+// Label is how players are told of the server: its name, else its address.
+func (s FallbackServer) Label() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return s.Addr
+}
+
+// MoveGame asks a server to open a room that carries on a running game
+// whose players can reach none of each other (the game's last successor):
+// the same game, setup, roster and token hashes, at turn Next. Every
+// player of the game sends it with the same Key (made from the game, not
+// by any one player: net/migrate.MoveKey), and the server opens one room
+// for that key: the first ask opens it, the later ones are sent to it. On
+// the same connection the player then joins the room with its token (a
+// resuming Join, room id 0), which the server routes to the moved room.
+// The server answers a refused ask with a Refuse.
+type MoveGame struct {
+	Key     [16]byte
+	RoomKey string     // the server's room key, if it asks for one (CreateRoom.Key)
+	State   SetupState // the game's name, number, setup and roster (RoomID ignored)
+	Names   [game.MaxPlayers]string
+	Tokens  [game.MaxPlayers][16]byte // the token hashes (Successors.Tokens)
+	// Present: the slots still in the game; Expected: those of them the
+	// room waits for (room.Handover).
+	Present, Expected uint8
+	Next              uint32 // the first turn the room compiles
+	K, Delay          uint8
+	PendingAt         uint32 // a timing change announced for later (0: none)
+	PendingK          uint8
+	PendingDelay      uint8
 }
 
 func (Join) Type() Type            { return TypeJoin }
@@ -722,3 +776,4 @@ func (RoomList) Type() Type        { return TypeRoomList }
 func (Repair) Type() Type          { return TypeRepair }
 func (DigestRequest) Type() Type   { return TypeDigestRequest }
 func (Digest) Type() Type          { return TypeDigest }
+func (MoveGame) Type() Type        { return TypeMoveGame }

@@ -1,0 +1,95 @@
+package client
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"rockstep/net/migrate"
+	"rockstep/net/transport"
+	"rockstep/net/wire"
+)
+
+// A server as the last successor, the client's side (net/migrate,
+// server.go; the server's: net/host, move.go). The machine's Move is
+// carried out here: connect to the community server (proving the key the
+// host pinned for it, if any), ask it for the game's room under the
+// game's move key, and leave the connection to the Join that follows, as
+// after a successor's Dial.
+
+// serverDialWait bounds the connection to a community server: it is over
+// the internet, farther than the players' standby ports (ElectTimeout).
+const serverDialWait = 3 * time.Second
+
+// moveToServer connects to a.Server and sends the game's MoveGame: the
+// session's game if it plays one here, else (catching up, no world to
+// describe) an ask that only finds a room the others opened.
+func (c *Client) moveToServer(ctx context.Context, a migrate.Action) (*transport.Client, error) {
+	var fp string
+	if a.Server.Key != ([16]byte{}) {
+		fp = hex.EncodeToString(a.Server.Key[:])
+	}
+	c.mu.Lock()
+	mg := c.moveAsk(a)
+	c.mu.Unlock()
+	frame, err := wire.Append(nil, mg)
+	if err != nil {
+		return nil, fmt.Errorf("move the game to %s: %w", a.Server.Label(), err)
+	}
+	tc, err := c.dialKeyed(ctx, a.Server.Addr, fp, serverDialWait)
+	if err != nil {
+		return nil, err
+	}
+	if err := tc.Send(frame); err != nil {
+		tc.Close()
+		return nil, err
+	}
+	return tc, nil
+}
+
+// moveAsk is the MoveGame of this player's game; c.mu is held.
+func (c *Client) moveAsk(a migrate.Action) wire.MoveGame {
+	mg := wire.MoveGame{Key: a.Key, State: c.s.SetupState()}
+	mg.State.RoomID = 0
+	st, ok := c.s.State()
+	if !ok {
+		mg.Tokens = c.s.Successors().Tokens // with Present zero the server only finds the room
+		return mg
+	}
+	var present uint8
+	for i, t := range st.Successors.Tokens {
+		if t != ([16]byte{}) {
+			present |= 1 << i
+		}
+	}
+	mg.State = wire.SetupState{Game: st.Game, Name: st.Room, Revision: st.Revision, Setup: st.Setup, Players: st.Roster}
+	mg.Names, mg.Tokens, mg.Present, mg.Expected = st.Names, st.Successors.Tokens, present, a.Expected&present
+	mg.Next, mg.K, mg.Delay = st.Next, st.K, st.Delay
+	mg.PendingAt, mg.PendingK, mg.PendingDelay = st.PendingAt, st.PendingK, st.PendingDelay
+	return mg
+}
+
+// onServer is the handler of the connection to the server's room after a
+// Move: the server's answer to the MoveGame (RoomCreated) is not the
+// session's, which would count it as malformed; everything else is.
+type onServer struct{ *netHandler }
+
+func (h onServer) Message(f []byte) {
+	if t, _, err := wire.Peek(f); err == nil && t == wire.TypeRoomCreated {
+		return
+	}
+	h.netHandler.Message(f)
+}
+
+// Server returns the community server the game moved to, by its name (its
+// address if it has none), and whether it moved to one: the lobby's and
+// the news' "The game moved to the server NAME.".
+func (c *Client) Server() (string, bool) {
+	m := c.moved.Load()
+	return m.server, m.server != ""
+}
+
+// MovedText is what a player is told when its game moved to the
+// community server named name.
+func MovedText(name string) string { return "The game moved to the server " + name + "." }
