@@ -66,3 +66,21 @@ func lobbySeatKept(nv *netView) bool {
 	return nv.phase == phaseLobby && nv.roomHere && nv.slot >= 0 && nv.token != ([16]byte{}) &&
 		len(nv.succ.List) > 0 && nv.succ.Game == nv.setup.Game
 }
+
+// hostLeaveWords is what the host is asked before it leaves its lobby:
+// with a successor named for this lobby the room goes on there without
+// it (room.Room.HandOver in setup), so the others do not leave; with
+// none it closes for everyone.
+func hostLeaveWords(nv *netView) (title, body, button string) {
+	if nv.phase == phaseLobby && len(nv.succ.List) > 0 && nv.succ.Game == nv.setup.Game {
+		next := int(nv.succ.List[0].Slot)
+		name := nv.playerName(next)
+		for _, p := range nv.setup.Players { // the lobby's roster, not the last game's names
+			if int(p.Slot) == next {
+				name = p.Name
+			}
+		}
+		return "Leave your room?", "It goes on without you: " + name + " hosts it.", "Leave"
+	}
+	return "Close your game?", "Everyone in it leaves the room too.", "Close it"
+}

@@ -84,3 +84,21 @@ func TestLobbySeatKept(t *testing.T) {
 		})
 	}
 }
+
+// TestHostLeaveWords: a host leaving a lobby with a successor named is
+// told the room goes on with that player; with none, that it closes.
+func TestHostLeaveWords(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Ada", Host: true}, {Slot: 1, Name: "Bo"}}
+	nv := &netView{phase: phaseLobby, slot: 0, setup: wire.SetupState{Game: 2, Players: roster}}
+	if title, body, _ := hostLeaveWords(nv); title != "Close your game?" || body != "Everyone in it leaves the room too." {
+		t.Errorf("no successor: %q %q", title, body)
+	}
+	nv.succ = wire.Successors{Game: 2, List: []wire.Successor{{Slot: 1}}}
+	if title, body, button := hostLeaveWords(nv); title != "Leave your room?" || body != "It goes on without you: Bo hosts it." || button != "Leave" {
+		t.Errorf("Bo named: %q %q %q", title, body, button)
+	}
+	nv.succ.Game = 1 // the list of the last game, not this lobby's
+	if title, _, _ := hostLeaveWords(nv); title != "Close your game?" {
+		t.Errorf("another game's list: %q", title)
+	}
+}

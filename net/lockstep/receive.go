@@ -159,6 +159,9 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 			s.emit(Event{Kind: EvHandover, Text: m.Text})
 			return
 		}
+		if m.Reason == wire.LeaveHandover && s.lobbyHandedOver() {
+			return // lobbyhandover.go
+		}
 		s.phase, s.room.leave = Left, m
 		s.emit(Event{Kind: EvLeft, Text: m.Text})
 	case wire.Repair:

@@ -1,6 +1,7 @@
 package room
 
 import (
+	"slices"
 	"time"
 
 	"rockstep/game"
@@ -166,4 +167,34 @@ func (r *Room) LobbyHeld() uint8 {
 		}
 	}
 	return out
+}
+
+// handOverLobby is HandOver in the lobby: a host that goes by choice (its
+// window closed, its Leave pressed) leaves its lobby to the first
+// successor as a crash does, without the wait for its silence. The seats
+// of the players on this machine (the Host button's own, over a pipe)
+// are not held: they left by choice. With no successor (the host alone,
+// or guests without standby ports) it does nothing and the room closes.
+func (r *Room) handOverLobby(text string) bool {
+	sc := r.successors()
+	if r.cfg.AddrOf != nil {
+		for i := range r.slots {
+			if s := &r.slots[i]; s.life.taken() && s.m != nil && !r.addrOf(s.m).IsValid() {
+				sc.Tokens[i] = [16]byte{}
+			}
+		}
+	}
+	sc.List = slices.DeleteFunc(sc.List, func(c wire.Successor) bool { return sc.Tokens[c.Slot&7] == [16]byte{} })
+	if len(sc.List) == 0 {
+		return false
+	}
+	r.lastSucc, r.lastSuccAt = sc, r.now
+	for _, m := range r.members {
+		if m.slot >= 0 && m.connected {
+			r.send(m.conn, sc)
+		}
+		r.send(m.conn, wire.Leave{Reason: wire.LeaveHandover, Text: text})
+	}
+	r.state = wire.StateFinished
+	return true
 }
