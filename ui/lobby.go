@@ -324,6 +324,9 @@ func (s *lobbyScreen) updateButtons(room game.Setup) {
 	default:
 		s.hint.Label = "Waiting for every player to be ready."
 	}
+	if line := lobbyHeldHint(nv); line != "" && !a.flow.awayEnded && !watching {
+		s.hint.Label = line
+	}
 	if gone := departures(s.players, nv.setup.Players); len(gone) > 0 {
 		s.left, s.leftLeft = strings.Join(gone, ", ")+" left the room.", leftTicks
 	}
@@ -419,7 +422,8 @@ func (s *lobbyScreen) updateRoster() {
 	nv := &s.a.nv
 	var b strings.Builder
 	for _, p := range nv.setup.Players {
-		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, p.Name)
+		held, _ := lobbyHeldSecs(nv, int(p.Slot))
+		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, held, p.Name)
 	}
 	fmt.Fprintf(&b, "me=%d max=%d host=%v here=%v", nv.slot, nv.setup.MaxSlots, nv.host, nv.roomHere)
 	sig := b.String()
@@ -449,7 +453,10 @@ func (s *lobbyScreen) updateRoster() {
 			name += "  (you)"
 		}
 		c := palette.Text
-		if !p.Connected {
+		if secs, held := lobbyHeldSecs(nv, int(p.Slot)); held && !p.Connected {
+			c = colGreyText
+			name += fmt.Sprintf("  — waiting %d s", secs) // a seat held for its player (lobbyhandover.go)
+		} else if !p.Connected {
 			c = colGreyText
 			name += "  — reconnecting"
 		}

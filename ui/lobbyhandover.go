@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
+	"rockstep/game"
 	"rockstep/net/lockstep"
+	"rockstep/net/wire"
 )
 
 // The lobby's words when its host goes away (docs/ARCHITECTURE.md, "When
@@ -83,4 +86,37 @@ func hostLeaveWords(nv *netView) (title, body, button string) {
 		return "Leave your room?", "It goes on without you: " + name + " hosts it.", "Leave"
 	}
 	return "Close your game?", "Everyone in it leaves the room too.", "Close it"
+}
+
+// lobbyHeldSecs returns the seconds a lobby carried on after its host
+// went away still holds slot's seat for a player who has not come back
+// (the room's status: Vacant, VacancyMs), and whether it holds it.
+func lobbyHeldSecs(nv *netView, slot int) (int, bool) {
+	st := nv.status
+	if nv.phase != phaseLobby || st.State != wire.StateSetup || slot < 0 || slot >= game.MaxPlayers || st.Vacant&(1<<slot) == 0 {
+		return 0, false
+	}
+	return int((st.VacancyMs + 999) / 1000), true
+}
+
+// lobbyHeldHint is the lobby's hint while seats are held for players who
+// have not come back: the host may start without them (their seats are
+// released then), the others wait with it. "" when none is held.
+func lobbyHeldHint(nv *netView) string {
+	var names []string
+	secs := 0
+	for _, p := range nv.setup.Players {
+		if n, ok := lobbyHeldSecs(nv, int(p.Slot)); ok && !p.Connected {
+			names = append(names, p.Name)
+			secs = n
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	who := strings.Join(names, " and ")
+	if nv.host {
+		return fmt.Sprintf("Waiting %d s for %s: Start plays without them.", secs, who)
+	}
+	return fmt.Sprintf("Waiting %d s for %s to come back.", secs, who)
 }

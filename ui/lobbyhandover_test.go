@@ -102,3 +102,29 @@ func TestHostLeaveWords(t *testing.T) {
 		t.Errorf("another game's list: %q", title)
 	}
 }
+
+// TestLobbyHeldWords: a seat a lobby holds for a player who has not come
+// back after its host went away says how long it is held; the host reads
+// that Start plays without them, a guest that the lobby waits.
+func TestLobbyHeldWords(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Bea"}, {Slot: 1, Name: "Bo", Host: true, Connected: true}, {Slot: 2, Name: "Cy", Connected: true}}
+	nv := &netView{phase: phaseLobby, slot: 2, setup: wire.SetupState{Players: roster},
+		status: wire.RoomStatus{State: wire.StateSetup, Vacant: 0b001, VacancyMs: 23400}}
+	if secs, ok := lobbyHeldSecs(nv, 0); !ok || secs != 24 {
+		t.Errorf("Bea's seat: %d s (%v), want 24 s held", secs, ok)
+	}
+	if _, ok := lobbyHeldSecs(nv, 2); ok {
+		t.Error("Cy's seat, there, reads as held")
+	}
+	if got := lobbyHeldHint(nv); got != "Waiting 24 s for Bea to come back." {
+		t.Errorf("a guest's hint: %q", got)
+	}
+	nv.host, nv.slot = true, 1
+	if got := lobbyHeldHint(nv); got != "Waiting 24 s for Bea: Start plays without them." {
+		t.Errorf("the host's hint: %q", got)
+	}
+	nv.status = wire.RoomStatus{State: wire.StateSetup}
+	if got := lobbyHeldHint(nv); got != "" {
+		t.Errorf("nothing held: %q", got)
+	}
+}
