@@ -315,6 +315,7 @@ func (s *Session) onStatus(m wire.RoomStatus) {
 			s.endGame(m.Final)
 		}
 		if g.ended || m.End == 0 {
+			s.ackEnd()
 			s.phase = Finished
 		}
 		// Otherwise we have not reached the end yet: the room resends the
@@ -322,6 +323,7 @@ func (s *Session) onStatus(m wire.RoomStatus) {
 	case m.State == wire.StateSetup && s.phase == Playing && s.game.ended:
 		// A rematch was asked before the room's "finished" reached us:
 		// our game has ended all the same.
+		s.ackEnd()
 		s.phase = Finished
 	}
 	// A room back in setup (someone asked for a rematch) does not take
