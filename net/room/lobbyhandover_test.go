@@ -241,3 +241,36 @@ func chatOf(p *peer) []string {
 	}
 	return out
 }
+
+// TestLobbyShowsAFirstPingAtOnce: a lobby whose room knows no round trip
+// for a player yet (a room that took the game over measured none) sends
+// the roster again as soon as the player's first Pong comes, so that
+// every lobby shows its ping within a round trip, not "–" until the next
+// periodic setup.
+func TestLobbyShowsAFirstPingAtOnce(t *testing.T) {
+	tokens := [3][16]byte{{0xa}, {0xb}, {0xc}}
+	h := lobbyOf(tokens)
+	for i := range h.Roster {
+		h.Roster[i].Ping = 0 // as a resumed game's room knows them
+	}
+	b := lobbyBench(t, h)
+	b.send(1, wire.Join{Token: tokens[1], Resuming: true})
+	b.send(2, wire.Join{Token: tokens[2], Resuming: true})
+	b.tick(300 * time.Millisecond) // the room pings its lobby four times a second
+	ping, ok := last[wire.Ping](b.peer(2))
+	if !ok {
+		t.Fatal("the lobby's room sent Cy no ping")
+	}
+	b.peer(1).got = nil
+	b.tick(5 * time.Millisecond)
+	b.send(2, wire.Pong{ID: ping.ID, Time: ping.Time})
+	st, ok := last[wire.SetupState](b.peer(1))
+	if !ok {
+		t.Fatal("no roster sent on Cy's first pong")
+	}
+	for _, p := range st.Players {
+		if p.Slot == 2 && p.Ping == 0 {
+			t.Errorf("Cy's first pong answered: the roster sent shows %+v, no ping", p)
+		}
+	}
+}
