@@ -128,3 +128,15 @@ func TestLobbyHeldWords(t *testing.T) {
 		t.Errorf("nothing held: %q", got)
 	}
 }
+
+// TestApartLineUnfound: a side without a majority says whom it waits for;
+// once its search for the others' game found nobody, it says so too.
+func TestApartLineUnfound(t *testing.T) {
+	who := []string{"Bea", "Cy"}
+	if got := apartLine(who, 24, false); got != "lost contact with Bea and Cy: waiting 24 s for them" {
+		t.Errorf("searching: %q", got)
+	}
+	if got := apartLine(who, 21, true); got != "lost contact with Bea and Cy: waiting 21 s for them · they do not answer: is your network down?" {
+		t.Errorf("found nobody: %q", got)
+	}
+}
