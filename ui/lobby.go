@@ -55,6 +55,7 @@ type lobbyScreen struct {
 	players  []wire.Player // the roster at the last update, to see who left
 	left     string        // who left the room, said in the hint for leftLeft ticks
 	moves    int           // the host migrations the lobby has told of (lobbyMovedLine)
+	moved    string        // ... and the last line it said of them (the autopilot logs it)
 	leftLeft int
 }
 
@@ -331,7 +332,7 @@ func (s *lobbyScreen) updateButtons(room game.Setup) {
 		s.left, s.leftLeft = strings.Join(gone, ", ")+" left the room.", leftTicks
 	}
 	if line := lobbyMovedLine(nv, &s.moves); line != "" {
-		s.left, s.leftLeft = line, leftTicks
+		s.left, s.leftLeft, s.moved = line, leftTicks, line
 	}
 	s.players = append(s.players[:0], nv.setup.Players...)
 	if s.leftLeft > 0 {

@@ -53,6 +53,9 @@ func lobbyTitle(nv *netView) string {
 			other = true
 		}
 	}
+	// A Host button's name ("Ada’s game") is a player's even once that
+	// player left (its host handed the lobby on and went).
+	other = other || strings.HasSuffix(name, "’s game")
 	if other && host != "" && !strings.HasPrefix(name, host) {
 		return name + " · hosted by " + host
 	}

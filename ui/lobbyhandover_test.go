@@ -46,6 +46,11 @@ func TestLobbyHandoverWords(t *testing.T) {
 	if got := lobbyTitle(nv); got != "Ada’s game · hosted by Bob" {
 		t.Errorf("title of Ada's room hosted by Bob: %q", got)
 	}
+	nv.setup.Players = []wire.Player{{Slot: 1, Name: "Bob", Host: true}, {Slot: 2, Name: "Cy"}}
+	if got := lobbyTitle(nv); got != "Ada’s game · hosted by Bob" {
+		t.Errorf("title of Ada's room hosted by Bob after Ada left it: %q", got)
+	}
+	nv.setup.Players = roster
 	nv.setup.Name = "Friday night"
 	if got := lobbyTitle(nv); got != "Friday night" {
 		t.Errorf("title of a room named after no player: %q", got)
