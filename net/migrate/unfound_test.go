@@ -15,27 +15,20 @@ func TestUnfound(t *testing.T) {
 	deserted := playing(view(0), 500, true)
 	deserted.Deserted = true
 	const ms = time.Millisecond
+	type probe struct {
+		slot uint8
+		ok   bool
+	}
 	tests := []struct {
 		name   string
-		probes []struct {
-			slot uint8
-			ok   bool
-		}
-		want bool
+		probes []probe
+		want   bool
 	}{
 		{"no probe yet", nil, false},
-		{"one round of probes failed: no verdict", []struct {
-			slot uint8
-			ok   bool
-		}{{1, false}, {2, false}}, false},
-		{"one successor failed three times, the other twice", []struct {
-			slot uint8
-			ok   bool
-		}{{1, false}, {2, false}, {1, false}, {2, false}, {1, false}}, false},
-		{"both failed three times in a row", []struct {
-			slot uint8
-			ok   bool
-		}{{1, false}, {2, false}, {1, false}, {2, false}, {1, false}, {2, false}}, true},
+		{"one round of probes failed: no verdict", []probe{{1, false}, {2, false}}, false},
+		{"one successor failed three times, the other twice", []probe{{1, false}, {2, false}, {1, false}, {2, false}, {1, false}}, false},
+		{"both failed three times in a row", []probe{{1, false}, {2, false}, {1, false}, {2, false}, {1, false}, {2, false}}, true},
+		{"both failed three times, then one answered", []probe{{1, false}, {2, false}, {1, false}, {2, false}, {1, false}, {2, false}, {2, true}}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
