@@ -76,7 +76,8 @@ func hostConnected(nv *netView) bool {
 }
 
 // lobbyLine is the lobby as the autopilot logs it: "me=SLOT title="…"
-// setup=MODE/LIVES/WAVE chat="…|…" code="INVITE" roster=SLOT:NAME:host:ready:connected …".
+// setup=MODE/LIVES/WAVE chat="…|…" code="INVITE" roster=SLOT:NAME:host:ready:connected … hint="…" moved="…"" (moved:
+// the lobby's last word of a host migration, shown in the hint for 4 s).
 func lobbyLine(a *App) string {
 	nv := &a.nv
 	var chat []string
@@ -88,10 +89,10 @@ func lobbyLine(a *App) string {
 		roster = append(roster, fmt.Sprintf("%d:%s:%v:%v:%v", p.Slot, p.Name, p.Host, p.Ready, p.Connected))
 	}
 	st := nv.setup.Setup
-	code := ""
+	code, hint, moved := "", "", ""
 	if ls, ok := a.cur.(*lobbyScreen); ok {
-		code = ls.invite.shown
+		code, hint, moved = ls.invite.shown, ls.hint.Label, ls.moved
 	}
-	return fmt.Sprintf("me=%d title=%q setup=%s/%d/%d chat=%q code=%q roster=%s", nv.slot, lobbyTitle(nv), st.Mode, st.Lives, st.StartWave,
-		strings.Join(chat, "|"), code, strings.Join(roster, " "))
+	return fmt.Sprintf("me=%d title=%q setup=%s/%d/%d chat=%q code=%q roster=%s hint=%q moved=%q", nv.slot, lobbyTitle(nv), st.Mode, st.Lives, st.StartWave,
+		strings.Join(chat, "|"), code, strings.Join(roster, " "), hint, moved)
 }

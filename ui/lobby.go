@@ -55,6 +55,7 @@ type lobbyScreen struct {
 	players  []wire.Player // the roster at the last update, to see who left
 	left     string        // who left the room, said in the hint for leftLeft ticks
 	moves    int           // the host migrations the lobby has told of (lobbyMovedLine)
+	moved    string        // ... and the last line it said of them (the autopilot logs it)
 	leftLeft int
 }
 
@@ -324,11 +325,14 @@ func (s *lobbyScreen) updateButtons(room game.Setup) {
 	default:
 		s.hint.Label = "Waiting for every player to be ready."
 	}
+	if line := lobbyHeldHint(nv); line != "" && !a.flow.awayEnded && !watching {
+		s.hint.Label = line
+	}
 	if gone := departures(s.players, nv.setup.Players); len(gone) > 0 {
 		s.left, s.leftLeft = strings.Join(gone, ", ")+" left the room.", leftTicks
 	}
 	if line := lobbyMovedLine(nv, &s.moves); line != "" {
-		s.left, s.leftLeft = line, leftTicks
+		s.left, s.leftLeft, s.moved = line, leftTicks, line
 	}
 	s.players = append(s.players[:0], nv.setup.Players...)
 	if s.leftLeft > 0 {
@@ -419,7 +423,8 @@ func (s *lobbyScreen) updateRoster() {
 	nv := &s.a.nv
 	var b strings.Builder
 	for _, p := range nv.setup.Players {
-		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, p.Name)
+		held, _ := lobbyHeldSecs(nv, int(p.Slot))
+		fmt.Fprintf(&b, "%d|%v|%v|%v|%d|%d|%d|%s\n", p.Slot, p.Ready, p.Host, p.Connected, p.Colour, p.Ping/10, held, p.Name)
 	}
 	fmt.Fprintf(&b, "me=%d max=%d host=%v here=%v", nv.slot, nv.setup.MaxSlots, nv.host, nv.roomHere)
 	sig := b.String()
@@ -449,7 +454,10 @@ func (s *lobbyScreen) updateRoster() {
 			name += "  (you)"
 		}
 		c := palette.Text
-		if !p.Connected {
+		if secs, held := lobbyHeldSecs(nv, int(p.Slot)); held && !p.Connected {
+			c = colGreyText
+			name += fmt.Sprintf("  — waiting %d s", secs) // a seat held for its player (lobbyhandover.go)
+		} else if !p.Connected {
 			c = colGreyText
 			name += "  — reconnecting"
 		}

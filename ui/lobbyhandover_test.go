@@ -46,6 +46,11 @@ func TestLobbyHandoverWords(t *testing.T) {
 	if got := lobbyTitle(nv); got != "Ada’s game · hosted by Bob" {
 		t.Errorf("title of Ada's room hosted by Bob: %q", got)
 	}
+	nv.setup.Players = []wire.Player{{Slot: 1, Name: "Bob", Host: true}, {Slot: 2, Name: "Cy"}}
+	if got := lobbyTitle(nv); got != "Ada’s game · hosted by Bob" {
+		t.Errorf("title of Ada's room hosted by Bob after Ada left it: %q", got)
+	}
+	nv.setup.Players = roster
 	nv.setup.Name = "Friday night"
 	if got := lobbyTitle(nv); got != "Friday night" {
 		t.Errorf("title of a room named after no player: %q", got)
@@ -82,5 +87,61 @@ func TestLobbySeatKept(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestHostLeaveWords: a host leaving a lobby with a successor named is
+// told the room goes on with that player; with none, that it closes.
+func TestHostLeaveWords(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Ada", Host: true}, {Slot: 1, Name: "Bo"}}
+	nv := &netView{phase: phaseLobby, slot: 0, setup: wire.SetupState{Game: 2, Players: roster}}
+	if title, body, _ := hostLeaveWords(nv); title != "Close your game?" || body != "Everyone in it leaves the room too." {
+		t.Errorf("no successor: %q %q", title, body)
+	}
+	nv.succ = wire.Successors{Game: 2, List: []wire.Successor{{Slot: 1}}}
+	if title, body, button := hostLeaveWords(nv); title != "Leave your room?" || body != "It goes on without you: Bo hosts it." || button != "Leave" {
+		t.Errorf("Bo named: %q %q %q", title, body, button)
+	}
+	nv.succ.Game = 1 // the list of the last game, not this lobby's
+	if title, _, _ := hostLeaveWords(nv); title != "Close your game?" {
+		t.Errorf("another game's list: %q", title)
+	}
+}
+
+// TestLobbyHeldWords: a seat a lobby holds for a player who has not come
+// back after its host went away says how long it is held; the host reads
+// that Start plays without them, a guest that the lobby waits.
+func TestLobbyHeldWords(t *testing.T) {
+	roster := []wire.Player{{Slot: 0, Name: "Bea"}, {Slot: 1, Name: "Bo", Host: true, Connected: true}, {Slot: 2, Name: "Cy", Connected: true}}
+	nv := &netView{phase: phaseLobby, slot: 2, setup: wire.SetupState{Players: roster},
+		status: wire.RoomStatus{State: wire.StateSetup, Vacant: 0b001, VacancyMs: 23400}}
+	if secs, ok := lobbyHeldSecs(nv, 0); !ok || secs != 24 {
+		t.Errorf("Bea's seat: %d s (%v), want 24 s held", secs, ok)
+	}
+	if _, ok := lobbyHeldSecs(nv, 2); ok {
+		t.Error("Cy's seat, there, reads as held")
+	}
+	if got := lobbyHeldHint(nv); got != "Waiting 24 s for Bea to come back." {
+		t.Errorf("a guest's hint: %q", got)
+	}
+	nv.host, nv.slot = true, 1
+	if got := lobbyHeldHint(nv); got != "Waiting 24 s for Bea: Start plays without them." {
+		t.Errorf("the host's hint: %q", got)
+	}
+	nv.status = wire.RoomStatus{State: wire.StateSetup}
+	if got := lobbyHeldHint(nv); got != "" {
+		t.Errorf("nothing held: %q", got)
+	}
+}
+
+// TestApartLineUnfound: a side without a majority says whom it waits for;
+// once its search for the others' game found nobody, it says so too.
+func TestApartLineUnfound(t *testing.T) {
+	who := []string{"Bea", "Cy"}
+	if got := apartLine(who, 24, false); got != "lost contact with Bea and Cy: waiting 24 s for them" {
+		t.Errorf("searching: %q", got)
+	}
+	if got := apartLine(who, 21, true); got != "lost contact with Bea and Cy: waiting 21 s for them · they do not answer: is your network down?" {
+		t.Errorf("found nobody: %q", got)
 	}
 }

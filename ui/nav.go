@@ -213,7 +213,8 @@ func (a *App) escape() {
 	case screenLobby:
 		// Leaving is not undone by coming back: ask first.
 		if a.flow.hosting {
-			a.ask("Close your game?", "Everyone in it leaves the room too.", "Close it", Intent{Kind: IntentLeave})
+			title, body, button := hostLeaveWords(&a.nv)
+			a.ask(title, body, button, Intent{Kind: IntentLeave})
 		} else {
 			a.ask("Leave the room?", "", "Leave", Intent{Kind: IntentLeave})
 		}

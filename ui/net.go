@@ -499,6 +499,7 @@ type netView struct {
 	status   wire.RoomStatus
 	absent   uint8 // apart: the slots our side of the game lost contact with (lockstep.Session.Apart)
 	apart    bool  // our side lacks a majority: the game waits for the absent
+	unfound  bool  // ... and the game the absent may play elsewhere cannot be found from here (client.OthersUnfound)
 	refusal  wire.Refuse
 	leave    wire.Leave
 	desync   *wire.DesyncReport
@@ -629,6 +630,7 @@ func (g *netGame) read(v *netView) {
 		v.succ.List = append(list[:0], v.succ.List...)
 	})
 	v.roomHere = g.h != nil || c.Hosting()
+	v.unfound = v.apart && c.OthersUnfound()
 	if g.addr == "" {
 		g.addr = c.HostAddr() // the invite code's address that answered
 	}

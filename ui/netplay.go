@@ -490,8 +490,12 @@ func (s *netPlayScreen) reconnecting() string {
 	}
 	left := time.Duration(s.vacancyMs)*time.Millisecond - time.Since(s.vacancyAt)
 	secs := int(math.Ceil(max(left, 0).Seconds()))
-	if s.stripS == "" || s.stripKey != [2]int{int(st.Vacant), secs} {
-		s.stripKey = [2]int{int(st.Vacant), secs}
+	key := [2]int{int(st.Vacant), secs}
+	if nv.unfound {
+		key[0] |= 1 << game.MaxPlayers
+	}
+	if s.stripS == "" || s.stripKey != key {
+		s.stripKey = key // the words change when the search finds nobody too
 		s.stripS = s.names(st.Vacant) + " lost the connection: waiting " + strconv.Itoa(secs) + " s for them to come back"
 		if nv.apart { // our side lacks a majority: the game waits
 			var who []string
@@ -500,10 +504,23 @@ func (s *netPlayScreen) reconnecting() string {
 					who = append(who, nv.playerName(i))
 				}
 			}
-			s.stripS = lockstep.ApartText(who, secs)
+			s.stripS = apartLine(who, secs, nv.unfound)
 		}
 	}
 	return s.stripS
+}
+
+// apartLine is the strip of a side without a majority: "lost contact with
+// Bea and Cy: waiting 24 s for them" (lockstep.ApartText), and, once the
+// search for the game they may play elsewhere found nobody (the host cut
+// off while its network is down, or after they all left), that it did:
+// when the countdown ends they are dropped and the game goes on here.
+func apartLine(who []string, secs int, unfound bool) string {
+	line := lockstep.ApartText(who, secs)
+	if unfound {
+		line += " · they do not answer: is your network down?"
+	}
+	return line
 }
 
 // reportLine says where the desync report is: on the host, the file once

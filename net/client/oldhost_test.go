@@ -111,7 +111,8 @@ func (r *relay) close() {
 // On a busy machine the first successor's answer may be lost and the
 // second's come first: the host's room names the second, who only follows
 // the first and turns the host away; the host walks the list the others
-// walked and finds the first ("first's answer lost").
+// walked and finds the first ("first's answer lost"). While its network
+// is down, its search finds nobody, and it says so (OthersUnfound).
 func TestOldHostCutOffRejoins(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
@@ -172,6 +173,15 @@ func oldHostCutOff(t *testing.T, lostFirst int) {
 		t.Fatalf("the host moved %d times while cut off, want 0", n)
 	}
 
+	// Its search for their game finds nobody while its network is down:
+	// it says so (the strip: "they do not answer").
+	m.wait("the cut-off host to find the others' game cannot be found", old.OthersUnfound)
+	for _, g := range m.guests {
+		if g.OthersUnfound() {
+			t.Error("a guest, in the majority's game, says the others cannot be found")
+		}
+	}
+
 	mu.Lock()
 	hostCut = false // the network is back
 	mu.Unlock()
@@ -184,6 +194,9 @@ func oldHostCutOff(t *testing.T, lostFirst int) {
 		return ok && n == 1 && slot == firstSlot
 	})
 	t.Logf("the old host is back in the game %v after its network returned", time.Since(t1).Round(time.Millisecond))
+	if old.OthersUnfound() {
+		t.Error("the old host, back in the others' game, still says they cannot be found")
+	}
 	mu.Lock()
 	if lostFirst > 0 {
 		t.Errorf("%d dials to the first successor were still to be lost: the test tested nothing", lostFirst)

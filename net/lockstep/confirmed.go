@@ -300,6 +300,7 @@ func (s *Session) endGame(turn uint32) {
 	if st := s.room.status.State; st == wire.StateFinished || st == wire.StateSetup {
 		// Setup: a rematch was asked while our last turns were still to
 		// run; the room has left this game's end behind, we just reached it.
+		s.ackEnd()
 		s.phase = Finished
 	}
 }

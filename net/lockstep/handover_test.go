@@ -148,3 +148,31 @@ func TestCatchingUpSessionFollowsTheMove(t *testing.T) {
 		t.Fatalf("the successor took it in: migrating %v, phase %s; want not migrating, starting (its snapshot comes next)", s.Migrating(), s.Phase())
 	}
 }
+
+// TestLobbyHandedOver: a host that leaves its lobby by choice says so
+// (LeaveHandover after the lobby's successor list): a player that keeps a
+// standby port stays in the lobby, asked to follow the list; one without
+// (nothing would walk the list for it) reads that the host left.
+func TestLobbyHandedOver(t *testing.T) {
+	for _, standby := range []bool{true, false} {
+		s := lockstep.New(lockstep.LAN())
+		s.Update(0, nil)
+		for _, m := range []wire.Message{
+			wire.Welcome{Slot: 1, State: wire.StateSetup},
+			wire.SetupState{Game: 1, Name: "Ada’s game", MaxSlots: 8, Players: []wire.Player{{Slot: 0, Name: "Ada", Host: true, Connected: true}, {Slot: 1, Name: "Bo", Connected: true}}},
+			wire.Successors{Game: 1, List: []wire.Successor{{Slot: 1, Addr: netip.MustParseAddrPort("127.0.0.1:4000")}}},
+		} {
+			s.Receive(0, frame(t, m))
+		}
+		if standby {
+			s.SetStandby(wire.Standby{Port: 4000})
+		}
+		s.Receive(time.Millisecond, frame(t, wire.Leave{Reason: wire.LeaveHandover, Text: "the host left"}))
+		switch {
+		case standby && (s.Phase() != lockstep.Lobby || !s.HandoverAsked()):
+			t.Errorf("with a standby port: phase %s, asked %v; want the lobby, asked to follow", s.Phase(), s.HandoverAsked())
+		case !standby && s.Phase() != lockstep.Left:
+			t.Errorf("without a standby port: phase %s, want left", s.Phase())
+		}
+	}
+}

@@ -82,3 +82,20 @@ func (s *Session) LobbySilence() time.Duration {
 	}
 	return max(s.now-s.room.wordAt, 0)
 }
+
+// lobbyHandedOver handles the room's word that its host is going
+// (LeaveHandover) while this player sits in its lobby: with a successor
+// list for this lobby the player follows it as it would a silent host's,
+// at once (HandoverAsked: the machine walks the list without probing the
+// host that said it is going). It reports false, changing nothing, if
+// there is no lobby to carry on here, or this player keeps no standby
+// port (a browser tab): nothing would walk the list for it, and it reads
+// that the host left, as before.
+func (s *Session) lobbyHandedOver() bool {
+	if s.phase != Lobby || s.room.slot < 0 || !s.haveStandby || len(s.hand.list.List) == 0 || s.hand.list.Game != s.room.setup.Game {
+		return false
+	}
+	s.hand.asked, s.hand.yield = true, false
+	s.emit(Event{Kind: EvHandover})
+	return true
+}

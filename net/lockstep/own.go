@@ -178,3 +178,19 @@ func (s *Session) queueClientPacket(resend bool) {
 		s.out = append(s.out, b)
 	}
 }
+
+// ackEnd sends the room, once, the acknowledgement of every master turn
+// this session holds, as its game ends here on the room's word: a
+// Finished session sends no client packets, and the room holds a rematch
+// until every player acknowledged the last turns (room.Room.holdRematch,
+// up to its silence timeout: 3 s). A player whose room's "finished" came
+// with the last turn (the host's own, over a pipe, which ended the game)
+// would otherwise never acknowledge it, and every lobby would wait.
+func (s *Session) ackEnd() {
+	if s.phase != Playing || s.hand.migrating || s.room.slot < 0 {
+		return
+	}
+	s.game.masters.advanceAck(s.game.turn) // the turns executed to the end count
+	s.cp.Turns = s.cp.Turns[:0]
+	s.queueClientPacket(false)
+}

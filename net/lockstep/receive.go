@@ -159,6 +159,9 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 			s.emit(Event{Kind: EvHandover, Text: m.Text})
 			return
 		}
+		if m.Reason == wire.LeaveHandover && s.lobbyHandedOver() {
+			return // lobbyhandover.go
+		}
 		s.phase, s.room.leave = Left, m
 		s.emit(Event{Kind: EvLeft, Text: m.Text})
 	case wire.Repair:
@@ -312,6 +315,7 @@ func (s *Session) onStatus(m wire.RoomStatus) {
 			s.endGame(m.Final)
 		}
 		if g.ended || m.End == 0 {
+			s.ackEnd()
 			s.phase = Finished
 		}
 		// Otherwise we have not reached the end yet: the room resends the
@@ -319,6 +323,7 @@ func (s *Session) onStatus(m wire.RoomStatus) {
 	case m.State == wire.StateSetup && s.phase == Playing && s.game.ended:
 		// A rematch was asked before the room's "finished" reached us:
 		// our game has ended all the same.
+		s.ackEnd()
 		s.phase = Finished
 	}
 	// A room back in setup (someone asked for a rematch) does not take

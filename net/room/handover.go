@@ -289,6 +289,9 @@ func (r *Room) Successors() wire.Successors { return r.successors() }
 // successor it does nothing (the caller shuts the room down as usual).
 func (r *Room) HandOver(now time.Duration, text string) bool {
 	r.advance(now)
+	if r.state == wire.StateSetup {
+		return r.handOverLobby(text) // lobbyhandover.go
+	}
 	if r.state != wire.StateRunning || len(r.successors().List) == 0 {
 		return false
 	}

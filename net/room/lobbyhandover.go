@@ -1,6 +1,7 @@
 package room
 
 import (
+	"slices"
 	"time"
 
 	"rockstep/game"
@@ -50,6 +51,7 @@ type lobbyHold struct {
 	slots uint8         // seats held for a player who has not come back
 	set   bool          // until is set (at the room's first tick: its clock starts there)
 	until time.Duration // then the seats still held are freed
+	said  time.Duration // when the status last said how long they are held
 }
 
 // LobbyHandover is what a successor's room needs to carry a lobby on
@@ -126,7 +128,10 @@ func (r *Room) lobbyChatTo(conn ConnID, j wire.Join) {
 }
 
 // tickLobbyHeld frees, once their time is over, the seats a resumed lobby
-// held for players who did not come back, and tells everyone.
+// held for players who did not come back, and tells everyone. While seats
+// are held it says each second how long they still are (the status's
+// Vacant and VacancyMs, lobbyHeldStatus): every lobby counts the same
+// seconds down.
 func (r *Room) tickLobbyHeld() {
 	h := &r.lobbyHeld
 	if h.slots == 0 {
@@ -135,25 +140,69 @@ func (r *Room) tickLobbyHeld() {
 	if !h.set {
 		h.set, h.until = true, r.now+r.cfg.VacancyTimeout
 	}
+	before := h.slots
 	for i := range r.slots {
-		s := &r.slots[i]
-		if h.slots&(1<<i) == 0 {
-			continue
-		}
-		if !s.life.taken() || s.m != nil || !s.hashOnly {
+		if h.slots&(1<<i) != 0 && !r.heldAway(i) {
 			h.slots &^= 1 << i // taken back (or freed): no longer held
 		}
 	}
-	if h.slots == 0 || r.now < h.until {
-		return
+	if h.slots != 0 && r.now >= h.until {
+		for i := range r.slots {
+			if h.slots&(1<<i) != 0 {
+				r.slots[i].free()
+			}
+		}
+		h.slots = 0
+		r.broadcastSetup()
 	}
+	if h.slots != before || r.now-h.said >= time.Second {
+		h.said = r.now
+		r.broadcastStatus()
+	}
+}
+
+// heldAway reports whether slot i is a seat a resumed lobby holds for a
+// player who has not come back: it keeps no Start off (allReady), and
+// the host's Start releases it (releaseLobbyHeld).
+func (r *Room) heldAway(i int) bool {
+	s := &r.slots[i]
+	return r.lobbyHeld.slots&(1<<i) != 0 && s.life.taken() && s.m == nil && s.hashOnly
+}
+
+// releaseLobbyHeld frees the seats still held for players who did not
+// come back, as the host starts the game without them; the roster says
+// so at once.
+func (r *Room) releaseLobbyHeld() {
+	freed := false
 	for i := range r.slots {
-		if h.slots&(1<<i) != 0 {
+		if r.heldAway(i) {
 			r.slots[i].free()
+			freed = true
 		}
 	}
-	h.slots = 0
-	r.broadcastSetup()
+	r.lobbyHeld.slots = 0
+	if freed {
+		r.broadcastSetup()
+	}
+}
+
+// lobbyHeldStatus adds the seats a resumed lobby holds to its status: the
+// slots (Vacant) and the time until they are freed (VacancyMs), which
+// the lobbies show on those seats ("waiting 24 s").
+func (r *Room) lobbyHeldStatus(st *wire.RoomStatus) {
+	if r.state != wire.StateSetup {
+		return
+	}
+	held := r.LobbyHeld()
+	if held == 0 {
+		return
+	}
+	st.Vacant |= held
+	left := r.cfg.VacancyTimeout
+	if r.lobbyHeld.set {
+		left = max(r.lobbyHeld.until-r.now, 0)
+	}
+	st.VacancyMs = uint32(left.Milliseconds())
 }
 
 // LobbyHeld returns the seats a resumed lobby still holds for players who
@@ -161,9 +210,39 @@ func (r *Room) tickLobbyHeld() {
 func (r *Room) LobbyHeld() uint8 {
 	var out uint8
 	for i := range r.slots {
-		if s := &r.slots[i]; r.lobbyHeld.slots&(1<<i) != 0 && s.life.taken() && s.m == nil && s.hashOnly {
+		if r.heldAway(i) {
 			out |= 1 << i
 		}
 	}
 	return out
+}
+
+// handOverLobby is HandOver in the lobby: a host that goes by choice (its
+// window closed, its Leave pressed) leaves its lobby to the first
+// successor as a crash does, without the wait for its silence. The seats
+// of the players on this machine (the Host button's own, over a pipe)
+// are not held: they left by choice. With no successor (the host alone,
+// or guests without standby ports) it does nothing and the room closes.
+func (r *Room) handOverLobby(text string) bool {
+	sc := r.successors()
+	if r.cfg.AddrOf != nil {
+		for i := range r.slots {
+			if s := &r.slots[i]; s.life.taken() && s.m != nil && !r.addrOf(s.m).IsValid() {
+				sc.Tokens[i] = [16]byte{}
+			}
+		}
+	}
+	sc.List = slices.DeleteFunc(sc.List, func(c wire.Successor) bool { return sc.Tokens[c.Slot&7] == [16]byte{} })
+	if len(sc.List) == 0 {
+		return false
+	}
+	r.lastSucc, r.lastSuccAt = sc, r.now
+	for _, m := range r.members {
+		if m.slot >= 0 && m.connected {
+			r.send(m.conn, sc)
+		}
+		r.send(m.conn, wire.Leave{Reason: wire.LeaveHandover, Text: text})
+	}
+	r.state = wire.StateFinished
+	return true
 }

@@ -131,10 +131,10 @@ func TestResumedLobbyKeepsTheLobby(t *testing.T) {
 	if st.Name != "" && st.Revision <= h.Revision {
 		t.Errorf("revision %d does not come after the old lobby's %d", st.Revision, h.Revision)
 	}
-	// Ada's seat blocks the start until she is back or kicked.
+	// Cy, back, is not ready: no start.
 	b.send(1, wire.StartGame{Game: b.r.Game()})
 	if s, _ := b.r.State(); s != wire.StateSetup {
-		t.Fatal("the lobby started with Ada's seat held and Cy not ready")
+		t.Fatal("the lobby started with Cy not ready")
 	}
 	// A stranger's token takes nothing.
 	b.send(9, wire.Join{Token: [16]byte{0xee}, Resuming: true})
@@ -185,6 +185,51 @@ func TestResumedLobbyFreesSeatsNobodyTakes(t *testing.T) {
 	}
 }
 
+// TestResumedLobbyStartsWithoutTheAbsent: a seat held for a player who
+// has not come back keeps no Start off: every lobby is told it is held
+// and for how long (the status's Vacant and VacancyMs, counting down),
+// and when the players there are ready the host starts, the held seat
+// released: the game is the players who came back.
+func TestResumedLobbyStartsWithoutTheAbsent(t *testing.T) {
+	tokens := [3][16]byte{{0xa}, {0xb}, {0xc}}
+	b := lobbyBench(t, lobbyOf(tokens))
+	b.send(1, wire.Join{Token: tokens[1], Resuming: true})
+	b.send(2, wire.Join{Token: tokens[2], Resuming: true})
+	b.tick(time.Second)
+	st, ok := last[wire.RoomStatus](b.peer(2))
+	if !ok || st.Vacant != 0b001 || st.VacancyMs == 0 || st.VacancyMs > uint32(room.LAN().VacancyTimeout.Milliseconds()) {
+		t.Fatalf("status in the lobby with Ada's seat held: %+v (%v); want Vacant 001 and the time left", st, ok)
+	}
+	first := st.VacancyMs
+	b.tick(2 * time.Second)
+	if st, _ = last[wire.RoomStatus](b.peer(2)); st.VacancyMs >= first || st.Vacant != 0b001 {
+		t.Errorf("2 s later: %+v; want Ada's seat still held, less time left than %d ms", st, first)
+	}
+	b.send(1, wire.Ready{Ready: true})
+	b.send(2, wire.Ready{Ready: true})
+	b.send(1, wire.StartGame{Game: b.r.Game()})
+	if s, _ := b.r.State(); s != wire.StateRunning {
+		t.Fatalf("state %v after Bob's Start with Bob and Cy ready and Ada away; want running", s)
+	}
+	if b.r.LobbyHeld() != 0 || b.r.PlayerCount() != 2 {
+		t.Errorf("the game: %d players, held %03b; want Bob and Cy, nothing held", b.r.PlayerCount(), b.r.LobbyHeld())
+	}
+	start, ok := last[wire.Start](b.peer(2))
+	if !ok || start.Setup.Players != 0b110 {
+		t.Errorf("Start %+v (%v): want the players of slots 1 and 2", start.Setup.Players, ok)
+	}
+	// A guest cannot start it so.
+	b2 := lobbyBench(t, lobbyOf(tokens))
+	b2.send(1, wire.Join{Token: tokens[1], Resuming: true})
+	b2.send(2, wire.Join{Token: tokens[2], Resuming: true})
+	b2.send(1, wire.Ready{Ready: true})
+	b2.send(2, wire.Ready{Ready: true})
+	b2.send(2, wire.StartGame{Game: b2.r.Game()})
+	if s, _ := b2.r.State(); s != wire.StateSetup || b2.r.LobbyHeld() != 0b001 {
+		t.Errorf("Cy (a guest) asked to start: state %v, held %03b; want setup, Ada's seat held", s, b2.r.LobbyHeld())
+	}
+}
+
 // chatOf returns the chat lines the peer received, without clearing its
 // inbox.
 func chatOf(p *peer) []string {
@@ -195,4 +240,37 @@ func chatOf(p *peer) []string {
 		}
 	}
 	return out
+}
+
+// TestLobbyShowsAFirstPingAtOnce: a lobby whose room knows no round trip
+// for a player yet (a room that took the game over measured none) sends
+// the roster again as soon as the player's first Pong comes, so that
+// every lobby shows its ping within a round trip, not "–" until the next
+// periodic setup.
+func TestLobbyShowsAFirstPingAtOnce(t *testing.T) {
+	tokens := [3][16]byte{{0xa}, {0xb}, {0xc}}
+	h := lobbyOf(tokens)
+	for i := range h.Roster {
+		h.Roster[i].Ping = 0 // as a resumed game's room knows them
+	}
+	b := lobbyBench(t, h)
+	b.send(1, wire.Join{Token: tokens[1], Resuming: true})
+	b.send(2, wire.Join{Token: tokens[2], Resuming: true})
+	b.tick(300 * time.Millisecond) // the room pings its lobby four times a second
+	ping, ok := last[wire.Ping](b.peer(2))
+	if !ok {
+		t.Fatal("the lobby's room sent Cy no ping")
+	}
+	b.peer(1).got = nil
+	b.tick(5 * time.Millisecond)
+	b.send(2, wire.Pong{ID: ping.ID, Time: ping.Time})
+	st, ok := last[wire.SetupState](b.peer(1))
+	if !ok {
+		t.Fatal("no roster sent on Cy's first pong")
+	}
+	for _, p := range st.Players {
+		if p.Slot == 2 && p.Ping == 0 {
+			t.Errorf("Cy's first pong answered: the roster sent shows %+v, no ping", p)
+		}
+	}
 }

@@ -708,6 +708,7 @@ func (r *Room) status() wire.RoomStatus {
 	if st.Vacant != 0 && st.Child == wire.ChildIterating {
 		st.Child = wire.ChildVacancy
 	}
+	r.lobbyHeldStatus(&st) // lobbyhandover.go
 	return st
 }
 

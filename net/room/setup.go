@@ -342,6 +342,7 @@ func (r *Room) onStartGame(m *member, sg wire.StartGame) {
 		r.drop(DropUnexpected)
 		return
 	}
+	r.releaseLobbyHeld() // the host starts without those who did not come back (lobbyhandover.go)
 	r.startPaced()
 }
 
@@ -349,8 +350,8 @@ func (r *Room) allReady() bool {
 	n := 0
 	for i := range r.slots {
 		s := &r.slots[i]
-		if !s.life.taken() {
-			continue
+		if !s.life.taken() || r.heldAway(i) {
+			continue // a seat held for a player not back does not keep Start off
 		}
 		if !s.ready || s.m == nil {
 			return false

@@ -158,8 +158,15 @@ func (r *Room) onPong(m *member, p wire.Pong) {
 		return
 	}
 	s := &r.slots[m.slot]
+	first := s.rtt == 0
 	// At least 1 ms: a roster's 0 means not measured yet, and a round
 	// trip on one machine takes well under a millisecond.
 	s.rtt = uint16(min(max(rtt.Milliseconds(), 1), 65535))
 	s.pinged = s.rtt
+	if first && r.state == wire.StateSetup {
+		// A player's first figure (a room that took a game over knows
+		// none): every lobby shows it now, not at the next periodic
+		// setup, a second later.
+		r.broadcastSetup()
+	}
 }
