@@ -86,7 +86,11 @@ func LAN() Config {
 const DefaultRoom = 1
 
 // shutdownGrace is how long the host keeps the sockets open after telling
-// every client it is closing, so the news gets out.
+// every client it is closing, so the news gets out; longer while a client
+// has not acknowledged it (a hand-over's Leave that never left a starved
+// process sends its players down the crash path), up to endGrace and
+// shutdownGrace from when the host was asked to stop: within the second a
+// Standby's Close gives its adopted host.
 const shutdownGrace = 200 * time.Millisecond
 
 // endGrace bounds how long a host that stops waits for the players of a
@@ -992,9 +996,26 @@ func (h *Host) shutdown(now time.Duration) {
 		}
 		return
 	}
-	if now-h.shutAt >= shutdownGrace && h.cancel != nil {
+	if h.cancel == nil || now-h.shutAt < shutdownGrace {
+		return
+	}
+	if now-h.stopAt >= endGrace+shutdownGrace || h.goodbyesDelivered() {
 		h.cancel()
 	}
+}
+
+// goodbyesDelivered reports whether every network client has acknowledged
+// all the host sent it (the transport's queue to it is empty).
+func (h *Host) goodbyesDelivered() bool {
+	if h.srv == nil {
+		return true
+	}
+	for _, cn := range h.conns {
+		if cn.pipe == nil && h.srv.Queued(cn.net) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // endUndelivered reports whether a room's players still lack turns of a
