@@ -39,8 +39,10 @@ import (
 //     LeaveTimeout and lost.
 //
 // A connection the transport loses is lost as before (Disconnected), its
-// slot held for a Rejoin with its token. Outside a running game the stall
-// ends and the usual silence rule applies.
+// slot held for a Rejoin with its token. A game that ends during a stall
+// keeps the stalled player's place by the same bounds (it may still reach
+// the end, or come back for the results); in a rematch's lobby the stall
+// ends and the lobby's silence rule applies.
 
 // stall holds m's slot for it, keeping m as a member, where m is a player
 // in a running game; it reports whether it did (if not, m is lost as
@@ -104,10 +106,12 @@ func (r *Room) resume(m *member) {
 }
 
 // stallOver reports whether stalled m is to be lost now (see the bounds
-// above). Outside a running game its stall ends, and the usual silence
-// rule decides.
+// above). A game that finished while m stalled keeps its place the same
+// way, so that it still reaches the end (the last master turns are resent
+// to it) or, lost, can come back with its token for the results; in the
+// lobby of a rematch its stall ends, and the lobby's silence rule decides.
 func (r *Room) stallOver(m *member) bool {
-	if r.state != wire.StateRunning {
+	if r.state == wire.StateSetup {
 		m.stalled = false
 		return r.now-m.heard > r.cfg.SilenceTimeout
 	}
@@ -120,8 +124,26 @@ func (r *Room) stallOver(m *member) bool {
 		return true // its vacancy is over: its slot is dropped
 	case m.spokeAt != 0 && r.now-m.spokeAt > r.cfg.SilenceTimeout:
 		return true // it sends, and acknowledges nothing
+	case r.now-m.stalledAt > r.cfg.VacancyTimeout:
+		return true // the game ended while it was silent, and it still is
 	}
 	return false
+}
+
+// loseStalled loses stalled m: as any lost connection (lose), but a
+// finished game's slot stays held for its player's Rejoin with its token,
+// as it would had the connection been lost while the game ran.
+func (r *Room) loseStalled(m *member) {
+	if r.state != wire.StateFinished || m.slot < 0 || !r.slots[m.slot].life.away() {
+		r.lose(m)
+		return
+	}
+	m.connected = false
+	r.removeMember(m)
+	if s := &r.slots[m.slot]; s.m == m {
+		s.m = nil
+	}
+	r.broadcastSetup()
 }
 
 // stallText is what a stalled member lost at stallOver is told.
