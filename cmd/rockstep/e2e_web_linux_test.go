@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -139,6 +140,29 @@ func playWebGame(t *testing.T, udp, webAddr, netsim string) {
 	if m := tb.Find(tabPlaying); m != nil {
 		t.Logf("the tab while playing: rtt %s, k %s, delay %s turns", m[1], m[2], m[3]) // BENCHMARKS.md
 	}
+	// How often a player stalled (a starved tab, or a process) and came
+	// back into its place: the server's counters (net/room/stall.go).
+	t.Logf("server: stalls %s, back in place %s", serverMetric(webAddr, "rockstep_stalls_total"), serverMetric(webAddr, "rockstep_stall_resumes_total"))
+}
+
+// serverMetric is the value of the server's metric name on its /metrics
+// ("?" if it cannot be read).
+func serverMetric(webAddr, name string) string {
+	resp, err := http.Get("http://" + webAddr + "/metrics")
+	if err != nil {
+		return "?"
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return "?"
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			return v
+		}
+	}
+	return "?"
 }
 
 // playersIn is room id's players as GET /rooms lists them (-1: unknown).
