@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -21,6 +22,7 @@ import (
 
 var (
 	hashLine    = regexp.MustCompile(`autopilot: hash tick=(\d+) turn=\d+ hash=([0-9a-f]{16})`)
+	tabFlown    = regexp.MustCompile(`autopilot: fly 300 done`)
 	tabPlaying  = regexp.MustCompile(`autopilot: playing: .*rtt (\S+), k (\d+), delay (\d+)`)
 	botsResults = regexp.MustCompile(`hash_groups=(\d+) results=([0-9a-f]{16}) result_groups=(\d+)`)
 )
@@ -47,15 +49,23 @@ func TestBrowserTabDesktopAndBotsPlayOneGame(t *testing.T) {
 		return
 	}
 	// The namespace's own loopback: no one else's ports.
-	t.Run("loopback", func(t *testing.T) { playWebGame(t, "127.0.0.1:7796", "127.0.0.1:7797", "") })
+	t.Run("loopback", func(t *testing.T) { playWebGame(t, "127.0.0.1:7796", "127.0.0.1:7797", "", 0) })
 	t.Run("tab at 80ms and 2% loss", func(t *testing.T) {
-		playWebGame(t, "127.0.0.1:7798", "127.0.0.1:7799", "latency=80ms,loss=2%")
+		playWebGame(t, "127.0.0.1:7798", "127.0.0.1:7799", "latency=80ms,loss=2%", 0)
+	})
+	// The starved tab, for certain: its page's one thread is held for
+	// longer than the room's and the transport's 3 s of silence, as a
+	// loaded machine's software WebGL does now and then.
+	t.Run("tab frozen for 4.5 s", func(t *testing.T) {
+		playWebGame(t, "127.0.0.1:7800", "127.0.0.1:7801", "", 4500*time.Millisecond)
 	})
 }
 
 // playWebGame is one game of TestBrowserTabDesktopAndBotsPlayOneGame, the
-// tab's link impaired by netsim (-web-netsim) if it is set.
-func playWebGame(t *testing.T, udp, webAddr, netsim string) {
+// tab's link impaired by netsim (-web-netsim) if it is set, and the tab's
+// page frozen for freeze once it plays, if freeze is not 0: then the room
+// must have held its place and had it back (the server's stall counters).
+func playWebGame(t *testing.T, udp, webAddr, netsim string, freeze time.Duration) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	srv := startLive(ctx, t, "server", filepath.Join(t.TempDir(), "S"), "-server", "-listen", udp, "-lan=false", "-record", "off", "-web", webAddr, "-web-netsim", netsim)
@@ -104,6 +114,18 @@ func playWebGame(t *testing.T, udp, webAddr, netsim string) {
 	if _, err := chromedp.Run(tb.Ctx, chromedp.Navigate(room.URL+"?autopilot="+script)); err != nil {
 		t.Fatalf("open %s in the tab: %v", room.URL, err)
 	}
+	if freeze > 0 {
+		// Once it has flown its 300 ticks: 5 s into the game of 15 s.
+		if !testwait.Until(3*time.Minute, func() bool { return tb.Find(tabFlown) != nil }) {
+			t.Fatalf("the tab never played; its console:\n%s", tb.Log(40))
+		}
+		// A busy loop on the page's thread: nothing of the tab's Go runs
+		// (its transport, session, drawing) until it ends.
+		busy := fmt.Sprintf(`(() => { const end = performance.now() + %d; while (performance.now() < end) {} return true })()`, freeze.Milliseconds())
+		if _, err := chromedp.Run(tb.Ctx, chromedp.Evaluate[bool](busy)); err != nil {
+			t.Fatalf("freeze the tab: %v", err)
+		}
+	}
 	<-bots.done
 	<-win.done
 	var tabResults []string
@@ -142,7 +164,11 @@ func playWebGame(t *testing.T, udp, webAddr, netsim string) {
 	}
 	// How often a player stalled (a starved tab, or a process) and came
 	// back into its place: the server's counters (net/room/stall.go).
-	t.Logf("server: stalls %s, back in place %s", serverMetric(webAddr, "rockstep_stalls_total"), serverMetric(webAddr, "rockstep_stall_resumes_total"))
+	stalls, resumes := serverMetric(webAddr, "rockstep_stalls_total"), serverMetric(webAddr, "rockstep_stall_resumes_total")
+	t.Logf("server: stalls %s, back in place %s", stalls, resumes)
+	if freeze > 0 && (stalls == "0" || resumes == "0") {
+		t.Errorf("the tab frozen for %v: %s stalls, %s back in place; want the room to have held its place and had it back", freeze, stalls, resumes)
+	}
 }
 
 // serverMetric is the value of the server's metric name on its /metrics
