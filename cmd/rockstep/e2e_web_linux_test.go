@@ -24,6 +24,8 @@ var (
 	hashLine    = regexp.MustCompile(`autopilot: hash tick=(\d+) turn=\d+ hash=([0-9a-f]{16})`)
 	tabFlown    = regexp.MustCompile(`autopilot: fly 300 done`)
 	tabPlaying  = regexp.MustCompile(`autopilot: playing: .*rtt (\S+), k (\d+), delay (\d+)`)
+	endHash     = regexp.MustCompile(`autopilot: end hash tick=(\d+) hash=([0-9a-f]{16})`)
+	botsEnd     = regexp.MustCompile(`played=(\d+) over=\S+ turn=\d+ hash=([0-9a-f]{16})`)
 	botsResults = regexp.MustCompile(`hash_groups=(\d+) results=([0-9a-f]{16}) result_groups=(\d+)`)
 )
 
@@ -33,8 +35,9 @@ var (
 // desktop window (-autopilot, joining with the link text typed in) and a
 // headless Chromium tab opened at the room's /join/CODE link, all in one
 // game played to its end. The window and the tab log the hash of the
-// confirmed world at one tick: one hash; the window, the tab and both bots
-// show one results table (its digest). The second game has the tab's link
+// confirmed world at one tick, and all four at the game's last tick: one
+// hash; the window, the tab and both bots show one results table (its
+// digest). The second game has the tab's link
 // at 80 ms each way and 2 % loss (-web-netsim). A tab starved of its one
 // thread (SwiftShader draws on it) stalls for seconds on a loaded machine:
 // the room holds its place and it comes back into it (net/room/stall.go).
@@ -128,8 +131,11 @@ func playWebGame(t *testing.T, udp, webAddr, netsim string, freeze time.Duration
 	}
 	<-bots.done
 	<-win.done
-	var tabResults []string
-	testwait.Until(time.Minute, func() bool { tabResults = tb.Find(resultsLine); return tabResults != nil })
+	var tabResults, tabEnd []string
+	testwait.Until(time.Minute, func() bool {
+		tabResults, tabEnd = tb.Find(resultsLine), tb.Find(endHash)
+		return tabResults != nil && tabEnd != nil
+	})
 	dump := func() {
 		t.Logf("server:\n%s\nbots:\n%s\nwindow:\n%s\ntab:\n%s", srv.out.String(), bots.out.String(), win.out.String(), tb.Log(0))
 	}
@@ -137,9 +143,18 @@ func playWebGame(t *testing.T, udp, webAddr, netsim string, freeze time.Duration
 	wr := resultsLine.FindStringSubmatch(win.out.String())
 	wh := hashLine.FindStringSubmatch(win.out.String())
 	th := tb.Find(hashLine)
-	if bm == nil || wr == nil || wh == nil || th == nil || tabResults == nil {
+	be := botsEnd.FindStringSubmatch(bots.out.String())
+	we := endHash.FindStringSubmatch(win.out.String())
+	if bm == nil || be == nil || wr == nil || wh == nil || we == nil || th == nil || tabResults == nil || tabEnd == nil {
 		dump()
-		t.Fatalf("missing: bots' summary %v, window's results %v and hash %v, tab's hash %v and results %v", bm != nil, wr != nil, wh != nil, th != nil, tabResults != nil)
+		t.Fatalf("missing: bots' summary %v and end %v, window's results %v, hash %v and end %v, tab's hash %v, results %v and end %v",
+			bm != nil, be != nil, wr != nil, wh != nil, we != nil, th != nil, tabResults != nil, tabEnd != nil)
+	}
+	// One hash at the end on all four: the bots' (which agree among
+	// themselves: hash_groups=1), the window's and the tab's, of the
+	// confirmed world at the game's last tick.
+	if we[1] != be[1] || we[2] != be[2] || tabEnd[1] != be[1] || tabEnd[2] != be[2] {
+		t.Errorf("at the end: bots tick %s hash %s, window tick %s hash %s, tab tick %s hash %s: want one hash", be[1], be[2], we[1], we[2], tabEnd[1], tabEnd[2])
 	}
 	if bm[1] != "1" || bm[3] != "1" {
 		t.Errorf("the bots disagree: %s", bm[0])
@@ -158,7 +173,7 @@ func playWebGame(t *testing.T, udp, webAddr, netsim string, freeze time.Duration
 	if t.Failed() {
 		dump()
 	}
-	t.Logf("one table: %s", tabResults[2])
+	t.Logf("one hash at the end, tick %s: %s; one table: %s", be[1], be[2], tabResults[2])
 	if m := tb.Find(tabPlaying); m != nil {
 		t.Logf("the tab while playing: rtt %s, k %s, delay %s turns", m[1], m[2], m[3]) // BENCHMARKS.md
 	}
