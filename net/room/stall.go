@@ -21,11 +21,12 @@ import (
 //     play on without it, as a majority;
 //   - it stays a member on its connection: the master turns still go to it
 //     (resends backing off), so that it has the game when it runs again;
-//   - the first acknowledgement that advances (onMasterAck) resumes it: its
-//     slot is rejoining, and waited for again from its first turn near the
-//     game's (storeTurn), with no new handshake and no snapshot, since its
-//     world never left the master stream. Its ship was out of play for the
-//     stall's turns, identically everywhere.
+//   - the first acknowledgement that advances (onMasterAck), or any frame
+//     once it has acknowledged every turn there is (heardStalled: a paused
+//     game), resumes it: its slot is rejoining, and waited for again from
+//     its first turn near the game's (storeTurn), with no new handshake and
+//     no snapshot, since its world never left the master stream. Its ship
+//     was out of play for the stall's turns, identically everywhere.
 //
 // The bounds, so that a peer that sends but never acknowledges, or that
 // never comes back, does not keep a place for ever (stallOver):
@@ -82,9 +83,18 @@ func (r *Room) stallable(m *member) bool {
 }
 
 // heardStalled notes a frame from a stalled member: the first since its
-// stall starts the bound on frames without an acknowledgement.
+// stall starts the bound on frames without an acknowledgement. One that
+// has acknowledged every master turn there is (a paused game compiles
+// none) has nothing left to acknowledge: its frame is enough.
 func (r *Room) heardStalled(m *member) {
-	if m.stalled && m.spokeAt == 0 {
+	if !m.stalled {
+		return
+	}
+	if m.masterAck >= r.nextTurn {
+		r.resume(m)
+		return
+	}
+	if m.spokeAt == 0 {
 		m.spokeAt = r.now
 	}
 }

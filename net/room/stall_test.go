@@ -156,3 +156,45 @@ func TestStalledAgainWhileCatchingUp(t *testing.T) {
 		t.Errorf("stats: %d stalls, %d resumes, want 2 and 2", st.Stalls, st.Resumes)
 	}
 }
+
+// TestStalledInAPausedGame: a player that stalls while the host has paused
+// the game has nothing new to acknowledge when it comes back; its first
+// frame brings it back into its place (it is not taken for deaf).
+func TestStalledInAPausedGame(t *testing.T) {
+	b := newBench(t, func(c *room.Config) { c.SilenceTimeout = time.Second })
+	b.startGame(3)
+	for turn := uint32(0); turn < 3; turn++ {
+		b.playIdle(turn, 3)
+		for c := room.ConnID(1); c <= 3; c++ {
+			b.ack(c)
+		}
+	}
+	b.send(1, wire.Pause{Paused: true})
+	b.playIdle(3, 3) // the turn that carries the pause
+	for c := room.ConnID(1); c <= 3; c++ {
+		b.ack(c)
+	}
+	if _, child := b.r.State(); child != wire.ChildPaused {
+		t.Fatalf("child %d, want paused", child)
+	}
+	for range 30 { // 1.5 s: player 3 silent, the others' frames keep them
+		b.ack(1)
+		b.ack(2)
+		b.tick(50 * time.Millisecond)
+	}
+	if b.r.Status().Vacant != 0b100 || !b.r.HasConn(3) {
+		t.Fatalf("vacant %b, member %v: want slot 2 held and its connection kept", b.r.Status().Vacant, b.r.HasConn(3))
+	}
+	for range 100 { // 5 s more of its frames, each acknowledging all there is
+		b.ack(1)
+		b.ack(2)
+		b.ack(3)
+		b.tick(50 * time.Millisecond)
+	}
+	if !b.r.HasConn(3) {
+		t.Fatal("the player back in a paused game was lost as deaf")
+	}
+	if st := b.r.Stats(); st.Resumes != 1 {
+		t.Errorf("%d resumes, want 1", st.Resumes)
+	}
+}
