@@ -35,6 +35,21 @@ func (p pingedCarrier) Ping(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// sendingEchoClient keeps what the server echoes, and sends one more
+// frame from its Tick (on Run's goroutine, as Send wants) once later is
+// set.
+type sendingEchoClient struct {
+	carriedEchoClient
+	c     *Client
+	later atomic.Bool
+}
+
+func (h *sendingEchoClient) Tick(time.Time) {
+	if h.later.CompareAndSwap(true, false) {
+		_ = h.c.Send([]byte("after"))
+	}
+}
+
 // TestAnsweringCarrierIsStalledNotGone: a carried peer silent for longer
 // than Timeout keeps its session while its carrier answers pings (a tab
 // whose page is held for seconds), and its datagrams flow again after;
@@ -57,13 +72,13 @@ func TestAnsweringCarrierIsStalledNotGone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ec := &carriedEchoClient{}
+			if err := c.Send([]byte("before")); err != nil { // before Run: Send is Run's (or its handler's) then
+				t.Fatal(err)
+			}
+			ec := &sendingEchoClient{c: c}
 			runCtx, stop := context.WithCancel(context.Background())
 			defer stop()
 			go func() { _ = c.Run(runCtx, ec) }()
-			if err := c.Send([]byte("before")); err != nil {
-				t.Fatal(err)
-			}
 			if !testwait.Until(10*time.Second, func() bool { return ec.frames() >= 1 }) {
 				t.Fatal("no echo over the carrier")
 			}
@@ -81,9 +96,7 @@ func TestAnsweringCarrierIsStalledNotGone(t *testing.T) {
 				if gone != 0 {
 					t.Fatal("the session of a peer whose carrier answers pings timed out")
 				}
-				if err := c.Send([]byte("after")); err != nil {
-					t.Fatal(err)
-				}
+				ec.later.Store(true) // sent from its handler's next Tick
 				if !testwait.Until(10*time.Second, func() bool { return ec.frames() >= 2 }) {
 					t.Fatal("no echo after the stall")
 				}
