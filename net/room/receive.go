@@ -140,7 +140,7 @@ func (r *Room) Tick(now time.Duration) {
 		m := r.members[i]
 		if m.connected && m.stalled {
 			if r.stallOver(m) {
-				r.send(m.conn, wire.Leave{Reason: wire.LeaveTimeout, Text: stallText(m, now, r.cfg.SilenceTimeout)})
+				r.send(m.conn, wire.Leave{Reason: wire.LeaveTimeout, Text: stallText(m, now, r.cfg.SilenceTimeout, r.nextTurn)})
 				r.loseStalled(m)
 				i = -1 // lose may remove members; start over (bounded by len)
 			}

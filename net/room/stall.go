@@ -37,7 +37,11 @@ import (
 //     the game or will not say so): SilenceTimeout after its first frame
 //     since the stall, so at most 2 × SilenceTimeout of frames without an
 //     acknowledgement (plus the silence between them) before it is told
-//     LeaveTimeout and lost.
+//     LeaveTimeout and lost;
+//   - heard again after more turns than the room keeps (masterRing: 512
+//     turns, 17 s at 30 turns a second): at once, told so, since the
+//     turns it lacks cannot be sent (a client takes a snapshot only when
+//     it asks for one, on a Rejoin).
 //
 // A connection the transport loses is lost as before (Disconnected), its
 // slot held for a Rejoin with its token. A game that ends during a stall
@@ -132,6 +136,8 @@ func (r *Room) stallOver(m *member) bool {
 	switch {
 	case s.m != m || !s.life.away() || s.life.dropping():
 		return true // its vacancy is over: its slot is dropped
+	case m.spokeAt != 0 && r.nextTurn-m.masterAck > masterRing:
+		return true // back, but the turns it lacks are no longer kept: it cannot catch up
 	case m.spokeAt != 0 && r.now-m.spokeAt > r.cfg.SilenceTimeout:
 		return true // it sends, and acknowledges nothing
 	case r.now-m.stalledAt > r.cfg.VacancyTimeout:
@@ -157,7 +163,10 @@ func (r *Room) loseStalled(m *member) {
 }
 
 // stallText is what a stalled member lost at stallOver is told.
-func stallText(m *member, now, silence time.Duration) string {
+func stallText(m *member, now, silence time.Duration, next uint32) string {
+	if m.spokeAt != 0 && next-m.masterAck > masterRing {
+		return "you were away longer than the room keeps the game's turns"
+	}
 	if m.spokeAt != 0 && now-m.spokeAt > silence {
 		return "no acknowledgement from you for too long"
 	}

@@ -23,7 +23,7 @@ func TestStalledPlayerKeepsItsPlace(t *testing.T) {
 	tests := []struct {
 		name  string
 		stall time.Duration // silent for this long from 1 s
-		back  string        // "acks": acknowledges and plays again; "deaf": frames without acknowledgement; "": nothing more
+		back  string        // "acks": acknowledges and plays again; "deaf": frames acknowledging only what it had (deaf, or lacking turns the room no longer keeps); "": nothing more
 		run   time.Duration // how long the game runs in all
 
 		waits       time.Duration // the others wait for it this long (a stall shorter than the silence)
@@ -39,6 +39,8 @@ func TestStalledPlayerKeepsItsPlace(t *testing.T) {
 			wantHeld: true, wantMember: true, wantPlaying: true},
 		{name: "a 20 s stall: held, then back in its place", stall: 20 * time.Second, back: "acks", run: 25 * time.Second,
 			wantHeld: true, wantMember: true, wantPlaying: true},
+		{name: "a 27 s stall, past the turns the room keeps (512 at 20 a second): lost when back", stall: 27 * time.Second, back: "deaf", run: 29 * time.Second,
+			wantHeld: true, wantLeft: true, leftBy: 1*time.Second + 27*time.Second + 100*time.Millisecond},
 		{name: "back but deaf: lost a silence after its first frame", stall: 4 * time.Second, back: "deaf", run: 12 * time.Second,
 			wantHeld: true, wantLeft: true, leftBy: 1*time.Second + 4*time.Second + silence + 100*time.Millisecond},
 		{name: "never back: lost at the end of the vacancy", stall: time.Hour, run: 40 * time.Second,
