@@ -89,6 +89,8 @@ type Autopilot struct {
 	hashTick uint32 // tick to log the hash at; 0 none
 	hashed   bool
 	hashLine string
+	endTick  uint32 // the confirmed world's tick after the last executed turn
+	endHash  uint64 // and its hash: logged with the results ("end hash")
 	err      error
 }
 
@@ -216,6 +218,7 @@ func (ap *Autopilot) readyAgain(a *App, now time.Time, retry bool) {
 func (ap *Autopilot) turnEnd(turn uint32, hash uint64, w *game.World) {
 	ap.mu.Lock()
 	defer ap.mu.Unlock()
+	ap.endTick, ap.endHash = w.Tick, hash
 	if ap.hashTick != 0 && !ap.hashed && w.Tick >= ap.hashTick {
 		ap.hashed = true
 		ap.hashLine = fmt.Sprintf("hash tick=%d turn=%d hash=%016x", w.Tick, turn, hash)
@@ -468,6 +471,10 @@ func (ap *Autopilot) apPlayToEnd(t *apTurn) apStatus {
 	case screenResults:
 		if rs, ok := a.cur.(*resultsScreen); ok {
 			ap.logf("results digest=%016x %s", nv.results.Digest(), strings.Join(rs.shown, " | "))
+			ap.mu.Lock()
+			tick, hash := ap.endTick, ap.endHash
+			ap.mu.Unlock()
+			ap.logf("end hash tick=%d hash=%016x", tick, hash) // the world the results are of, as bots' summaries give it
 			done = true
 		}
 	}

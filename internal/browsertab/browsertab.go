@@ -91,6 +91,20 @@ func (tb *Tab) Find(re *regexp.Regexp) []string {
 	return nil
 }
 
+// FindAll returns the submatches of every console line re matches, in
+// order.
+func (tb *Tab) FindAll(re *regexp.Regexp) [][]string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	var all [][]string
+	for _, l := range tb.lines {
+		if m := re.FindStringSubmatch(l); m != nil {
+			all = append(all, m)
+		}
+	}
+	return all
+}
+
 // Log returns the last max console lines (all of them if max <= 0), one a
 // line.
 func (tb *Tab) Log(max int) string {

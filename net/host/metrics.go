@@ -67,6 +67,8 @@ var (
 		{newDesc("rockstep_bytes_out_total", "Bytes sent by rooms."), func(s Stats) uint64 { return s.BytesOut }},
 		{newDesc("rockstep_hung_up_total", "Connections hung up on because their room had given them up (silent past its timeout) and they kept sending."), func(s Stats) uint64 { return s.HungUp }},
 		{newDesc("rockstep_rooms_created_total", "Rooms opened for a player's CreateRoom."), func(s Stats) uint64 { return s.RoomsCreated }},
+		{newDesc("rockstep_stalls_total", "Players silent or acknowledging nothing for the room's silence timeout in a running game, their places held (a machine starved for seconds)."), func(s Stats) uint64 { return s.Stalls }},
+		{newDesc("rockstep_stall_resumes_total", "Stalled players back in their places."), func(s Stats) uint64 { return s.Resumes }},
 		{newDesc("rockstep_strayed_out_total", "Players sent away because their worlds kept disagreeing with the others'."), func(s Stats) uint64 { return s.StrayedOut }},
 	}
 	roomsRefusedDesc = newDesc("rockstep_rooms_refused_total", "CreateRooms refused, by reason.", "reason")

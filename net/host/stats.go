@@ -25,6 +25,10 @@ type Stats struct {
 	// players sent away for straying too often.
 	Repairs    [game.MaxPlayers]uint64
 	StrayedOut uint64
+	// Stalls counts the players whose rooms held their places while they
+	// were silent or acknowledged nothing (room/stall.go); Resumes those
+	// of them back in their places.
+	Stalls, Resumes uint64
 
 	// RoomsCreated counts the rooms opened for a CreateRoom; RoomsRefused
 	// the CreateRooms refused, by reason ("full", "limit", "room_key",
@@ -95,6 +99,7 @@ func (h *Host) publishStats() {
 	h.roomDrops.note(h.log, "room: dropped", h.now(), sum.Dropped[:], room.DropReasonName)
 	s.Turns, s.LateTurns, s.Resends = sum.Turns, sum.LateTurns, sum.Resends
 	s.Repairs, s.StrayedOut = sum.Repairs, sum.SentAway
+	s.Stalls, s.Resumes = sum.Stalls, sum.Resumes
 	s.FramesIn, s.FramesOut, s.BytesIn, s.BytesOut = sum.FramesIn, sum.FramesOut, sum.BytesIn, sum.BytesOut
 	for i, n := range sum.Dropped {
 		s.Dropped[room.DropReasonName(i)] = n
@@ -132,6 +137,8 @@ func add(into *room.Stats, s room.Stats) {
 		into.Repairs[i] += s.Repairs[i]
 	}
 	into.SentAway += s.SentAway
+	into.Stalls += s.Stalls
+	into.Resumes += s.Resumes
 }
 
 // Stats returns the latest published stats (refreshed twice a second). It

@@ -11,7 +11,8 @@ import "time"
 //	seated (any held)   begin     → playing    a game starts
 //	playing             vacate    → vacant     its connection is lost
 //	vacant, rejoining   holdUntil → the same   its drop time set
-//	vacant, rejoining   rejoin    → rejoining  back with its token, catching up
+//	vacant, rejoining   rejoin    → rejoining  back with its token, or from a stall, catching up
+//	rejoining           relapse   → vacant     stalled again before it caught up
 //	vacant, rejoining   play      → playing    caught up, or back where its own world stood
 //	vacant, rejoining   timeOut   → marked     its vacancy is over
 //	in the game         leave     → vacant, marked (left)
@@ -147,6 +148,16 @@ func (l *slotLife) rejoin() bool {
 		return false
 	}
 	l.phase = phaseRejoining
+	return true
+}
+
+// relapse holds again, until dropAt, a slot whose player came back and
+// stalled again before it caught up (stall.go).
+func (l *slotLife) relapse(dropAt time.Duration) bool {
+	if l.phase != phaseRejoining {
+		return false
+	}
+	l.phase, l.dropAt = phaseVacant, dropAt
 	return true
 }
 

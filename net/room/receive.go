@@ -26,6 +26,7 @@ func (r *Room) Receive(now time.Duration, conn ConnID, frame []byte) {
 			return
 		}
 		m.heard = now
+		r.heardStalled(m)
 		if !m.connected {
 			r.drop(DropNotMember)
 			return
@@ -137,7 +138,18 @@ func (r *Room) Tick(now time.Duration) {
 	r.advance(now)
 	for i := 0; i < len(r.members); i++ {
 		m := r.members[i]
+		if m.connected && m.stalled {
+			if r.stallOver(m) {
+				r.send(m.conn, wire.Leave{Reason: wire.LeaveTimeout, Text: stallText(m, now, r.cfg.SilenceTimeout, r.nextTurn)})
+				r.loseStalled(m)
+				i = -1 // lose may remove members; start over (bounded by len)
+			}
+			continue
+		}
 		if m.connected && (now-m.heard > r.cfg.SilenceTimeout || r.ackSilent(m)) {
+			if r.stall(m) {
+				continue // its place is held, and it is still a member: stall.go
+			}
 			if now-m.heard <= r.cfg.SilenceTimeout {
 				// It sends but never acknowledges: whatever answers there
 				// does not receive the game (or will not say so).

@@ -170,6 +170,8 @@ type Stats struct {
 	Repairs             [game.MaxPlayers]uint64 // by slot: worlds that strayed from the majority's and were repaired
 	SentAway            uint64                  // players sent away for straying too often, or for lying
 	Lies                uint64                  // worlds that did not back their sender's own reports (or were forged to collide)
+	Stalls              uint64                  // players silent or unacknowledging whose places were held, kept as members (stall.go)
+	Resumes             uint64                  // stalled players that acknowledged again and came back to their places
 }
 
 // DesyncInfo describes a detected desync.
@@ -305,6 +307,9 @@ type member struct {
 	sampleGame  uint32
 	waitFrom    time.Duration // when its acknowledgements last advanced, or its oldest outstanding turn was sent
 	backoff     uint8         // resends in a row with no acknowledgement between them
+	stalled     bool          // a player silent or unacknowledging in a running game, its slot held, kept as a member: stall.go
+	stalledAt   time.Duration // when it stalled
+	spokeAt     time.Duration // its first frame since it stalled (0: none yet)
 
 	inPlace    bool // came back to a resumed game where its own world stood (no snapshot)
 	needSnap   bool // waiting for a snapshot before the master stream

@@ -305,6 +305,9 @@ func (r *Room) onMasterAck(m *member, ack uint32) {
 	}
 	m.masterAck = ack
 	m.waitFrom, m.backoff = r.now, 0 // the member hears us: resends go back to its usual pace
+	if m.stalled {
+		r.resume(m) // it receives the game again: back in its place (stall.go)
+	}
 	if t := ack - 1; r.nextTurn-t <= masterRing {
 		m.ackClock.Acked(r.now-r.compiledAt[t%masterRing], t >= m.resentTo)
 		// Every wait, a resent turn's too (from its first sending: the

@@ -37,8 +37,9 @@ func countMasters(p *peer) int {
 // TestResendsToADeafMemberBackOff: a player whose acknowledgements never
 // advance (its session was moved to an address that does not answer, or
 // it will not say) gets resends at a falling rate, not a batch every
-// compiled turn, and is lost as silent in the end: its slot is held as
-// vacant and it is told why.
+// compiled turn, and is lost in the end: its slot is held as vacant after
+// SilenceTimeout without an acknowledgement, and SilenceTimeout of frames
+// later, none acknowledging anything, it is told why and lost.
 func TestResendsToADeafMemberBackOff(t *testing.T) {
 	b := newBench(t, func(c *room.Config) { c.K = 1 })
 	b.startGame(2)
@@ -50,6 +51,8 @@ func TestResendsToADeafMemberBackOff(t *testing.T) {
 		b.send(1, wire.ClientPacket{MasterAck: b.r.Turn()})
 		if st, _ := b.r.State(); st == wire.StateRunning && b.r.Status().Vacant == 0 {
 			b.play(2, turn, 0)
+		} else if b.r.HasConn(2) {
+			b.send(2, wire.ClientPacket{}) // it goes on sending, acknowledging nothing
 		}
 		turn++
 		b.tick(10 * time.Millisecond)
@@ -71,7 +74,10 @@ func TestResendsToADeafMemberBackOff(t *testing.T) {
 		t.Errorf("the player who acknowledges nothing got %d master frames in a second (the other %d), want at most 8: resends must back off", deaf, normal)
 	}
 	var left wire.Leave
-	for range 400 { // four seconds more: past SilenceTimeout (3 s)
+	// Five seconds more: past SilenceTimeout (3 s) its slot is held (it
+	// stalls: stall.go), and SilenceTimeout after its first frame since,
+	// still acknowledging nothing, it is lost and told so.
+	for range 500 {
 		step()
 		for _, m := range b.peer(2).got {
 			if l, ok := m.(wire.Leave); ok {

@@ -25,6 +25,29 @@ type Carrier interface {
 	Close() error
 }
 
+// A Pinger is a Carrier that can tell, beneath the datagrams, that its
+// peer's end is there: a WebSocket's ping, which a browser's network stack
+// answers even while the page's one thread, where the peer's transport
+// runs, is held for seconds (software WebGL on a loaded machine). A
+// session at a carrier that answers is stalled, not gone: it is given up
+// only after carrierStallMax of silence rather than Config.Timeout, so that
+// its room, which holds a stalled player's place (net/room/stall.go), has
+// it back when it runs again. A peer that is gone answers no ping, and its
+// silence times out as any.
+type Pinger interface {
+	// Ping waits for the peer's end to answer, or ctx to end.
+	Ping(ctx context.Context) error
+}
+
+// How a Pinger's carrier is asked (carrierPingEvery) and how long a
+// session there that still answers may be silent (carrierStallMax: a
+// room's vacancy, room.Config.VacancyTimeout, after which its room has
+// dropped the player anyway).
+const (
+	carrierPingEvery = 500 * time.Millisecond
+	carrierStallMax  = 30 * time.Second
+)
+
 // carrierZone marks a carried peer's address: the peer's IP as an
 // IPv4-mapped IPv6 address (for IPv4) with this zone, and its connection's
 // port. A UDP source never has one (the socket's addresses are unmapped,
@@ -62,10 +85,13 @@ const (
 	carriedInFlight = 1024
 )
 
-// carried is a datagram a carrier received, on its way to the loop.
+// carried is a datagram a carrier received, on its way to the loop; or,
+// with alive set and no datagram, its carrier's word that the peer's end
+// answered a ping.
 type carried struct {
-	from netip.AddrPort
-	pkt  []byte
+	from  netip.AddrPort
+	pkt   []byte
+	alive bool
 }
 
 // carrierEvent registers (peer set) or forgets (peer nil) a carrier's
@@ -185,6 +211,11 @@ func (s *Server) Carry(ctx context.Context, from netip.AddrPort, c Carrier) erro
 		}
 	}()
 	defer func() { cancel(); <-wrote }()
+	if p, ok := c.(Pinger); ok {
+		pinged := make(chan struct{})
+		go func() { defer close(pinged); s.pingCarrier(ctx, from, p) }()
+		defer func() { cancel(); <-pinged }()
+	}
 	for {
 		b, err := c.ReadMessage(ctx)
 		if err != nil {
@@ -205,6 +236,40 @@ func (s *Server) Carry(ctx context.Context, from netip.AddrPort, c Carrier) erro
 			s.stats.dropped[DropSocketFull].Add(1) // the loop is behind: a full buffer's loss
 		}
 	}
+}
+
+// pingCarrier pings p every carrierPingEvery until ctx ends, and tells
+// the loop of every answer (a ping unanswered in Config.Timeout is
+// abandoned: the peer's end is not there).
+func (s *Server) pingCarrier(ctx context.Context, from netip.AddrPort, p Pinger) {
+	t := time.NewTicker(carrierPingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+		err := p.Ping(pctx)
+		cancel()
+		if err != nil {
+			continue
+		}
+		select {
+		case s.carried <- carried{from: from, alive: true}:
+		case <-ctx.Done():
+			return
+		default: // the loop is behind: the next answer will do
+		}
+	}
+}
+
+// answering reports whether sess, silent past Config.Timeout, is at a
+// carrier whose peer's end still answers its pings (Pinger), and has been
+// silent for less than carrierStallMax: stalled, not gone.
+func (s *Server) answering(sess *session, now time.Time) bool {
+	return !sess.aliveAt.IsZero() && now.Sub(sess.aliveAt) <= s.cfg.Timeout && now.Sub(sess.lastRecv) <= carrierStallMax
 }
 
 // carrierEvent hands ev to the loop and waits until it acted on it; false
@@ -255,6 +320,15 @@ func (s *Server) onCarrierEvent(now time.Time, ev carrierEvent) {
 func (s *Server) onCarried(d carried) {
 	if s.streams[d.from] == nil {
 		return // its carrier is already gone
+	}
+	if d.alive {
+		now := time.Now()
+		for _, sess := range s.list {
+			if sess.addr == d.from {
+				sess.aliveAt = now
+			}
+		}
+		return
 	}
 	s.handlePacket(time.Now(), d.from, d.pkt)
 }

@@ -86,6 +86,10 @@ func (w wsCarrier) WriteMessage(ctx context.Context, b []byte) error {
 
 func (w wsCarrier) Close() error { return w.ws.CloseNow() }
 
+// Ping makes a WebSocket carrier a Pinger: its peer's WebSocket answers
+// (a browser's network stack, whatever its page is doing).
+func (w wsCarrier) Ping(ctx context.Context) error { return w.ws.Ping(ctx) }
+
 // DialCarrier performs the handshake over c, as Dial does over UDP; name
 // is the server's for errors. The client owns c from then on.
 func DialCarrier(ctx context.Context, name string, c Carrier, cfg Config) (*Client, error) {

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync"
 	"time"
@@ -127,6 +128,18 @@ func (ic *impairedCarrier) WriteMessage(ctx context.Context, b []byte) error {
 	ic.poke()
 	return nil
 }
+
+// Ping forwards to the carrier impaired, if it is a Pinger (its pings are
+// not impaired: they say the peer's end is there, not how the link is).
+func (ic *impairedCarrier) Ping(ctx context.Context) error {
+	if p, ok := ic.c.(Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return errNoPing
+}
+
+// errNoPing is a Ping's error where the carrier beneath has none.
+var errNoPing = errors.New("the carrier cannot ping")
 
 func (ic *impairedCarrier) Close() error {
 	ic.once.Do(func() {

@@ -835,7 +835,7 @@ func (s *Server) sweep(now time.Time) {
 	s.expired = s.expired[:0]
 	for _, sess := range s.list {
 		switch {
-		case sess.fail != nil || now.Sub(sess.lastRecv) > s.cfg.Timeout:
+		case sess.fail != nil || now.Sub(sess.lastRecv) > s.cfg.Timeout && !s.answering(sess, now):
 			s.expired = append(s.expired, sess)
 		case now.Sub(sess.lastSend) >= s.cfg.Heartbeat:
 			s.writeSealed(sess, kindPing, nil)

@@ -37,6 +37,7 @@ type session struct {
 	mss      int       // largest segment payload, bytes
 	maxFrg   int       // largest frg a frame may have
 	lastRecv time.Time // last valid datagram from the peer
+	aliveAt  time.Time // server side, a carried peer's: when its carrier last answered a ping (Pinger)
 	heardAt  time.Time // server side: last authentic datagram from addr (see Server.established)
 
 	// Server side: the path being validated (see Server.established). The

@@ -137,6 +137,16 @@ type keepOpen struct{ transport.Carrier }
 
 func (keepOpen) Close() error { return nil }
 
+// Ping keeps the WebSocket's pings (transport.Pinger): a tab whose page's
+// thread is held for seconds answers them all the same, so the server
+// knows it stalled rather than went away.
+func (k keepOpen) Ping(ctx context.Context) error {
+	if p, ok := k.Carrier.(transport.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return errors.New("no ping on this carrier")
+}
+
 // askTimeout bounds POST /rooms' and GET /rooms' exchange with the rooms.
 const askTimeout = 10 * time.Second
 
