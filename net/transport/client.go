@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"rockstep/net/wire"
@@ -49,9 +50,10 @@ type Client struct {
 	pbuf []byte // an opened payload
 	rbuf []byte // a received frame
 
-	packetsIn atomic.Uint64
-	dropped   [NumDropReasons]atomic.Uint64
-	dlog      dropLog
+	packetsIn  atomic.Uint64
+	keepalives atomic.Uint64
+	dropped    [NumDropReasons]atomic.Uint64
+	dlog       dropLog
 
 	running   atomic.Bool
 	closeOnce sync.Once
@@ -77,6 +79,12 @@ func DialFrom(ctx context.Context, local netip.Addr, addr string, cfg Config) (*
 
 // dial is Dial from a chosen local address (nil: any).
 func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Client, error) {
+	return dialWith(ctx, local, nil, addr, cfg)
+}
+
+// dialWith is dial with control (nil: none) setting the socket's options
+// before it binds (DialShared's).
+func dialWith(ctx context.Context, local *net.UDPAddr, control func(string, string, syscall.RawConn) error, addr string, cfg Config) (*Client, error) {
 	if u := carrierURL(addr); u != "" {
 		return dialWebSocket(ctx, u, cfg)
 	}
@@ -88,7 +96,17 @@ func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Cl
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
-	conn, err := net.DialUDP("udp", local, ua)
+	var conn *net.UDPConn
+	if control == nil {
+		conn, err = net.DialUDP("udp", local, ua)
+	} else {
+		var nc net.Conn
+		d := net.Dialer{LocalAddr: local, Control: control}
+		nc, err = d.DialContext(ctx, "udp", ua.String())
+		if err == nil {
+			conn = nc.(*net.UDPConn)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
@@ -206,7 +224,7 @@ func (c *Client) HostFingerprint() string { return Fingerprint(c.hostPub) }
 
 // Stats returns the client's counters. It is safe from any goroutine.
 func (c *Client) Stats() ClientStats {
-	st := ClientStats{PacketsIn: c.packetsIn.Load()}
+	st := ClientStats{PacketsIn: c.packetsIn.Load(), Keepalives: c.keepalives.Load()}
 	for i := range st.Dropped {
 		st.Dropped[i] = c.dropped[i].Load()
 	}
@@ -450,6 +468,10 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 	c.packetsIn.Add(1)
 	if len(pkt) > c.cfg.MTU {
 		c.drop(DropOversize)
+		return
+	}
+	if len(pkt) > 0 && pkt[0] == kindKeepalive && isKeepalive(pkt) {
+		c.keepalives.Add(1) // a path kept open to this port (keepalive.go): nothing to do
 		return
 	}
 	if len(pkt) == 0 || !sealedKind(pkt[0]) {

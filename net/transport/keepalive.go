@@ -1,0 +1,166 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Keep-alives: paths kept open through NATs (docs/ARCHITECTURE.md,
+// "Successors everyone can reach"). A home router's NAT (Linux's nft
+// `masquerade`, most others: an endpoint-independent mapping, RFC 4787
+// §4.1) keeps an inside socket's port on the outside, and its connection
+// table lets in only datagrams from the addresses the socket sent to
+// (address- and port-dependent filtering). A standby socket that sends a
+// few bytes every KeepaliveEvery to another player's standby address
+// opens its own router to that player; when both do, each can reach the
+// other's standby through both routers (the technique of STUN and ICE,
+// with the room's observed addresses for the server-reflexive ones). The
+// dials that use such a path leave from the standby's own port (a
+// connected socket on the shared port: DialShared), so that they are the
+// flow the keep-alives opened.
+//
+// A keep-alive is the kind byte and three zero bytes:
+//
+//	kind 12 Keepalive both ways  kind | zero [3]              4 bytes
+//
+// It asks nothing and is answered by nothing: a server or a client that
+// receives one counts it (ServerStats.Keepalives) and drops it, so a stray
+// or forged one costs a fixed few instructions; one of another length or
+// with other bytes is counted as DropMalformed.
+const (
+	kindKeepalive byte = 12
+	keepaliveLen       = 4
+)
+
+// KeepaliveEvery is how often a path is kept open: well under Linux
+// conntrack's UDP timeout for a flow that saw no answer (30 s) and the
+// 30 s to 2 min home routers keep UDP mappings (RFC 4787 REQ-5 asks for
+// 2 min at least), so one lost keep-alive loses no path.
+const KeepaliveEvery = 5 * time.Second
+
+// keepalivePacket is the datagram sent.
+var keepalivePacket = [keepaliveLen]byte{kindKeepalive}
+
+// isKeepalive reports whether pkt (whose kind byte is kindKeepalive) is a
+// well-formed keep-alive.
+func isKeepalive(pkt []byte) bool {
+	return len(pkt) == keepaliveLen && pkt[1] == 0 && pkt[2] == 0 && pkt[3] == 0
+}
+
+// keepSchedule decides when each address is sent a keep-alive: at once
+// when it is first wanted, then every `every`. Pure: time comes in,
+// addresses due come out (the server's loop sends them).
+type keepSchedule struct {
+	every time.Duration
+	next  map[netip.AddrPort]time.Time
+}
+
+// set makes addrs the addresses kept open: new ones are due now, kept ones
+// keep their time, the others are forgotten.
+func (k *keepSchedule) set(now time.Time, addrs []netip.AddrPort) {
+	next := make(map[netip.AddrPort]time.Time, len(addrs))
+	for _, a := range addrs {
+		if !a.IsValid() || a.Port() == 0 {
+			continue
+		}
+		if t, ok := k.next[a]; ok {
+			next[a] = t
+		} else {
+			next[a] = now
+		}
+	}
+	k.next = next
+}
+
+// due returns the addresses to send a keep-alive to at now, in a stable
+// order, and schedules each again `every` later.
+func (k *keepSchedule) due(now time.Time) []netip.AddrPort {
+	var out []netip.AddrPort
+	for a, t := range k.next {
+		if !now.Before(t) {
+			out = append(out, a)
+			k.next[a] = now.Add(k.every)
+		}
+	}
+	slices.SortFunc(out, func(a, b netip.AddrPort) int { return a.Compare(b) })
+	return out
+}
+
+// keepalives is a server's keep-alive state: the addresses asked for (by
+// KeepAlive, from any goroutine) and the loop's schedule.
+type keepalives struct {
+	mu    sync.Mutex
+	want  []netip.AddrPort
+	dirty bool
+	sched keepSchedule // loop goroutine only
+}
+
+// KeepAlive makes addrs the addresses this server's socket sends a
+// keep-alive to, at once for a new one and then every KeepaliveEvery (nil:
+// none). Safe from any goroutine.
+func (s *Server) KeepAlive(addrs []netip.AddrPort) {
+	s.keep.mu.Lock()
+	defer s.keep.mu.Unlock()
+	if slices.Equal(s.keep.want, addrs) {
+		return
+	}
+	s.keep.want = slices.Clone(addrs)
+	s.keep.dirty = true
+}
+
+// sendKeepalives sends the keep-alives due at now (the loop's tick).
+func (s *Server) sendKeepalives(now time.Time) {
+	s.keep.mu.Lock()
+	if s.keep.dirty {
+		s.keep.sched.every = KeepaliveEvery
+		s.keep.sched.set(now, s.keep.want)
+		s.keep.dirty = false
+	}
+	s.keep.mu.Unlock()
+	for _, to := range s.keep.sched.due(now) {
+		s.stats.keepalivesOut.Add(1)
+		s.writeFrom(keepalivePacket[:], netip.Addr{}, to)
+	}
+}
+
+// receivedKeepalive counts a keep-alive datagram, or drops a malformed one.
+func (s *Server) receivedKeepalive(from netip.AddrPort, pkt []byte) {
+	if !isKeepalive(pkt) {
+		s.drop(DropMalformed, from)
+		return
+	}
+	s.stats.keepalives.Add(1)
+}
+
+// ErrNoSharedPort is DialShared's error where a socket cannot share a
+// port with a listening one (systems other than Linux).
+var ErrNoSharedPort = errors.New("this system cannot dial from a listening socket's port")
+
+// ListenShared is Listen with a socket whose port DialShared's sockets
+// may share (SO_REUSEADDR on Linux; elsewhere it is Listen). Only a
+// standby socket listens so: a server's port must be its own, or a second
+// server could bind it unnoticed.
+func ListenShared(addr string, cfg Config) (*Server, error) {
+	if !canShare {
+		return Listen(addr, cfg)
+	}
+	return listenWith(addr, cfg, shareControl)
+}
+
+// DialShared is Dial from local port port, which a ListenShared socket of
+// this process holds: the dial is a connected socket on that port, so the
+// kernel hands it the datagrams from the server it dialled (a connected
+// socket is the closer match) and the listening socket all others, and a
+// NAT maps it as the same flow the listening socket's keep-alives opened.
+func DialShared(ctx context.Context, port uint16, addr string, cfg Config) (*Client, error) {
+	if !canShare {
+		return nil, fmt.Errorf("dial %s from port %d: %w", addr, port, ErrNoSharedPort)
+	}
+	return dialWith(ctx, &net.UDPAddr{Port: int(port)}, shareControl, addr, cfg)
+}

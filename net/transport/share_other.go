@@ -1,0 +1,13 @@
+//go:build !linux
+
+package transport
+
+import "syscall"
+
+// canShare is false where sockets do not share a port the way Linux's do
+// (Windows lets SO_REUSEADDR take a port from another program; the BSDs
+// give a unicast datagram to one of the sharers): no dial leaves from a
+// standby's port there, and keep-alives open no path a dial uses.
+const canShare = false
+
+func shareControl(string, string, syscall.RawConn) error { return ErrNoSharedPort }
