@@ -50,6 +50,8 @@ type Client struct {
 	pbuf []byte // an opened payload
 	rbuf []byte // a received frame
 
+	stray func(netip.AddrPort, []byte) // the sharing server's, for datagrams not this client's (Server.DialShared); nil: none
+
 	packetsIn  atomic.Uint64
 	keepalives atomic.Uint64
 	dropped    [NumDropReasons]atomic.Uint64
@@ -79,12 +81,13 @@ func DialFrom(ctx context.Context, local netip.Addr, addr string, cfg Config) (*
 
 // dial is Dial from a chosen local address (nil: any).
 func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Client, error) {
-	return dialWith(ctx, local, nil, addr, cfg)
+	return dialWith(ctx, local, nil, addr, cfg, nil)
 }
 
 // dialWith is dial with control (nil: none) setting the socket's options
-// before it binds (DialShared's).
-func dialWith(ctx context.Context, local *net.UDPAddr, control func(string, string, syscall.RawConn) error, addr string, cfg Config) (*Client, error) {
+// before it binds, and stray (nil: none) given the datagrams for the
+// server that shares the socket's port (Server.DialShared's).
+func dialWith(ctx context.Context, local *net.UDPAddr, control func(string, string, syscall.RawConn) error, addr string, cfg Config, stray func(netip.AddrPort, []byte)) (*Client, error) {
 	if u := carrierURL(addr); u != "" {
 		return dialWebSocket(ctx, u, cfg)
 	}
@@ -115,6 +118,7 @@ func dialWith(ctx context.Context, local *net.UDPAddr, control func(string, stri
 		conn:   conn,
 		link:   conn,
 		server: ua.AddrPort(),
+		stray:  stray,
 		obuf:   make([]byte, 0, cfg.MTU),
 		pbuf:   make([]byte, 0, cfg.MTU),
 		dlog:   dropLog{log: cfg.Log, who: "transport client"},
@@ -195,6 +199,9 @@ func (c *Client) handshake(ctx context.Context) error {
 			hadCookie := hs.cookie
 			est, err := hs.receive(buf[:n])
 			switch {
+			case err == nil && est == nil && c.stray != nil && n > 0 && forServer(buf[0]):
+				c.stray(c.server, buf[:n]) // the peer dials the server sharing our port
+				continue
 			case err != nil:
 				return err
 			case est != nil:
@@ -474,6 +481,10 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 		c.keepalives.Add(1) // a path kept open to this port (keepalive.go): nothing to do
 		return
 	}
+	if len(pkt) > 0 && c.stray != nil && (pkt[0] == kindHello || pkt[0] == kindConnect) {
+		c.stray(c.server, pkt) // the peer dials the server sharing our port
+		return
+	}
 	if len(pkt) == 0 || !sealedKind(pkt[0]) {
 		c.drop(DropMalformed) // handshake repeats, garbage
 		return
@@ -482,6 +493,9 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 	switch {
 	case !ok:
 		c.drop(DropMalformed)
+		return
+	case conv != c.sess.conv && c.stray != nil:
+		c.stray(c.server, pkt) // a session of the peer with the server sharing our port
 		return
 	case conv != c.sess.conv:
 		c.drop(DropUnknownSession)

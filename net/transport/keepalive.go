@@ -153,14 +153,44 @@ func ListenShared(addr string, cfg Config) (*Server, error) {
 	return listenWith(addr, cfg, shareControl)
 }
 
-// DialShared is Dial from local port port, which a ListenShared socket of
-// this process holds: the dial is a connected socket on that port, so the
-// kernel hands it the datagrams from the server it dialled (a connected
-// socket is the closer match) and the listening socket all others, and a
-// NAT maps it as the same flow the listening socket's keep-alives opened.
-func DialShared(ctx context.Context, port uint16, addr string, cfg Config) (*Client, error) {
+// DialShared is Dial from the port of s, a ListenShared server: the dial
+// is a connected socket on that port, so the kernel hands it the
+// datagrams from the address it dialled (a connected socket is the closer
+// match) and s's socket all others, and a NAT maps it as the same flow
+// s's keep-alives opened. The peer may dial s at the same time (two
+// players probing each other): its datagrams for s (handshakes, and
+// sealed ones of sessions other than this dial's) then come to the
+// connected socket, which passes them on to s (Server.stray), so both
+// handshakes complete.
+func (s *Server) DialShared(ctx context.Context, addr string, cfg Config) (*Client, error) {
+	port := s.addr.Port()
 	if !canShare {
 		return nil, fmt.Errorf("dial %s from port %d: %w", addr, port, ErrNoSharedPort)
 	}
-	return dialWith(ctx, &net.UDPAddr{Port: int(port)}, shareControl, addr, cfg)
+	return dialWith(ctx, &net.UDPAddr{Port: int(port)}, shareControl, addr, cfg, s.stray)
 }
+
+// stray is a datagram for a server that a dial sharing its port received.
+type stray struct {
+	from netip.AddrPort
+	b    []byte
+}
+
+// straysInFlight bounds the strays waiting for the server's loop; more
+// are dropped (DropSocketFull: the loop is not keeping up).
+const straysInFlight = 64
+
+// stray hands the server a datagram from from that a dial sharing its
+// port received (pkt is copied). Safe from any goroutine; never blocks.
+func (s *Server) stray(from netip.AddrPort, pkt []byte) {
+	select {
+	case s.strays <- stray{from: from, b: append([]byte(nil), pkt...)}:
+	default:
+		s.stats.dropped[DropSocketFull].Add(1)
+	}
+}
+
+// forServer reports whether a datagram of kind k is one a server handles
+// (a client passes those it does not expect to the server sharing its
+// port).
+func forServer(k byte) bool { return k == kindHello || k == kindConnect || sealedKind(k) }

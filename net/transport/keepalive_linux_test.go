@@ -42,7 +42,7 @@ func TestDialSharedFromStandbyPort(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	cl, err := DialShared(ctx, standby.Addr().Port(), other.Addr().String(), LAN())
+	cl, err := standby.DialShared(ctx, other.Addr().String(), LAN())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,3 +74,41 @@ type nopClient struct{}
 
 func (nopClient) Message([]byte)     {}
 func (nopClient) Tick(now time.Time) {}
+
+// TestDialSharedBothWays (loopback): two standbys dial each other from
+// their own ports (two players probing each other, or asking each other
+// while the game moves). While A's dial to B holds its connected socket,
+// B's handshake to A comes to that socket, not to A's standby: the dial
+// passes it on to A's server, so B's dial completes too, and A's standby
+// holds B's session.
+func TestDialSharedBothWays(t *testing.T) {
+	var srv [2]*Server
+	var h [2]*connCounter
+	for i := range srv {
+		s, err := ListenShared("127.0.0.1:0", LAN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv[i], h[i] = s, &connCounter{}
+		start(t, func(ctx context.Context) error { return s.Run(ctx, h[i]) })
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	ab, err := srv[0].DialShared(ctx, srv[1].Addr().String(), LAN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, func(ctx context.Context) error { return ab.Run(ctx, &nopClient{}) })
+	ba, err := srv[1].DialShared(ctx, srv[0].Addr().String(), LAN())
+	if err != nil {
+		t.Fatalf("B's dial to A while A's dial to B is open: %v", err)
+	}
+	start(t, func(ctx context.Context) error { return ba.Run(ctx, &nopClient{}) })
+	if !testwait.Until(waitLimit, func() bool { return h[0].n.Load() == 1 && h[1].n.Load() == 1 }) {
+		t.Fatalf("sessions: A's standby %d, B's %d; want 1 each", h[0].n.Load(), h[1].n.Load())
+	}
+	// Nothing of B's handshake was lost at A's dial: it was passed on.
+	if d := ab.Stats().TotalDropped(); d != 0 {
+		t.Fatalf("A's dial dropped %d datagrams (%v): B's handshake was not passed on to A's standby", d, ab.Stats().Dropped)
+	}
+}

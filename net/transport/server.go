@@ -104,7 +104,8 @@ type Server struct {
 	streams    map[netip.AddrPort]*carrierPeer
 	carriers   carrierCounts
 
-	keep keepalives // the addresses kept open (keepalive.go)
+	keep   keepalives // the addresses kept open (keepalive.go)
+	strays chan stray // datagrams for this server that a dial sharing its port received (keepalive.go)
 }
 
 // acceptKey names the Connect a session was made for.
@@ -205,6 +206,7 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 		pbuf:       make([]byte, 0, cfg.MTU),
 		stop:       make(chan struct{}),
 		carried:    make(chan carried, carriedInFlight),
+		strays:     make(chan stray, straysInFlight),
 		carrierCtl: make(chan carrierEvent),
 		dlog:       dropLog{log: cfg.Log, who: "transport"},
 	}
@@ -275,6 +277,8 @@ func (s *Server) serve(ctx context.Context) error {
 		case d := <-r.inbox:
 			s.handleBatch(d)
 			r.recycle(d)
+		case d := <-s.strays:
+			s.handlePacket(time.Now(), d.from, d.b)
 		case d := <-s.carried:
 			s.onCarried(d)
 		case ev := <-s.carrierCtl:
