@@ -146,7 +146,7 @@ func (l *Lab) addNATHome(t testing.TB, homeName, routerName string, lanBase, wan
 	l.addNS(t, home)
 	l.addNS(t, router)
 	l.veth(t, home, "eth0", lan+".2/24", router, "lan0", lan+".1/24")
-	l.veth(t, router, "wan0", wan+".1/24", l.Internet, fmt.Sprintf("%c%d", homeName[0], n), wan+".254/24")
+	l.veth(t, router, "wan0", wan+".1/24", l.Internet, fmt.Sprintf("%s%d", homeName[:2], n), wan+".254/24")
 	l.must(t, home, "ip", "route", "add", "default", "via", lan+".1")
 	l.must(t, router, "ip", "route", "add", "default", "via", wan+".254")
 	l.must(t, router, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
