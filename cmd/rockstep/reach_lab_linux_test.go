@@ -141,6 +141,7 @@ func playLabKillHost(t *testing.T, lab *natlab.Lab, public string, list []labPla
 		t.Fatalf("the server did not start within %v:\n%s", startLimit, srv.stderr())
 	}
 	players := map[string]*proc{}
+	defer logPlayersOnFailure(t, players) // also when a wait below fails
 	for i, pl := range list {
 		args := append([]string{"-bots", "1", "-join", join, "-players", "3", "-ticks", "1800", "-seed", strconv.Itoa(i + 1)}, pl.args...)
 		players[pl.name] = startInLab(t, lab, pl.ns, args...)
@@ -182,5 +183,4 @@ func playLabKillHost(t *testing.T, lab *natlab.Lab, public string, list []labPla
 		}
 		game.check(t, name, code, out, p.stderr())
 	}
-	logPlayersOnFailure(t, players)
 }
