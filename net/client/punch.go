@@ -74,11 +74,12 @@ const fromStandby = " from the standby's port"
 
 // candTries returns what dialCand races for cand: each of its addresses
 // from a fresh socket, and from the standby's port where the system lets
-// a dial share it (not for a client that dials from a chosen local
-// address, as load tests do: the shared dial would leave from another).
+// a dial share it (transport.SharesPorts: Linux), but not for a client
+// that dials from a chosen local address, as load tests do (the shared
+// dial would leave from another).
 func (c *Client) candTries(cand wire.Successor) []string {
 	addrs := candAddrs(cand)
-	if c.standby == nil || c.opt.From.IsValid() {
+	if c.standby == nil || c.opt.From.IsValid() || !transport.SharesPorts() {
 		return addrs
 	}
 	out := addrs

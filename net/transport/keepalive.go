@@ -142,6 +142,10 @@ func (s *Server) receivedKeepalive(from netip.AddrPort, pkt []byte) {
 // port with a listening one (systems other than Linux).
 var ErrNoSharedPort = errors.New("this system cannot dial from a listening socket's port")
 
+// SharesPorts reports whether a dial may leave from a listening socket's
+// port on this system (Server.DialShared): Linux only.
+func SharesPorts() bool { return canShare }
+
 // ListenShared is Listen with a socket whose port DialShared's sockets
 // may share (SO_REUSEADDR on Linux; elsewhere it is Listen). Only a
 // standby socket listens so: a server's port must be its own, or a second
