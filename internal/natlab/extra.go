@@ -111,15 +111,16 @@ func RandomHomeHostN(n int) netip.Addr { return netip.AddrFrom4([4]byte{10, byte
 // port mapping daemon: nftables `masquerade`, which keeps an inside
 // socket's port on the outside when it is free (an endpoint-independent
 // mapping, RFC 4787), and lets in only answers to what the inside sent
-// (address- and port-dependent filtering). Its firewall drops what comes
-// to the router itself unasked from the outside, as a home router's does
-// (OpenWrt's input policy on its WAN): a datagram nobody asked for then
-// leaves no entry in the router's connection table. It returns the home's
-// namespace.
+// (address- and port-dependent filtering). With firewall, the router
+// drops what comes to the router itself unasked from the outside, as a
+// home router's firewall does (OpenWrt's input policy on its WAN): such a
+// datagram then leaves no entry in its connection table. Without, the
+// router takes it in (and answers that no one listens), keeping an entry
+// for it, as the lab's other routers do. It returns the home's namespace.
 //
-//	plainN (10.2N.0.2) -- routerpN (10.2N.0.1 | 198.51.11N.1, masquerade, input drop) --+-- internet
-func (l *Lab) AddPlainHome(t testing.TB, n int) string {
-	return l.addNATHome(t, "plain", "routerp", 20, 110, n, "masquerade")
+//	plainN (10.2N.0.2) -- routerpN (10.2N.0.1 | 198.51.11N.1, masquerade[, input drop]) --+-- internet
+func (l *Lab) AddPlainHome(t testing.TB, n int, firewall bool) string {
+	return l.addNATHome(t, "plain", "routerp", 20, 110, n, "masquerade", firewall)
 }
 
 // AddRandomHomeN adds home n (1 to 3) behind a router as AddPlainHome's
@@ -129,12 +130,13 @@ func (l *Lab) AddPlainHome(t testing.TB, n int) string {
 //
 //	randN (10.3N.0.2) -- routerrN (10.3N.0.1 | 198.51.12N.1, masquerade fully-random, input drop) --+-- internet
 func (l *Lab) AddRandomHomeN(t testing.TB, n int) string {
-	return l.addNATHome(t, "rand", "routerr", 30, 120, n, "masquerade fully-random")
+	return l.addNATHome(t, "rand", "routerr", 30, 120, n, "masquerade fully-random", true)
 }
 
 // addNATHome adds home n behind a router whose NAT rule is nat, on the LAN
-// 10.(lan+n).0.0/24 and the outside link 198.51.(wan+n).0/24.
-func (l *Lab) addNATHome(t testing.TB, homeName, routerName string, lanBase, wanBase, n int, nat string) string {
+// 10.(lan+n).0.0/24 and the outside link 198.51.(wan+n).0/24, its input
+// firewall dropping what comes unasked from outside if firewall is set.
+func (l *Lab) addNATHome(t testing.TB, homeName, routerName string, lanBase, wanBase, n int, nat string, firewall bool) string {
 	t.Helper()
 	if n < 1 || n > 3 {
 		t.Fatalf("natlab: home %s%d: 1 to 3", homeName, n)
@@ -156,13 +158,16 @@ func (l *Lab) addNATHome(t testing.TB, homeName, routerName string, lanBase, wan
 		oifname "wan0" ` + nat + `
 	}
 }
-table inet filter {
+`
+	if firewall {
+		rules += `table inet filter {
 	chain input {
 		type filter hook input priority 0; policy accept;
 		iifname "wan0" ct state new drop
 	}
 }
 `
+	}
 	f := filepath.Join(l.dir, router+".nft")
 	if err := os.WriteFile(f, []byte(rules), 0o644); err != nil {
 		t.Fatal(err)

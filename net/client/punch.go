@@ -32,22 +32,30 @@ import (
 // every other candidate's, observed and mapped, while the game or its
 // lobby runs (the list names at most game.MaxPlayers). Pure: the view in,
 // the addresses out.
-func keepTargets(v migrate.View) []netip.AddrPort {
-	if !v.Playing && !v.Lobby {
-		return nil
-	}
+//
+// probing are the candidates the machine probes besides
+// (migrate.Machine.ProbeTargets: while this player hosts, those it passed
+// over, or the list from before when its room was deserted), kept open
+// too, whatever the game's phase.
+func keepTargets(v migrate.View, probing []wire.Successor) []netip.AddrPort {
 	var out []netip.AddrPort
-	add := func(a netip.AddrPort) {
-		if a.IsValid() && a.Port() != 0 && !contains(out, a) {
-			out = append(out, a)
+	add := func(c wire.Successor) {
+		if int(c.Slot) == v.Slot {
+			return
+		}
+		for _, a := range []netip.AddrPort{c.Addr, c.Outside} {
+			if a.IsValid() && a.Port() != 0 && !contains(out, a) {
+				out = append(out, a)
+			}
 		}
 	}
-	for _, c := range v.List.List {
-		if int(c.Slot) == v.Slot {
-			continue
+	if v.Playing || v.Lobby {
+		for _, c := range v.List.List {
+			add(c)
 		}
-		add(c.Addr)
-		add(c.Outside)
+	}
+	for _, c := range probing {
+		add(c)
 	}
 	return out
 }
@@ -64,7 +72,7 @@ func contains(as []netip.AddrPort, a netip.AddrPort) bool {
 // keepAlive gives the standby the addresses to keep open; c.mu is held.
 func (c *Client) keepAlive(v migrate.View) {
 	if c.standby != nil {
-		c.standby.KeepAlive(keepTargets(v))
+		c.standby.KeepAlive(keepTargets(v, c.m.ProbeTargets(v)))
 	}
 }
 
@@ -74,7 +82,10 @@ const fromStandby = " from the standby's port"
 
 // candTries returns what dialCand races for cand: each of its addresses
 // from a fresh socket, and from the standby's port where the system lets
-// a dial share it (transport.SharesPorts: Linux), but not for a client
+// a dial share it (transport.SharesPorts: Linux) and the standby's
+// keep-alives have opened the path there (transport.Server.PathOpen: a
+// handshake that arrived at the other's router before that player's own
+// first keep-alive left would shut it), but not for a client
 // that dials from a chosen local address, as load tests do (the shared
 // dial would leave from another).
 func (c *Client) candTries(cand wire.Successor) []string {
@@ -84,7 +95,9 @@ func (c *Client) candTries(cand wire.Successor) []string {
 	}
 	out := addrs
 	for _, a := range addrs {
-		out = append(out, a+fromStandby)
+		if ap, err := netip.ParseAddrPort(a); err == nil && c.standby.PathOpen(ap) {
+			out = append(out, a+fromStandby)
+		}
 	}
 	return out
 }

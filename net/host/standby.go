@@ -70,6 +70,10 @@ func (s *Standby) Port() uint16 { return s.srv.Addr().Port() }
 // players' standbys, whose routers then let their dials from there in.
 func (s *Standby) KeepAlive(addrs []netip.AddrPort) { s.srv.KeepAlive(addrs) }
 
+// PathOpen reports whether the standby's keep-alives have opened the path
+// to addr (transport.Server.PathOpen).
+func (s *Standby) PathOpen(addr netip.AddrPort) bool { return s.srv.PathOpen(addr) }
+
 // DialShared dials addr from the standby's port (transport.Server.DialShared):
 // through the path its keep-alives opened.
 func (s *Standby) DialShared(ctx context.Context, addr string, cfg transport.Config) (*transport.Client, error) {

@@ -53,52 +53,82 @@ func isKeepalive(pkt []byte) bool {
 	return len(pkt) == keepaliveLen && pkt[1] == 0 && pkt[2] == 0 && pkt[3] == 0
 }
 
-// keepSchedule decides when each address is sent a keep-alive: at once
-// when it is first wanted, then every `every`. Pure: time comes in,
-// addresses due come out (the server's loop sends them).
+// OpeningTTL is the TTL (hop limit) of the first keep-alive to a new
+// address: enough to leave the player's home router (one forwarding hop)
+// and open its NAT, too little to reach the other player's router across
+// the internet (two hops at least: a router between). A router that takes
+// unasked datagrams to itself keeps a connection-table entry for each; if
+// the other player's full keep-alive arrived before this player's first
+// one left, that entry would clash with this player's flow, and the NAT
+// would give the flow another outside port, which the other's router
+// lets nothing from. Sent first, the opening one leaves before anything
+// from the other can arrive.
+const OpeningTTL = 2
+
+// OpenDelay is how long after the opening keep-alive the first full one
+// goes (and a dial from the standby's port may: PathOpen): time for the
+// other player, told of this one at about the same time by the room, to
+// open its own router first.
+const OpenDelay = time.Second
+
+// keepSchedule decides when each address is sent a keep-alive: an opening
+// one (OpeningTTL) at once when it is first wanted, a full one OpenDelay
+// later, then every `every`. Pure: time comes in, addresses due come out
+// (the server's loop sends them).
 type keepSchedule struct {
 	every time.Duration
 	next  map[netip.AddrPort]time.Time
+	open  map[netip.AddrPort]bool // its opening keep-alive was sent
 }
 
 // set makes addrs the addresses kept open: new ones are due now, kept ones
 // keep their time, the others are forgotten.
 func (k *keepSchedule) set(now time.Time, addrs []netip.AddrPort) {
 	next := make(map[netip.AddrPort]time.Time, len(addrs))
+	open := make(map[netip.AddrPort]bool, len(addrs))
 	for _, a := range addrs {
 		if !a.IsValid() || a.Port() == 0 {
 			continue
 		}
 		if t, ok := k.next[a]; ok {
-			next[a] = t
+			next[a], open[a] = t, k.open[a]
 		} else {
 			next[a] = now
 		}
 	}
-	k.next = next
+	k.next, k.open = next, open
 }
 
-// due returns the addresses to send a keep-alive to at now, in a stable
-// order, and schedules each again `every` later.
-func (k *keepSchedule) due(now time.Time) []netip.AddrPort {
-	var out []netip.AddrPort
+// due returns the addresses to send an opening keep-alive to at now and
+// those to send a full one to, each in a stable order, and schedules each
+// again.
+func (k *keepSchedule) due(now time.Time) (opening, full []netip.AddrPort) {
 	for a, t := range k.next {
-		if !now.Before(t) {
-			out = append(out, a)
+		switch {
+		case now.Before(t):
+		case !k.open[a]:
+			opening = append(opening, a)
+			k.open[a] = true
+			k.next[a] = now.Add(OpenDelay)
+		default:
+			full = append(full, a)
 			k.next[a] = now.Add(k.every)
 		}
 	}
-	slices.SortFunc(out, func(a, b netip.AddrPort) int { return a.Compare(b) })
-	return out
+	byAddr := func(a, b netip.AddrPort) int { return a.Compare(b) }
+	slices.SortFunc(opening, byAddr)
+	slices.SortFunc(full, byAddr)
+	return opening, full
 }
 
 // keepalives is a server's keep-alive state: the addresses asked for (by
 // KeepAlive, from any goroutine) and the loop's schedule.
 type keepalives struct {
-	mu    sync.Mutex
-	want  []netip.AddrPort
-	dirty bool
-	sched keepSchedule // loop goroutine only
+	mu     sync.Mutex
+	want   []netip.AddrPort
+	dirty  bool
+	opened map[netip.AddrPort]bool // a full keep-alive was sent there (PathOpen)
+	sched  keepSchedule            // loop goroutine only
 }
 
 // KeepAlive makes addrs the addresses this server's socket sends a
@@ -114,6 +144,16 @@ func (s *Server) KeepAlive(addrs []netip.AddrPort) {
 	s.keep.dirty = true
 }
 
+// PathOpen reports whether a full keep-alive went to addr since KeepAlive
+// named it: both ends have opened their routers to each other by then, if
+// the other keeps this path too, and a dial from this server's port may
+// go (DialShared). Safe from any goroutine.
+func (s *Server) PathOpen(addr netip.AddrPort) bool {
+	s.keep.mu.Lock()
+	defer s.keep.mu.Unlock()
+	return s.keep.opened[addr]
+}
+
 // sendKeepalives sends the keep-alives due at now (the loop's tick).
 func (s *Server) sendKeepalives(now time.Time) {
 	s.keep.mu.Lock()
@@ -121,11 +161,45 @@ func (s *Server) sendKeepalives(now time.Time) {
 		s.keep.sched.every = KeepaliveEvery
 		s.keep.sched.set(now, s.keep.want)
 		s.keep.dirty = false
+		for a := range s.keep.opened {
+			if _, ok := s.keep.sched.next[a]; !ok {
+				delete(s.keep.opened, a)
+			}
+		}
 	}
 	s.keep.mu.Unlock()
-	for _, to := range s.keep.sched.due(now) {
+	opening, full := s.keep.sched.due(now)
+	if len(opening) > 0 {
+		// The opening ones alone at the short TTL: what was queued goes
+		// first, at the socket's own.
+		var rc interface{ Control(func(fd uintptr)) error }
+		if s.sock != nil && s.out != nil {
+			rc = ttlControl(s.sock)
+			s.out.flush()
+		}
+		setTTL(rc, OpeningTTL)
+		for _, to := range opening {
+			s.stats.keepalivesOut.Add(1)
+			s.writeFrom(keepalivePacket[:], netip.Addr{}, to)
+		}
+		if rc != nil {
+			s.out.flush()
+		}
+		setTTL(rc, -1)
+	}
+	for _, to := range full {
 		s.stats.keepalivesOut.Add(1)
 		s.writeFrom(keepalivePacket[:], netip.Addr{}, to)
+	}
+	if len(full) > 0 {
+		s.keep.mu.Lock()
+		if s.keep.opened == nil {
+			s.keep.opened = map[netip.AddrPort]bool{}
+		}
+		for _, a := range full {
+			s.keep.opened[a] = true
+		}
+		s.keep.mu.Unlock()
 	}
 }
 

@@ -19,3 +19,37 @@ func shareControl(network, address string, c syscall.RawConn) error {
 	}
 	return serr
 }
+
+// setTTL sets the TTL (IPv4) and hop limit (IPv6) of the datagrams the
+// socket sends from now on; -1: the system's default again. Best effort:
+// a socket that refuses keeps its own.
+func setTTL(rc interface {
+	Control(func(fd uintptr)) error
+}, ttl int) {
+	if rc == nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		_ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_IP, syscall.IP_TTL, ttl)
+		_ = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_IPV6, syscall.IPV6_UNICAST_HOPS, ttl)
+	})
+}
+
+// fdControl runs functions on a bare descriptor (a detached socket's).
+type fdControl int
+
+func (f fdControl) Control(fn func(fd uintptr)) error { fn(uintptr(f)); return nil }
+
+// ttlControl returns what setTTL sets the TTL of sock through (nil: it
+// cannot).
+func ttlControl(sock datagramSocket) interface{ Control(func(fd uintptr)) error } {
+	switch s := sock.(type) {
+	case *detachedSocket:
+		return fdControl(s.fd)
+	case polledSocket:
+		if rc, err := s.conn.SyscallConn(); err == nil {
+			return rc
+		}
+	}
+	return nil
+}

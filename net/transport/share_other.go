@@ -11,3 +11,8 @@ import "syscall"
 const canShare = false
 
 func shareControl(string, string, syscall.RawConn) error { return ErrNoSharedPort }
+
+// ttlControl: no TTL is set per keep-alive here.
+func ttlControl(datagramSocket) interface{ Control(func(fd uintptr)) error } { return nil }
+
+func setTTL(interface{ Control(func(fd uintptr)) error }, int) {}
