@@ -104,6 +104,9 @@ type netGame struct {
 
 	pm       *portmap.Mapper // asks the router for our room's port; nil until we host (under mu)
 	pmClosed bool            // close has taken pm: no new one (under mu)
+	// standbyMapped: this player took the game over and its standby's
+	// own mapping (the client's) is the room's (under mu).
+	standbyMapped bool
 
 	// server is the address of the known server we opened our room on
 	// (hostOnServer), and roomID that room's id once it answered (under
@@ -135,6 +138,12 @@ func (cfg netConfig) guestOptions() client.Options {
 	// inside the page), so it never offers to carry the game on: a room
 	// that listed it as a successor would see it taken alone.
 	o.Standby = !inBrowser
+	// The standby port is mapped on this player's router as the Host
+	// button's port is (the same setting, the same words), so that the
+	// others reach it if the game comes here (docs/ARCHITECTURE.md,
+	// "Successors everyone can reach"); once it does, that mapping serves
+	// the room (mapSuccessorPort asks for no second one).
+	o.StandbyMap = func(port uint16) *portmap.Mapper { return startPortmap(cfg, port) }
 	o.ListAs = listingHostName(cfg.name) // a listed game this player comes to host stays listed
 	if cfg.settingsDir != "" {
 		key, err := host.LoadHostKey(cfg.settingsDir)
@@ -306,6 +315,10 @@ func (g *netGame) mapSuccessorPort(c *client.Client) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.pm == nil && g.h == nil && !g.pmClosed {
+		if _, asked := c.StandbyMapping(); asked {
+			g.standbyMapped = true // the standby's own mapping (guestOptions): the room's port now
+			return
+		}
 		if port := c.StandbyPort(); port != 0 {
 			g.pm = startPortmap(g.cfg, port)
 		}
@@ -338,8 +351,12 @@ func successorListen(port uint16) string {
 // nothing asked).
 func (g *netGame) portmapStatus() portmap.Status {
 	g.mu.Lock()
-	pm := g.pm
+	pm, c, standby := g.pm, g.c, g.standbyMapped
 	g.mu.Unlock()
+	if pm == nil && standby && c != nil {
+		st, _ := c.StandbyMapping()
+		return st
+	}
 	return pm.Status()
 }
 

@@ -206,7 +206,7 @@ func playTwoWindows(t *testing.T, limit time.Duration, hostArgs, guestArgs []str
 		defer cancel()
 		start := func(name string, args []string) *window {
 			p := &window{name: name}
-			p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
+			p.cmd = exec.CommandContext(ctx, os.Args[0], noRouter(args)...)
 			config := filepath.Join(t.TempDir(), name)
 			p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+config, "XDG_CONFIG_HOME="+config)
 			p.cmd.Stdout, p.cmd.Stderr = &p.stderr, &p.stderr

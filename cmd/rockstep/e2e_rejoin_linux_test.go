@@ -200,7 +200,7 @@ func TestRejoinAfterTheEndTwoWindows(t *testing.T) {
 func startLive(ctx context.Context, t *testing.T, name, dir string, args ...string) *liveWindow {
 	t.Helper()
 	p := &liveWindow{name: name}
-	p.cmd = exec.CommandContext(ctx, os.Args[0], args...)
+	p.cmd = exec.CommandContext(ctx, os.Args[0], noRouter(args)...)
 	p.cmd.Env = append(os.Environ(), envRunMain+"=1", userdir.Env+"="+dir, "XDG_CONFIG_HOME="+dir)
 	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
 	if err := p.cmd.Start(); err != nil {

@@ -40,7 +40,10 @@ func TestServerRoomRejoinTwoWindows(t *testing.T) {
 	// window starts in seconds; 60 ticks a second), so that both windows
 	// log the hash of the same tick.
 	dirA := filepath.Join(t.TempDir(), "A") // A's settings: its kept session survives the kill
-	a1 := startLive(ctx, t, "A", dirA, "-host", "-add-server", server, "-name", "Ada", "-seed", "44",
+	// -portmap: the router's verdict is what offers the move (the
+	// namespace has no router: "no router"); startLive turns it off
+	// for windows that do not say.
+	a1 := startLive(ctx, t, "A", dirA, "-host", "-portmap", "-add-server", server, "-name", "Ada", "-seed", "44",
 		"-autopilot", "wait-portmap; move-to-server; setup coop 5 1; ready; start 2; log-host; fly 400; linger 120")
 	all := []*liveWindow{srv, a1}
 	defer func() {

@@ -91,3 +91,18 @@ func TestFlags(t *testing.T) {
 		})
 	}
 }
+
+// noRouter returns the arguments of a program started by a test, with
+// -portmap=false added where it starts a game window (not -server, -bots,
+// -replay or -web, and not already saying -portmap): a window asks the
+// router to open its room's port and, as a guest, its standby's, and a
+// test outside the namespace lab must not ask the machine's real router.
+func noRouter(args []string) []string {
+	for _, a := range args {
+		switch {
+		case a == "-server", a == "-bots", a == "-replay", a == "-web", strings.HasPrefix(a, "-portmap"):
+			return args
+		}
+	}
+	return append(append([]string(nil), args...), "-portmap=false")
+}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,15 +34,26 @@ func TestReachLabMappedGuestTakesOver(t *testing.T) {
 	reachLab(t, true)
 }
 
-// TestReachLabNobodyReachable: the same lab without the standby's mapping:
-// no player is reachable by a majority, every one is flagged unreached,
-// and nobody takes the game alone (before, the first in slot order opened
-// a room, held it for the 30 s countdown and then played on alone while
-// the others had given up): every player says the game could not go on.
+// TestReachLabNobodyReachable: every player behind a port-randomising
+// NAT (`masquerade fully-random`: each flow another outside port, so no
+// keep-alive opens a path a dial can use) and no mapping: no player is
+// reachable by a majority, every one is flagged unreached, and nobody
+// takes the game alone (before, the first in slot order opened a room,
+// held it for the 30 s countdown and then played on alone while the
+// others had given up): every player says the game could not go on.
 // With a known community server the game moves there:
 // TestReachLabNobodyReachableServer.
 func TestReachLabNobodyReachable(t *testing.T) {
-	reachLab(t, false)
+	if testing.Short() {
+		t.Skip("builds a namespace lab and plays a game of 30 s")
+	}
+	lab := natlab.Build(t, natlab.Options{})
+	public := lab.AddPublicHost(t)
+	var players []labPlayer
+	for n := 1; n <= 3; n++ {
+		players = append(players, labPlayer{name: fmt.Sprintf("behind port-randomising NAT %d", n), ns: lab.AddRandomHomeN(t, n)})
+	}
+	playLabKillHost(t, lab, public, players, labNobody)
 }
 
 // TestReachLabNobodyReachableServer: issue 52's "a server as the last
@@ -50,32 +63,116 @@ func TestReachLabNobodyReachable(t *testing.T) {
 // player goes to the server, they meet in one room there, and they play
 // the game to its end on one hash.
 func TestReachLabNobodyReachableServer(t *testing.T) {
-	reachLabWith(t, false, true)
+	if testing.Short() {
+		t.Skip("builds a namespace lab and plays a game of 30 s")
+	}
+	lab := natlab.Build(t, natlab.Options{})
+	public := lab.AddPublicHost(t)
+	var players []labPlayer
+	for n := 1; n <= 3; n++ {
+		players = append(players, labPlayer{name: fmt.Sprintf("behind port-randomising NAT %d", n), ns: lab.AddRandomHomeN(t, n)})
+	}
+	playLabKillHost(t, lab, public, players, labServer)
+}
+
+// TestReachLabPunched: issue 52's "successors everyone can reach"
+// without any port mapping. The host is a `-server -handover` on the
+// internet; the three players sit each behind its own home router with
+// plain NAT (nftables `masquerade`: the inside port kept outside, only
+// answers let in) and no mapping daemon. While they play, each player's
+// standby socket sends keep-alives to the others' standbys at the
+// addresses the room observes (the first with a TTL that dies before the
+// other's router), which opens each router to the others; the probes and
+// the dials of a successor leave from the standby's port, through those
+// paths, so every player is reached by the others. The host is killed
+// mid-game: the three meet at the first successor and end the game on
+// one hash. Twice: routers whose firewall drops what comes to them
+// unasked, and routers that take it in (and keep a connection-table entry
+// for it, which a full first keep-alive arriving before the other's left
+// would clash with). Before the keep-alives (probes and dials from fresh
+// sockets, which the routers let no answer in for) nobody could be
+// reached, as in TestReachLabNobodyReachable, and every player said the
+// game could not go on; with full first keep-alives, the routers without
+// a firewall shut the paths the same way. Logged: each player's longest
+// stall.
+func TestReachLabPunched(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a namespace lab and plays a game of 30 s, twice")
+	}
+	for _, firewall := range []bool{true, false} {
+		name := "routers with an input firewall"
+		if !firewall {
+			name = "routers that take unasked datagrams in"
+		}
+		t.Run(name, func(t *testing.T) {
+			lab := natlab.Build(t, natlab.Options{})
+			public := lab.AddPublicHost(t)
+			var players []labPlayer
+			for n := 1; n <= 3; n++ {
+				players = append(players, labPlayer{name: fmt.Sprintf("behind plain NAT %d", n), ns: lab.AddPlainHome(t, n, firewall)})
+			}
+			playLabKillHost(t, lab, public, players, labGame)
+		})
+	}
 }
 
 // reachLab plays the lab's game with the player behind miniupnpd mapping
 // its standby port or not, kills the host at turn 300, and checks the
 // outcome: one game at the mapped player, or none anywhere.
 func reachLab(t *testing.T, mapping bool) {
-	reachLabWith(t, mapping, false)
-}
-
-// fallbackPort is where the lab's community server listens (on the
-// public host, beside the game's host at 7777).
-const fallbackPort = "7778"
-
-// reachLabWith is reachLab, with a community server the game may move to
-// if server is set: then the game goes on there, on one hash.
-func reachLabWith(t *testing.T, mapping, server bool) {
 	if testing.Short() {
 		t.Skip("builds a namespace lab and plays a game of 30 s")
 	}
 	lab := natlab.Build(t, natlab.Options{})
 	random := lab.AddRandomHome(t)
 	public := lab.AddPublicHost(t)
+	players := []labPlayer{
+		{"behind a NAT without mapping", lab.Home2, nil},
+		{"behind a port-randomising NAT", random, nil},
+		{"behind miniupnpd", lab.Home, nil},
+	}
+	if mapping {
+		players[2].args = []string{"-portmap"}
+	}
+	want := labNobody
+	if mapping {
+		want = labGame
+	}
+	playLabKillHost(t, lab, public, players, want)
+}
+
+// labOutcome is what a lab game comes to once its host is killed.
+type labOutcome int
+
+const (
+	labGame   labOutcome = iota // the players meet at a successor: one game on one hash
+	labNobody                   // nobody is reachable: nobody plays on, each says why
+	labServer                   // nobody is reachable and the host knows a community server: one game there
+)
+
+// fallbackPort is where the lab's community server listens (on the
+// public host, beside the game's host at 7777).
+const fallbackPort = "7778"
+
+// labPlayer is a bot player of a lab game: its name in the test's words,
+// its namespace and its extra flags.
+type labPlayer struct {
+	name, ns string
+	args     []string
+}
+
+// playLabKillHost runs a `-server -handover` in namespace public and a bot
+// player in each of players' namespaces (joining in that order), kills the
+// server at turn 300 (600 where nobody is reachable), and checks the
+// outcome want: one game on one hash at the players or on the community
+// server, or none anywhere, each player saying no one could carry it on.
+// A player with -portmap must say its router opened its standby port
+// first.
+func playLabKillHost(t *testing.T, lab *natlab.Lab, public string, list []labPlayer, want labOutcome) {
+	t.Helper()
 	hostArgs := []string{"-server", "-handover", "-listen", ":7777", "-lan=false", "-record", "off", "-metrics", "127.0.0.1:0"}
 	var community *proc
-	if server {
+	if want == labServer {
 		community = startInLab(t, lab, public, "-server", "-listen", ":"+fallbackPort, "-lan=false", "-record", "off")
 		hostArgs = append(hostArgs, "-fallback", "Friday night="+natlab.PublicHost.String()+":"+fallbackPort)
 	}
@@ -100,45 +197,36 @@ func reachLabWith(t *testing.T, mapping, server bool) {
 	if !testwait.Until(startLimit, func() bool { return metricsListen.MatchString(srv.stderr()) }) {
 		t.Fatalf("the server did not start within %v:\n%s", startLimit, srv.stderr())
 	}
-	type player struct {
-		name, ns string
-		args     []string
-	}
 	players := map[string]*proc{}
-	for i, pl := range []player{
-		{"behind a NAT without mapping", lab.Home2, nil},
-		{"behind a port-randomising NAT", random, nil},
-		{"behind miniupnpd", lab.Home, nil},
-	} {
-		if mapping && pl.ns == lab.Home {
-			pl.args = []string{"-portmap"}
-		}
+	defer logPlayersOnFailure(t, players) // also when a wait below fails
+	for i, pl := range list {
 		args := append([]string{"-bots", "1", "-join", join, "-players", "3", "-ticks", "1800", "-seed", strconv.Itoa(i + 1)}, pl.args...)
 		players[pl.name] = startInLab(t, lab, pl.ns, args...)
-		// Join in this order: by slot alone the first successor would be
-		// one nobody can reach.
+		// Join in the list's order (reachLab's: by slot alone the first
+		// successor would be one nobody can reach).
 		if !testwait.Until(startLimit, func() bool { return metric(connCount) == i+1 }) {
 			t.Fatalf("the player %s did not connect within %v:\nserver:\n%s", pl.name, startLimit, srv.stderr())
 		}
 	}
-	if mapping {
-		mapped := players["behind miniupnpd"]
+	for _, pl := range list {
+		if !slices.Contains(pl.args, "-portmap") {
+			continue
+		}
+		mapped := players[pl.name]
 		if !testwait.Until(gameLimit, func() bool { return standbyOpened.MatchString(mapped.stderr()) }) {
-			t.Fatalf("the mapped player's router did not open its standby port within %v:\n%s", gameLimit, mapped.stderr())
+			t.Fatalf("the player %s: its router did not open its standby port within %v:\n%s", pl.name, gameLimit, mapped.stderr())
 		}
 		t.Logf("standby mapped: %s", standbyOpened.FindStringSubmatch(mapped.stderr())[1])
 	}
 	// Ten seconds of game: every standby probed the others many times
-	// (a verdict against a port takes three failed probes in a row).
-	// Without the mapping, five more: every successor must be flagged
-	// before the kill (else the players walk the list as before the
-	// flags came, each opens a room, and after the countdown plays on
-	// alone; on a loaded machine the flags came after turn 300 in some
-	// runs, on main's code too), and the game still has half of its turns
-	// to play after it.
+	// (a verdict against a port takes three failed probes in a row, and a
+	// player probes its candidates one after another, a second each when
+	// they fail). Where nobody is reachable, every player needs verdicts
+	// on both others before the room flags them all: twenty seconds, so
+	// that a loaded machine's slower rounds still make them.
 	killAt := 300
-	if !mapping {
-		killAt = 450
+	if want != labGame {
+		killAt = 600
 	}
 	if !testwait.Until(gameLimit, func() bool { return metric(turnsTotal) >= killAt }) {
 		t.Fatalf("the game did not reach turn %d within %v:\nserver:\n%s", killAt, gameLimit, srv.stderr())
@@ -151,7 +239,7 @@ func reachLabWith(t *testing.T, mapping, server bool) {
 	for name, p := range players {
 		code, _ := p.wait(t, gameLimit)
 		out := p.stdout()
-		if !mapping && !server {
+		if want == labNobody {
 			// Nobody reachable: nobody plays on; each says why.
 			if code == 0 || !strings.Contains(p.stderr(), noSuccessorWords) {
 				t.Errorf("the player %s exited %d, want non-zero with %q:\n%s\n%s", name, code, noSuccessorWords, out, p.stderr())
@@ -160,10 +248,9 @@ func reachLabWith(t *testing.T, mapping, server bool) {
 		}
 		game.check(t, name, code, out, p.stderr())
 	}
-	if server {
+	if want == labServer {
 		if n := strings.Count(community.stderr(), "room opened for a moved game"); n != 1 {
 			t.Errorf("the community server opened %d rooms for the moved game, want 1:\n%s", n, community.stderr())
 		}
 	}
-	logPlayersOnFailure(t, players)
 }

@@ -1,6 +1,7 @@
 package natlab
 
 import (
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -98,4 +99,80 @@ func (l *Lab) AddPublicHost(t testing.TB) string {
 func (l *Lab) forward(t testing.TB) {
 	t.Helper()
 	l.must(t, l.Internet, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
+}
+
+// PlainHomeHost returns the address of the machine in plain home n
+// (AddPlainHome); RandomHomeHostN that in port-randomising home n
+// (AddRandomHomeN).
+func PlainHomeHost(n int) netip.Addr   { return netip.AddrFrom4([4]byte{10, byte(20 + n), 0, 2}) }
+func RandomHomeHostN(n int) netip.Addr { return netip.AddrFrom4([4]byte{10, byte(30 + n), 0, 2}) }
+
+// AddPlainHome adds home n (1 to 3) behind a router with plain NAT and no
+// port mapping daemon: nftables `masquerade`, which keeps an inside
+// socket's port on the outside when it is free (an endpoint-independent
+// mapping, RFC 4787), and lets in only answers to what the inside sent
+// (address- and port-dependent filtering). With firewall, the router
+// drops what comes to the router itself unasked from the outside, as a
+// home router's firewall does (OpenWrt's input policy on its WAN): such a
+// datagram then leaves no entry in its connection table. Without, the
+// router takes it in (and answers that no one listens), keeping an entry
+// for it, as the lab's other routers do. It returns the home's namespace.
+//
+//	plainN (10.2N.0.2) -- routerpN (10.2N.0.1 | 198.51.11N.1, masquerade[, input drop]) --+-- internet
+func (l *Lab) AddPlainHome(t testing.TB, n int, firewall bool) string {
+	return l.addNATHome(t, "plain", "routerp", 20, 110, n, "masquerade", firewall)
+}
+
+// AddRandomHomeN adds home n (1 to 3) behind a router as AddPlainHome's
+// but with `masquerade fully-random`: every new flow gets a random outside
+// port (an endpoint-dependent mapping), which no keep-alive can open a
+// path through. It returns the home's namespace.
+//
+//	randN (10.3N.0.2) -- routerrN (10.3N.0.1 | 198.51.12N.1, masquerade fully-random, input drop) --+-- internet
+func (l *Lab) AddRandomHomeN(t testing.TB, n int) string {
+	return l.addNATHome(t, "rand", "routerr", 30, 120, n, "masquerade fully-random", true)
+}
+
+// addNATHome adds home n behind a router whose NAT rule is nat, on the LAN
+// 10.(lan+n).0.0/24 and the outside link 198.51.(wan+n).0/24, its input
+// firewall dropping what comes unasked from outside if firewall is set.
+func (l *Lab) addNATHome(t testing.TB, homeName, routerName string, lanBase, wanBase, n int, nat string, firewall bool) string {
+	t.Helper()
+	if n < 1 || n > 3 {
+		t.Fatalf("natlab: home %s%d: 1 to 3", homeName, n)
+	}
+	p := l.prefixOf()
+	home, router := fmt.Sprintf("%s%s%d", p, homeName, n), fmt.Sprintf("%s%s%d", p, routerName, n)
+	lan := fmt.Sprintf("10.%d.0", lanBase+n)
+	wan := fmt.Sprintf("198.51.%d", wanBase+n)
+	l.addNS(t, home)
+	l.addNS(t, router)
+	l.veth(t, home, "eth0", lan+".2/24", router, "lan0", lan+".1/24")
+	l.veth(t, router, "wan0", wan+".1/24", l.Internet, fmt.Sprintf("%s%d", homeName[:2], n), wan+".254/24")
+	l.must(t, home, "ip", "route", "add", "default", "via", lan+".1")
+	l.must(t, router, "ip", "route", "add", "default", "via", wan+".254")
+	l.must(t, router, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
+	rules := `table ip nat {
+	chain postrouting {
+		type nat hook postrouting priority srcnat; policy accept;
+		oifname "wan0" ` + nat + `
+	}
+}
+`
+	if firewall {
+		rules += `table inet filter {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		iifname "wan0" ct state new drop
+	}
+}
+`
+	}
+	f := filepath.Join(l.dir, router+".nft")
+	if err := os.WriteFile(f, []byte(rules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.must(t, router, "nft", "-f", f)
+	l.forward(t)
+	return home
 }

@@ -98,6 +98,7 @@ type Client struct {
 	adopted *host.Host              // the room this player's machine runs since a move
 	own     *host.Host              // the room this player's machine runs from the start (AttachOwner)
 	moved   atomic.Pointer[moved]   // the machine's moves, published (publish)
+	shared  shared                  // dials from the standby's port under way (punch.go)
 }
 
 // leaveGrace bounds how long Close waits for the host to acknowledge the

@@ -137,6 +137,7 @@ func (c *Client) stepHandover(now time.Duration) {
 	if ph := c.s.Phase(); c.standby != nil && (ph == lockstep.Playing || ph == lockstep.Lobby) {
 		c.s.SetStandby(wire.Standby{Port: c.standby.Port(), Key: c.standby.Key(), Reach: c.m.Reach(now, v), Probed: c.m.Tried(now, v), Outside: c.standbyOutside()})
 	}
+	c.keepAlive(v)
 	c.perform(c.m.Step(now, v))
 	c.publish()
 }

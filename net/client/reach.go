@@ -67,13 +67,14 @@ func candAddrs(cand wire.Successor) []string {
 }
 
 // dialCand connects to cand's standby at whichever of its addresses
-// proves the host key announced for it first, within timeout.
+// proves the host key announced for it first, within timeout, from a
+// fresh socket or from the standby's port (candTries: punch.go).
 func (c *Client) dialCand(ctx context.Context, cand wire.Successor, timeout time.Duration) (*transport.Client, error) {
 	dctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	set := successorSettings(c.opt, hex.EncodeToString(cand.Key[:]))
-	tc, _, err := race(dctx, candAddrs(cand), func(ctx context.Context, a string) (*transport.Client, error) {
-		return c.dial(ctx, a, set)
+	tc, _, err := race(dctx, c.candTries(cand), func(ctx context.Context, a string) (*transport.Client, error) {
+		return c.dialTry(ctx, a, set)
 	})
 	return tc, err
 }

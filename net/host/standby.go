@@ -44,8 +44,12 @@ type Standby struct {
 // wire.RefuseMoving (it is on its way to another successor). The caller is
 // then refused with that reason and tries the successors again; without
 // called, every such Join waits to be answered.
+//
+// The socket shares its port with the player's dials to the other
+// standbys (transport.ListenShared, DialShared), and KeepAlive keeps the
+// paths to them open through NATs.
 func ListenStandby(addr string, cfg transport.Config, called func() wire.RefuseReason) (*Standby, error) {
-	srv, err := transport.Listen(addr, cfg)
+	srv, err := transport.ListenShared(addr, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +64,21 @@ func ListenStandby(addr string, cfg transport.Config, called func() wire.RefuseR
 
 // Port returns the UDP port the standby listens on.
 func (s *Standby) Port() uint16 { return s.srv.Addr().Port() }
+
+// KeepAlive makes addrs the addresses the standby's socket sends a
+// keep-alive to every few seconds (transport.Server.KeepAlive): the other
+// players' standbys, whose routers then let their dials from there in.
+func (s *Standby) KeepAlive(addrs []netip.AddrPort) { s.srv.KeepAlive(addrs) }
+
+// PathOpen reports whether the standby's keep-alives have opened the path
+// to addr (transport.Server.PathOpen).
+func (s *Standby) PathOpen(addr netip.AddrPort) bool { return s.srv.PathOpen(addr) }
+
+// DialShared dials addr from the standby's port (transport.Server.DialShared):
+// through the path its keep-alives opened.
+func (s *Standby) DialShared(ctx context.Context, addr string, cfg transport.Config) (*transport.Client, error) {
+	return s.srv.DialShared(ctx, addr, cfg)
+}
 
 // Key returns the standby's host key fingerprint as bytes (wire.Standby.Key).
 func (s *Standby) Key() [16]byte { return FingerprintBytes(s.srv.HostKey().Fingerprint()) }

@@ -185,10 +185,7 @@ func (r *Room) successors() wire.Successors {
 	unreached := r.unreachable(cand) &^ reached
 	for _, group := range []uint8{reached, cand &^ reached &^ unreached, unreached} {
 		for want := n - 1; want >= 0; want-- {
-			for i := range r.slots {
-				if group&(1<<i) == 0 || links[i] != want {
-					continue
-				}
+			for _, i := range r.byNetReach(cand, group, links[:], want) {
 				sb := &r.standby[i]
 				out.List = append(out.List, wire.Successor{Slot: uint8(i), Addr: netip.AddrPortFrom(addrs[i], sb.port), Key: sb.key, Confirmed: want == n-1,
 					Outside: r.outsideOf(i), Unreached: unreached&(1<<i) != 0})

@@ -2,6 +2,7 @@ package room
 
 import (
 	"net/netip"
+	"slices"
 
 	"rockstep/net/wire"
 )
@@ -90,4 +91,42 @@ func (r *Room) unreachable(cand uint8) uint8 {
 		}
 	}
 	return out
+}
+
+// byNetReach returns the candidates of group with want links, the ones
+// more of the other candidates reached first (netReach), then lowest
+// slot. Between two with as many links (a player behind a plain NAT whose
+// path the keep-alives opened, net/client/punch.go, and one whose router
+// mapped its port), the one a player behind a port-randomising NAT also
+// reached comes first: a successor every player reaches keeps them all in
+// the game.
+func (r *Room) byNetReach(cand, group uint8, links []int, want int) []int {
+	var out []int
+	for i := range r.slots {
+		if group&(1<<i) != 0 && links[i] == want {
+			out = append(out, i)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return r.netReach(cand, b) - r.netReach(cand, a) })
+	return out
+}
+
+// netReach is how many other candidates say they reached candidate i,
+// less how many of them i says it did not reach: a player's own Reach can
+// only lower it (one that claims it reached nobody loses as many as the
+// others vouch for it), as a link does.
+func (r *Room) netReach(cand uint8, i int) int {
+	n := 0
+	for j := range r.slots {
+		if j == i || cand&(1<<j) == 0 {
+			continue
+		}
+		if r.standby[j].reach&(1<<i) != 0 {
+			n++
+		}
+		if r.standby[i].reach&(1<<j) == 0 {
+			n--
+		}
+	}
+	return n
 }

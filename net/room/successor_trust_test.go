@@ -33,7 +33,8 @@ func addrPerConn(c *room.Config) {
 // TestSuccessorOrderComesFromTheOthers: a candidate's place in the
 // successor list comes from the others' word that they reached it, never
 // from its own: first those a strict majority of the members reach, then
-// the rest; within each, most links both ends confirm first. A Standby
+// the rest; within each, most links both ends confirm first, then the
+// one more of the others reached (less those it denies). A Standby
 // claiming it reached nobody (Reach = 0) does not push the candidates it
 // denies below itself, and so is not first unless the others'
 // confirmations put it there.
@@ -64,6 +65,14 @@ func TestSuccessorOrderComesFromTheOthers(t *testing.T) {
 		// all meet there.
 		{"two behind NATs reach the one on the internet", []uint8{0b101, 0b110, 0b100}, []uint8{2, 0, 1}},
 		{"a liar alone cannot pass over one the others vouch for", []uint8{0b111, 0b111, 0b100}, []uint8{0, 1, 2}},
+		// Issue 52 item 2: a guest behind a plain NAT (its path punched:
+		// the mapped one reaches it and it the mapped one), one behind a
+		// port-randomising NAT (it reaches only the mapped port) and one
+		// with its port mapped: as many links each for the first and the
+		// last, but more of the others reached the mapped one (and the
+		// first denies the randomising one as much as it does), so it
+		// comes first and all three meet there.
+		{"a punched path and a mapped port: the one everyone reached first", []uint8{0b101, 0b110, 0b101}, []uint8{2, 0, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			b := newBench(t, addrPerConn)

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"rockstep/net/wire"
@@ -49,9 +50,12 @@ type Client struct {
 	pbuf []byte // an opened payload
 	rbuf []byte // a received frame
 
-	packetsIn atomic.Uint64
-	dropped   [NumDropReasons]atomic.Uint64
-	dlog      dropLog
+	stray func(netip.AddrPort, []byte) // the sharing server's, for datagrams not this client's (Server.DialShared); nil: none
+
+	packetsIn  atomic.Uint64
+	keepalives atomic.Uint64
+	dropped    [NumDropReasons]atomic.Uint64
+	dlog       dropLog
 
 	running   atomic.Bool
 	closeOnce sync.Once
@@ -77,6 +81,13 @@ func DialFrom(ctx context.Context, local netip.Addr, addr string, cfg Config) (*
 
 // dial is Dial from a chosen local address (nil: any).
 func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Client, error) {
+	return dialWith(ctx, local, nil, addr, cfg, nil)
+}
+
+// dialWith is dial with control (nil: none) setting the socket's options
+// before it binds, and stray (nil: none) given the datagrams for the
+// server that shares the socket's port (Server.DialShared's).
+func dialWith(ctx context.Context, local *net.UDPAddr, control func(string, string, syscall.RawConn) error, addr string, cfg Config, stray func(netip.AddrPort, []byte)) (*Client, error) {
 	if u := carrierURL(addr); u != "" {
 		return dialWebSocket(ctx, u, cfg)
 	}
@@ -88,7 +99,17 @@ func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Cl
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
-	conn, err := net.DialUDP("udp", local, ua)
+	var conn *net.UDPConn
+	if control == nil {
+		conn, err = net.DialUDP("udp", local, ua)
+	} else {
+		var nc net.Conn
+		d := net.Dialer{LocalAddr: local, Control: control}
+		nc, err = d.DialContext(ctx, "udp", ua.String())
+		if err == nil {
+			conn = nc.(*net.UDPConn)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}
@@ -97,6 +118,7 @@ func dial(ctx context.Context, local *net.UDPAddr, addr string, cfg Config) (*Cl
 		conn:   conn,
 		link:   conn,
 		server: ua.AddrPort(),
+		stray:  stray,
 		obuf:   make([]byte, 0, cfg.MTU),
 		pbuf:   make([]byte, 0, cfg.MTU),
 		dlog:   dropLog{log: cfg.Log, who: "transport client"},
@@ -177,6 +199,9 @@ func (c *Client) handshake(ctx context.Context) error {
 			hadCookie := hs.cookie
 			est, err := hs.receive(buf[:n])
 			switch {
+			case err == nil && est == nil && c.stray != nil && n > 0 && forServer(buf[0]):
+				c.stray(c.server, buf[:n]) // the peer dials the server sharing our port
+				continue
 			case err != nil:
 				return err
 			case est != nil:
@@ -206,7 +231,7 @@ func (c *Client) HostFingerprint() string { return Fingerprint(c.hostPub) }
 
 // Stats returns the client's counters. It is safe from any goroutine.
 func (c *Client) Stats() ClientStats {
-	st := ClientStats{PacketsIn: c.packetsIn.Load()}
+	st := ClientStats{PacketsIn: c.packetsIn.Load(), Keepalives: c.keepalives.Load()}
 	for i := range st.Dropped {
 		st.Dropped[i] = c.dropped[i].Load()
 	}
@@ -452,6 +477,14 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 		c.drop(DropOversize)
 		return
 	}
+	if len(pkt) > 0 && pkt[0] == kindKeepalive && isKeepalive(pkt) {
+		c.keepalives.Add(1) // a path kept open to this port (keepalive.go): nothing to do
+		return
+	}
+	if len(pkt) > 0 && c.stray != nil && (pkt[0] == kindHello || pkt[0] == kindConnect) {
+		c.stray(c.server, pkt) // the peer dials the server sharing our port
+		return
+	}
 	if len(pkt) == 0 || !sealedKind(pkt[0]) {
 		c.drop(DropMalformed) // handshake repeats, garbage
 		return
@@ -460,6 +493,9 @@ func (c *Client) handlePacket(now time.Time, pkt []byte, h ClientHandler) {
 	switch {
 	case !ok:
 		c.drop(DropMalformed)
+		return
+	case conv != c.sess.conv && c.stray != nil:
+		c.stray(c.server, pkt) // a session of the peer with the server sharing our port
 		return
 	case conv != c.sess.conv:
 		c.drop(DropUnknownSession)

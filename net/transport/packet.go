@@ -47,6 +47,9 @@ import (
 //	kind 11 Response  client→server  the challenge, echoed from the address
 //	                           it reached
 //
+// and, outside any session, kind 12 Keepalive (keepalive.go): four bytes
+// that keep a path through a NAT open, counted and dropped.
+//
 // The cookie is HMAC-SHA256(server secret, client IP (16 bytes, IPv4
 // unmapped then 4-in-6) | client port u16 | nonce | time window u64)[:16],
 // where the window is the Unix time divided by cookieWindow; the server

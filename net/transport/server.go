@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"rockstep/net/wire"
@@ -102,6 +103,9 @@ type Server struct {
 	carrierCtl chan carrierEvent
 	streams    map[netip.AddrPort]*carrierPeer
 	carriers   carrierCounts
+
+	keep   keepalives // the addresses kept open (keepalive.go)
+	strays chan stray // datagrams for this server that a dial sharing its port received (keepalive.go)
 }
 
 // acceptKey names the Connect a session was made for.
@@ -122,6 +126,12 @@ type AddrChanger interface {
 // a server with the given settings. Zero numeric fields of cfg take LAN()'s
 // values. Call Run to serve.
 func Listen(addr string, cfg Config) (*Server, error) {
+	return listenWith(addr, cfg, nil)
+}
+
+// listenWith is Listen, with control (nil: none) setting the socket's options
+// before it binds (ListenShared's).
+func listenWith(addr string, cfg Config, control func(string, string, syscall.RawConn) error) (*Server, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
@@ -130,7 +140,17 @@ func Listen(addr string, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
-	conn, err := net.ListenUDP("udp", ua)
+	var conn *net.UDPConn
+	if control == nil {
+		conn, err = net.ListenUDP("udp", ua)
+	} else {
+		var pc net.PacketConn
+		lc := net.ListenConfig{Control: control}
+		pc, err = lc.ListenPacket(context.Background(), "udp", ua.String())
+		if err == nil {
+			conn = pc.(*net.UDPConn)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("listen %s: %w", addr, err)
 	}
@@ -186,6 +206,7 @@ func newServer(cfg Config, now time.Time) (*Server, error) {
 		pbuf:       make([]byte, 0, cfg.MTU),
 		stop:       make(chan struct{}),
 		carried:    make(chan carried, carriedInFlight),
+		strays:     make(chan stray, straysInFlight),
 		carrierCtl: make(chan carrierEvent),
 		dlog:       dropLog{log: cfg.Log, who: "transport"},
 	}
@@ -256,6 +277,8 @@ func (s *Server) serve(ctx context.Context) error {
 		case d := <-r.inbox:
 			s.handleBatch(d)
 			r.recycle(d)
+		case d := <-s.strays:
+			s.handlePacket(time.Now(), d.from, d.b)
 		case d := <-s.carried:
 			s.onCarried(d)
 		case ev := <-s.carrierCtl:
@@ -397,6 +420,8 @@ func (s *Server) handlePacket(now time.Time, from netip.AddrPort, pkt []byte) {
 		s.hello(now, from, pkt)
 	case pkt[0] == kindConnect:
 		s.connect(now, from, pkt)
+	case pkt[0] == kindKeepalive:
+		s.receivedKeepalive(from, pkt)
 	case sealedKind(pkt[0]):
 		s.established(now, from, pkt)
 	default:
@@ -802,6 +827,7 @@ func (s *Server) tick(now time.Time) {
 	if now.Sub(s.kdropsAt) >= kernelDropsEvery {
 		s.readKernelDrops(now)
 	}
+	s.sendKeepalives(now)
 	s.dlog.flush(now, func(r DropReason) uint64 { return s.stats.dropped[r].Load() })
 }
 

@@ -51,6 +51,10 @@ type ServerStats struct {
 	Migrated   uint64 // sessions whose peer's address changed (and was followed, after a challenge answered from there)
 	Challenges uint64 // path challenges sent to addresses not yet validated
 	Dropped    [NumDropReasons]uint64
+	// Appended. Keepalives: well-formed keep-alives received (counted,
+	// dropped: keepalive.go); KeepalivesOut: keep-alives sent.
+	Keepalives    uint64
+	KeepalivesOut uint64
 }
 
 // TotalDropped returns the sum of Dropped.
@@ -77,6 +81,9 @@ type serverCounters struct {
 	dropped    [NumDropReasons]atomic.Uint64
 	migrated   atomic.Uint64
 	challenges atomic.Uint64
+
+	keepalives    atomic.Uint64
+	keepalivesOut atomic.Uint64
 }
 
 func (c *serverCounters) snapshot() ServerStats {
@@ -90,6 +97,9 @@ func (c *serverCounters) snapshot() ServerStats {
 		Cookies:    c.cookies.Load(),
 		Migrated:   c.migrated.Load(),
 		Challenges: c.challenges.Load(),
+
+		Keepalives:    c.keepalives.Load(),
+		KeepalivesOut: c.keepalivesOut.Load(),
 	}
 	for i := range s.Dropped {
 		s.Dropped[i] = c.dropped[i].Load()
@@ -101,6 +111,10 @@ func (c *serverCounters) snapshot() ServerStats {
 type ClientStats struct {
 	PacketsIn uint64 // datagrams received after the handshake, dropped ones included
 	Dropped   [NumDropReasons]uint64
+	// Appended. Keepalives: well-formed keep-alives received from the
+	// server's address (a standby keeping its path to this port open:
+	// keepalive.go), counted and dropped.
+	Keepalives uint64
 }
 
 // TotalDropped returns the sum of Dropped.
