@@ -47,13 +47,7 @@ func TestReachLabNobodyReachable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a namespace lab and plays a game of 30 s")
 	}
-	lab := natlab.Build(t, natlab.Options{})
-	public := lab.AddPublicHost(t)
-	var players []labPlayer
-	for n := 1; n <= 3; n++ {
-		players = append(players, labPlayer{name: fmt.Sprintf("behind port-randomising NAT %d", n), ns: lab.AddRandomHomeN(t, n)})
-	}
-	playLabKillHost(t, lab, public, players, labNobody)
+	randomHomes(t, labNobody)
 }
 
 // TestReachLabNobodyReachableServer: issue 52's "a server as the last
@@ -66,13 +60,7 @@ func TestReachLabNobodyReachableServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a namespace lab and plays a game of 30 s")
 	}
-	lab := natlab.Build(t, natlab.Options{})
-	public := lab.AddPublicHost(t)
-	var players []labPlayer
-	for n := 1; n <= 3; n++ {
-		players = append(players, labPlayer{name: fmt.Sprintf("behind port-randomising NAT %d", n), ns: lab.AddRandomHomeN(t, n)})
-	}
-	playLabKillHost(t, lab, public, players, labServer)
+	randomHomes(t, labServer)
 }
 
 // TestReachLabPunched: issue 52's "successors everyone can reach"
@@ -153,6 +141,18 @@ const (
 // fallbackPort is where the lab's community server listens (on the
 // public host, beside the game's host at 7777).
 const fallbackPort = "7778"
+
+// randomHomes plays the lab's game with three players each behind its own
+// port-randomising NAT, none reachable, and checks the outcome want.
+func randomHomes(t *testing.T, want labOutcome) {
+	lab := natlab.Build(t, natlab.Options{})
+	public := lab.AddPublicHost(t)
+	var players []labPlayer
+	for n := 1; n <= 3; n++ {
+		players = append(players, labPlayer{name: fmt.Sprintf("behind port-randomising NAT %d", n), ns: lab.AddRandomHomeN(t, n)})
+	}
+	playLabKillHost(t, lab, public, players, want)
+}
 
 // labPlayer is a bot player of a lab game: its name in the test's words,
 // its namespace and its extra flags.
