@@ -57,28 +57,7 @@ func (l *Lab) veth(t testing.TB, na, a, aAddr, nb, b, bAddr string) {
 func (l *Lab) AddRandomHome(t testing.TB) string {
 	t.Helper()
 	p := l.prefixOf()
-	home, router := p+"home4", p+"router4"
-	l.addNS(t, home)
-	l.addNS(t, router)
-	l.veth(t, home, "eth0", "10.14.0.2/24", router, "lan0", "10.14.0.1/24")
-	l.veth(t, router, "wan0", "198.51.103.1/24", l.Internet, "r4", "198.51.103.254/24")
-	l.must(t, home, "ip", "route", "add", "default", "via", "10.14.0.1")
-	l.must(t, router, "ip", "route", "add", "default", "via", "198.51.103.254")
-	l.must(t, router, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
-	rules := `table ip nat {
-	chain postrouting {
-		type nat hook postrouting priority srcnat; policy accept;
-		oifname "wan0" masquerade fully-random
-	}
-}
-`
-	f := filepath.Join(l.dir, router+".nft")
-	if err := os.WriteFile(f, []byte(rules), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	l.must(t, router, "nft", "-f", f)
-	l.forward(t)
-	return home
+	return l.homeBehind(t, p+"home4", p+"router4", "10.14.0", "198.51.103", "r4", "masquerade fully-random", false)
 }
 
 // AddPublicHost adds a machine on the internet with the one address
@@ -143,12 +122,19 @@ func (l *Lab) addNATHome(t testing.TB, homeName, routerName string, lanBase, wan
 	}
 	p := l.prefixOf()
 	home, router := fmt.Sprintf("%s%s%d", p, homeName, n), fmt.Sprintf("%s%s%d", p, routerName, n)
-	lan := fmt.Sprintf("10.%d.0", lanBase+n)
-	wan := fmt.Sprintf("198.51.%d", wanBase+n)
+	return l.homeBehind(t, home, router, fmt.Sprintf("10.%d.0", lanBase+n), fmt.Sprintf("198.51.%d", wanBase+n), fmt.Sprintf("%s%d", homeName[:2], n), nat, firewall)
+}
+
+// homeBehind adds namespace home (lan.2/24) behind router (lan.1/24 inside,
+// wan.1/24 outside, linked to the internet's ifname at wan.254), whose NAT
+// rule is nat, its input firewall dropping what comes unasked from outside
+// if firewall is set. It returns home.
+func (l *Lab) homeBehind(t testing.TB, home, router, lan, wan, ifname, nat string, firewall bool) string {
+	t.Helper()
 	l.addNS(t, home)
 	l.addNS(t, router)
 	l.veth(t, home, "eth0", lan+".2/24", router, "lan0", lan+".1/24")
-	l.veth(t, router, "wan0", wan+".1/24", l.Internet, fmt.Sprintf("%s%d", homeName[:2], n), wan+".254/24")
+	l.veth(t, router, "wan0", wan+".1/24", l.Internet, ifname, wan+".254/24")
 	l.must(t, home, "ip", "route", "add", "default", "via", lan+".1")
 	l.must(t, router, "ip", "route", "add", "default", "via", wan+".254")
 	l.must(t, router, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
