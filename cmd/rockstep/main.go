@@ -52,7 +52,7 @@ func run(args []string) int {
 	server := fs.Bool("server", false, "run a dedicated headless server (no window, no display needed) until SIGINT or SIGTERM")
 	serverFlags(fs, &so)
 	addServer := fs.String("add-server", "", fmt.Sprintf("add the community server at `ADDR` (host or host:port, port %d by default; a `rockstep -server`) to the game's known servers, kept in the settings as Settings → Servers adds one: Host offers a room there, Join lists its rooms, and a lobby whose router would not open its port offers to move the room there", wire.DefaultPort))
-	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet; -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap; -bots N -join with -portmap: each bot asks for its standby port, where it would carry the game on)")
+	portmapFlag := fs.Bool("portmap", true, "ask the home router (PCP, NAT-PMP, UPnP) to open the hosted game's UDP port to the internet, and a guest's standby port (where it would carry the game on if the host left); -portmap=false: not this run (the game asks unless Settings say no; -server asks only with -portmap; -bots N -join with -portmap: each bot asks for its standby port, where it would carry the game on)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
