@@ -323,8 +323,18 @@ func (r *Room) giveAway(sc wire.Successors, reason wire.LeaveReason, text, note 
 		n.Note(note)
 	}
 	r.stopRecording(EndClosed, r.lastCompiled())
-	r.state = wire.StateFinished
+	r.state, r.gaveAway = wire.StateFinished, true
 }
+
+// keepsRoster reports whether the room gave its lobby or game to a
+// successor (HandOver, Yield): a member whose connection ends then is on
+// its way there, following the room's word, and its seat is not freed
+// nor the roster sent again without it. The players still connected
+// (their Leave in flight, or lost on a busy machine, so that they follow
+// the silence instead) would take that roster to the successor: a
+// successor that carries on a lobby from a roster without a guest holds
+// no seat for it, and refuses its token (the lobby split in two).
+func (r *Room) keepsRoster() bool { return r.gaveAway }
 
 // Yield gives a running game this resumed room carries on to another
 // successor that leads it too (two led at once after a partial network

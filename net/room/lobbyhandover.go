@@ -243,6 +243,6 @@ func (r *Room) handOverLobby(text string) bool {
 		}
 		r.send(m.conn, wire.Leave{Reason: wire.LeaveHandover, Text: text})
 	}
-	r.state = wire.StateFinished
+	r.state, r.gaveAway = wire.StateFinished, true // the guests' seats stay as handed (keepsRoster)
 	return true
 }

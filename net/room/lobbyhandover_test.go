@@ -274,3 +274,66 @@ func TestLobbyShowsAFirstPingAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestHandedOverRoomKeepsItsRoster: a host that goes by choice (HandOver)
+// in its lobby, or during a game, then loses a guest's connection: the
+// guest follows the room's word to the successor (it cut its connection
+// at the Leave). The room frees no seat for it and sends no roster
+// without it: another guest still connected (its Leave in flight, or lost
+// on a busy machine) takes the roster it last saw to the successor, and a
+// successor's lobby carried on from a roster without the first guest held
+// no seat for it and refused its token (the lobby split in two).
+func TestHandedOverRoomKeepsItsRoster(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		playing bool
+	}{
+		{"lobby", false},
+		{"game", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := newBench(t, func(c *room.Config) {
+				c.AddrOf = func(c room.ConnID) netip.Addr {
+					if c == 1 {
+						return netip.Addr{} // the Host button's own player, over a pipe
+					}
+					return netip.AddrFrom4([4]byte{10, 0, 0, byte(c)})
+				}
+			})
+			if tc.playing {
+				b.startGame(3)
+				b.playIdle(0, 3)
+			} else {
+				b.join(1, "Ada")
+				b.join(2, "Bob")
+				b.join(3, "Cy")
+			}
+			b.send(2, wire.Standby{Port: 7002, Reach: 0b100})
+			b.send(3, wire.Standby{Port: 7003, Reach: 0b010})
+			if !tc.playing {
+				b.send(1, wire.Leave{Reason: wire.LeaveQuit}) // Ada's window closes her player first
+			}
+			b.peer(2).got = nil
+			if !b.r.HandOver(b.now, "Ada left") {
+				t.Fatal("HandOver refused with two successors")
+			}
+			b.flush()
+			if l, ok := last[wire.Leave](b.peer(2)); !ok || l.Reason != wire.LeaveHandover {
+				t.Fatalf("Bob was not told the host is going: %+v", l)
+			}
+			// Cy follows the word at once: its connection ends. Bob, slower,
+			// is still connected.
+			b.r.Disconnected(b.now, 3)
+			b.flush()
+			for range 8 {
+				b.tick(250 * time.Millisecond)
+			}
+			for _, m := range b.peer(2).got {
+				su, ok := m.(wire.SetupState)
+				if ok && !slices.ContainsFunc(su.Players, func(p wire.Player) bool { return p.Slot == 2 }) {
+					t.Fatalf("after the hand-over Bob was sent a roster without Cy, who went to the successor: %+v", su.Players)
+				}
+			}
+		})
+	}
+}

@@ -204,6 +204,9 @@ func (r *Room) lose(m *member) {
 	if s.m == m {
 		s.m = nil
 	}
+	if r.keepsRoster() {
+		return // a player on its way to the successor (handover.go)
+	}
 	switch r.state {
 	case wire.StateRunning:
 		if s.life.live() {

@@ -239,6 +239,7 @@ type Room struct {
 	succCheck   time.Duration // when a Tick last looked for a change in the successors
 	listing     [8]byte       // the game's LAN listing id (SetListing)
 	handed      bool          // made by Resume: tokens are known by their hashes
+	gaveAway    bool          // the lobby or game went to a successor (HandOver, Yield): the roster stays as handed (keepsRoster)
 	resumed     bool          // waiting for the expected players (HandoverWait)
 	awaitUntil  time.Duration // 0: not yet set
 	historyFrom uint32        // the oldest master turn a resuming player can be sent

@@ -432,6 +432,7 @@ func (r *Room) reset() {
 	r.state, r.child = wire.StateSetup, wire.ChildIterating
 	r.end, r.final, r.endSeen, r.ending = 0, 0, false, false
 	r.rematch.held = false
+	r.gaveAway = false // a new lobby here, of its own
 	r.setup = r.setup.Options()
 	for i := range r.slots {
 		s := &r.slots[i]
