@@ -11,8 +11,9 @@ import (
 // master turn. A player that had not yet received the game's last turns
 // would then never reach the end: its game would stay "playing" on a room
 // that plays nothing. So the room holds such a Ready until every member
-// that plays or watches the game has acknowledged the last master turn, or
-// for SilenceTimeout at most (a member that acknowledges nothing for that
+// that plays or watches the game has acknowledged the last master turn (and,
+// while a player who may come back is away, sent the world at the end it
+// was asked for: rematchWaits), or for SilenceTimeout at most (a member that acknowledges nothing for that
 // long is not waited for: it gets its turns again if it comes back, as any
 // late member does).
 type rematchHold struct {
@@ -40,12 +41,12 @@ func (r *Room) endOutstanding() bool {
 // would otherwise say goodbye to the others a few turns before their end,
 // and they would have played the game without finishing it.
 func (r *Room) EndUndelivered() bool {
-	if r.state != wire.StateFinished {
-		return false
-	}
-	if r.endOutstanding() {
-		return true
-	}
+	return r.state == wire.StateFinished && (r.endOutstanding() || r.finalAwaited())
+}
+
+// finalAwaited reports whether a connected player of the finished game has
+// not yet sent the world at its end it was asked for (final.go).
+func (r *Room) finalAwaited() bool {
 	if !r.finalHeld() {
 		return false
 	}
@@ -57,10 +58,31 @@ func (r *Room) EndUndelivered() bool {
 	return false
 }
 
+// awayMayReturn reports whether a player of the finished game is away,
+// not connected, with its seat kept for its token (keepReturning would keep it for the
+// rematch's lobby).
+func (r *Room) awayMayReturn() bool {
+	for i := range r.slots {
+		s := &r.slots[i]
+		if s.life.away() && !s.life.dropping() && (s.m == nil || !s.m.connected) {
+			return true
+		}
+	}
+	return false
+}
+
+// rematchWaits reports whether a rematch must wait: a player lacks some of
+// the game's master turns, or, while a player who may come back is away,
+// the world at the end it would read its results from is still on its
+// way (a reset would drop it, and the returning player would read none).
+func (r *Room) rematchWaits() bool {
+	return r.endOutstanding() || r.awayMayReturn() && r.finalAwaited()
+}
+
 // holdRematch reports whether member m's Ready for a rematch must wait,
 // and marks it held if so.
 func (r *Room) holdRematch(m *member) bool {
-	if !r.endOutstanding() {
+	if !r.rematchWaits() {
 		return false
 	}
 	if !r.rematch.held {
@@ -79,7 +101,7 @@ func (r *Room) tickRematch() {
 	if !r.rematch.held {
 		return
 	}
-	if r.endOutstanding() && r.now-r.rematch.from <= r.cfg.SilenceTimeout {
+	if r.rematchWaits() && r.now-r.rematch.from <= r.cfg.SilenceTimeout {
 		return
 	}
 	r.rematch.held = false
