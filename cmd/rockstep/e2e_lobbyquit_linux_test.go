@@ -11,9 +11,10 @@ import (
 
 // TestLobbyHostQuitsTwoWindows: issue 52's lobby whose host presses Quit,
 // with real processes (docs/ARCHITECTURE.md, "When the host goes away"):
-// host A (-host -listen) sets up a versus game and says a line; guest B
-// joins by address and presses Ready. Once a successor is named, A quits
-// from its lobby (the Leave the Quit button and the window's close take).
+// host A (-host -listen) sets up a versus game; guest B joins by address
+// and presses Ready. Once a successor is named, A says a line (once B is
+// in: a room sends no chat from before a player joined) and quits from
+// its lobby (the Leave the Quit button and the window's close take).
 // B is not sent to the main menu: its window carries the lobby on at
 // once, with A's setup and chat, B hosting and still ready, A gone (it
 // left by choice: no seat held), the title "Ada’s game · hosted by Bo",
@@ -29,7 +30,7 @@ func TestLobbyHostQuitsTwoWindows(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	a := startLive(ctx, t, "A", filepath.Join(t.TempDir(), "A"), "-host", "-listen", addr, "-portmap=false", "-name", "Ada", "-seed", "52",
-		"-autopilot", "setup versus 5 2; say see_you_soon; wait-successor; hold-lobby 2; quit")
+		"-autopilot", "setup versus 5 2; wait-successor; say see_you_soon; hold-lobby 2; quit")
 	b := startLive(ctx, t, "B", filepath.Join(t.TempDir(), "B"), "-name", "Bo", "-portmap=false",
 		"-autopilot", "join "+addr+"; ready; wait-chat; wait-lobby-moved; log-room; hold-lobby 2; log-room; quit")
 	defer func() {
