@@ -178,24 +178,10 @@ func runServer(o serverOptions, stderr io.Writer) int {
 		log.Error("cannot listen", "addr", o.listen, "err", err)
 		return 1
 	}
-	cfg := host.LAN()
-	cfg.Name, cfg.Log = o.name, log
-	cfg.Record = o.record != "off"
-	if o.record != "off" {
-		cfg.RecordFile = o.record
-	}
-	if o.maxRooms > 0 {
-		cfg.MaxRooms = o.maxRooms
-	}
-	cfg.Handover = o.handover
-	cfg.Room.Referee = o.referee
-	cfg.RoomKeys = keys
-	cfg.Room.Fallback = fallback
 	// With -portmap, every guest silent at once asks the router again
 	// (it may have restarted and forgotten the port); nil until started.
 	var mapper atomic.Pointer[portmap.Mapper]
-	cfg.OnGuestsSilent = func() { mapper.Load().Suspect() }
-	h := host.New(cfg)
+	h := host.New(serverHostConfig(o, log, keys, fallback, &mapper))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if o.metrics != "" {
@@ -245,6 +231,27 @@ func runServer(o serverOptions, stderr io.Writer) int {
 	}
 	log.Info("stopped")
 	return 0
+}
+
+// serverHostConfig is the rooms' configuration a server's flags o ask for:
+// its name, recording, limits, hand-over, referee, room keys and fallback
+// servers; every guest silent at once asks mapper's router again.
+func serverHostConfig(o serverOptions, log *slog.Logger, keys []string, fallback []wire.FallbackServer, mapper *atomic.Pointer[portmap.Mapper]) host.Config {
+	cfg := host.LAN()
+	cfg.Name, cfg.Log = o.name, log
+	cfg.Record = o.record != "off"
+	if o.record != "off" {
+		cfg.RecordFile = o.record
+	}
+	if o.maxRooms > 0 {
+		cfg.MaxRooms = o.maxRooms
+	}
+	cfg.Handover = o.handover
+	cfg.Room.Referee = o.referee
+	cfg.RoomKeys = keys
+	cfg.Room.Fallback = fallback
+	cfg.OnGuestsSilent = func() { mapper.Load().Suspect() }
+	return cfg
 }
 
 // roomsOpenTo says, for the log, who may create rooms: everyone, or the
