@@ -190,55 +190,7 @@ func (r *Room) compileTurn() {
 		// First, so that no other event can crowd it out.
 		mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventEnd})
 	}
-	var live uint8
-	roster := false
-	for i := range r.slots {
-		s := &r.slots[i]
-		if !s.life.inGame() {
-			continue
-		}
-		mt.Players |= 1 << i
-		switch {
-		case s.life.dropping():
-			mt.Inputs[i][0] = game.Leave
-			kind := wire.EventDrop
-			if s.life.left() {
-				kind = wire.EventLeft
-			}
-			if r.repair.out&(1<<i) != 0 {
-				kind = wire.EventStrayed // sent away for straying (repair.go)
-				r.repair.out &^= 1 << i
-			}
-			if len(mt.Events) < wire.MaxEvents {
-				mt.Events = append(mt.Events, wire.RoomEvent{Kind: kind, Slot: uint8(i)})
-			}
-			s.free() // the slot and its token are gone
-			roster = true
-			r.statusDirty = true
-			continue
-		case s.has(t) && (s.life.live() || s.life.rejoining()):
-			mt.Inputs[i] = s.in[t%clientRing].Inputs
-			live |= 1 << i
-			if s.life.rejoining() {
-				s.life.play()
-				if len(mt.Events) < wire.MaxEvents {
-					mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
-				}
-				r.statusDirty = true
-				roster = true // no longer vacant: it may be the host again
-			}
-		case s.life.away():
-			// Every engine takes the ship out of play on the ticks of this
-			// turn, and brings it back on the first turn without it.
-			for j := range mt.Inputs[i][:tm.k] {
-				mt.Inputs[i][j] = game.Away
-			}
-		}
-		s.have[t%clientRing] = false
-		if s.ack <= t {
-			s.ack = t + 1
-		}
-	}
+	live, roster := r.turnInputs(t, tm.k, mt)
 	r.adaptTiming(t, mt)
 	for _, e := range r.events {
 		if len(mt.Events) < wire.MaxEvents {
@@ -281,6 +233,61 @@ func (r *Room) compileTurn() {
 	if r.statusDirty {
 		r.broadcastStatus()
 	}
+}
+
+// turnInputs fills master turn t (of k ticks) with each slot's inputs:
+// a leaving player's Leave, a live player's inputs, an away player's
+// ship taken out of play. It returns the slots whose inputs it carries
+// (live) and whether the roster changed (a slot freed, or a player back).
+func (r *Room) turnInputs(t uint32, k uint8, mt *wire.MasterTurn) (live uint8, roster bool) {
+	for i := range r.slots {
+		s := &r.slots[i]
+		if !s.life.inGame() {
+			continue
+		}
+		mt.Players |= 1 << i
+		switch {
+		case s.life.dropping():
+			mt.Inputs[i][0] = game.Leave
+			kind := wire.EventDrop
+			if s.life.left() {
+				kind = wire.EventLeft
+			}
+			if r.repair.out&(1<<i) != 0 {
+				kind = wire.EventStrayed // sent away for straying (repair.go)
+				r.repair.out &^= 1 << i
+			}
+			if len(mt.Events) < wire.MaxEvents {
+				mt.Events = append(mt.Events, wire.RoomEvent{Kind: kind, Slot: uint8(i)})
+			}
+			s.free() // the slot and its token are gone
+			roster = true
+			r.statusDirty = true
+			continue
+		case s.has(t) && (s.life.live() || s.life.rejoining()):
+			mt.Inputs[i] = s.in[t%clientRing].Inputs
+			live |= 1 << i
+			if s.life.rejoining() {
+				s.life.play()
+				if len(mt.Events) < wire.MaxEvents {
+					mt.Events = append(mt.Events, wire.RoomEvent{Kind: wire.EventJoin, Slot: uint8(i)})
+				}
+				r.statusDirty = true
+				roster = true // no longer vacant: it may be the host again
+			}
+		case s.life.away():
+			// Every engine takes the ship out of play on the ticks of this
+			// turn, and brings it back on the first turn without it.
+			for j := range mt.Inputs[i][:k] {
+				mt.Inputs[i][j] = game.Away
+			}
+		}
+		s.have[t%clientRing] = false
+		if s.ack <= t {
+			s.ack = t + 1
+		}
+	}
+	return live, roster
 }
 
 // settleChild moves between iterating and vacancy as slots empty and fill.
