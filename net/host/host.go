@@ -606,82 +606,9 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 	}
 	switch m := msg.(type) {
 	case wire.Join:
-		if cn.addr.IsValid() && !cn.joins.Take(now, joinPerS, joinBurst) {
-			h.drop(dropHostJoinRate)
-			return
-		}
-		target := m.RoomID
-		moved := target == 0 && cn.askedMove // move.go: the room it asked for
-		if moved && h.rooms[cn.moved] == nil {
-			// Its MoveGame was refused: no room here carries the game,
-			// and the default room is not it. Not hosting: the player
-			// walks on.
-			h.dropped[dropHostNoRoom]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseNotHosting})
-			return
-		}
-		if moved {
-			target = cn.moved
-		}
-		if target == 0 {
-			target = DefaultRoom
-		}
-		hr := h.rooms[target]
-		if hr == nil || !moved && !hr.admits(m.Secret) {
-			h.dropped[dropHostNoRoom]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom})
-			return
-		}
-		hr.r.Receive(now, id, frame)
-		if hr.r.HasConn(id) {
-			cn.room, cn.stray = target, false
-		}
-		h.flush(hr)
+		h.onJoin(id, cn, now, m, frame)
 	case wire.CreateRoom:
-		if cn.addr.IsValid() && !cn.creates.Take(now, createPerS, createBurst) {
-			h.drop(dropHostCreateRate)
-			return
-		}
-		if cn.pipe == nil && !h.keyAllowed(m.Key) {
-			h.refused[refusedRoomKey]++
-			h.reply(id, wire.Refuse{Reason: wire.RefuseRoomKey, Text: roomKeyText})
-			return
-		}
-		var maker netip.Prefix
-		if cn.addr.IsValid() {
-			maker = makerNet(cn.addr.Addr())
-			if rid, ok := h.askedBefore(id, cn.addr.Addr(), m); ok {
-				// The same ask from the same machine on a new connection:
-				// the answer was lost with the last one. The same room,
-				// not a second.
-				h.reply(id, wire.RoomCreated{RoomID: rid, Secret: h.rooms[rid].secret})
-				return
-			}
-		}
-		if !h.mayOpen(id, cn, maker) {
-			return
-		}
-		name := peertext.Clean(m.Name, wire.MaxName) // a client's text, shown in lobbies and LAN lists
-		if name == "" {
-			name = h.cfg.Name
-		}
-		var rid uint32
-		var secret uint64
-		if m.Unlisted {
-			var ok bool
-			if secret, ok = h.newSecret(); !ok {
-				h.refused[refusedFull]++
-				h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server could not make a secret for the room; try again"})
-				return
-			}
-			rid = h.openRoomAt(wire.SecretRoom(secret), name, m.Setup, m.Setup.Seed)
-		} else {
-			rid = h.openRoom(name, m.Setup, m.Setup.Seed)
-		}
-		h.countOpened(rid, cn, maker)
-		h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
-		h.rooms[rid].unlisted, h.rooms[rid].secret = m.Unlisted, secret
-		h.reply(id, wire.RoomCreated{RoomID: rid, Secret: secret})
+		h.onCreateRoom(id, cn, now, m)
 	case wire.MoveGame:
 		h.onMoveGame(id, cn, now, m)
 	case wire.RoomListRequest:
@@ -701,6 +628,94 @@ func (h *Host) route(id room.ConnID, frame []byte) {
 		h.dropped[dropHostNotJoined]++
 		h.onStray(id, cn, now)
 	}
+}
+
+// onJoin sends connection id's Join (cn's, in no room; frame is the
+// Join's bytes) to its room: the one it names, the default one, or the
+// one its MoveGame asked for (move.go); a missing or secret room it may
+// not see is refused as missing.
+func (h *Host) onJoin(id room.ConnID, cn *conn, now time.Duration, m wire.Join, frame []byte) {
+	if cn.addr.IsValid() && !cn.joins.Take(now, joinPerS, joinBurst) {
+		h.drop(dropHostJoinRate)
+		return
+	}
+	target := m.RoomID
+	moved := target == 0 && cn.askedMove // move.go: the room it asked for
+	if moved && h.rooms[cn.moved] == nil {
+		// Its MoveGame was refused: no room here carries the game,
+		// and the default room is not it. Not hosting: the player
+		// walks on.
+		h.dropped[dropHostNoRoom]++
+		h.reply(id, wire.Refuse{Reason: wire.RefuseNotHosting})
+		return
+	}
+	if moved {
+		target = cn.moved
+	}
+	if target == 0 {
+		target = DefaultRoom
+	}
+	hr := h.rooms[target]
+	if hr == nil || !moved && !hr.admits(m.Secret) {
+		h.dropped[dropHostNoRoom]++
+		h.reply(id, wire.Refuse{Reason: wire.RefuseNoRoom})
+		return
+	}
+	hr.r.Receive(now, id, frame)
+	if hr.r.HasConn(id) {
+		cn.room, cn.stray = target, false
+	}
+	h.flush(hr)
+}
+
+// onCreateRoom opens the room connection id (cn) asks for, within the
+// server's room keys, pace and limits; the same ask again on a new
+// connection gets the same room.
+func (h *Host) onCreateRoom(id room.ConnID, cn *conn, now time.Duration, m wire.CreateRoom) {
+	if cn.addr.IsValid() && !cn.creates.Take(now, createPerS, createBurst) {
+		h.drop(dropHostCreateRate)
+		return
+	}
+	if cn.pipe == nil && !h.keyAllowed(m.Key) {
+		h.refused[refusedRoomKey]++
+		h.reply(id, wire.Refuse{Reason: wire.RefuseRoomKey, Text: roomKeyText})
+		return
+	}
+	var maker netip.Prefix
+	if cn.addr.IsValid() {
+		maker = makerNet(cn.addr.Addr())
+		if rid, ok := h.askedBefore(id, cn.addr.Addr(), m); ok {
+			// The same ask from the same machine on a new connection:
+			// the answer was lost with the last one. The same room,
+			// not a second.
+			h.reply(id, wire.RoomCreated{RoomID: rid, Secret: h.rooms[rid].secret})
+			return
+		}
+	}
+	if !h.mayOpen(id, cn, maker) {
+		return
+	}
+	name := peertext.Clean(m.Name, wire.MaxName) // a client's text, shown in lobbies and LAN lists
+	if name == "" {
+		name = h.cfg.Name
+	}
+	var rid uint32
+	var secret uint64
+	if m.Unlisted {
+		var ok bool
+		if secret, ok = h.newSecret(); !ok {
+			h.refused[refusedFull]++
+			h.reply(id, wire.Refuse{Reason: wire.RefuseFull, Text: "the server could not make a secret for the room; try again"})
+			return
+		}
+		rid = h.openRoomAt(wire.SecretRoom(secret), name, m.Setup, m.Setup.Seed)
+	} else {
+		rid = h.openRoom(name, m.Setup, m.Setup.Seed)
+	}
+	h.countOpened(rid, cn, maker)
+	h.rooms[rid].asked, h.rooms[rid].askedBy, h.rooms[rid].askedOn = m, cn.addr.Addr(), id
+	h.rooms[rid].unlisted, h.rooms[rid].secret = m.Unlisted, secret
+	h.reply(id, wire.RoomCreated{RoomID: rid, Secret: secret})
 }
 
 // mayOpen reports whether connection id (cn, of network maker: invalid
