@@ -671,25 +671,7 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 	}
 	switch pkt[0] {
 	case kindResponse:
-		if len(plain) != challengeSize {
-			s.drop(DropMalformed, from)
-			return
-		}
-		sess.lastRecv = now
-		switch {
-		case !sess.probe.IsValid() || from != sess.probe || [challengeSize]byte(plain) != sess.challenge:
-			// A late answer, after the move or the path's end, or an
-			// answer from elsewhere than the challenge went: not proof.
-			s.drop(DropPath, from)
-		case !s.roomFor(sess, from):
-			sess.probe = netip.AddrPort{}
-			s.drop(DropPath, from)
-		default:
-			sess.probe = netip.AddrPort{}
-			s.migrate(sess, from)
-			sess.local = sess.probeLocal
-			sess.heardAt = now
-		}
+		s.pathResponse(now, sess, from, plain)
 	case kindChallenge:
 		s.drop(DropMalformed, from) // the server's to send
 	case kindPing:
@@ -712,25 +694,55 @@ func (s *Server) established(now time.Time, from netip.AddrPort, pkt []byte) {
 		sess.lastRecv = now
 		s.h.Message(ConnID(sess.conv), plain)
 	case kindData:
-		ok := sess.input(plain)
-		s.markBusy(sess)
-		if !ok {
-			s.drop(DropMalformed, from)
+		s.dataIn(now, sess, from, plain)
+	}
+}
+
+// pathResponse takes a peer's answer to the challenge sent to a new
+// address (probePath): the session moves there once it proves it.
+func (s *Server) pathResponse(now time.Time, sess *session, from netip.AddrPort, plain []byte) {
+	if len(plain) != challengeSize {
+		s.drop(DropMalformed, from)
+		return
+	}
+	sess.lastRecv = now
+	switch {
+	case !sess.probe.IsValid() || from != sess.probe || [challengeSize]byte(plain) != sess.challenge:
+		// A late answer, after the move or the path's end, or an
+		// answer from elsewhere than the challenge went: not proof.
+		s.drop(DropPath, from)
+	case !s.roomFor(sess, from):
+		sess.probe = netip.AddrPort{}
+		s.drop(DropPath, from)
+	default:
+		sess.probe = netip.AddrPort{}
+		s.migrate(sess, from)
+		sess.local = sess.probeLocal
+		sess.heardAt = now
+	}
+}
+
+// dataIn feeds a Data datagram's segments to the session's KCP and hands
+// the handler every frame they complete.
+func (s *Server) dataIn(now time.Time, sess *session, from netip.AddrPort, plain []byte) {
+	ok := sess.input(plain)
+	s.markBusy(sess)
+	if !ok {
+		s.drop(DropMalformed, from)
+		return
+	}
+	sess.lastRecv = now
+	for !sess.closing {
+		n, err := sess.recv(s.rbuf)
+		if err != nil {
+			s.drop(DropOversize, from)
+			s.end(sess, &CloseError{Reason: CloseProtocol}, true)
 			return
 		}
-		sess.lastRecv = now
-		for !sess.closing {
-			n, err := sess.recv(s.rbuf)
-			if err != nil {
-				s.drop(DropOversize, from)
-				s.end(sess, &CloseError{Reason: CloseProtocol}, true)
-				return
-			}
-			if n == 0 {
-				return
-			}
-			s.h.Message(ConnID(sess.conv), s.rbuf[:n])
+		if n == 0 {
+			return
 		}
+		s.h.Message(ConnID(sess.conv), s.rbuf[:n])
 	}
 }
 
