@@ -131,17 +131,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.DigestRequest:
 		s.onDigestRequest(m.Turn)
 	case wire.DesyncReport:
-		if s.room.desync == nil {
-			rep := m
-			s.room.desync = &rep
-			if s.repair.rewound {
-				// The split came back after a rewind: the engine is
-				// blamed only if this machine cannot repeat its own turns.
-				ok, _ := s.SelfCheck()
-				s.repair.selfFault = !ok
-			}
-			s.emit(Event{Kind: EvDesync, Turn: m.Turn})
-		}
+		s.onDesyncReport(m)
 	case wire.RoomStatus:
 		s.heardNow()
 		s.onStatus(m)
@@ -152,18 +142,7 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 	case wire.Pong:
 		s.meter.pong(s.now, m)
 	case wire.Leave:
-		if (m.Reason == wire.LeaveHandover || m.Reason == wire.LeaveYield) && (s.phase == Playing && !s.game.ended || s.CatchingUp()) && len(s.hand.list.List) > 0 {
-			// The host is going and the game goes on with a successor
-			// (one still catching up from a snapshot goes too: Migrate).
-			s.hand.asked, s.hand.yield = true, m.Reason == wire.LeaveYield
-			s.emit(Event{Kind: EvHandover, Text: m.Text})
-			return
-		}
-		if m.Reason == wire.LeaveHandover && s.lobbyHandedOver() {
-			return // lobbyhandover.go
-		}
-		s.phase, s.room.leave = Left, m
-		s.emit(Event{Kind: EvLeft, Text: m.Text})
+		s.onLeave(m)
 	case wire.Repair:
 		s.onRepair(m)
 	case wire.Successors:
@@ -172,6 +151,41 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		}
 	default:
 		s.stats.MalformedIn++
+	}
+}
+
+// onLeave takes the room's Leave: the host going with a successor to
+// follow (the game, or the lobby: lobbyhandover.go), or this player's end
+// in the room.
+func (s *Session) onLeave(m wire.Leave) {
+	if (m.Reason == wire.LeaveHandover || m.Reason == wire.LeaveYield) && (s.phase == Playing && !s.game.ended || s.CatchingUp()) && len(s.hand.list.List) > 0 {
+		// The host is going and the game goes on with a successor
+		// (one still catching up from a snapshot goes too: Migrate).
+		s.hand.asked, s.hand.yield = true, m.Reason == wire.LeaveYield
+		s.emit(Event{Kind: EvHandover, Text: m.Text})
+		return
+	}
+	if m.Reason == wire.LeaveHandover && s.lobbyHandedOver() {
+		return // lobbyhandover.go
+	}
+	s.phase, s.room.leave = Left, m
+	s.emit(Event{Kind: EvLeft, Text: m.Text})
+}
+
+// onDesyncReport takes the room's report of a split no repair mended:
+// the game stops here, the engine blamed only if this machine cannot
+// repeat its own turns.
+func (s *Session) onDesyncReport(m wire.DesyncReport) {
+	if s.room.desync == nil {
+		rep := m
+		s.room.desync = &rep
+		if s.repair.rewound {
+			// The split came back after a rewind: the engine is
+			// blamed only if this machine cannot repeat its own turns.
+			ok, _ := s.SelfCheck()
+			s.repair.selfFault = !ok
+		}
+		s.emit(Event{Kind: EvDesync, Turn: m.Turn})
 	}
 }
 
