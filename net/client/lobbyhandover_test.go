@@ -1,15 +1,12 @@
 package client
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
 
 	"rockstep/game"
 	"rockstep/internal/testwait"
-	"rockstep/net/host"
-	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
 	"rockstep/net/migrate"
 	"rockstep/net/transport"
@@ -29,33 +26,9 @@ func TestLobbySurvivesItsHost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real-socket lobby; not in -short")
 	}
-	hcfg := host.LAN()
-	hcfg.Handover = true
-	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
-	hs := hosttest.Start(t, transport.LAN(), hcfg)
-	pipe := transport.NewPipe()
-	hs.Host.Attach(pipe)
-	sess := func(name string, id byte, token [16]byte) lockstep.Config {
-		sc := lockstep.LAN()
-		sc.Name, sc.PlayerID, sc.Token = name, [16]byte{id}, token
-		return sc
-	}
-	dial := func(addr string, o Options) *Client {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
-		defer cancel()
-		c, err := Dial(ctx, addr, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
-		return c
-	}
-	ada := Attach(pipe, Options{Session: sess("Ada", 1, [16]byte{})})
-	guests := []*Client{
-		dial(hs.Addr(), Options{Session: sess("Bob", 2, [16]byte{}), Standby: true, StandbyAddr: "127.0.0.1:0"}),
-		dial(hs.Addr(), Options{Session: sess("Cy", 3, [16]byte{}), Standby: true, StandbyAddr: "127.0.0.1:0"}),
-	}
+	hs, pipe := handoverHost(t, game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1})
+	ada := Attach(pipe, Options{Session: lobbySession("Ada", 1, [16]byte{})})
+	guests := []*Client{dialLobby(t, hs.Addr(), standbyGuest("Bob", 2)), dialLobby(t, hs.Addr(), standbyGuest("Cy", 3))}
 	bob, cy := guests[0], guests[1]
 	players := []*Client{ada, bob, cy}
 	wait := func(what string, cond func() bool) {
@@ -158,10 +131,10 @@ func TestLobbySurvivesItsHost(t *testing.T) {
 	// Ada's program starts again and she presses Rejoin: her token, to the
 	// successor's standby port, trusting the key the list named.
 	succ := list.List[0]
-	o := Options{Session: sess("Ada", 1, adaToken)}
+	o := Options{Session: lobbySession("Ada", 1, adaToken)}
 	o.Transport = transport.LAN()
 	o.Transport.HostFingerprint = fmt.Sprintf("%x", succ.Key[:])
-	back := dial(succ.Addr.String(), o)
+	back := dialLobby(t, succ.Addr.String(), o)
 	players = append(players, back)
 	wait("Ada back in her seat, a guest of the successor's lobby", func() bool {
 		return all([]*Client{back, first, other}, func(s *lockstep.Session) bool {

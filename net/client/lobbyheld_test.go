@@ -1,14 +1,11 @@
 package client
 
 import (
-	"context"
 	"testing"
 
+	"rockstep/game"
 	"rockstep/internal/testwait"
-	"rockstep/net/host"
-	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
-	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
 
@@ -23,29 +20,9 @@ func TestLobbyStartsWithoutTheCrashedHost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real-socket lobby; not in -short")
 	}
-	hcfg := host.LAN()
-	hcfg.Handover = true
-	hs := hosttest.Start(t, transport.LAN(), hcfg)
-	pipe := transport.NewPipe()
-	hs.Host.Attach(pipe)
-	sess := func(name string, id byte) lockstep.Config {
-		sc := lockstep.LAN()
-		sc.Name, sc.PlayerID = name, [16]byte{id}
-		return sc
-	}
-	dial := func(name string, id byte) *Client {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
-		defer cancel()
-		c, err := Dial(ctx, hs.Addr(), Options{Session: sess(name, id), Standby: true, StandbyAddr: "127.0.0.1:0"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
-		return c
-	}
-	ada := Attach(pipe, Options{Session: sess("Ada", 1)})
-	guests := []*Client{dial("Bob", 2), dial("Cy", 3)}
+	hs, pipe := handoverHost(t, game.Setup{})
+	ada := Attach(pipe, Options{Session: lobbySession("Ada", 1, [16]byte{})})
+	guests := []*Client{dialLobby(t, hs.Addr(), standbyGuest("Bob", 2)), dialLobby(t, hs.Addr(), standbyGuest("Cy", 3))}
 	wait := func(what string, cond func() bool) {
 		t.Helper()
 		if !testwait.Until(migrationPatience, cond) {

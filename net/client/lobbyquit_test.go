@@ -1,7 +1,6 @@
 package client
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -28,30 +27,9 @@ func TestLobbyHostQuits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real-socket lobby; not in -short")
 	}
-	hcfg := host.LAN()
-	hcfg.Handover = true
-	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
-	hs := hosttest.Start(t, transport.LAN(), hcfg)
-	pipe := transport.NewPipe()
-	hs.Host.Attach(pipe)
-	sess := func(name string, id byte) lockstep.Config {
-		sc := lockstep.LAN()
-		sc.Name, sc.PlayerID = name, [16]byte{id}
-		return sc
-	}
-	dial := func(name string, id byte) *Client {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
-		defer cancel()
-		c, err := Dial(ctx, hs.Addr(), Options{Session: sess(name, id), Standby: true, StandbyAddr: "127.0.0.1:0"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(c.Close)
-		return c
-	}
-	ada := AttachOwner(hs.Host, pipe, Options{Session: sess("Ada", 1)})
-	bob, cy := dial("Bob", 2), dial("Cy", 3)
+	hs, pipe := handoverHost(t, game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1})
+	ada := AttachOwner(hs.Host, pipe, Options{Session: lobbySession("Ada", 1, [16]byte{})})
+	bob, cy := dialLobby(t, hs.Addr(), standbyGuest("Bob", 2)), dialLobby(t, hs.Addr(), standbyGuest("Cy", 3))
 	guests := []*Client{bob, cy}
 	players := []*Client{ada, bob, cy}
 	wait := func(what string, cond func() bool) {
