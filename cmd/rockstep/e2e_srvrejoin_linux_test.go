@@ -61,8 +61,12 @@ func TestServerRoomRejoinTwoWindows(t *testing.T) {
 	roomID, code := moved[1], codes[len(codes)-1][1] // the server room's code, shown after the move
 	t.Logf("%s; invite code %s", moved[0], code)
 
+	// B reads its roster a second after the news that A is back: the news
+	// comes in the turn's datagram at once, the roster that makes A the
+	// host again in a reliable frame at the transport's next flush (the
+	// screens agree within a round trip, not within a frame).
 	b := startLive(ctx, t, "B", filepath.Join(t.TempDir(), "B"), "-name", "Bo",
-		"-autopilot", "join "+code+"; ready; wait-back; log-host; fly 2400; play-to-end; quit")
+		"-autopilot", "join "+code+"; ready; wait-back; linger 1; log-host; fly 2400; play-to-end; quit")
 	all = append(all, b)
 	waitLogged(t, a1, "autopilot: fly 400 done", all...)
 	if err := a1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
