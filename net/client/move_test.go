@@ -72,20 +72,7 @@ func TestGameMovesToTheServer(t *testing.T) {
 	if got := MovedText("Friday night"); !strings.Contains(got, "moved to the server Friday night") {
 		t.Errorf("MovedText = %q", got)
 	}
-	var at uint32
-	m.guests[0].Do(func(s *lockstep.Session) { at, _ = s.ExecutedTurns() })
-	m.wait("the three to play on together on the server", func() bool {
-		return all(m.guests, func(s *lockstep.Session) bool {
-			turn, _ := s.ExecutedTurns()
-			vacant := s.RoomStatus().Vacant
-			for _, cand := range m.list.List {
-				if vacant&(1<<cand.Slot) != 0 {
-					return false
-				}
-			}
-			return s.Phase() == lockstep.Playing && turn > at+60
-		})
-	})
+	m.playOnTogether("the three to play on together on the server", m.guests[0], 60)
 	for _, g := range m.guests {
 		g.Do(func(s *lockstep.Session) {
 			if s.IsHost() {

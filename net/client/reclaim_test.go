@@ -144,6 +144,26 @@ func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
 	return m
 }
 
+// playOnTogether waits until every guest plays, turns past where from
+// was, with none of the successors listed as vacant.
+func (m *migrationGame) playOnTogether(what string, from *Client, turns uint32) {
+	m.t.Helper()
+	var at uint32
+	from.Do(func(s *lockstep.Session) { at, _ = s.ExecutedTurns() })
+	m.wait(what, func() bool {
+		return all(m.guests, func(s *lockstep.Session) bool {
+			turn, _ := s.ExecutedTurns()
+			vacant := s.RoomStatus().Vacant
+			for _, cand := range m.list.List {
+				if vacant&(1<<cand.Slot) != 0 {
+					return false
+				}
+			}
+			return s.Phase() == lockstep.Playing && turn > at+turns
+		})
+	})
+}
+
 // wait polls cond until it holds, and fails the test with every player's
 // state after migrationPatience.
 func (m *migrationGame) wait(what string, cond func() bool) {
@@ -187,20 +207,7 @@ func (m *migrationGame) playOnInOneRoom(since time.Time, what string) {
 		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing && !s.Migrating() })
 	})
 	m.t.Logf("one room, the first successor's, %v after %s", time.Since(since).Round(time.Millisecond), what)
-	var at uint32
-	first.Do(func(s *lockstep.Session) { at, _ = s.ExecutedTurns() })
-	m.wait("the three to play on together", func() bool {
-		return all(m.guests, func(s *lockstep.Session) bool {
-			turn, _ := s.ExecutedTurns()
-			vacant := s.RoomStatus().Vacant
-			for _, cand := range m.list.List {
-				if vacant&(1<<cand.Slot) != 0 {
-					return false
-				}
-			}
-			return s.Phase() == lockstep.Playing && turn > at+30
-		})
-	})
+	m.playOnTogether("the three to play on together", first, 30)
 	first.Do(func(s *lockstep.Session) { s.EndGame() })
 	m.wait("the game's end everywhere", func() bool {
 		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
