@@ -194,6 +194,14 @@ func (m *migrationGame) killHost() {
 // moment called what) the one room was there.
 func (m *migrationGame) playOnInOneRoom(since time.Time, what string) {
 	m.t.Helper()
+	m.inOneRoom(since, what)
+	m.endTogether()
+}
+
+// inOneRoom waits until every guest plays in the first successor's room,
+// and logs how long after since (the moment called what) it was there.
+func (m *migrationGame) inOneRoom(since time.Time, what string) {
+	m.t.Helper()
 	first, firstSlot := m.guests[0], int(m.list.List[0].Slot)
 	m.wait("one room: the first successor's, with every guest in it", func() bool {
 		if !first.Hosting() {
@@ -207,7 +215,15 @@ func (m *migrationGame) playOnInOneRoom(since time.Time, what string) {
 		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Playing && !s.Migrating() })
 	})
 	m.t.Logf("one room, the first successor's, %v after %s", time.Since(since).Round(time.Millisecond), what)
-	m.playOnTogether("the three to play on together", first, 30)
+}
+
+// endTogether plays 30 more turns in the first successor's room, ends the
+// game there, and checks that every guest (m.guests, with any player
+// that came back) ended on one hash with no desync.
+func (m *migrationGame) endTogether() {
+	m.t.Helper()
+	first := m.guests[0]
+	m.playOnTogether("every player to play on together", first, 30)
 	first.Do(func(s *lockstep.Session) { s.EndGame() })
 	m.wait("the game's end everywhere", func() bool {
 		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
