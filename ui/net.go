@@ -550,6 +550,10 @@ type netView struct {
 	moves      int           // the host migrations seen (a lobby's too): the lobby says who hosts after one
 	mover      int           // the slot hosting since the last of them (migrate.OnServer: a community server)
 	server     string        // the community server the game moved to ("": none; client.Server)
+	// movedRoom is the room that server opened for the game, and
+	// movedSecret its secret (client.ServerRoom): where a Rejoin goes.
+	movedRoom   uint32
+	movedSecret uint64
 }
 
 // readNews turns the session's events into the news the play screen
@@ -672,6 +676,7 @@ func (g *netGame) read(v *netView) {
 		v.news = append(v.news, news{newsHosts, slot})
 	}
 	v.server, _ = c.Server()
+	v.movedRoom, v.movedSecret = c.ServerRoom()
 	v.moves, v.mover = g.handovers, -1
 	if g.handovers > 0 {
 		_, v.mover = c.Handovers()

@@ -351,3 +351,41 @@ func TestRejoinCountsDown(t *testing.T) {
 		t.Errorf("the button after 10 s: %q, want %q", m.rejoinLabel, want)
 	}
 }
+
+// TestKeptSessionFollowsTheGameToTheServer: when no player could carry
+// the game on and it moved to a room on a community server, the kept
+// session names the server and that room, with its secret (it is
+// unlisted: a Join without it is refused), so that a Rejoin after a crash
+// lands in the moved game, not in the server's default room. The room and
+// the secret are the client's report (client.Client.ServerRoom), as the
+// window reads it; the game moved whether this player had joined a home
+// host or a room on another server.
+func TestKeptSessionFollowsTheGameToTheServer(t *testing.T) {
+	const server = "192.0.2.50:7777"
+	for _, tc := range []struct {
+		name   string
+		before *netGame
+	}{
+		{name: "from a home host", before: &netGame{addr: "192.0.2.7:7777"}},
+		{name: "from a server room", before: &netGame{addr: "127.0.0.1:7793", server: "127.0.0.1:7793", roomID: 7, roomSecret: 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := newTestApp(t, nil)
+			app.net = tc.before
+			app.nv = netView{ok: true, phase: phasePlaying, slot: 2, token: [16]byte{7, 7}}
+			app.keepSession()
+			// The host went away; the game plays on at the server.
+			app.net.addr, app.net.handovers = server, 1
+			app.nv.server, app.nv.movedRoom, app.nv.movedSecret = "Friday night", 0x80001234, 0xfedcba9876543210
+			app.keepSession()
+			got, ok, err := loadSession(app.settingsDir, time.Now())
+			if !ok || err != nil {
+				t.Fatalf("no kept session: ok %v err %v", ok, err)
+			}
+			if got.Addr != server || got.RoomID != 0x80001234 || got.RoomSecret != 0xfedcba9876543210 || got.Slot != 2 {
+				t.Errorf("kept %s room %#x secret %#x slot %d, want %s room 0x80001234 secret 0xfedcba9876543210 slot 2",
+					got.Addr, got.RoomID, got.RoomSecret, got.Slot, server)
+			}
+		})
+	}
+}

@@ -72,14 +72,46 @@ func (c *Client) moveAsk(a migrate.Action) wire.MoveGame {
 
 // onServer is the handler of the connection to the server's room after a
 // Move: the server's answer to the MoveGame (RoomCreated) is not the
-// session's, which would count it as malformed; everything else is.
+// session's, which would count it as malformed, but the client's: it
+// names the room the game moved to and its secret (ServerRoom);
+// everything else is the session's.
 type onServer struct{ *netHandler }
 
 func (h onServer) Message(f []byte) {
 	if t, _, err := wire.Peek(f); err == nil && t == wire.TypeRoomCreated {
+		if m, err := wire.Decode(f); err == nil {
+			if rc, ok := m.(wire.RoomCreated); ok {
+				(*Client)(h.netHandler).serverRoom.Store(&serverRoom{id: rc.RoomID, secret: rc.Secret})
+			}
+		}
 		return
 	}
 	h.netHandler.Message(f)
+}
+
+// serverRoom is the room a community server opened for the moved game
+// (its RoomCreated answer to the MoveGame).
+type serverRoom struct {
+	id     uint32
+	secret uint64
+}
+
+// ServerRoom returns the room on the community server the game moved to
+// and that room's secret (it is unlisted: every Join to it must carry the
+// secret), while the game is there (Server); 0, 0 otherwise. A Rejoin
+// after a crash goes there with the player's token: this player's own
+// Joins after the move are routed to it by the MoveGame that preceded
+// them, but a fresh client, from a restarted window, has no such ask and
+// must name the room (lockstep.Config.RoomID and RoomSecret).
+func (c *Client) ServerRoom() (id uint32, secret uint64) {
+	if _, ok := c.Server(); !ok {
+		return 0, 0
+	}
+	r := c.serverRoom.Load()
+	if r == nil {
+		return 0, 0
+	}
+	return r.id, r.secret
 }
 
 // Server returns the community server the game moved to, by its name (its
