@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"rockstep/net/lockstep"
 	"rockstep/net/migrate"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
@@ -48,11 +49,15 @@ func (c *Client) moveToServer(ctx context.Context, a migrate.Action) (*transport
 	return tc, nil
 }
 
-// moveAsk is the MoveGame of this player's game; c.mu is held.
+// moveAsk is the MoveGame of this player's game, or of its lobby; c.mu
+// is held.
 func (c *Client) moveAsk(a migrate.Action) wire.MoveGame {
 	mg := wire.MoveGame{Key: a.Key, State: c.s.SetupState()}
 	mg.State.RoomID = 0
 	st, ok := c.s.State()
+	if lst, inLobby := c.s.LobbyState(); !ok && inLobby {
+		return lobbyMoveAsk(a, lst)
+	}
 	if !ok {
 		mg.Tokens = c.s.Successors().Tokens // with Present zero the server only finds the room
 		return mg
@@ -67,6 +72,28 @@ func (c *Client) moveAsk(a migrate.Action) wire.MoveGame {
 	mg.Names, mg.Tokens, mg.Present, mg.Expected = st.Names, st.Successors.Tokens, present, a.Expected&present
 	mg.Next, mg.K, mg.Delay = st.Next, st.K, st.Delay
 	mg.PendingAt, mg.PendingK, mg.PendingDelay = st.PendingAt, st.PendingK, st.PendingDelay
+	return mg
+}
+
+// lobbyMoveAsk is the MoveGame of a lobby: its setup, its roster with the
+// ready marks as the players pressed them, and the seats' token hashes;
+// no turn and no timing (K zero: no game runs), which makes the server's
+// room a resumed lobby (net/host, move.go). A server from before lobbies
+// moved refuses it as no game (the player walks on, as before).
+func lobbyMoveAsk(a migrate.Action, st lockstep.LobbyState) wire.MoveGame {
+	mg := wire.MoveGame{Key: a.Key, State: st.Setup, Tokens: st.Successors.Tokens}
+	mg.State.RoomID = 0
+	for _, p := range st.Setup.Players {
+		if int(p.Slot) < len(mg.Names) {
+			mg.Names[p.Slot] = p.Name
+		}
+	}
+	for i, t := range mg.Tokens {
+		if t != ([16]byte{}) {
+			mg.Present |= 1 << i
+		}
+	}
+	mg.Expected = a.Expected & mg.Present
 	return mg
 }
 
