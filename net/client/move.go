@@ -76,7 +76,8 @@ func (c *Client) moveAsk(a migrate.Action) wire.MoveGame {
 }
 
 // lobbyMoveAsk is the MoveGame of a lobby: its setup, its roster with the
-// ready marks as the players pressed them, and the seats' token hashes;
+// ready marks as the players pressed them, the seats' token hashes and
+// its last chat lines;
 // no turn and no timing (K zero: no game runs), which makes the server's
 // room a resumed lobby (net/host, move.go). A server from before lobbies
 // moved refuses it as no game (the player walks on, as before).
@@ -94,6 +95,16 @@ func lobbyMoveAsk(a migrate.Action, st lockstep.LobbyState) wire.MoveGame {
 		}
 	}
 	mg.Expected = a.Expected & mg.Present
+	// The last lines, as many as fit one frame (a line is up to
+	// wire.MaxChat bytes, a frame wire.MaxFrame): for a player who comes
+	// back on a new program.
+	mg.Chat = st.Chat[max(len(st.Chat)-wire.MaxMoveChat, 0):]
+	for len(mg.Chat) > 0 {
+		if _, err := wire.Append(nil, mg); err == nil {
+			break
+		}
+		mg.Chat = mg.Chat[1:]
+	}
 	return mg
 }
 

@@ -20,8 +20,10 @@ import (
 // setup, Bob presses Ready, Cy says a chat line; then Ada's machine dies.
 // The three meet in one room on the server, a lobby with the setup, Bob
 // ready and the others not (as they pressed), Cy's line in every chat,
-// Ada's seat held, and each is told where the lobby went. They press
-// Ready, the room's stand-in host starts, and the game ends on one hash.
+// Ada's seat held, and each is told where the lobby went. Ada comes back
+// on a new program with her token to the room the others report, and
+// reads the lobby's chat there. They press Ready, the room's stand-in
+// host starts, and the game ends on one hash.
 // (Before, a lobby was not moved to a server: it ended for everyone.)
 func TestLobbyMovesToTheServer(t *testing.T) {
 	if testing.Short() {
@@ -75,6 +77,8 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 		})
 	})
 
+	var adaToken [16]byte
+	ada.Do(func(s *lockstep.Session) { adaToken = s.Token() })
 	hs.Transport.Abandon() // Ada's machine dies in the lobby
 	ada.Abandon()
 	m.wait("the three in one lobby on the server", func() bool {
@@ -114,28 +118,44 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 		})
 	}
 
-	for _, g := range guests {
+	// Ada's program starts again and she presses Rejoin: her token, to
+	// the server's room the others report (as her window's session.json
+	// would keep it).
+	id, secret := bob.ServerRoom()
+	sc := lobbySession("Ada", 1, adaToken)
+	sc.RoomID, sc.RoomSecret = id, secret
+	back := dialLobby(t, server, Options{Session: sc, Input: func(uint32) game.Input { return game.Up }})
+	m.players = append(m.players, back)
+	m.wait("Ada back in her seat in the server's lobby, with its chat", func() bool {
+		in := false
+		back.Do(func(s *lockstep.Session) {
+			in = s.Phase() == lockstep.Lobby && s.Slot() == 0 && s.SetupState().RoomID == id && hasLine(s, "see you on the server")
+		})
+		return in
+	})
+	m.guests = append(guests, back)
+	for _, g := range m.guests {
 		g.Do(func(s *lockstep.Session) { s.SetReady(true) })
 	}
-	m.wait("the three ready, and one of them hosting the server's lobby", func() bool {
+	m.wait("the four ready, and one of them hosting the server's lobby", func() bool {
 		hosts := 0
-		ok := all(guests, func(s *lockstep.Session) bool {
+		ok := all(m.guests, func(s *lockstep.Session) bool {
 			if s.IsHost() {
 				hosts++
 			}
-			return readyAsPressed(s, "Bob", "Cy", "Dee")
+			return readyAsPressed(s, "Ada", "Bob", "Cy", "Dee")
 		})
 		return ok && hosts == 1
 	})
-	for _, g := range guests {
+	for _, g := range m.guests {
 		g.Do(func(s *lockstep.Session) {
 			if s.IsHost() {
 				s.RequestStart()
 			}
 		})
 	}
-	m.wait("the game running on the server for the three", func() bool {
-		return all(guests, func(s *lockstep.Session) bool {
+	m.wait("the game running on the server for the four", func() bool {
+		return all(m.guests, func(s *lockstep.Session) bool {
 			turn, _ := s.ExecutedTurns()
 			return s.Phase() == lockstep.Playing && turn > 60
 		})

@@ -143,7 +143,8 @@ const (
 
 // lobbyHandoverOfMove is what the server's room needs to carry a moved
 // lobby on (room.ResumeLobby): its setup, its roster with the ready marks
-// as the players pressed them, and a seat held for each token. Nobody
+// as the players pressed them, a seat held for each token, and its last
+// chat lines for a player who comes back on a new program. Nobody
 // hosts it (Host: no slot): the lowest seat whose player is there stands
 // in, as in the server's room of a moved game.
 func lobbyHandoverOfMove(m wire.MoveGame) room.LobbyHandover {
@@ -159,9 +160,14 @@ func lobbyHandoverOfMove(m wire.MoveGame) room.LobbyHandover {
 			tokens[i] = m.Tokens[i]
 		}
 	}
+	chat := make([]wire.Chat, 0, len(m.Chat))
+	for _, c := range m.Chat {
+		c.Text = peertext.Clean(c.Text, wire.MaxChat) // a client's text, shown in every lobby
+		chat = append(chat, c)
+	}
 	return room.LobbyHandover{
 		Game: m.State.Game, Revision: m.State.Revision, Setup: m.State.Setup, MaxSlots: m.State.MaxSlots,
-		Roster: roster, Tokens: tokens, Host: wire.SpectatorSlot,
+		Roster: roster, Tokens: tokens, Chat: chat, Host: wire.SpectatorSlot,
 	}
 }
 

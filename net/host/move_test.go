@@ -151,7 +151,8 @@ func TestMoveGameLimits(t *testing.T) {
 // joins it with its token (its resuming Join on the same connection) has
 // its seat back in the lobby; nobody owns the room, so the lowest seat
 // whose player is there hosts it, not the seat held for the crashed host.
-// A lobby's ask with a turn or timing is no lobby and no game: refused.
+// A player back on a new program reads the lobby's chat there. A lobby's
+// ask with a turn or timing is no lobby and no game: refused.
 func TestMoveLobby(t *testing.T) {
 	hs := serve(t, host.LAN())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -163,6 +164,7 @@ func TestMoveLobby(t *testing.T) {
 			Players: []wire.Player{{Slot: 0, ID: [16]byte{1}, Name: "Ada", Host: true}, {Slot: 1, ID: [16]byte{2}, Name: "Bea", Ready: true}, {Slot: 2, ID: [16]byte{3}, Name: "Cy"}}},
 		Names:   [game.MaxPlayers]string{"Ada", "Bea", "Cy"},
 		Present: 0b111, Expected: 0b110,
+		Chat: []wire.Chat{{From: 2, Text: "see you on the server"}},
 	}
 	for i, tok := range tokens {
 		ask.Tokens[i] = room.TokenHash(tok)
@@ -194,6 +196,22 @@ func TestMoveLobby(t *testing.T) {
 		if p.Ready != want.Ready || p.Host != want.Host || p.Connected != want.Connected {
 			t.Errorf("%s in the moved lobby: ready %v host %v connected %v; want %v %v %v", p.Name, p.Ready, p.Host, p.Connected, want.Ready, want.Host, want.Connected)
 		}
+	}
+
+	// Bea comes back on a new program (a plain Join with her token, no
+	// chat of her own): the lobby's lines are sent to her.
+	bea := sendFrames(t, ctx, hs.Addr(), ask, wire.Join{PlayerID: [16]byte{2}, Name: "Bea", Token: tokens[1]})
+	if !testwait.Until(time.Minute, func() bool {
+		bea.mu.Lock()
+		defer bea.mu.Unlock()
+		for _, m := range bea.msgs {
+			if c, ok := m.(wire.Chat); ok && c == ask.Chat[0] {
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Errorf("waited a minute for the moved lobby's chat at Bea's Rejoin: %+v", bea.msgs)
 	}
 
 	timed := ask
