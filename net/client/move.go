@@ -77,10 +77,10 @@ func (c *Client) moveAsk(a migrate.Action) wire.MoveGame {
 
 // lobbyMoveAsk is the MoveGame of a lobby: its setup, its roster with the
 // ready marks as the players pressed them, the seats' token hashes and
-// its last chat lines;
-// no turn and no timing (K zero: no game runs), which makes the server's
-// room a resumed lobby (net/host, move.go). A server from before lobbies
-// moved refuses it as no game (the player walks on, as before).
+// its last chat lines; no turn and no timing (K zero: no game runs),
+// which makes the server's room a resumed lobby (net/host, move.go). A
+// server from before lobbies moved refuses it as no game (the player
+// walks on, as before).
 func lobbyMoveAsk(a migrate.Action, st lockstep.LobbyState) wire.MoveGame {
 	mg := wire.MoveGame{Key: a.Key, State: st.Setup, Tokens: st.Successors.Tokens}
 	mg.State.RoomID = 0
