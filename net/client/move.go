@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -150,6 +151,32 @@ func (c *Client) ServerRoom() (id uint32, secret uint64) {
 		return 0, 0
 	}
 	return r.id, r.secret
+}
+
+// ErrNoMovedGame matches RejoinMoved's error when the server holds no room
+// for the game's move key: the game has not moved there (yet: its players
+// go a few seconds after the host went away), went elsewhere, or ended.
+var ErrNoMovedGame = errors.New("the game is not on that server")
+
+// RejoinMoved connects to the community server at addr, finds the room its
+// game moved to by the game's move key (migrate.MoveKey: a MoveGame that
+// describes no game only finds the room the players opened), and joins it
+// as opt.Session says, with its token: a player whose machine died before
+// the move (the host, whose death moved the game) comes back to the game
+// it never saw move, whose room's id and secret it was never told. It
+// returns the running session and the room's id (its secret is then
+// RoomSecret). opt.Session.RoomID is ignored.
+func RejoinMoved(ctx context.Context, addr string, key [16]byte, opt Options) (*Client, uint32, error) {
+	frame, err := wire.Append(nil, wire.MoveGame{Key: key})
+	if err != nil {
+		return nil, 0, fmt.Errorf("rejoin the moved game: %w", err)
+	}
+	c, id, err := askRoom(ctx, []string{addr}, frame, "rejoin the moved game", opt)
+	var refused *RoomRefusedError
+	if errors.As(err, &refused) && refused.Reason == wire.RefuseNoRoom {
+		return nil, 0, fmt.Errorf("rejoin the moved game at %s: %w", addr, ErrNoMovedGame)
+	}
+	return c, id, err
 }
 
 // Server returns the community server the game moved to, by its name (its

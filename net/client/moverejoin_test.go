@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"rockstep/net/host"
 	"rockstep/net/host/hosttest"
 	"rockstep/net/lockstep"
+	"rockstep/net/migrate"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -139,4 +141,53 @@ func endOnOneHash(t *testing.T, m *migrationGame) {
 			}
 		})
 	}
+}
+
+// TestHostRejoinsTheMovedGame: the host whose machine died (which moved
+// the game to the server: no player could carry it on) comes back on a
+// new program. It never saw the move, nor the room's id and secret; it
+// finds the room by the game's move key, which its window can make from
+// the successor list it last read (RejoinMoved), and is back in its slot
+// of the same game, which the four end on one hash. A key of no game
+// moved there finds nothing, in words (ErrNoMovedGame).
+func TestHostRejoinsTheMovedGame(t *testing.T) {
+	m, server := movedToServer(t)
+	var (
+		token [16]byte
+		slot  int
+		list  wire.Successors
+	)
+	m.players[0].Do(func(s *lockstep.Session) { token, slot, list = s.Token(), s.Slot(), s.Successors() })
+	var inID uint32
+	m.guests[0].Do(func(s *lockstep.Session) { inID = s.SetupState().RoomID })
+	sc := lockstep.LAN()
+	sc.Name, sc.PlayerID, sc.Predict, sc.Token = "p0", [16]byte{1}, true, token
+	opt := Options{Session: sc, Input: func(uint32) game.Input { return game.Up }}
+
+	ctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
+	defer cancel()
+	if c, _, err := RejoinMoved(ctx, server, [16]byte{0xee}, opt); !errors.Is(err, ErrNoMovedGame) {
+		if c != nil {
+			c.Close()
+		}
+		t.Fatalf("RejoinMoved with a key of no moved game: %v, want %v", err, ErrNoMovedGame)
+	}
+	back, id, err := RejoinMoved(ctx, server, migrate.MoveKey(list), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(back.Close)
+	if id != inID || back.RoomSecret() == 0 {
+		t.Errorf("RejoinMoved found room %d (secret %x), the guests play in %d", id, back.RoomSecret(), inID)
+	}
+	m.guests = append(m.guests, back)
+	m.wait("the host back in the moved game, in its slot", func() bool {
+		in := false
+		back.Do(func(s *lockstep.Session) {
+			in = s.Phase() == lockstep.Playing && s.Slot() == slot && s.SetupState().RoomID == id
+		})
+		return in
+	})
+	m.playOnTogether("the four to play on together on the server", m.guests[0], 60)
+	endOnOneHash(t, m)
 }
