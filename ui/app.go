@@ -599,6 +599,9 @@ func (a *App) carry(effs []effect) error {
 					cfg.room, e.room = a.saved.RoomID, a.saved.RoomID
 					cfg.secret, e.secret = a.saved.RoomSecret, a.saved.RoomSecret
 				}
+				if k, ok := a.saved.moveKey(); ok && e.addr == a.saved.Addr {
+					cfg.moveKey = k // the game moved to this server after we crashed: found by its key
+				}
 			}
 			a.setNet(dial(cfg, e.addr, e.addrs...))
 			if e.room != 0 { // a room on a server: the lobby says so
@@ -705,18 +708,25 @@ func (a *App) keepSession() {
 		return
 	}
 	addr, key, gameID := rejoinAt(a.net.addr, nv.hostFingerprint(), a.joinedID, nv.roomHere, nv.slot, nv.succ)
+	moveKey := ""
+	if nv.roomHere {
+		if srv, fp, mk, ok := rejoinOnServer(nv.slot, nv.succ); ok {
+			// Our crash moves the game to a server: the Rejoin finds it there.
+			addr, key, gameID, moveKey = srv, fp, "", hex.EncodeToString(mk[:])
+		}
+	}
 	inLobby := lobbySeatKept(nv)
 	playing := (nv.phase == phasePlaying || inLobby) && nv.slot >= 0 && nv.token != ([16]byte{}) && !nv.ended
 	roomID, secret := a.keptRoom(nv)
 	switch {
-	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key || a.saved.Lobby != inLobby || a.saved.RoomID != roomID):
+	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key || a.saved.Lobby != inLobby || a.saved.RoomID != roomID || a.saved.MoveKey != moveKey):
 		// A new game, or the game moved: to a successor (host migration),
 		// to a community server's room, or, where the room is ours, its
-		// first successor changed.
+		// first successor changed (or none is left but a server).
 		now := time.Now()
 		sv := savedSession{Addr: addr, Key: key, GameID: gameID, Room: nv.setup.Name, Slot: nv.slot,
 			Token: hex.EncodeToString(nv.token[:]), Saved: now, Seen: now, Lobby: inLobby,
-			RoomID: roomID, RoomSecret: secret}
+			RoomID: roomID, RoomSecret: secret, MoveKey: moveKey}
 		if err := saveSession(a.settingsDir, sv); err != nil {
 			log.Printf("rockstep: %v", err)
 		}

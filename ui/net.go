@@ -55,6 +55,10 @@ type netConfig struct {
 	// token, if set, reclaims a slot in a running game: the player comes
 	// back after a crash.
 	token [16]byte
+	// moveKey, if set, finds the room on the server dialled that the game
+	// moved to (client.RejoinMoved): a Rejoin of a player whose machine
+	// died before the move, which never learnt that room's id.
+	moveKey [16]byte
 	// portmap asks the router to open the port of a room this player
 	// hosts (or takes over) to the internet: the setting, unless
 	// -portmap=false.
@@ -197,14 +201,34 @@ func dial(cfg netConfig, addr string, anyOf ...string) *netGame {
 		defer cancel()
 		var c *client.Client
 		var err error
-		if len(anyOf) > 0 {
+		switch {
+		case cfg.moveKey != ([16]byte{}):
+			g.rejoinMoved(ctx, addr)
+			return
+		case len(anyOf) > 0:
 			c, err = client.DialAny(ctx, anyOf, cfg.guestOptions())
-		} else {
+		default:
 			c, err = client.Dial(ctx, addr, cfg.guestOptions())
 		}
 		g.dialled(c, err, 0)
 	}()
 	return g
+}
+
+// rejoinMoved joins the room on the server at addr that the game moved
+// to, found by its move key (client.RejoinMoved), as a room on a server:
+// the lobby says so, and the kept session names it.
+func (g *netGame) rejoinMoved(ctx context.Context, addr string) {
+	c, id, err := client.RejoinMoved(ctx, addr, g.cfg.moveKey, g.cfg.guestOptions())
+	if err != nil {
+		log.Printf("rockstep: cannot rejoin the game on the server %s: %v", addr, err)
+	}
+	g.dialled(c, err, id)
+	if c != nil {
+		g.mu.Lock()
+		g.server, g.roomSecret = addr, c.RoomSecret()
+		g.mu.Unlock()
+	}
 }
 
 // dialled takes what a dial (or a room opened on a server, roomID) gave:
