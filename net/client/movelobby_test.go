@@ -29,35 +29,9 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real-socket lobby and game; not in -short")
 	}
-	srv := hosttest.Start(t, transport.LAN(), host.LAN())
-	server := srv.Addr()
-	hcfg := host.LAN()
-	hcfg.Handover = true
-	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
-	hcfg.Room.Fallback = []wire.FallbackServer{{Name: "Friday night", Addr: server}}
-	hs := hosttest.Start(t, transport.LAN(), hcfg)
-	pipe := transport.NewPipe()
-	hs.Host.Attach(pipe)
-	hostAddr := hs.Addr()
-	blockDials(t, func(c *Client, addr string) bool { return addr != server && addr != hostAddr })
-
-	ada := Attach(pipe, Options{Session: lobbySession("Ada", 1, [16]byte{})})
-	var guests []*Client
-	for i, name := range []string{"Bob", "Cy", "Dee"} {
-		o := standbyGuest(name, byte(i+2))
-		o.Input = func(turn uint32) game.Input {
-			if (turn/30+uint32(i))%3 == 0 {
-				return game.Left | game.Fire
-			}
-			return game.Up
-		}
-		guests = append(guests, dialLobby(t, hostAddr, o))
-	}
+	m, server := serverLobby(t)
+	ada, guests := m.players[0], m.guests
 	bob, cy := guests[0], guests[1]
-	m := &migrationGame{t: t, players: append([]*Client{ada}, guests...), guests: guests}
-	m.wait("everyone in the lobby", func() bool {
-		return all(m.players, func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 4 })
-	})
 	setup := game.Setup{Mode: game.Versus, Lives: 7, StartWave: 4, FriendlyFire: true}
 	ada.Do(func(s *lockstep.Session) { s.ChangeSetup(setup) })
 	bob.Do(func(s *lockstep.Session) { s.SetReady(true) })
@@ -79,8 +53,7 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 
 	var adaToken [16]byte
 	ada.Do(func(s *lockstep.Session) { adaToken = s.Token() })
-	hs.Transport.Abandon() // Ada's machine dies in the lobby
-	ada.Abandon()
+	m.killHost() // Ada's machine dies in the lobby
 	m.wait("the three in one lobby on the server", func() bool {
 		room := uint32(0)
 		for i, g := range guests {
@@ -100,23 +73,7 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 		}
 		return true
 	})
-	for i, g := range guests {
-		g.Do(func(s *lockstep.Session) {
-			st := s.SetupState()
-			if st.Setup.Options() != setup.Options() {
-				t.Errorf("guest %d: setup %+v on the server, want %+v", i+1, st.Setup.Options(), setup.Options())
-			}
-			if !readyAsPressed(s, "Bob") {
-				t.Errorf("guest %d: the ready marks on the server are not as pressed (Bob only): %+v", i+1, st.Players)
-			}
-			if !slices.ContainsFunc(st.Players, func(p wire.Player) bool { return p.Name == "Ada" && !p.Connected && !p.Host }) {
-				t.Errorf("guest %d: Ada's seat is not held on the server: %+v", i+1, st.Players)
-			}
-			if !hasLine(s, "see you on the server") {
-				t.Errorf("guest %d: Cy's line is gone from the chat", i+1)
-			}
-		})
-	}
+	checkMovedLobby(t, guests, setup)
 
 	// Ada's program starts again and she presses Rejoin: her token, to
 	// the server's room the others report (as her window's session.json
@@ -161,6 +118,67 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 		})
 	})
 	endOnOneHash(t, m)
+}
+
+// serverLobby starts Ada's lobby, hosted in-process with the community
+// server "Friday night" known (started here, at the address returned),
+// and Bob, Cy and Dee in it with standby ports that nobody can reach
+// (every dial between the players fails). Ada is players[0]; the guests
+// are guests, and play the game that follows with bots' inputs.
+func serverLobby(t *testing.T) (*migrationGame, string) {
+	t.Helper()
+	srv := hosttest.Start(t, transport.LAN(), host.LAN())
+	server := srv.Addr()
+	hcfg := host.LAN()
+	hcfg.Handover = true
+	hcfg.Room.Setup = game.Setup{Mode: game.Coop, Lives: game.MaxLives, StartWave: 1}
+	hcfg.Room.Fallback = []wire.FallbackServer{{Name: "Friday night", Addr: server}}
+	hs := hosttest.Start(t, transport.LAN(), hcfg)
+	pipe := transport.NewPipe()
+	hs.Host.Attach(pipe)
+	hostAddr := hs.Addr()
+	blockDials(t, func(c *Client, addr string) bool { return addr != server && addr != hostAddr })
+
+	ada := Attach(pipe, Options{Session: lobbySession("Ada", 1, [16]byte{})})
+	var guests []*Client
+	for i, name := range []string{"Bob", "Cy", "Dee"} {
+		o := standbyGuest(name, byte(i+2))
+		o.Input = func(turn uint32) game.Input {
+			if (turn/30+uint32(i))%3 == 0 {
+				return game.Left | game.Fire
+			}
+			return game.Up
+		}
+		guests = append(guests, dialLobby(t, hostAddr, o))
+	}
+	m := &migrationGame{t: t, srv: hs.Transport, players: append([]*Client{ada}, guests...), guests: guests}
+	m.wait("everyone in the lobby", func() bool {
+		return all(m.players, func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 4 })
+	})
+	return m, server
+}
+
+// checkMovedLobby checks the lobby each of guests sees on the server: the
+// setup, Bob's ready mark alone, Ada's seat held, Cy's line in the chat.
+func checkMovedLobby(t *testing.T, guests []*Client, setup game.Setup) {
+	t.Helper()
+	for i, g := range guests {
+		g.Do(func(s *lockstep.Session) {
+			st := s.SetupState()
+			if st.Setup.Options() != setup.Options() {
+				t.Errorf("guest %d: setup %+v on the server, want %+v", i+1, st.Setup.Options(), setup.Options())
+			}
+			if !readyAsPressed(s, "Bob") {
+				t.Errorf("guest %d: the ready marks on the server are not as pressed (Bob only): %+v", i+1, st.Players)
+			}
+			if !slices.ContainsFunc(st.Players, func(p wire.Player) bool { return p.Name == "Ada" && !p.Connected && !p.Host }) {
+				t.Errorf("guest %d: Ada's seat is not held on the server: %+v", i+1, st.Players)
+			}
+			if !hasLine(s, "see you on the server") {
+				t.Errorf("guest %d: Cy's line is gone from the chat", i+1)
+			}
+		})
+	}
 }
 
 // readyAsPressed reports whether s's roster shows ready exactly the
