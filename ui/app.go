@@ -599,6 +599,9 @@ func (a *App) carry(effs []effect) error {
 					cfg.room, e.room = a.saved.RoomID, a.saved.RoomID
 					cfg.secret, e.secret = a.saved.RoomSecret, a.saved.RoomSecret
 				}
+				if k, ok := a.saved.moveKey(); ok && e.addr == a.saved.Addr {
+					cfg.moveKey = k // the game moved to this server after we crashed: found by its key
+				}
 			}
 			a.setNet(dial(cfg, e.addr, e.addrs...))
 			if e.room != 0 { // a room on a server: the lobby says so
@@ -705,21 +708,25 @@ func (a *App) keepSession() {
 		return
 	}
 	addr, key, gameID := rejoinAt(a.net.addr, nv.hostFingerprint(), a.joinedID, nv.roomHere, nv.slot, nv.succ)
+	moveKey := ""
+	if nv.roomHere {
+		if srv, fp, mk, ok := rejoinOnServer(nv.slot, nv.succ); ok {
+			// Our crash moves the game to a server: the Rejoin finds it there.
+			addr, key, gameID, moveKey = srv, fp, "", hex.EncodeToString(mk[:])
+		}
+	}
 	inLobby := lobbySeatKept(nv)
 	playing := (nv.phase == phasePlaying || inLobby) && nv.slot >= 0 && nv.token != ([16]byte{}) && !nv.ended
+	roomID, secret := a.keptRoom(nv)
 	switch {
-	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key || a.saved.Lobby != inLobby):
+	case playing && addr != "" && (nv.token != a.kept || a.saved == nil || a.saved.Addr != addr || a.saved.Key != key || a.saved.Lobby != inLobby || a.saved.RoomID != roomID || a.saved.MoveKey != moveKey):
 		// A new game, or the game moved: to a successor (host migration),
-		// or, where the room is ours, its first successor changed.
+		// to a community server's room, or, where the room is ours, its
+		// first successor changed (or none is left but a server).
 		now := time.Now()
 		sv := savedSession{Addr: addr, Key: key, GameID: gameID, Room: nv.setup.Name, Slot: nv.slot,
-			Token: hex.EncodeToString(nv.token[:]), Saved: now, Seen: now, Lobby: inLobby}
-		a.net.mu.Lock()
-		if a.net.roomID != 0 && a.net.handovers == 0 && !nv.roomHere {
-			sv.RoomID = a.net.roomID // a room on a server: a Rejoin goes to it, not the server's default room
-			sv.RoomSecret = a.net.roomSecret
-		}
-		a.net.mu.Unlock()
+			Token: hex.EncodeToString(nv.token[:]), Saved: now, Seen: now, Lobby: inLobby,
+			RoomID: roomID, RoomSecret: secret, MoveKey: moveKey}
 		if err := saveSession(a.settingsDir, sv); err != nil {
 			log.Printf("rockstep: %v", err)
 		}
@@ -741,6 +748,24 @@ func (a *App) keepSession() {
 		// last player leaves): no Rejoin will find it again.
 		a.forgetSession()
 	}
+}
+
+// keptRoom is the room on a server that a Rejoin of the kept session
+// names (a Join to a server without one goes to its default room, which
+// holds no such game), and its secret: the room a community server opened
+// when the game moved there (client.Client.ServerRoom), or the server room
+// we opened or joined while the game has not moved to a player; 0 for a
+// host's own room.
+func (a *App) keptRoom(nv *netView) (uint32, uint64) {
+	if nv.server != "" && nv.movedRoom != 0 {
+		return nv.movedRoom, nv.movedSecret
+	}
+	a.net.mu.Lock()
+	defer a.net.mu.Unlock()
+	if a.net.roomID != 0 && a.net.handovers == 0 && !nv.roomHere {
+		return a.net.roomID, a.net.roomSecret
+	}
+	return 0, 0
 }
 
 func (a *App) forgetSession() {

@@ -55,6 +55,10 @@ type netConfig struct {
 	// token, if set, reclaims a slot in a running game: the player comes
 	// back after a crash.
 	token [16]byte
+	// moveKey, if set, finds the room on the server dialled that the game
+	// moved to (client.RejoinMoved): a Rejoin of a player whose machine
+	// died before the move, which never learnt that room's id.
+	moveKey [16]byte
 	// portmap asks the router to open the port of a room this player
 	// hosts (or takes over) to the internet: the setting, unless
 	// -portmap=false.
@@ -197,14 +201,34 @@ func dial(cfg netConfig, addr string, anyOf ...string) *netGame {
 		defer cancel()
 		var c *client.Client
 		var err error
-		if len(anyOf) > 0 {
+		switch {
+		case cfg.moveKey != ([16]byte{}):
+			g.rejoinMoved(ctx, addr)
+			return
+		case len(anyOf) > 0:
 			c, err = client.DialAny(ctx, anyOf, cfg.guestOptions())
-		} else {
+		default:
 			c, err = client.Dial(ctx, addr, cfg.guestOptions())
 		}
 		g.dialled(c, err, 0)
 	}()
 	return g
+}
+
+// rejoinMoved joins the room on the server at addr that the game moved
+// to, found by its move key (client.RejoinMoved), as a room on a server:
+// the lobby says so, and the kept session names it.
+func (g *netGame) rejoinMoved(ctx context.Context, addr string) {
+	c, id, err := client.RejoinMoved(ctx, addr, g.cfg.moveKey, g.cfg.guestOptions())
+	if err != nil {
+		log.Printf("rockstep: cannot rejoin the game on the server %s: %v", addr, err)
+	}
+	g.dialled(c, err, id)
+	if c != nil {
+		g.mu.Lock()
+		g.server, g.roomSecret = addr, c.RoomSecret()
+		g.mu.Unlock()
+	}
 }
 
 // dialled takes what a dial (or a room opened on a server, roomID) gave:
@@ -550,6 +574,10 @@ type netView struct {
 	moves      int           // the host migrations seen (a lobby's too): the lobby says who hosts after one
 	mover      int           // the slot hosting since the last of them (migrate.OnServer: a community server)
 	server     string        // the community server the game moved to ("": none; client.Server)
+	// movedRoom is the room that server opened for the game, and
+	// movedSecret its secret (client.ServerRoom): where a Rejoin goes.
+	movedRoom   uint32
+	movedSecret uint64
 }
 
 // readNews turns the session's events into the news the play screen
@@ -672,6 +700,7 @@ func (g *netGame) read(v *netView) {
 		v.news = append(v.news, news{newsHosts, slot})
 	}
 	v.server, _ = c.Server()
+	v.movedRoom, v.movedSecret = c.ServerRoom()
 	v.moves, v.mover = g.handovers, -1
 	if g.handovers > 0 {
 		_, v.mover = c.Handovers()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"rockstep/internal/userdir"
+	"rockstep/net/migrate"
 	"rockstep/net/wire"
 )
 
@@ -50,6 +51,24 @@ type savedSession struct {
 	// Lobby: the seat is in a lobby, not a game: the room's host, which
 	// crashed there, finds it at its first successor (keepSession).
 	Lobby bool `json:"lobby,omitempty"`
+	// MoveKey (32 hex digits), if set, is the game's move key
+	// (migrate.MoveKey): Addr is the community server the game goes to
+	// when no player can carry it on, and a Rejoin finds its room there
+	// by this key (client.RejoinMoved). Kept by a player whose room runs
+	// in this process, whose crash moves the game there.
+	MoveKey string `json:"move_key,omitempty"`
+}
+
+// moveKey returns the session's move key, or false if it has none (or a
+// malformed one).
+func (s savedSession) moveKey() ([16]byte, bool) {
+	var k [16]byte
+	b, err := hex.DecodeString(s.MoveKey)
+	if err != nil || len(b) != len(k) {
+		return k, false
+	}
+	copy(k[:], b)
+	return k, k != [16]byte{}
 }
 
 // rejoinHold is how long a room holds the place of a player whose
@@ -191,6 +210,37 @@ func rejoinAt(addr, fp, gameID string, roomHere bool, me int, succ wire.Successo
 		return s.Addr.String(), hex.EncodeToString(s.Key[:]), gameID
 	}
 	return "", "", ""
+}
+
+// rejoinOnServer says where a Rejoin finds the game whose room runs in
+// this process (roomHere) when its crash moves the game to a community
+// server: no successor other than us (slot me) is one a majority of the
+// players reach (all flagged Unreached: every player then goes to the
+// first known server at once, net/migrate), and the room names a server.
+// It returns that server's address, the key pinned for it (hex, "" if
+// none) and the game's move key, which finds the room there.
+func rejoinOnServer(me int, succ wire.Successors) (addr, fp string, key [16]byte, ok bool) {
+	if len(succ.Servers) == 0 {
+		return "", "", key, false
+	}
+	others := 0
+	for _, s := range succ.List {
+		if int(s.Slot) == me {
+			continue
+		}
+		if !s.Unreached {
+			return "", "", key, false
+		}
+		others++
+	}
+	if others == 0 {
+		return "", "", key, false // nobody to carry the game there
+	}
+	srv := succ.Servers[0]
+	if srv.Key != ([16]byte{}) {
+		fp = hex.EncodeToString(srv.Key[:])
+	}
+	return srv.Addr, fp, migrate.MoveKey(succ), true
 }
 
 // clearSession forgets the kept session in dir.

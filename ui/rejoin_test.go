@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/hex"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"rockstep/internal/testwait"
+	"rockstep/net/migrate"
 	"rockstep/net/wire"
 )
 
@@ -349,5 +351,127 @@ func TestRejoinCountsDown(t *testing.T) {
 	m.tickRejoin(got.Seen.Add(10 * time.Second))
 	if want := "Rejoin “Ada’s game” · 20 s left"; m.rejoinLabel != want {
 		t.Errorf("the button after 10 s: %q, want %q", m.rejoinLabel, want)
+	}
+}
+
+// TestKeptSessionFollowsTheGameToTheServer: when no player could carry
+// the game on and it moved to a room on a community server, the kept
+// session names the server and that room, with its secret (it is
+// unlisted: a Join without it is refused), so that a Rejoin after a crash
+// lands in the moved game, not in the server's default room. The room and
+// the secret are the client's report (client.Client.ServerRoom), as the
+// window reads it; the game moved whether this player had joined a home
+// host or a room on another server.
+func TestKeptSessionFollowsTheGameToTheServer(t *testing.T) {
+	const server = "192.0.2.50:7777"
+	for _, tc := range []struct {
+		name   string
+		before *netGame
+	}{
+		{name: "from a home host", before: &netGame{addr: "192.0.2.7:7777"}},
+		{name: "from a server room", before: &netGame{addr: "127.0.0.1:7793", server: "127.0.0.1:7793", roomID: 7, roomSecret: 5}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			app := newTestApp(t, nil)
+			app.net = tc.before
+			app.nv = netView{ok: true, phase: phasePlaying, slot: 2, token: [16]byte{7, 7}}
+			app.keepSession()
+			// The host went away; the game plays on at the server.
+			app.net.addr, app.net.handovers = server, 1
+			app.nv.server, app.nv.movedRoom, app.nv.movedSecret = "Friday night", 0x80001234, 0xfedcba9876543210
+			app.keepSession()
+			got, ok, err := loadSession(app.settingsDir, time.Now())
+			if !ok || err != nil {
+				t.Fatalf("no kept session: ok %v err %v", ok, err)
+			}
+			if got.Addr != server || got.RoomID != 0x80001234 || got.RoomSecret != 0xfedcba9876543210 || got.Slot != 2 {
+				t.Errorf("kept %s room %#x secret %#x slot %d, want %s room 0x80001234 secret 0xfedcba9876543210 slot 2",
+					got.Addr, got.RoomID, got.RoomSecret, got.Slot, server)
+			}
+		})
+	}
+}
+
+// TestRejoinOnServer: the room runs here, and our crash moves the game
+// to a community server when no other successor is one a majority can
+// reach (all Unreached) and the room names a server: the kept session
+// then names that server, its pinned key and the game's move key.
+// Otherwise it does not (a successor carries the game on, or nobody).
+func TestRejoinOnServer(t *testing.T) {
+	bob := wire.Successor{Slot: 1, Addr: netip.MustParseAddrPort("192.0.2.9:40001"), Unreached: true}
+	cy := wire.Successor{Slot: 2, Addr: netip.MustParseAddrPort("192.0.2.10:40002"), Unreached: true}
+	me := wire.Successor{Slot: 0, Addr: netip.MustParseAddrPort("192.0.2.7:40000")}
+	friday := []wire.FallbackServer{{Name: "Friday night", Addr: "198.51.100.9:7777", Key: [16]byte{0xf0}}, {Addr: "203.0.113.1:7777"}}
+	reached := cy
+	reached.Unreached = false
+	for _, tc := range []struct {
+		name string
+		list []wire.Successor
+		srv  []wire.FallbackServer
+		want bool
+	}{
+		{"every other successor unreached, a server", []wire.Successor{bob, cy}, friday, true},
+		{"our own entry passed over", []wire.Successor{me, bob, cy}, friday, true},
+		{"no server", []wire.Successor{bob, cy}, nil, false},
+		{"a reachable successor carries it on", []wire.Successor{bob, reached}, friday, false},
+		{"nobody to take it there", []wire.Successor{me}, friday, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			succ := wire.Successors{Game: 3, List: tc.list, Servers: tc.srv, Tokens: [8][16]byte{{1}, {2}, {3}}}
+			addr, fp, key, ok := rejoinOnServer(0, succ)
+			if ok != tc.want {
+				t.Fatalf("ok %v, want %v", ok, tc.want)
+			}
+			if ok && (addr != "198.51.100.9:7777" || fp != "f0000000000000000000000000000000" || key != migrate.MoveKey(succ)) {
+				t.Errorf("got %s %s %x, want the first server, its pinned key and the game's move key", addr, fp, key)
+			}
+		})
+	}
+}
+
+// TestHostsKeptSessionFollowsTheGameToTheServer: the host's kept session
+// names the server its crash would move the game to, with the game's move
+// key, while no other successor is reachable; once one is, it names that
+// successor and no key. A Rejoin of a session with a move key finds the
+// room on the server by it.
+func TestHostsKeptSessionFollowsTheGameToTheServer(t *testing.T) {
+	app := newTestApp(t, nil)
+	tok := [16]byte{9, 8, 7}
+	bob := wire.Successor{Slot: 1, Addr: netip.MustParseAddrPort("192.0.2.9:40001"), Key: [16]byte{0xb0}, Unreached: true}
+	cy := wire.Successor{Slot: 2, Addr: netip.MustParseAddrPort("192.0.2.10:40002"), Key: [16]byte{0xc0}, Unreached: true}
+	succ := wire.Successors{Game: 2, List: []wire.Successor{bob, cy}, Servers: []wire.FallbackServer{{Name: "Friday night", Addr: "127.0.0.1:9"}},
+		Tokens: [8][16]byte{{1}, {2}, {3}}}
+	app.net = &netGame{addr: "127.0.0.1:7777"}
+	app.nv = netView{ok: true, phase: phasePlaying, slot: 0, token: tok, roomHere: true, succ: succ}
+	app.keepSession()
+	s, ok, err := loadSession(app.settingsDir, time.Now())
+	key := migrate.MoveKey(succ)
+	if !ok || err != nil || s.Addr != "127.0.0.1:9" || s.MoveKey != hex.EncodeToString(key[:]) || s.Key != "" || s.RoomID != 0 {
+		t.Fatalf("kept %+v (ok %v, err %v), want the server 127.0.0.1:9 with the game's move key %x", s, ok, err, key)
+	}
+
+	rejoin := newTestApp(t, nil)
+	rejoin.flow.screen = screenMenu
+	rejoin.saved = &s
+	if err := rejoin.carry(rejoin.flow.apply(Intent{Kind: IntentRejoin, Addr: s.Addr})); err != nil {
+		t.Fatal(err)
+	}
+	g := rejoin.net
+	if g == nil {
+		t.Fatal("nothing dialled")
+	}
+	if g.cfg.moveKey != key || g.cfg.token != tok || g.cfg.room != 0 {
+		t.Errorf("the Rejoin dialled with move key %x, token %x, room %d; want %x, %x, 0", g.cfg.moveKey, g.cfg.token, g.cfg.room, key, tok)
+	}
+	rejoin.Close()
+	testwait.Until(10*time.Second, func() bool { g.mu.Lock(); defer g.mu.Unlock(); return !g.dialing })
+
+	reached := cy
+	reached.Unreached = false
+	app.nv.succ.List = []wire.Successor{reached, bob} // the room lists the unreached last
+	app.keepSession()
+	s, ok, _ = loadSession(app.settingsDir, time.Now())
+	if !ok || s.Addr != "192.0.2.10:40002" || s.MoveKey != "" {
+		t.Errorf("with Cy reachable the kept session is %+v, want Cy's address and no move key", s)
 	}
 }

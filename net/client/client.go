@@ -99,6 +99,9 @@ type Client struct {
 	own     *host.Host              // the room this player's machine runs from the start (AttachOwner)
 	moved   atomic.Pointer[moved]   // the machine's moves, published (publish)
 	shared  shared                  // dials from the standby's port under way (punch.go)
+	// serverRoom is the room a community server opened for the game when
+	// it moved there (move.go); nil: none yet.
+	serverRoom atomic.Pointer[serverRoom]
 }
 
 // leaveGrace bounds how long Close waits for the host to acknowledge the

@@ -55,6 +55,14 @@ func CreateRoom(ctx context.Context, addrs []string, ask wire.CreateRoom, opt Op
 	if err != nil {
 		return nil, 0, fmt.Errorf("create room: %w", err)
 	}
+	return askRoom(ctx, addrs, frame, "create room", opt)
+}
+
+// askRoom connects to whichever of addrs answers first, sends frame (an
+// ask the server answers with a room: CreateRoom, or a MoveGame that
+// finds one), and joins the room of the answer as its player on the same
+// connection; what names the ask in errors.
+func askRoom(ctx context.Context, addrs []string, frame []byte, what string, opt Options) (*Client, uint32, error) {
 	c := newClient(opt)
 	tc, addr, err := race(ctx, addrs, func(ctx context.Context, a string) (*transport.Client, error) {
 		return c.dial(ctx, a, c.opt.Transport)
@@ -94,11 +102,11 @@ func CreateRoom(ctx context.Context, addrs []string, ask wire.CreateRoom, opt Op
 		return c, a.id, nil
 	case <-c.done:
 		err := c.Err()
-		return nil, 0, fmt.Errorf("create room at %s: connection lost: %w", addr, err)
+		return nil, 0, fmt.Errorf("%s at %s: connection lost: %w", what, addr, err)
 	case <-wait.C:
-		return fail(fmt.Errorf("create room at %s: no answer in %v", addr, createWait))
+		return fail(fmt.Errorf("%s at %s: no answer in %v", what, addr, createWait))
 	case <-ctx.Done():
-		return fail(fmt.Errorf("create room at %s: %w", addr, ctx.Err()))
+		return fail(fmt.Errorf("%s at %s: %w", what, addr, ctx.Err()))
 	}
 }
 

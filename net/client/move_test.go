@@ -3,7 +3,6 @@ package client
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"rockstep/net/host"
 	"rockstep/net/host/hosttest"
@@ -26,74 +25,14 @@ func TestGameMovesToTheServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a real-socket game of several seconds; not in -short")
 	}
-	srv := hosttest.Start(t, transport.LAN(), host.LAN())
-	server := srv.Addr()
-	m := startMigrationGameAs(t, migrationSetup{fallback: []wire.FallbackServer{{Name: "Friday night", Addr: server}}})
-	// Nobody reaches anybody: only the room's and the server's
-	// addresses answer a dial.
-	hostAddr := m.srv.Addr().String()
-	blockDials(t, func(c *Client, addr string) bool { return addr != server && addr != hostAddr })
-	m.wait("every successor flagged unreached, and the server listed", func() bool {
-		return all(m.guests, func(s *lockstep.Session) bool {
-			sc := s.Successors()
-			if len(sc.List) != 3 || len(sc.Servers) != 1 {
-				return false
-			}
-			for _, c := range sc.List {
-				if !c.Unreached {
-					return false
-				}
-			}
-			return true
-		})
-	})
-	killed := time.Now()
-	m.killHost()
-	m.wait("every guest in one room on the server", func() bool {
-		room := uint32(0)
-		for i, g := range m.guests {
-			name, ok := g.Server()
-			if !ok || name != "Friday night" || g.Hosting() || g.HostAddr() != server {
-				return false
-			}
-			in := false
-			g.Do(func(s *lockstep.Session) {
-				id := s.SetupState().RoomID
-				in = s.Phase() == lockstep.Playing && !s.Migrating() && id != 0 && id != host.DefaultRoom && (i == 0 || id == room)
-				room = id
-			})
-			if !in {
-				return false
-			}
-		}
-		return true
-	})
-	t.Logf("one room on the server %v after the host was killed", time.Since(killed).Round(time.Millisecond))
+	m, _ := movedToServer(t)
 	if got := MovedText("Friday night"); !strings.Contains(got, "moved to the server Friday night") {
 		t.Errorf("MovedText = %q", got)
 	}
 	m.playOnTogether("the three to play on together on the server", m.guests[0], 60)
-	for _, g := range m.guests {
-		g.Do(func(s *lockstep.Session) {
-			if s.IsHost() {
-				s.EndGame()
-			}
-		})
-	}
-	m.wait("the game's end everywhere", func() bool {
-		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
-	})
-	var hash uint64
+	endOnOneHash(t, m)
 	for i, g := range m.guests {
 		g.Do(func(s *lockstep.Session) {
-			if hh := s.World().Hash(); i == 0 {
-				hash = hh
-			} else if hh != hash {
-				t.Errorf("guest %d ended on %x, the first on %x: two games", i+1, hh, hash)
-			}
-			if d := s.Desync(); d != nil {
-				t.Errorf("guest %d saw a desync at turn %d", i+1, d.Turn)
-			}
 			if n := s.Stats().MalformedIn; n != 0 {
 				t.Errorf("guest %d counted %d frames as malformed (the server's answer to the move is the client's)", i+1, n)
 			}

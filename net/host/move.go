@@ -2,6 +2,7 @@ package host
 
 import (
 	"crypto/rand"
+	"math/bits"
 	"net/netip"
 	"time"
 
@@ -74,14 +75,31 @@ func (h *Host) onMoveGame(id room.ConnID, cn *conn, now time.Duration, m wire.Mo
 		rc.NewRecorder = func(_ game.Setup, name string) room.Recorder { return h.rec.newRecorder(rid, name) }
 	}
 	rc.Fallback = nil // the game is on a server now
-	h.rooms[rid] = &hosted{r: room.Resume(rc, handoverOfMove(m)), idleAt: now, unlisted: true, secret: secret, moveKey: m.Key, askedBy: cn.addr.Addr()}
+	h.rooms[rid] = &hosted{r: movedRoom(rc, m), idleAt: now, unlisted: true, secret: secret, moveKey: m.Key, askedBy: cn.addr.Addr()}
 	h.order = append(h.order, rid)
 	h.countOpened(rid, cn, maker)
 	h.moves[m.Key] = rid
 	cn.moved = rid
-	h.log.Info("room opened for a moved game", "room", rid, "name", name, "turn", m.Next)
+	h.log.Info("room opened for a moved game", "room", rid, "name", name, "turn", m.Next, "lobby", lobbyMove(m))
 	h.reply(id, wire.RoomCreated{RoomID: rid, Secret: secret})
 }
+
+// movedRoom is the room that carries m on with the settings rc: a game
+// resumed at its turn (room.Resume), or a lobby resumed as it stood
+// (room.ResumeLobby), no bigger than it was.
+func movedRoom(rc room.Config, m wire.MoveGame) *room.Room {
+	if !lobbyMove(m) {
+		return room.Resume(rc, handoverOfMove(m))
+	}
+	if n := int(m.State.MaxSlots); n > 0 && n < rc.MaxPlayers {
+		rc.MaxPlayers = n // the seats the lobby offered
+	}
+	return room.ResumeLobby(rc, lobbyHandoverOfMove(m))
+}
+
+// lobbyMove reports whether m moves a lobby, not a running game: it has
+// no timing (K zero), as no game runs yet.
+func lobbyMove(m wire.MoveGame) bool { return m.K == 0 }
 
 // makerOf returns the network a connection counts against (invalid for a
 // pipe).
@@ -103,7 +121,14 @@ func movable(m wire.MoveGame) bool {
 			return false
 		}
 	}
-	if m.State.Setup.Validate() != nil {
+	setup := m.State.Setup
+	if lobbyMove(m) {
+		// A lobby's setup counts no players yet (the room fills them in
+		// at the start), and it has no turn nor timing.
+		setup.Players = uint8(bits.OnesCount8(m.Present))
+		return setup.Validate() == nil && m.Next == 0 && m.Delay == 0 && m.PendingAt == 0
+	}
+	if setup.Validate() != nil {
 		return false
 	}
 	return m.K > 0 && m.K <= maxMoveK && m.Delay > 0 && m.Delay <= maxMoveDelay
@@ -115,6 +140,36 @@ const (
 	maxMoveK     = 16
 	maxMoveDelay = 60
 )
+
+// lobbyHandoverOfMove is what the server's room needs to carry a moved
+// lobby on (room.ResumeLobby): its setup, its roster with the ready marks
+// as the players pressed them, a seat held for each token, and its last
+// chat lines for a player who comes back on a new program. Nobody
+// hosts it (Host: no slot): the lowest seat whose player is there stands
+// in, as in the server's room of a moved game.
+func lobbyHandoverOfMove(m wire.MoveGame) room.LobbyHandover {
+	roster := make([]wire.Player, 0, len(m.State.Players))
+	for _, p := range m.State.Players {
+		p.Name = peertext.Clean(p.Name, wire.MaxName)
+		p.Host, p.Connected = false, false
+		roster = append(roster, p)
+	}
+	var tokens [game.MaxPlayers][16]byte
+	for i := range tokens {
+		if m.Present&(1<<i) != 0 {
+			tokens[i] = m.Tokens[i]
+		}
+	}
+	chat := make([]wire.Chat, 0, len(m.Chat))
+	for _, c := range m.Chat {
+		c.Text = peertext.Clean(c.Text, wire.MaxChat) // a client's text, shown in every lobby
+		chat = append(chat, c)
+	}
+	return room.LobbyHandover{
+		Game: m.State.Game, Revision: m.State.Revision, Setup: m.State.Setup, MaxSlots: m.State.MaxSlots,
+		Roster: roster, Tokens: tokens, Chat: chat, Host: wire.SpectatorSlot,
+	}
+}
 
 // handoverOfMove is what the server's room needs to carry the moved game
 // on (room.Resume). It keeps no master history: a player whose game is

@@ -8,6 +8,7 @@ import (
 	"rockstep/game"
 	"rockstep/internal/testwait"
 	"rockstep/net/host"
+	"rockstep/net/room"
 	"rockstep/net/transport"
 	"rockstep/net/wire"
 )
@@ -141,5 +142,82 @@ func TestMoveGameLimits(t *testing.T) {
 	}
 	if _, refused := j.created(); refused[1].Reason != wire.RefuseNotHosting {
 		t.Errorf("the Join after a refused move: %+v, want RefuseNotHosting", refused[1])
+	}
+}
+
+// TestMoveLobby: a lobby's MoveGame (no turn, no timing: K zero) opens a
+// room on the server that is a resumed lobby: the setup, the roster with
+// the ready marks as pressed, each seat held for its token. A player that
+// joins it with its token (its resuming Join on the same connection) has
+// its seat back in the lobby; nobody owns the room, so the lowest seat
+// whose player is there hosts it, not the seat held for the crashed host.
+// A player back on a new program reads the lobby's chat there. A lobby's
+// ask with a turn or timing is no lobby and no game: refused.
+func TestMoveLobby(t *testing.T) {
+	hs := serve(t, host.LAN())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	tokens := [3][16]byte{{1}, {2}, {3}}
+	ask := wire.MoveGame{
+		Key: [16]byte{42},
+		State: wire.SetupState{Game: 1, Revision: 9, Name: "Ada's game", MaxSlots: 4, Setup: game.Setup{Mode: game.Versus, Lives: 7, StartWave: 4},
+			Players: []wire.Player{{Slot: 0, ID: [16]byte{1}, Name: "Ada", Host: true}, {Slot: 1, ID: [16]byte{2}, Name: "Bea", Ready: true}, {Slot: 2, ID: [16]byte{3}, Name: "Cy"}}},
+		Names:   [game.MaxPlayers]string{"Ada", "Bea", "Cy"},
+		Present: 0b111, Expected: 0b110,
+		Chat: []wire.Chat{{From: 2, Text: "see you on the server"}},
+	}
+	for i, tok := range tokens {
+		ask.Tokens[i] = room.TokenHash(tok)
+	}
+	join := wire.Join{PlayerID: [16]byte{3}, Name: "Cy", Token: tokens[2], Resuming: true}
+	cy := sendFrames(t, ctx, hs.Addr(), ask, join)
+	var st wire.SetupState
+	if !testwait.Until(time.Minute, func() bool {
+		cy.mu.Lock()
+		defer cy.mu.Unlock()
+		welcomed := false
+		for _, m := range cy.msgs {
+			switch m := m.(type) {
+			case wire.Welcome:
+				welcomed = welcomed || m.Slot == 2
+			case wire.SetupState:
+				st = m
+			}
+		}
+		return welcomed && len(st.Players) == 3
+	}) {
+		t.Fatalf("waited a minute for Cy's seat in the moved lobby: %+v", cy.msgs)
+	}
+	if st.Setup.Options() != ask.State.Setup.Options() || st.RoomID < wire.UnlistedRooms {
+		t.Errorf("the moved lobby: setup %+v in room %d, want %+v in an unlisted room", st.Setup.Options(), st.RoomID, ask.State.Setup.Options())
+	}
+	for _, p := range st.Players {
+		want := wire.Player{Slot: p.Slot, ID: p.ID, Name: p.Name, Ready: p.Name == "Bea", Host: p.Name == "Cy", Connected: p.Name == "Cy"}
+		if p.Ready != want.Ready || p.Host != want.Host || p.Connected != want.Connected {
+			t.Errorf("%s in the moved lobby: ready %v host %v connected %v; want %v %v %v", p.Name, p.Ready, p.Host, p.Connected, want.Ready, want.Host, want.Connected)
+		}
+	}
+
+	// Bea comes back on a new program (a plain Join with her token, no
+	// chat of her own): the lobby's lines are sent to her.
+	bea := sendFrames(t, ctx, hs.Addr(), ask, wire.Join{PlayerID: [16]byte{2}, Name: "Bea", Token: tokens[1]})
+	if !testwait.Until(time.Minute, func() bool {
+		bea.mu.Lock()
+		defer bea.mu.Unlock()
+		for _, m := range bea.msgs {
+			if c, ok := m.(wire.Chat); ok && c == ask.Chat[0] {
+				return true
+			}
+		}
+		return false
+	}) {
+		t.Errorf("waited a minute for the moved lobby's chat at Bea's Rejoin: %+v", bea.msgs)
+	}
+
+	timed := ask
+	timed.Key, timed.Next = [16]byte{43}, 600 // a turn without a timing
+	bad := sendFrames(t, ctx, hs.Addr(), timed)
+	if !testwait.Until(time.Minute, func() bool { _, refused := bad.created(); return len(refused) == 1 }) {
+		t.Fatal("waited a minute for the refusal of a lobby's ask with a turn")
 	}
 }

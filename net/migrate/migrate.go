@@ -557,7 +557,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		list = m.list
 	}
 	m.list, m.slot, m.noWorld = append(m.list[:0], list...), v.Slot, !v.Playing && !v.Lobby
-	if len(v.List.Servers) > 0 && !v.Lobby { // a lobby is not moved to a server (yet): its successor takes it or it ends
+	if len(v.List.Servers) > 0 { // a lobby too (server.go)
 		m.servers, m.moveKey = append(m.servers[:0], v.List.Servers...), MoveKey(v.List)
 	}
 	m.toServer = -1

@@ -477,10 +477,11 @@ func (r *Room) playerEntry(i int) wire.Player {
 // starts, pauses and ends the game, and kicks (docs/ARCHITECTURE.md, "One
 // host"). It is the slot of the player whose machine runs the room, or
 // that created it (owner), while that player is there; otherwise, and in
-// a dedicated server's default room, the lowest non-vacant slot. So after
-// a host migration the successor hosts, and a crashed host that rejoins
-// does not: every roster names the room's own machine's player. -1: no
-// player.
+// a dedicated server's default room, the lowest non-vacant slot (not a
+// seat a resumed lobby holds for a player not back: in a moved lobby on a
+// server the crashed host's seat would make nobody host). So after a host
+// migration the successor hosts, and a crashed host that rejoins does
+// not: every roster names the room's own machine's player. -1: no player.
 func (r *Room) hostSlot() int {
 	if o := r.owner; o >= 0 {
 		s := &r.slots[o]
@@ -489,7 +490,7 @@ func (r *Room) hostSlot() int {
 		}
 	}
 	for i := range r.slots {
-		if l := &r.slots[i].life; l.taken() && !l.away() {
+		if l := &r.slots[i].life; l.taken() && !l.away() && !r.heldAway(i) {
 			return i
 		}
 	}

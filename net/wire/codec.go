@@ -1405,7 +1405,8 @@ func (m *Successors) decodePayload(r *reader) error {
 // MoveGame: Key 16, RoomKey string, State (as SetupState), Names (a
 // string per slot), Tokens (16 bytes per slot), Present u8, Expected u8,
 // Next uvarint, K u8, Delay u8, PendingAt uvarint, PendingK u8,
-// PendingDelay u8.
+// PendingDelay u8; then, only with chat lines (an appended tail): their
+// count u8 and each as a Chat.
 
 func (m MoveGame) check() error {
 	if err := checkString("room key", m.RoomKey, MaxRoomKey); err != nil {
@@ -1414,6 +1415,14 @@ func (m MoveGame) check() error {
 	for i, n := range m.Names {
 		if err := checkString(fmt.Sprintf("name %d", i), n, MaxName); err != nil {
 			return err
+		}
+	}
+	if len(m.Chat) > MaxMoveChat {
+		return fmt.Errorf("chat: %d lines, limit %d: %w", len(m.Chat), MaxMoveChat, ErrLimit)
+	}
+	for i, c := range m.Chat {
+		if err := c.check(); err != nil {
+			return fmt.Errorf("chat line %d: %w", i, err)
 		}
 	}
 	return m.State.check()
@@ -1433,7 +1442,14 @@ func (m MoveGame) appendPayload(b []byte) []byte {
 	b = binary.AppendUvarint(b, uint64(m.Next))
 	b = append(b, m.K, m.Delay)
 	b = binary.AppendUvarint(b, uint64(m.PendingAt))
-	return append(b, m.PendingK, m.PendingDelay)
+	b = append(b, m.PendingK, m.PendingDelay)
+	if len(m.Chat) > 0 {
+		b = append(b, uint8(len(m.Chat)))
+		for _, c := range m.Chat {
+			b = c.appendPayload(b)
+		}
+	}
+	return b
 }
 
 func (m *MoveGame) decodePayload(r *reader) error {
@@ -1459,5 +1475,18 @@ func (m *MoveGame) decodePayload(r *reader) error {
 	m.PendingAt = r.uvarint32("pending at")
 	m.PendingK = r.u8("pending k")
 	m.PendingDelay = r.u8("pending delay")
+	if r.Err() == nil && r.Len() > 0 && r.Rest()[0] != 0 { // a zero count is never written: a trailing byte (finish)
+		n := int(r.u8("chat lines"))
+		if n > MaxMoveChat {
+			r.fail("chat lines", fmt.Errorf("%d, limit %d: %w", n, MaxMoveChat, ErrLimit))
+			return r.Err()
+		}
+		m.Chat = make([]Chat, n)
+		for i := range m.Chat {
+			if err := m.Chat[i].decodePayload(r); err != nil {
+				return err
+			}
+		}
+	}
 	return r.Err()
 }

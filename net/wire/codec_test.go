@@ -211,6 +211,10 @@ func samples() []sample {
 			Players: []Player{{Slot: 0, ID: id16(1), Name: "Ada"}, {Slot: 2, ID: id16(3), Name: "Cy", Colour: 2}}},
 			Names: [game.MaxPlayers]string{"Ada", "", "Cy"}, Tokens: [game.MaxPlayers][16]byte{id16(10), {}, id16(12)},
 			Present: 0b101, Expected: 0b100, Next: 812, K: 2, Delay: 3, PendingAt: 900, PendingK: 3, PendingDelay: 4}},
+		{"move lobby", MoveGame{Key: id16(31), State: SetupState{Game: 1, Revision: 9, Name: "Ada's game", MaxSlots: 4, Setup: game.Setup{Mode: game.Versus, Lives: 7, StartWave: 4},
+			Players: []Player{{Slot: 0, ID: id16(1), Name: "Ada"}, {Slot: 1, ID: id16(2), Name: "Bea", Ready: true}}},
+			Names: [game.MaxPlayers]string{"Ada", "Bea"}, Tokens: [game.MaxPlayers][16]byte{id16(10), id16(11)},
+			Present: 0b11, Expected: 0b10, Chat: []Chat{{From: 1, Text: "see you on the server"}, {From: SpectatorSlot, Text: "ж"}}}},
 		{"start with a timing change", Start{Setup: game.Setup{Seed: 5, Players: 3, Mode: game.Coop, Lives: 3, StartWave: 1}, FirstTurn: 900, K: 2, Delay: 3, ChangeAt: 910, ChangeK: 3, ChangeDelay: 5}},
 	}
 }
@@ -436,6 +440,22 @@ func TestDecodeTruncated(t *testing.T) {
 						t.Fatalf("Decode(frame without its referee byte) = %+v, %v; want %+v", got, err, l)
 					}
 					continue
+				}
+				if mg, ok := s.m.(MoveGame); ok && len(mg.Chat) > 0 {
+					// Cut in a moved lobby's chat (an appended tail): the
+					// ask without it at its start, truncated after.
+					short := mg
+					short.Chat = nil
+					b, _ := Append(nil, short)
+					if n == len(b) && (err != nil || !reflect.DeepEqual(got, canonical(short))) {
+						t.Fatalf("Decode(frame without its chat) = %+v, %v; want %+v", got, err, short)
+					}
+					if n > len(b) && !errors.Is(err, ErrTruncated) {
+						t.Fatalf("Decode(first %d of %d bytes, in the chat) = %v, want %v", n, len(frame), err, ErrTruncated)
+					}
+					if n >= len(b) {
+						continue
+					}
 				}
 				if sc, ok := s.m.(Successors); ok && len(sc.Servers) > 0 {
 					// Cut in the servers (the last optional tail): the
@@ -665,6 +685,8 @@ func invalidMessages() []struct {
 		{"chat from 8", Chat{From: game.MaxPlayers}, ErrInvalid, false},
 		{"chat text over MaxChat", Chat{Text: long(MaxChat + 1)}, ErrLimit, false},
 		{"chat text not UTF-8", Chat{Text: "\xed\xa0\x80"}, ErrInvalid, false},
+		{"move lobby chat over MaxMoveChat", MoveGame{Chat: make([]Chat, MaxMoveChat+1)}, ErrLimit, false},
+		{"move lobby chat from 8", MoveGame{Chat: []Chat{{From: game.MaxPlayers}}}, ErrInvalid, false},
 		{"room status state 3", RoomStatus{State: StateFinished + 1}, ErrInvalid, false},
 		{"room status child 5", RoomStatus{Child: ChildDesynced + 1}, ErrInvalid, false},
 

@@ -723,7 +723,9 @@ func (s FallbackServer) Label() string {
 
 // MoveGame asks a server to open a room that carries on a running game
 // whose players can reach none of each other (the game's last successor):
-// the same game, setup, roster and token hashes, at turn Next. Every
+// the same game, setup, roster and token hashes, at turn Next; or a lobby
+// (K zero: no game runs, no turn nor timing), with its ready marks and
+// chat. Every
 // player of the game sends it with the same Key (made from the game, not
 // by any one player: net/migrate.MoveKey), and the server opens one room
 // for that key: the first ask opens it, the later ones are sent to it. On
@@ -744,7 +746,14 @@ type MoveGame struct {
 	PendingAt         uint32 // a timing change announced for later (0: none)
 	PendingK          uint8
 	PendingDelay      uint8
+	// Chat is a moved lobby's last chat lines, oldest first (at most
+	// MaxMoveChat, and as many as fit a frame): the server's lobby sends
+	// them to a player who comes back on a new program. An appended tail.
+	Chat []Chat
 }
+
+// MaxMoveChat bounds MoveGame.Chat (lines).
+const MaxMoveChat = 32
 
 func (Join) Type() Type            { return TypeJoin }
 func (Welcome) Type() Type         { return TypeWelcome }
