@@ -279,8 +279,9 @@ type Machine struct {
 	phase Phase
 	why   error // Over: why the game ended here
 	role  role
-	net   bool // the room is reached over a network connection (it can be cut)
-	cut   bool // a Cut was asked for the current connection
+	// Facts of the connection this player follows the room over:
+	net bool // it is a network connection (it can be lost), not an in-process pipe
+	cut bool // a Cut was asked for it: it ends, and Lost comes next
 
 	heard   time.Duration // when the room last sent a frame
 	since   time.Duration // when this player came to the room it follows
@@ -294,30 +295,24 @@ type Machine struct {
 	silence episode
 	probe   int // the number of the last ProbeHost
 
-	// The walk.
+	// The walks since the room was lost (walk.go).
+	walk     walk
 	list     []wire.Successor
 	slot     int
-	asked    bool          // the move began with the room's word: no host to check, nobody to ask
-	again    bool          // turned away by a successor: the walk goes on from the first move
-	cutOff   bool          // a later successor still had the host
-	came     bool          // ... and since, another player that lost it came here
 	deadline time.Duration // the walks end then
 	at       int           // the candidate being dialled, or this player's place
-	pending  int           // Ask answers outstanding
-	refused  bool          // ... one said RefuseNotHosting
+	pending  int           // Ask answers outstanding in this round
+	refused  bool          // a fact of this Ask round: one of its answers was RefuseNotHosting
 	wake     time.Duration // Pausing: the next walk
 	joining  wire.Successor
-	noWorld  bool // this player was catching up from a snapshot: it cannot host
-	// triedServers: the handover limit passed and the servers were tried.
-	triedServers bool
+	noWorld  bool // a fact of this loss: the player was catching up from a snapshot, and has no world to host from
 
-	// The last successor (server.go): the game's fallback servers, the
-	// one being dialled (-1: none), the one the game went to, and the
-	// game's move key.
-	servers  []wire.FallbackServer
-	toServer int
-	server   wire.FallbackServer
-	moveKey  [16]byte
+	// The last successor (server.go): the game's fallback servers (the
+	// one being dialled is the walk's), the one the game went to, and
+	// the game's move key.
+	servers []wire.FallbackServer
+	server  wire.FallbackServer
+	moveKey [16]byte
 
 	// While hosting: the successors passed over, probed (an earlier
 	// one that answers leads the game too, and gets it); where the room
@@ -341,7 +336,7 @@ func New(now time.Duration, addr string, standby bool) *Machine {
 	if standby {
 		r = candidate
 	}
-	return &Machine{phase: Following, role: r, net: addr != "", heard: now, since: now, host: -1, addr: addr, toServer: -1}
+	return &Machine{phase: Following, role: r, net: addr != "", heard: now, since: now, host: -1, addr: addr}
 }
 
 // NewOwner returns the machine of the player whose own machine runs the
@@ -355,7 +350,7 @@ func New(now time.Duration, addr string, standby bool) *Machine {
 // majority's game, rather than play on as a second game at the end of
 // the countdown.
 func NewOwner(now time.Duration) *Machine {
-	return &Machine{phase: Hosting, role: owner, heard: now, since: now, host: -1, before: -1, hosting: leading, toServer: -1}
+	return &Machine{phase: Hosting, role: owner, heard: now, since: now, host: -1, before: -1, hosting: leading}
 }
 
 // Phase returns where this player stands.
@@ -448,7 +443,8 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			if m.joining.Slot == serverSlot {
 				m.host, m.addr = OnServer, m.server.Addr
 			}
-			m.again, m.silence = false, roomHeard
+			m.walk.end()
+			m.silence = roomHeard
 		case m.movedAt != 0 && now-m.movedAt > Limit:
 			// It never took us in (it still had the host, which we could
 			// not reach): the game cannot go on for this player.
@@ -560,9 +556,8 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	if len(v.List.Servers) > 0 && !v.Lobby { // a lobby is not moved to a server (yet): its successor takes it or it ends
 		m.servers, m.moveKey = append(m.servers[:0], v.List.Servers...), MoveKey(v.List)
 	}
-	m.toServer = -1
-	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
-	if prev == Following && m.net && !m.asked {
+	m.hosting, m.earlier = opened, nil
+	if prev == Following && m.net && !v.Asked {
 		m.left = m.addr // the host lost, not gone by its word: it may be heard again
 	} else if prev == Following {
 		m.left = ""
@@ -572,13 +567,13 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		// Turned away, or the successor's connection failed before it
 		// took us in: the walk goes on from the first move, until that
 		// one would have given up.
-		m.again = true
+		m.walk.turnAway()
 		m.deadline = m.movedAt + Limit
 		return m.pause(now)
 	}
-	m.again, m.triedServers = false, false
+	m.walk.lose(v.Asked)
 	m.deadline = now + Limit
-	if !m.asked && m.silence != hostGone {
+	if m.walk.asksLater() && m.silence != hostGone {
 		// Nobody said the host is going, and no probe of this silence
 		// found it gone: ask it first.
 		m.phase, m.silence = Checking, roomHeard
@@ -590,7 +585,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 // beginWalk starts a walk of the successor list, if there is time left.
 func (m *Machine) beginWalk(now time.Duration) []Action {
 	if now >= m.deadline {
-		if !m.cutOff && !m.again && len(m.servers) > 0 && !m.triedServers {
+		if m.walk.mayTryServers() && len(m.servers) > 0 {
 			// No successor took the game in the handover limit: the
 			// server is the last (server.go). Not for a player turned
 			// away (the others play on somewhere) nor one cut off (they
@@ -599,7 +594,7 @@ func (m *Machine) beginWalk(now time.Duration) []Action {
 			m.phase = Walking
 			return m.moveTo(0)
 		}
-		if m.again || m.cutOff {
+		if m.walk.othersPlayOn() {
 			return m.giveUp(ErrNotTakenIn)
 		}
 		return m.giveUp(ErrNoSuccessor)
@@ -630,7 +625,7 @@ func (m *Machine) advance(now time.Duration) []Action {
 		return m.advance(now)
 	}
 	later := reachedOnly(m.list[m.at+1:])
-	if m.asked || len(later) == 0 {
+	if !m.walk.asksLater() || len(later) == 0 {
 		return m.serve()
 	}
 	m.phase, m.pending, m.refused = Asking, len(later), false
@@ -655,7 +650,8 @@ func (m *Machine) serve() []Action {
 	m.before = m.host
 	m.phase, m.net, m.moves, m.host, m.addr = Hosting, false, m.moves+1, m.slot, ""
 	m.hosting, m.servedAt = opened, ^uint32(0) // until Served says where it opened
-	m.again, m.silence = false, roomHeard
+	m.walk.end()
+	m.silence = roomHeard
 	return []Action{{Kind: Serve, Expected: expected}}
 }
 
@@ -718,7 +714,7 @@ func (m *Machine) Dialled(now time.Duration, ok bool) []Action {
 	if m.phase != Walking {
 		return nil
 	}
-	if m.toServer >= 0 {
+	if m.walk.dialling() {
 		return m.serverDialled(now, ok)
 	}
 	if !ok {
@@ -726,7 +722,7 @@ func (m *Machine) Dialled(now time.Duration, ok bool) []Action {
 		return m.advance(now)
 	}
 	cand := m.list[m.at]
-	if !m.again {
+	if !m.walk.afterFirstMove() {
 		m.movedAt = now
 	}
 	m.phase, m.net, m.joining = Joining, true, cand
@@ -750,9 +746,9 @@ func (m *Machine) Answered(now time.Duration, refused bool) []Action {
 	case m.refused:
 		// Only our link to the host failed: the others play on with it,
 		// and a game taken here would be ours alone.
-		m.cutOff = true
+		m.walk.hostHeld()
 		return m.pause(now)
-	case m.cutOff && !m.came:
+	case m.walk.held && !m.walk.came:
 		// They had the host a moment ago; no refusal this time may be
 		// one that came too late on a busy machine. The game is taken
 		// only once one of them shows it lost the host too: it comes
@@ -794,8 +790,8 @@ func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
 	case m.phase == Following && !m.net:
 		return wire.RefuseNotHosting, nil // in-process with its room: there is no host to lose
 	}
-	m.came = true // the caller lost the host too
-	return 0, nil // ... as this player, which is on its way
+	m.walk.cameHere() // the caller lost the host too
+	return 0, nil     // ... as this player, which is on its way
 }
 
 // ProbeTargets returns the standby ports to probe in this round: while
