@@ -5,7 +5,8 @@
 // are: it is told what happened (the session's view at each step, the
 // connection lost, a dial's result, a refusal, a probe's answer, the time)
 // and returns what to do (cut the connection, probe the old host, dial a
-// successor, ask the later ones, join, serve the game, yield it, give up).
+// successor, ask the later ones, join, serve the game, yield it, rejoin
+// the host that still answers, give up).
 // net/client carries the actions out on its sockets and goroutines and
 // holds no decision of its own. It is a package of its own, not a part of
 // net/lockstep, because it speaks of connections, dials and probes, which
@@ -106,16 +107,17 @@ const (
 	// Checking: the connection to the host is lost; the old host is
 	// probed: if it still answers, only this player's link failed.
 	Checking
-	// Walking: dialling the successors in the list's order.
+	// Walking: dialling the successors in the list's order (or the host
+	// that still answers, to rejoin it: rejoin.go).
 	Walking
 	// Asking: this player is the first successor it reaches; it asks the
 	// later ones whether they still hear the host before it takes the game.
 	Asking
-	// Pausing: no successor took the game in this walk; the next begins
-	// at Machine.Wake.
+	// Pausing: no successor took the game in this walk (or the host's
+	// redial failed); the next begins at Machine.Wake.
 	Pausing
-	// Joining: connected to a successor's room, the session sends a
-	// resuming Join until the room takes it in.
+	// Joining: connected to a successor's room (or again to the host's),
+	// the session sends a resuming Join until the room takes it in.
 	Joining
 	// Hosting: this player's machine runs the game's room.
 	Hosting
@@ -168,9 +170,18 @@ const (
 	// Key; Expected are the slots the room waits for), and answer with
 	// Dialled; a Join over that connection follows.
 	Move
+	// Redial connects again to the host this player lost (HostAddr),
+	// which must prove the host key it proved before, in Timeout: the
+	// host still answers, only this player's link failed (rejoin.go).
+	// Answer with Dialled; a Rejoin over that connection follows.
+	Redial
+	// Rejoin moves the session back to the room it lost, over the
+	// connection the last Redial opened (lockstep.Session.Rejoin: the
+	// Join names that room, with the player's token).
+	Rejoin
 )
 
-var kindNames = [...]string{"?", "cut", "probe-host", "dial", "ask", "join", "serve", "wait", "yield", "give-up", "move"}
+var kindNames = [...]string{"?", "cut", "probe-host", "dial", "ask", "join", "serve", "wait", "yield", "give-up", "move", "redial", "rejoin"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -186,7 +197,7 @@ type Action struct {
 	Cands    []wire.Successor    // Ask
 	Expected uint8               // Serve: the slots awaited in the new room
 	At       time.Duration       // Wait
-	Timeout  time.Duration       // ProbeHost
+	Timeout  time.Duration       // ProbeHost, Redial
 	Probe    int                 // ProbeHost: the probe's number, given back to HostAnswered
 	Err      error               // Cut, GiveUp
 	Server   wire.FallbackServer // Move
@@ -300,6 +311,7 @@ type Machine struct {
 	list     []wire.Successor
 	slot     int
 	deadline time.Duration // the walks end then
+	lostAt   time.Duration // when the room was lost (the rejoin's hold counts from it)
 	at       int           // the candidate being dialled, or this player's place
 	pending  int           // Ask answers outstanding in this round
 	refused  bool          // a fact of this Ask round: one of its answers was RefuseNotHosting
@@ -433,6 +445,9 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			return m.probeHost()
 		}
 	case Joining:
+		if m.walk.rejoining() {
+			return m.stepRejoin(now, v)
+		}
 		switch {
 		case m.cut:
 		case v.TurnedAway:
@@ -519,8 +534,8 @@ func (m *Machine) HostAnswered(now time.Duration, probe int, ok bool) []Action {
 		if ok {
 			// The host did not say it is going and still answers: this
 			// player's link failed, not the host. Moving the game would
-			// split it; the player rejoins instead.
-			return m.giveUp(ErrHostStillThere)
+			// split it; the player rejoins the host (rejoin.go).
+			return m.rejoinHost(now)
 		}
 		return m.beginWalk(now)
 	}
@@ -562,6 +577,11 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	} else if prev == Following {
 		m.left = ""
 	}
+	if m.walk.rejoining() && prev != Following && prev != Hosting {
+		// The connection to the host being rejoined failed too: try
+		// again, while the hold lasts.
+		return m.retryRejoin(now)
+	}
 	switch prev {
 	case Joining, Walking, Asking, Pausing, Checking:
 		// Turned away, or the successor's connection failed before it
@@ -572,7 +592,7 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 		return m.pause(now)
 	}
 	m.walk.lose(v.Asked)
-	m.deadline = now + Limit
+	m.deadline, m.lostAt = now+Limit, now
 	if m.walk.asksLater() && m.silence != hostGone {
 		// Nobody said the host is going, and no probe of this silence
 		// found it gone: ask it first.
@@ -584,6 +604,9 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 
 // beginWalk starts a walk of the successor list, if there is time left.
 func (m *Machine) beginWalk(now time.Duration) []Action {
+	if m.walk.rejoining() {
+		return m.redial(now)
+	}
 	if now >= m.deadline {
 		if m.walk.mayTryServers() && len(m.servers) > 0 {
 			// No successor took the game in the handover limit: the
@@ -699,6 +722,9 @@ func (m *Machine) Failed(now time.Duration, k Kind) []Action {
 	if k == Serve && m.phase == Hosting && m.hosting == opened {
 		m.moves, m.host = m.moves-1, m.before // no room was opened: no move
 	}
+	if m.walk.rejoining() {
+		return m.giveUp(ErrHostStillThere)
+	}
 	return m.giveUp(ErrNoSuccessor)
 }
 
@@ -713,6 +739,9 @@ func AnswerWait(handshake time.Duration) time.Duration {
 func (m *Machine) Dialled(now time.Duration, ok bool) []Action {
 	if m.phase != Walking {
 		return nil
+	}
+	if m.walk.rejoining() {
+		return m.redialled(now, ok)
 	}
 	if m.walk.dialling() {
 		return m.serverDialled(now, ok)
@@ -781,6 +810,8 @@ func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
 	alive := now-m.heard < HostHeardRecently
 	moved := m.movedAt != 0 && now-m.movedAt < Limit
 	switch {
+	case m.walk.rejoining() && (m.phase == Walking || m.phase == Pausing || m.phase == Joining):
+		return wire.RefuseNotHosting, nil // it found the host there: the game goes on with it
 	case m.phase == Joining || alive && moved:
 		return wire.RefuseMoving, nil
 	case m.phase == Hosting || m.phase == Over || alive:

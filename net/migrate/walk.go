@@ -11,6 +11,7 @@ package migrate
 //
 //	any                  lose(word)   → afterLoss or byWord, servers untried, nothing learnt
 //	any                  turnAway     → afterTurnAway, a server being dialled tried, nothing learnt
+//	afterLoss            rejoin       → toHost (the host still answers)
 //	any                  end          → the zero walk (the search is over)
 //	servers untried      dialServer   → dialling server i
 //	dialling             dialServer   → dialling the next server
@@ -58,6 +59,12 @@ const (
 	// the game went on without this player (no server: the others play
 	// on somewhere).
 	afterTurnAway
+	// toHost: the host did not say it is going and still answers this
+	// player's handshake (Checking): only its own link failed. The walks
+	// go to that host alone (Redial, then Rejoin: rejoin.go) until
+	// RejoinHold after the loss, and then the game ends for this player
+	// (ErrHostStillThere). A caller is told the host is there.
+	toHost
 )
 
 // serverStep is how far the last successor went in this loss.
@@ -120,6 +127,12 @@ func (w *walk) turnAway() {
 	}
 	*w = walk{start: afterTurnAway, servers: servers}
 }
+
+// rejoin turns the walks to the host that still answers (Checking).
+func (w *walk) rejoin() { *w = walk{start: toHost} }
+
+// rejoining reports whether the walks go to the host that still answers.
+func (w *walk) rejoining() bool { return w.start == toHost }
 
 // end ends the search: a room took this player in, or it opened one.
 func (w *walk) end() { *w = walk{} }
