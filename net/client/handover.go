@@ -230,32 +230,15 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 			c.mu.Unlock()
 			ok := c.hostAnswers(ctx, addr, fp, a.Timeout)
 			acts = feed(func(now time.Duration) []migrate.Action { return c.m.HostAnswered(now, a.Probe, ok) })
-		case migrate.Dial:
+		case migrate.Dial, migrate.Move, migrate.Redial:
 			var derr error
-			tc, derr = c.dialSuccessor(ctx, a.Cand)
-			viaServer = false
+			tc, viaServer, derr = c.dialFor(ctx, a)
 			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
-		case migrate.Move:
-			var derr error
-			tc, derr = c.moveToServer(ctx, a)
-			viaServer = derr == nil
-			acts = feed(func(now time.Duration) []migrate.Action { return c.m.Dialled(now, derr == nil) })
-		case migrate.Join:
-			c.mu.Lock()
-			ok := c.s.Migrate()
-			c.mu.Unlock()
-			if !ok || tc == nil {
-				if tc != nil {
-					tc.Close()
-				}
-				acts = failed(migrate.Join)
-				continue
+		case migrate.Join, migrate.Rejoin:
+			if next := c.joinOver(tc, viaServer, a.Kind); next != nil {
+				return next, nil
 			}
-			joined := tc
-			if viaServer {
-				return func(ctx context.Context) error { return c.runNetWith(ctx, joined, onServer{(*netHandler)(c)}) }, nil
-			}
-			return func(ctx context.Context) error { return c.runNet(ctx, joined) }, nil
+			acts = failed(a.Kind)
 		case migrate.Ask:
 			refused := c.ask(ctx, a.Cands)
 			acts = nil // the last answer says what comes next
@@ -285,6 +268,58 @@ func (c *Client) handover(ctx context.Context, err error) (func(context.Context)
 		}
 	}
 	return nil, err
+}
+
+// dialFor carries out a Dial (a successor's standby port), a Move (a
+// community server's room: viaServer) or a Redial (the host this player
+// lost, which must prove the key it proved before: rejoin.go in
+// net/migrate).
+func (c *Client) dialFor(ctx context.Context, a migrate.Action) (tc *transport.Client, viaServer bool, err error) {
+	switch a.Kind {
+	case migrate.Move:
+		tc, err = c.moveToServer(ctx, a)
+		return tc, err == nil, err
+	case migrate.Redial:
+		c.mu.Lock()
+		addr, fp := c.m.HostAddr(), c.hostFP
+		c.mu.Unlock()
+		if addr == "" || fp == "" {
+			return nil, false, errNoHostToRejoin
+		}
+		tc, err = c.dialKeyed(ctx, addr, fp, a.Timeout)
+		return tc, false, err
+	}
+	tc, err = c.dialSuccessor(ctx, a.Cand)
+	return tc, false, err
+}
+
+// errNoHostToRejoin: a Redial with no host address or key known (an
+// in-process room has none).
+var errNoHostToRejoin = errors.New("no host to rejoin")
+
+// joinOver moves the session over tc, the connection the last dial
+// opened: to a successor's room (Join: lockstep.Session.Migrate), or back
+// to the room it lost (Rejoin: lockstep.Session.Rejoin). nil: there is no
+// game here to carry on, or no connection (the machine is told: Failed).
+func (c *Client) joinOver(tc *transport.Client, viaServer bool, k migrate.Kind) func(context.Context) error {
+	c.mu.Lock()
+	var ok bool
+	if k == migrate.Rejoin {
+		ok = c.s.Rejoin()
+	} else {
+		ok = c.s.Migrate()
+	}
+	c.mu.Unlock()
+	if !ok || tc == nil {
+		if tc != nil {
+			tc.Close()
+		}
+		return nil
+	}
+	if viaServer {
+		return func(ctx context.Context) error { return c.runNetWith(ctx, tc, onServer{(*netHandler)(c)}) }
+	}
+	return func(ctx context.Context) error { return c.runNet(ctx, tc) }
 }
 
 // ask sends a resuming Join to each of the later successors at once and

@@ -28,6 +28,7 @@ type handoverView struct {
 	yield     bool // ... and the turns it compiled are not the successor's: catch up from its snapshot
 	migrating bool // sending a resuming Join to a successor's room
 	fresh     bool // ... as a plain rejoin: its world is not the room's (LeaveYield)
+	same      bool // ... to the room it lost, named, with its secret (Rejoin); any refusal turns it away
 	away      bool // ... and that player does not host: it still plays under a host, or is on its way to another (RefuseNotHosting, RefuseMoving)
 	resume    uint32
 	history   []wire.MasterTurn // every master turn executed, if Config.KeepHistory
@@ -127,7 +128,21 @@ func (s *Session) resumePoint() uint32 {
 // token, waiting for the room's snapshot) has no world to resume from: it
 // joins the successor's room as a plain rejoin with its token, to catch up
 // from that room's snapshot instead (CatchingUp).
-func (s *Session) Migrate() bool {
+func (s *Session) Migrate() bool { return s.migrate(false) }
+
+// Rejoin makes the session join again the room whose connection was lost
+// (the caller dialled the same host again: only this player's link had
+// failed, and the room holds its place): as Migrate, but the Join names
+// that room (the id its Welcome gave, with the secret the session was
+// given for it), and any refusal turns the session away (TurnedAway):
+// the room gave the place up, or is gone. The room takes the player back
+// with its token, from a snapshot unless it is a successor's room that
+// can resume it in place.
+func (s *Session) Rejoin() bool { return s.migrate(true) }
+
+// migrate is Migrate, or Rejoin for same.
+func (s *Session) migrate(same bool) bool {
+	s.hand.same = same
 	if s.phase == Lobby {
 		return s.migrateLobby()
 	}

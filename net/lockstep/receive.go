@@ -109,8 +109,8 @@ func (s *Session) Receive(now time.Duration, frame []byte) {
 		case s.phase == Joining:
 			s.phase, s.room.refusal = Refused, m
 			s.emit(Event{Kind: EvRefused, Text: m.Text})
-		case s.hand.migrating && (m.Reason == wire.RefuseNotHosting || m.Reason == wire.RefuseMoving):
-			s.hand.away = true // not where the game goes on: the client tries again
+		case s.hand.migrating && (m.Reason == wire.RefuseNotHosting || m.Reason == wire.RefuseMoving || s.hand.same):
+			s.hand.away = true // not where the game goes on (or, rejoining, the place is gone): the client tries again
 		}
 	case wire.SetupState:
 		if m.Revision >= s.room.setup.Revision || m.RoomID != s.room.setup.RoomID {
@@ -200,7 +200,15 @@ func (s *Session) sendJoin() {
 		j.Secret = s.cfg.RoomSecret // an unlisted room's, which its server asks of every Join
 	}
 	if s.hand.migrating {
-		j.RoomID = 0       // the successor's room is the default one of its host
+		j.RoomID = 0 // the successor's room is the default one of its host
+		if s.hand.same {
+			// The room it lost (Rejoin), with the secret the session was
+			// given for it.
+			j.RoomID = s.room.roomID
+			if j.RoomID != 0 && j.RoomID == s.cfg.RoomID {
+				j.Secret = s.cfg.RoomSecret
+			}
+		}
 		if !s.hand.fresh { // else a plain rejoin: catch up from the room's snapshot
 			j.Resuming, j.Resume = true, s.hand.resume
 		}

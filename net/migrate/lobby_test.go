@@ -73,12 +73,12 @@ func TestLobby(t *testing.T) {
 			end: end{phase: Walking, host: -1},
 		},
 		{
-			name: "a host that still answers its handshake keeps its lobby: only this player's link failed",
+			name: "a host that still answers its handshake keeps its lobby: only this player's link failed, and it rejoins that host",
 			script: []ev{
 				{3 * time.Second, lost(me), "probe-host"},
-				{3100 * ms, hostAnswers(true), "give-up: " + ErrHostStillThere.Error()},
+				{3100 * ms, hostAnswers(true), "redial"},
 			},
-			end: end{phase: Over, host: -1, why: ErrHostStillThere},
+			end: end{phase: Walking, host: -1},
 		},
 		{
 			name: "a lobby that names no successor ends with its connection",

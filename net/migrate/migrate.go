@@ -5,7 +5,8 @@
 // are: it is told what happened (the session's view at each step, the
 // connection lost, a dial's result, a refusal, a probe's answer, the time)
 // and returns what to do (cut the connection, probe the old host, dial a
-// successor, ask the later ones, join, serve the game, yield it, give up).
+// successor, ask the later ones, join, serve the game, yield it, rejoin
+// the host that still answers, give up).
 // net/client carries the actions out on its sockets and goroutines and
 // holds no decision of its own. It is a package of its own, not a part of
 // net/lockstep, because it speaks of connections, dials and probes, which
@@ -106,16 +107,17 @@ const (
 	// Checking: the connection to the host is lost; the old host is
 	// probed: if it still answers, only this player's link failed.
 	Checking
-	// Walking: dialling the successors in the list's order.
+	// Walking: dialling the successors in the list's order (or the host
+	// that still answers, to rejoin it: rejoin.go).
 	Walking
 	// Asking: this player is the first successor it reaches; it asks the
 	// later ones whether they still hear the host before it takes the game.
 	Asking
-	// Pausing: no successor took the game in this walk; the next begins
-	// at Machine.Wake.
+	// Pausing: no successor took the game in this walk (or the host's
+	// redial failed); the next begins at Machine.Wake.
 	Pausing
-	// Joining: connected to a successor's room, the session sends a
-	// resuming Join until the room takes it in.
+	// Joining: connected to a successor's room (or again to the host's),
+	// the session sends a resuming Join until the room takes it in.
 	Joining
 	// Hosting: this player's machine runs the game's room.
 	Hosting
@@ -168,9 +170,18 @@ const (
 	// Key; Expected are the slots the room waits for), and answer with
 	// Dialled; a Join over that connection follows.
 	Move
+	// Redial connects again to the host this player lost (HostAddr),
+	// which must prove the host key it proved before, in Timeout: the
+	// host still answers, only this player's link failed (rejoin.go).
+	// Answer with Dialled; a Rejoin over that connection follows.
+	Redial
+	// Rejoin moves the session back to the room it lost, over the
+	// connection the last Redial opened (lockstep.Session.Rejoin: the
+	// Join names that room, with the player's token).
+	Rejoin
 )
 
-var kindNames = [...]string{"?", "cut", "probe-host", "dial", "ask", "join", "serve", "wait", "yield", "give-up", "move"}
+var kindNames = [...]string{"?", "cut", "probe-host", "dial", "ask", "join", "serve", "wait", "yield", "give-up", "move", "redial", "rejoin"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -186,7 +197,7 @@ type Action struct {
 	Cands    []wire.Successor    // Ask
 	Expected uint8               // Serve: the slots awaited in the new room
 	At       time.Duration       // Wait
-	Timeout  time.Duration       // ProbeHost
+	Timeout  time.Duration       // ProbeHost, Redial
 	Probe    int                 // ProbeHost: the probe's number, given back to HostAnswered
 	Err      error               // Cut, GiveUp
 	Server   wire.FallbackServer // Move
@@ -279,8 +290,9 @@ type Machine struct {
 	phase Phase
 	why   error // Over: why the game ended here
 	role  role
-	net   bool // the room is reached over a network connection (it can be cut)
-	cut   bool // a Cut was asked for the current connection
+	// Facts of the connection this player follows the room over:
+	net bool // it is a network connection (it can be lost), not an in-process pipe
+	cut bool // a Cut was asked for it: it ends, and Lost comes next
 
 	heard   time.Duration // when the room last sent a frame
 	since   time.Duration // when this player came to the room it follows
@@ -294,30 +306,25 @@ type Machine struct {
 	silence episode
 	probe   int // the number of the last ProbeHost
 
-	// The walk.
+	// The walks since the room was lost (walk.go).
+	walk     walk
 	list     []wire.Successor
 	slot     int
-	asked    bool          // the move began with the room's word: no host to check, nobody to ask
-	again    bool          // turned away by a successor: the walk goes on from the first move
-	cutOff   bool          // a later successor still had the host
-	came     bool          // ... and since, another player that lost it came here
 	deadline time.Duration // the walks end then
+	lostAt   time.Duration // when the room was lost (the rejoin's hold counts from it)
 	at       int           // the candidate being dialled, or this player's place
-	pending  int           // Ask answers outstanding
-	refused  bool          // ... one said RefuseNotHosting
+	pending  int           // Ask answers outstanding in this round
+	refused  bool          // a fact of this Ask round: one of its answers was RefuseNotHosting
 	wake     time.Duration // Pausing: the next walk
 	joining  wire.Successor
-	noWorld  bool // this player was catching up from a snapshot: it cannot host
-	// triedServers: the handover limit passed and the servers were tried.
-	triedServers bool
+	noWorld  bool // a fact of this loss: the player was catching up from a snapshot, and has no world to host from
 
-	// The last successor (server.go): the game's fallback servers, the
-	// one being dialled (-1: none), the one the game went to, and the
-	// game's move key.
-	servers  []wire.FallbackServer
-	toServer int
-	server   wire.FallbackServer
-	moveKey  [16]byte
+	// The last successor (server.go): the game's fallback servers (the
+	// one being dialled is the walk's), the one the game went to, and
+	// the game's move key.
+	servers []wire.FallbackServer
+	server  wire.FallbackServer
+	moveKey [16]byte
 
 	// While hosting: the successors passed over, probed (an earlier
 	// one that answers leads the game too, and gets it); where the room
@@ -341,7 +348,7 @@ func New(now time.Duration, addr string, standby bool) *Machine {
 	if standby {
 		r = candidate
 	}
-	return &Machine{phase: Following, role: r, net: addr != "", heard: now, since: now, host: -1, addr: addr, toServer: -1}
+	return &Machine{phase: Following, role: r, net: addr != "", heard: now, since: now, host: -1, addr: addr}
 }
 
 // NewOwner returns the machine of the player whose own machine runs the
@@ -355,7 +362,7 @@ func New(now time.Duration, addr string, standby bool) *Machine {
 // majority's game, rather than play on as a second game at the end of
 // the countdown.
 func NewOwner(now time.Duration) *Machine {
-	return &Machine{phase: Hosting, role: owner, heard: now, since: now, host: -1, before: -1, hosting: leading, toServer: -1}
+	return &Machine{phase: Hosting, role: owner, heard: now, since: now, host: -1, before: -1, hosting: leading}
 }
 
 // Phase returns where this player stands.
@@ -438,6 +445,9 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			return m.probeHost()
 		}
 	case Joining:
+		if m.walk.rejoining() {
+			return m.stepRejoin(now, v)
+		}
 		switch {
 		case m.cut:
 		case v.TurnedAway:
@@ -448,7 +458,8 @@ func (m *Machine) Step(now time.Duration, v View) []Action {
 			if m.joining.Slot == serverSlot {
 				m.host, m.addr = OnServer, m.server.Addr
 			}
-			m.again, m.silence = false, roomHeard
+			m.walk.end()
+			m.silence = roomHeard
 		case m.movedAt != 0 && now-m.movedAt > Limit:
 			// It never took us in (it still had the host, which we could
 			// not reach): the game cannot go on for this player.
@@ -523,8 +534,8 @@ func (m *Machine) HostAnswered(now time.Duration, probe int, ok bool) []Action {
 		if ok {
 			// The host did not say it is going and still answers: this
 			// player's link failed, not the host. Moving the game would
-			// split it; the player rejoins instead.
-			return m.giveUp(ErrHostStillThere)
+			// split it; the player rejoins the host (rejoin.go).
+			return m.rejoinHost(now)
 		}
 		return m.beginWalk(now)
 	}
@@ -560,25 +571,29 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 	if len(v.List.Servers) > 0 { // a lobby too (server.go)
 		m.servers, m.moveKey = append(m.servers[:0], v.List.Servers...), MoveKey(v.List)
 	}
-	m.toServer = -1
-	m.asked, m.cutOff, m.came, m.hosting, m.earlier = v.Asked, false, false, opened, nil
-	if prev == Following && m.net && !m.asked {
+	m.hosting, m.earlier = opened, nil
+	if prev == Following && m.net && !v.Asked {
 		m.left = m.addr // the host lost, not gone by its word: it may be heard again
 	} else if prev == Following {
 		m.left = ""
+	}
+	if m.walk.rejoining() && prev != Following && prev != Hosting {
+		// The connection to the host being rejoined failed too: try
+		// again, while the hold lasts.
+		return m.retryRejoin(now)
 	}
 	switch prev {
 	case Joining, Walking, Asking, Pausing, Checking:
 		// Turned away, or the successor's connection failed before it
 		// took us in: the walk goes on from the first move, until that
 		// one would have given up.
-		m.again = true
+		m.walk.turnAway()
 		m.deadline = m.movedAt + Limit
 		return m.pause(now)
 	}
-	m.again, m.triedServers = false, false
-	m.deadline = now + Limit
-	if !m.asked && m.silence != hostGone {
+	m.walk.lose(v.Asked)
+	m.deadline, m.lostAt = now+Limit, now
+	if m.walk.asksLater() && m.silence != hostGone {
 		// Nobody said the host is going, and no probe of this silence
 		// found it gone: ask it first.
 		m.phase, m.silence = Checking, roomHeard
@@ -589,8 +604,11 @@ func (m *Machine) Lost(now time.Duration, v View) []Action {
 
 // beginWalk starts a walk of the successor list, if there is time left.
 func (m *Machine) beginWalk(now time.Duration) []Action {
+	if m.walk.rejoining() {
+		return m.redial(now)
+	}
 	if now >= m.deadline {
-		if !m.cutOff && !m.again && len(m.servers) > 0 && !m.triedServers {
+		if m.walk.mayTryServers() && len(m.servers) > 0 {
 			// No successor took the game in the handover limit: the
 			// server is the last (server.go). Not for a player turned
 			// away (the others play on somewhere) nor one cut off (they
@@ -599,7 +617,7 @@ func (m *Machine) beginWalk(now time.Duration) []Action {
 			m.phase = Walking
 			return m.moveTo(0)
 		}
-		if m.again || m.cutOff {
+		if m.walk.othersPlayOn() {
 			return m.giveUp(ErrNotTakenIn)
 		}
 		return m.giveUp(ErrNoSuccessor)
@@ -630,7 +648,7 @@ func (m *Machine) advance(now time.Duration) []Action {
 		return m.advance(now)
 	}
 	later := reachedOnly(m.list[m.at+1:])
-	if m.asked || len(later) == 0 {
+	if !m.walk.asksLater() || len(later) == 0 {
 		return m.serve()
 	}
 	m.phase, m.pending, m.refused = Asking, len(later), false
@@ -655,7 +673,8 @@ func (m *Machine) serve() []Action {
 	m.before = m.host
 	m.phase, m.net, m.moves, m.host, m.addr = Hosting, false, m.moves+1, m.slot, ""
 	m.hosting, m.servedAt = opened, ^uint32(0) // until Served says where it opened
-	m.again, m.silence = false, roomHeard
+	m.walk.end()
+	m.silence = roomHeard
 	return []Action{{Kind: Serve, Expected: expected}}
 }
 
@@ -703,6 +722,9 @@ func (m *Machine) Failed(now time.Duration, k Kind) []Action {
 	if k == Serve && m.phase == Hosting && m.hosting == opened {
 		m.moves, m.host = m.moves-1, m.before // no room was opened: no move
 	}
+	if m.walk.rejoining() {
+		return m.giveUp(ErrHostStillThere)
+	}
 	return m.giveUp(ErrNoSuccessor)
 }
 
@@ -718,7 +740,10 @@ func (m *Machine) Dialled(now time.Duration, ok bool) []Action {
 	if m.phase != Walking {
 		return nil
 	}
-	if m.toServer >= 0 {
+	if m.walk.rejoining() {
+		return m.redialled(now, ok)
+	}
+	if m.walk.dialling() {
 		return m.serverDialled(now, ok)
 	}
 	if !ok {
@@ -726,7 +751,7 @@ func (m *Machine) Dialled(now time.Duration, ok bool) []Action {
 		return m.advance(now)
 	}
 	cand := m.list[m.at]
-	if !m.again {
+	if !m.walk.afterFirstMove() {
 		m.movedAt = now
 	}
 	m.phase, m.net, m.joining = Joining, true, cand
@@ -750,9 +775,9 @@ func (m *Machine) Answered(now time.Duration, refused bool) []Action {
 	case m.refused:
 		// Only our link to the host failed: the others play on with it,
 		// and a game taken here would be ours alone.
-		m.cutOff = true
+		m.walk.hostHeld()
 		return m.pause(now)
-	case m.cutOff && !m.came:
+	case m.walk.held && !m.walk.came:
 		// They had the host a moment ago; no refusal this time may be
 		// one that came too late on a busy machine. The game is taken
 		// only once one of them shows it lost the host too: it comes
@@ -785,6 +810,8 @@ func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
 	alive := now-m.heard < HostHeardRecently
 	moved := m.movedAt != 0 && now-m.movedAt < Limit
 	switch {
+	case m.walk.rejoining() && (m.phase == Walking || m.phase == Pausing || m.phase == Joining):
+		return wire.RefuseNotHosting, nil // it found the host there: the game goes on with it
 	case m.phase == Joining || alive && moved:
 		return wire.RefuseMoving, nil
 	case m.phase == Hosting || m.phase == Over || alive:
@@ -794,8 +821,8 @@ func (m *Machine) Called(now time.Duration) (wire.RefuseReason, []Action) {
 	case m.phase == Following && !m.net:
 		return wire.RefuseNotHosting, nil // in-process with its room: there is no host to lose
 	}
-	m.came = true // the caller lost the host too
-	return 0, nil // ... as this player, which is on its way
+	m.walk.cameHere() // the caller lost the host too
+	return 0, nil     // ... as this player, which is on its way
 }
 
 // ProbeTargets returns the standby ports to probe in this round: while

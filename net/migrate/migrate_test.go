@@ -371,13 +371,16 @@ func TestMachine(t *testing.T) {
 			end: end{phase: Over, host: -1, why: ErrNoSuccessor},
 		},
 		{
-			name: "a client whose link to the host fails while the host still answers its handshake does not move the game (it ends for that player, who can rejoin)",
+			name: "a client whose link to the host fails while the host still answers its handshake does not move the game: it rejoins that host with its token",
 			self: me,
 			script: []ev{
 				{3 * time.Second, lost(me), "probe-host"},
-				{3010 * ms, hostAnswers(true), "give-up: " + ErrHostStillThere.Error()},
+				{3010 * ms, hostAnswers(true), "redial"},
+				{3100 * ms, dialled(true), "rejoin"},
+				{3200 * ms, step(migrating(me)), ""},
+				{3300 * ms, step(me), ""},
 			},
-			end: end{phase: Over, host: -1, why: ErrHostStillThere},
+			end: end{phase: Following, host: -1},
 		},
 		{
 			name: "a link that fails in a flowing game is probed again at the cut if the host answered during the silence (cut at AliveSilence)",
@@ -388,9 +391,9 @@ func TestMachine(t *testing.T) {
 				{1500 * ms, silent(1500*ms, me), ""},
 				{3000 * ms, silent(3000*ms, me), "cut: the host fell silent"},
 				{3000 * ms, lost(me), "probe-host"},
-				{3010 * ms, hostAnswers(true), "give-up: " + ErrHostStillThere.Error()},
+				{3010 * ms, hostAnswers(true), "redial"},
 			},
-			end: end{phase: Over, host: -1, why: ErrHostStillThere},
+			end: end{phase: Walking, host: -1},
 		},
 		{
 			name: "a player that still hears the old host turns a resuming Join away (RefuseNotHosting)",

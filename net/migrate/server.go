@@ -49,10 +49,10 @@ func MoveKey(sc wire.Successors) [16]byte {
 // the last, pauses the walk.
 func (m *Machine) moveTo(i int) []Action {
 	if i >= len(m.servers) {
-		m.toServer = -1
+		m.walk.serversDone()
 		return nil
 	}
-	m.toServer, m.triedServers = i, true
+	m.walk.dialServer(i)
 	var expected uint8
 	for _, c := range m.list {
 		expected |= 1 << (c.Slot & 7)
@@ -64,7 +64,7 @@ func (m *Machine) moveTo(i int) []Action {
 // the game's room asked for (ok), and the session joins it there; or the
 // next server is tried, and after the last the walks go on.
 func (m *Machine) serverDialled(now time.Duration, ok bool) []Action {
-	i := m.toServer
+	i := m.walk.server
 	if !ok {
 		if next := m.moveTo(i + 1); next != nil {
 			return next
@@ -74,8 +74,8 @@ func (m *Machine) serverDialled(now time.Duration, ok bool) []Action {
 		}
 		return m.pause(now)
 	}
-	m.toServer = -1
-	if !m.again {
+	m.walk.serversDone()
+	if !m.walk.afterFirstMove() {
 		m.movedAt = now
 	}
 	m.server = m.servers[i]
