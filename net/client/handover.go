@@ -305,7 +305,8 @@ func (c *Client) joinOver(tc *transport.Client, viaServer bool, k migrate.Kind) 
 	c.mu.Lock()
 	var ok bool
 	if k == migrate.Rejoin {
-		ok = c.s.Rejoin()
+		_, secret := c.ServerRoom() // a room the game moved to on a server: unlisted, its secret asked
+		ok = c.s.Rejoin(secret)
 	} else {
 		ok = c.s.Migrate()
 	}

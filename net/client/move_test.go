@@ -30,7 +30,7 @@ func TestGameMovesToTheServer(t *testing.T) {
 		t.Errorf("MovedText = %q", got)
 	}
 	m.playOnTogether("the three to play on together on the server", m.guests[0], 60)
-	endOnOneHash(t, m)
+	m.endOnOneHash(m.guests)
 	for i, g := range m.guests {
 		g.Do(func(s *lockstep.Session) {
 			if n := s.Stats().MalformedIn; n != 0 {

@@ -117,7 +117,7 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 			return s.Phase() == lockstep.Playing && turn > 60
 		})
 	})
-	endOnOneHash(t, m)
+	m.endOnOneHash(m.guests)
 }
 
 // serverLobby starts Ada's lobby, hosted in-process with the community

@@ -111,36 +111,7 @@ func TestRejoinAfterTheMoveToTheServer(t *testing.T) {
 		return in
 	})
 	m.playOnTogether("the three to play on together on the server", m.guests[0], 60)
-	endOnOneHash(t, m)
-}
-
-// endOnOneHash ends the game at its room's host and checks that every
-// guest of m ends it on one hash with no desync.
-func endOnOneHash(t *testing.T, m *migrationGame) {
-	t.Helper()
-	for _, g := range m.guests {
-		g.Do(func(s *lockstep.Session) {
-			if s.IsHost() {
-				s.EndGame()
-			}
-		})
-	}
-	m.wait("the game's end everywhere", func() bool {
-		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
-	})
-	var hash uint64
-	for i, g := range m.guests {
-		g.Do(func(s *lockstep.Session) {
-			if hh := s.World().Hash(); i == 0 {
-				hash = hh
-			} else if hh != hash {
-				t.Errorf("guest %d ended on %x, the first on %x: two games", i+1, hh, hash)
-			}
-			if d := s.Desync(); d != nil {
-				t.Errorf("guest %d saw a desync at turn %d", i+1, d.Turn)
-			}
-		})
-	}
+	m.endOnOneHash(m.guests)
 }
 
 // TestHostRejoinsTheMovedGame: the host whose machine died (which moved
@@ -189,5 +160,5 @@ func TestHostRejoinsTheMovedGame(t *testing.T) {
 		return in
 	})
 	m.playOnTogether("the four to play on together on the server", m.guests[0], 60)
-	endOnOneHash(t, m)
+	m.endOnOneHash(m.guests)
 }

@@ -210,7 +210,7 @@ func TestOwnLinkLostRejoinsTheHost(t *testing.T) {
 			t.Errorf("the guest is back in slot %d, was %d", s.Slot(), slot)
 		}
 	})
-	endOnOneHash(m)
+	m.endOnOneHash(m.players)
 }
 
 // startThree readies the players of m (all in the lobby), starts the game
@@ -242,30 +242,4 @@ func startThree(m *migrationGame) {
 			return s.Phase() == lockstep.Playing && turn > 60 && len(m.list.List) == 2
 		})
 	})
-}
-
-// endOnOneHash ends the game at the host player (players[0]) and checks
-// that every player ended on one hash with no desync.
-func endOnOneHash(m *migrationGame) {
-	m.t.Helper()
-	m.players[0].Do(func(s *lockstep.Session) { s.EndGame() })
-	m.wait("the game's end everywhere", func() bool {
-		return all(m.players, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
-	})
-	var hash uint64
-	for i, p := range m.players {
-		p.Do(func(s *lockstep.Session) {
-			turn, _ := s.Ended()
-			hh := s.World().Hash()
-			m.t.Logf("player %d: hash %016x at turn %d", i, hh, turn)
-			if i == 0 {
-				hash = hh
-			} else if hh != hash {
-				m.t.Errorf("player %d ended on %x, the host on %x", i, hh, hash)
-			}
-			if d := s.Desync(); d != nil {
-				m.t.Errorf("player %d saw a desync at turn %d", i, d.Turn)
-			}
-		})
-	}
 }

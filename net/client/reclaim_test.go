@@ -222,22 +222,37 @@ func (m *migrationGame) inOneRoom(since time.Time, what string) {
 // that came back) ended on one hash with no desync.
 func (m *migrationGame) endTogether() {
 	m.t.Helper()
-	first := m.guests[0]
-	m.playOnTogether("every player to play on together", first, 30)
-	first.Do(func(s *lockstep.Session) { s.EndGame() })
+	m.playOnTogether("every player to play on together", m.guests[0], 30)
+	m.endOnOneHash(m.guests)
+}
+
+// endOnOneHash ends the game at its room's host among ps and checks that
+// every one of ps ended it on one hash with no desync (each is logged).
+func (m *migrationGame) endOnOneHash(ps []*Client) {
+	m.t.Helper()
+	for _, p := range ps {
+		p.Do(func(s *lockstep.Session) {
+			if s.IsHost() {
+				s.EndGame()
+			}
+		})
+	}
 	m.wait("the game's end everywhere", func() bool {
-		return all(m.guests, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
+		return all(ps, func(s *lockstep.Session) bool { return s.Phase() == lockstep.Finished })
 	})
 	var hash uint64
-	for i, g := range m.guests {
-		g.Do(func(s *lockstep.Session) {
-			if hh := s.World().Hash(); i == 0 {
+	for i, p := range ps {
+		p.Do(func(s *lockstep.Session) {
+			turn, _ := s.Ended()
+			hh := s.World().Hash()
+			m.t.Logf("player %d: hash %016x at turn %d", i, hh, turn)
+			if i == 0 {
 				hash = hh
 			} else if hh != hash {
-				m.t.Errorf("successor %d ended on %x, the first on %x", i+1, hh, hash)
+				m.t.Errorf("player %d ended on %x, the first on %x: two games", i, hh, hash)
 			}
 			if d := s.Desync(); d != nil {
-				m.t.Errorf("successor %d saw a desync at turn %d", i+1, d.Turn)
+				m.t.Errorf("player %d saw a desync at turn %d", i, d.Turn)
 			}
 		})
 	}

@@ -24,12 +24,13 @@ const maxHistory = 1 << 18
 // handoverView is what the session knows about the game's succession.
 type handoverView struct {
 	list      wire.Successors
-	asked     bool // the room said it is going: go to the first successor
-	yield     bool // ... and the turns it compiled are not the successor's: catch up from its snapshot
-	migrating bool // sending a resuming Join to a successor's room
-	fresh     bool // ... as a plain rejoin: its world is not the room's (LeaveYield)
-	same      bool // ... to the room it lost, named, with its secret (Rejoin); any refusal turns it away
-	away      bool // ... and that player does not host: it still plays under a host, or is on its way to another (RefuseNotHosting, RefuseMoving)
+	asked     bool   // the room said it is going: go to the first successor
+	yield     bool   // ... and the turns it compiled are not the successor's: catch up from its snapshot
+	migrating bool   // sending a resuming Join to a successor's room
+	fresh     bool   // ... as a plain rejoin: its world is not the room's (LeaveYield)
+	same      bool   // ... to the room it lost, named, with its secret (Rejoin); any refusal turns it away
+	secret    uint64 // ... that room's secret, given by the caller (0: the configured room's, if it is that one)
+	away      bool   // ... and that player does not host: it still plays under a host, or is on its way to another (RefuseNotHosting, RefuseMoving)
 	resume    uint32
 	history   []wire.MasterTurn // every master turn executed, if Config.KeepHistory
 	cut       bool              // history passed maxHistory and stopped
@@ -137,8 +138,14 @@ func (s *Session) Migrate() bool { return s.migrate(false) }
 // given for it), and any refusal turns the session away (TurnedAway):
 // the room gave the place up, or is gone. The room takes the player back
 // with its token, from a snapshot unless it is a successor's room that
-// can resume it in place.
-func (s *Session) Rejoin() bool { return s.migrate(true) }
+// can resume it in place. secret is the lost room's secret when the
+// caller knows it (a room a game moved to on a server: net/client's
+// ServerRoom); 0 uses the configured one if the room is the configured
+// room.
+func (s *Session) Rejoin(secret uint64) bool {
+	s.hand.secret = secret
+	return s.migrate(true)
+}
 
 // migrate is Migrate, or Rejoin for same.
 func (s *Session) migrate(same bool) bool {

@@ -205,7 +205,10 @@ func (s *Session) sendJoin() {
 			// The room it lost (Rejoin), with the secret the session was
 			// given for it.
 			j.RoomID = s.room.roomID
-			if j.RoomID != 0 && j.RoomID == s.cfg.RoomID {
+			switch {
+			case s.hand.secret != 0:
+				j.Secret = s.hand.secret
+			case j.RoomID != 0 && j.RoomID == s.cfg.RoomID:
 				j.Secret = s.cfg.RoomSecret
 			}
 		}
