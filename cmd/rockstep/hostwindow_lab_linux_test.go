@@ -24,8 +24,11 @@ import (
 // guest's screen says the host left ("The host left: you host the game
 // now", the hand-over's news), and the router lists no mapping: the
 // window deleted it on its way out (otherwise miniupnpd would keep it
-// for the hour's lease). TestHostWindowEndsOnSIGTERMWithoutDisplay does
-// the same outside any router, with a frozen X server too.
+// for the hour's lease). Before closeOnDisplayLost (xlost_linux.go),
+// Xlib's default handler ended the process the moment its X server died:
+// no hand-over, and the router still listed the mapping after the test.
+// TestHostWindowEndsOnSIGTERMWithoutDisplay does the same outside any
+// router, with a frozen X server too.
 //
 // Each window has an X server of the test's own (Xvfb, which must be
 // installed) in the machine's namespace: the windows reach it from
@@ -80,7 +83,7 @@ func TestHostWindowLabSIGTERMWithoutDisplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, _ := win.wait(t, stepLimit)
-		t.Logf("the host's window exited %v after SIGTERM (exit code %d)", time.Since(sent).Round(time.Millisecond), code)
+		t.Logf("the host's window exited %v after SIGTERM, %v after its X server was killed (exit code %d)", time.Since(sent).Round(time.Millisecond), time.Since(killed).Round(time.Millisecond), code)
 	}
 	if !testwait.Until(stepLimit, func() bool { return strings.Contains(guest.stderr(), "autopilot: news: The host left") }) {
 		t.Errorf("the guest's screen never said the host left within %v", stepLimit)
