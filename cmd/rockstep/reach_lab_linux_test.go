@@ -115,9 +115,9 @@ func reachLab(t *testing.T, mapping bool) {
 	random := lab.AddRandomHome(t)
 	public := lab.AddPublicHost(t)
 	players := []labPlayer{
-		{"behind a NAT without mapping", lab.Home2, nil},
-		{"behind a port-randomising NAT", random, nil},
-		{"behind miniupnpd", lab.Home, nil},
+		{name: "behind a NAT without mapping", ns: lab.Home2},
+		{name: "behind a port-randomising NAT", ns: random},
+		{name: "behind miniupnpd", ns: lab.Home},
 	}
 	if mapping {
 		players[2].args = []string{"-portmap"}
@@ -155,10 +155,13 @@ func randomHomes(t *testing.T, want labOutcome) {
 }
 
 // labPlayer is a bot player of a lab game: its name in the test's words,
-// its namespace and its extra flags.
+// its namespace and its extra flags. mayBeLeftOut: in a labGame it may
+// fail to follow the others to the successor (a known flaw the test logs
+// as a finding), as long as it says so and the others play on.
 type labPlayer struct {
-	name, ns string
-	args     []string
+	name, ns     string
+	args         []string
+	mayBeLeftOut bool
 }
 
 // playLabKillHost runs a `-server -handover` in namespace public and a bot
@@ -235,22 +238,42 @@ func playLabKillHost(t *testing.T, lab *natlab.Lab, public string, list []labPla
 		t.Fatal(err)
 	}
 	_ = srv.cmd.Wait()
+	checkLabOutcome(t, list, players, want)
+	if want == labServer {
+		if n := strings.Count(community.stderr(), "room opened for a moved game"); n != 1 {
+			t.Errorf("the community server opened %d rooms for the moved game, want 1:\n%s", n, community.stderr())
+		}
+	}
+}
+
+// checkLabOutcome waits for the players of a lab game whose host was
+// killed and checks the outcome want. In a game that goes on, a player
+// marked mayBeLeftOut that did not follow must have said no one could
+// carry the game on (not played on alone), and a strict majority must
+// have played on together.
+func checkLabOutcome(t *testing.T, list []labPlayer, players map[string]*proc, want labOutcome) {
+	t.Helper()
 	var game oneGame
-	for name, p := range players {
+	in := 0
+	for _, pl := range list {
+		p := players[pl.name]
 		code, _ := p.wait(t, gameLimit)
 		out := p.stdout()
 		if want == labNobody {
 			// Nobody reachable: nobody plays on; each says why.
 			if code == 0 || !strings.Contains(p.stderr(), noSuccessorWords) {
-				t.Errorf("the player %s exited %d, want non-zero with %q:\n%s\n%s", name, code, noSuccessorWords, out, p.stderr())
+				t.Errorf("the player %s exited %d, want non-zero with %q:\n%s\n%s", pl.name, code, noSuccessorWords, out, p.stderr())
 			}
 			continue
 		}
-		game.check(t, name, code, out, p.stderr())
-	}
-	if want == labServer {
-		if n := strings.Count(community.stderr(), "room opened for a moved game"); n != 1 {
-			t.Errorf("the community server opened %d rooms for the moved game, want 1:\n%s", n, community.stderr())
+		if pl.mayBeLeftOut && code != 0 && strings.Contains(p.stderr(), noSuccessorWords) {
+			t.Logf("FINDING: the player %s was left out of the game that went on: %s", pl.name, strings.TrimSpace(p.stderr()))
+			continue
 		}
+		game.check(t, pl.name, code, out, p.stderr())
+		in++
+	}
+	if want != labNobody && 2*in <= len(list) {
+		t.Errorf("%d of %d players played on together: no majority", in, len(list))
 	}
 }

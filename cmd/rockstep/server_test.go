@@ -51,15 +51,20 @@ func start(t *testing.T, args ...string) *proc {
 }
 
 // startCmd starts cmd, a command running this binary's main, with the
-// test's own settings folder and no display unless display is set; its
-// output is kept, and it is killed when the test ends if still running.
+// test's own settings folder and no display unless display is set (the
+// machine's DISPLAY, or one cmd.Env names); its output is kept, and it is
+// killed when the test ends if still running.
 func startCmd(t *testing.T, cmd *exec.Cmd, display bool) *proc {
 	t.Helper()
 	p := &proc{cmd: cmd}
 	// The race detector otherwise sleeps a second at exit (atexit_sleep_ms).
 	// Replays and settings go to a folder of the test's, not the user's.
 	config := t.TempDir()
-	p.cmd.Env = append(os.Environ(), envRunMain+"=1", "GORACE=atexit_sleep_ms=0",
+	env := p.cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	p.cmd.Env = append(env, envRunMain+"=1", "GORACE=atexit_sleep_ms=0",
 		"XDG_CONFIG_HOME="+config, userdir.Env+"="+filepath.Join(config, "rockstep"))
 	if !display {
 		p.cmd.Env = append(p.cmd.Env, "DISPLAY=", "WAYLAND_DISPLAY=")

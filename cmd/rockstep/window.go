@@ -50,6 +50,7 @@ func runWindow(wo windowOptions) int {
 	defer stop()
 	opt.Stop = ctx.Done()
 	opt.Exit = func() { os.Exit(0) }
+	closeOnDisplayLost() // an X server gone away: as SIGTERM
 	err = ui.Run(opt)
 	if opt.Autopilot != nil && err == nil {
 		err = opt.Autopilot.Err()

@@ -162,3 +162,14 @@ func (l *Lab) homeBehind(t testing.TB, home, router, lan, wan, ifname, nat strin
 	l.forward(t)
 	return home
 }
+
+// DropUnasked gives router namespace ns (Outer, say) an input firewall as
+// AddPlainHome's with firewall: what comes to the router itself unasked
+// from its outside link is dropped, and leaves no entry in its connection
+// table.
+func (l *Lab) DropUnasked(t testing.TB, ns string) {
+	t.Helper()
+	l.must(t, ns, "nft", "add table inet guardin")
+	l.must(t, ns, "nft", "add chain inet guardin input { type filter hook input priority 0; policy accept; }")
+	l.must(t, ns, "nft", `add rule inet guardin input iifname "wan0" ct state new drop`)
+}

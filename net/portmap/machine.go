@@ -164,6 +164,7 @@ type Machine struct {
 	epoch      uint32
 	epochAt    time.Time
 	restarts   int // times the router was seen to have restarted
+	grants     int // answers that granted the mapping (the first, and every renewal)
 
 	status Status
 }
@@ -192,6 +193,11 @@ func (m *Machine) Status() Status { return m.status }
 // Restarts returns how many times the router was seen to have restarted
 // (its epoch went backwards or lagged the clock) since Start.
 func (m *Machine) Restarts() int { return m.restarts }
+
+// Grants returns how many answers granted the mapping since Start: the
+// first, and each renewal (a renewal after a router's restart re-makes
+// the mapping it forgot).
+func (m *Machine) Grants() int { return m.grants }
 
 // Failures returns how many renewals or rounds failed in a row (0 while
 // the mapping is renewed as it should be).
@@ -457,6 +463,7 @@ func (m *Machine) hold(now time.Time, r Result) []Action {
 	m.held.ExtPort = r.External.Port()
 	m.everHeld = true
 	m.failures = 0
+	m.grants++
 	renew := m.timing.MaxRenew
 	if r.Lifetime > 0 {
 		life := max(r.Lifetime, m.timing.MinLife)

@@ -529,7 +529,8 @@ func TestMachineRouterReturns(t *testing.T) {
 
 // TestMachineSuspect: Suspect asks again at once when nothing was asked
 // for SuspectGap, else at the gap's end; it does nothing while asking or
-// when no mapping was ever held.
+// when no mapping was ever held. Each answer that grants the mapping
+// counts (Grants).
 func TestMachineSuspect(t *testing.T) {
 	m := NewMachine(7777, []Proto{PCP}, DefaultTiming())
 	acts := m.Start(t0)
@@ -547,7 +548,13 @@ func TestMachineSuspect(t *testing.T) {
 	if len(got) != 1 || got[0].Kind != Map || got[0].Proto != PCP {
 		t.Fatalf("Tick at 2 s: %+v, want the mapping asked again", got)
 	}
+	if m.Grants() != 1 {
+		t.Fatalf("grants before the suspicion's answer: %d, want 1", m.Grants())
+	}
 	m.Report(t0.Add(2*time.Second), Result{Seq: got[0].Seq, Outcome: OK, External: netip.MustParseAddrPort("203.0.113.7:7777"), Lifetime: time.Hour})
+	if m.Grants() != 2 {
+		t.Fatalf("grants after the suspicion's answer: %d, want 2 (the Mapper logs the mapping made again by it)", m.Grants())
+	}
 	got = m.Suspect(t0.Add(10 * time.Second))
 	if len(got) != 1 || got[0].Kind != Map {
 		t.Fatalf("Suspect 8 s after the last request: %+v, want the mapping asked at once", got)

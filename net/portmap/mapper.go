@@ -184,13 +184,17 @@ func (m *Mapper) run() {
 	m.setStatus(mach.Status())
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
+	// again: the mapping is being asked again because the host suspected
+	// it lost (or the router's epoch said so); the answer that grants it
+	// is logged, so that a log tells when the port was open again.
+	again := false
 	for {
 		if d := mach.Deadline(); !d.IsZero() {
 			timer.Reset(max(time.Until(d), 0))
 		} else {
 			timer.Reset(24 * time.Hour)
 		}
-		failures, restarts := mach.Failures(), mach.Restarts()
+		failures, restarts, grants := mach.Failures(), mach.Restarts(), mach.Grants()
 		select {
 		case <-m.stop:
 			acts := mach.Close()
@@ -209,29 +213,42 @@ func (m *Mapper) run() {
 		case epoch := <-announced:
 			do(mach.Announce(time.Now(), epoch))
 		case <-m.suspect:
-			if acts := mach.Suspect(time.Now()); len(acts) > 0 {
+			acts := mach.Suspect(time.Now())
+			if len(acts) > 0 {
 				m.logf("portmap: asking the router again: the host suspects the mapping was lost", "proto", acts[0].Proto.String())
-				do(acts)
+			} else if mach.Status().Verdict == Opened {
+				// Asked already, or at SuspectGap after the last request.
+				m.logf("portmap: the host suspects the mapping was lost: the router is asked again")
 			}
+			again = again || len(acts) > 0 || mach.Status().Verdict == Opened
+			do(acts)
 		}
-		m.logChange(mach, failures, restarts)
+		again = m.logChange(mach, failures, restarts, grants, again)
 		m.setStatus(mach.Status())
 	}
 }
 
 // logChange logs what an event changed beyond the status: the router seen
 // to have restarted (its epoch, in an answer or an announcement), the
-// first of a run of failed renewals, a mapping granted after failures.
-func (m *Mapper) logChange(mach *Machine, failures, restarts int) {
+// first of a run of failed renewals, a mapping granted after failures or
+// asked again (again: see run). It returns whether the mapping is still
+// being asked again.
+func (m *Mapper) logChange(mach *Machine, failures, restarts, grants int, again bool) bool {
 	if mach.Restarts() > restarts {
 		m.logf("portmap: the router restarted (its epoch says so): the mapping is asked again")
+		again = true
 	}
 	switch st := mach.Status(); {
 	case failures > 0 && mach.Failures() == 0 && st.Verdict == Opened:
 		m.logf("portmap: the router answered again: mapping granted", "after_failures", failures, "proto", st.Proto.String(), "external", st.External.String())
+		again = false
 	case failures == 0 && mach.Failures() > 0:
 		m.logf("portmap: the router did not renew the mapping: asking again with backoff", "verdict", st.String())
+	case again && mach.Grants() > grants:
+		m.logf("portmap: the router mapped the port again", "proto", st.Proto.String(), "external", st.External.String())
+		again = false
 	}
+	return again
 }
 
 func (m *Mapper) logf(msg string, args ...any) {
