@@ -63,16 +63,11 @@ func startGameUntil(t *testing.T, turns uint32) *migrationGame {
 	hs := hosttest.Start(t, transport.LAN(), hcfg)
 	pipe := transport.NewPipe()
 	hs.Host.Attach(pipe)
-	sess := func(i int) lockstep.Config {
-		sc := lockstep.LAN()
-		sc.Name, sc.PlayerID, sc.Predict = fmt.Sprintf("p%d", i), [16]byte{byte(i + 1)}, true
-		return sc
-	}
 	m := &migrationGame{t: t, srv: hs.Transport}
-	m.players = []*Client{Attach(pipe, Options{Session: sess(0)})}
+	m.players = []*Client{Attach(pipe, Options{Session: migrationSession(0)})}
 	for i := 1; i < 4; i++ {
 		dctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
-		c, err := Dial(dctx, hs.Addr(), Options{Session: sess(i), Standby: true, StandbyAddr: "127.0.0.1:0"})
+		c, err := Dial(dctx, hs.Addr(), Options{Session: migrationSession(i), Standby: true, StandbyAddr: "127.0.0.1:0"})
 		cancel()
 		if err != nil {
 			t.Fatal(err)
@@ -86,19 +81,7 @@ func startGameUntil(t *testing.T, turns uint32) *migrationGame {
 			return len(s.SetupState().Players) == 4 && len(m.list.List) == 3
 		})
 	})
-	for _, p := range m.players {
-		p.Do(func(s *lockstep.Session) { s.SetReady(true) })
-	}
-	m.wait("everyone ready", func() bool {
-		return all(m.players, func(s *lockstep.Session) bool {
-			for _, pl := range s.SetupState().Players {
-				if !pl.Ready {
-					return false
-				}
-			}
-			return true
-		})
-	})
+	m.readyAll()
 	m.players[0].Do(func(s *lockstep.Session) { s.Say(earlyLine) })
 	m.wait("the host's line in every chat", func() bool {
 		return all(m.players, func(s *lockstep.Session) bool {

@@ -1,102 +1,12 @@
 package client
 
 import (
-	"net"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"rockstep/net/lockstep"
 )
-
-// relay stands between the guests and the host on loopback, as the host's
-// network does: datagrams are forwarded both ways (one upstream socket per
-// guest's socket) unless the network is cut, when they are dropped.
-type relay struct {
-	pc  *net.UDPConn
-	to  *net.UDPAddr
-	cut atomic.Bool
-
-	mu sync.Mutex
-	up map[string]*net.UDPConn // by the guest socket's address
-}
-
-// startRelay forwards datagrams to the host at to until the test ends.
-func startRelay(t *testing.T, to string) *relay {
-	t.Helper()
-	dst, err := net.ResolveUDPAddr("udp", to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pc, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &relay{pc: pc, to: dst, up: map[string]*net.UDPConn{}}
-	t.Cleanup(r.close)
-	go r.run()
-	return r
-}
-
-func (r *relay) addr() string { return r.pc.LocalAddr().String() }
-
-// run forwards the guests' datagrams until the relay's socket closes.
-func (r *relay) run() {
-	buf := make([]byte, 64<<10)
-	for {
-		n, from, err := r.pc.ReadFromUDP(buf)
-		if err != nil {
-			return
-		}
-		up := r.upstream(from)
-		if up == nil || r.cut.Load() {
-			continue
-		}
-		_, _ = up.Write(buf[:n])
-	}
-}
-
-// upstream returns the socket that speaks to the host for the guest at
-// from, opening it (and its way back) the first time.
-func (r *relay) upstream(from *net.UDPAddr) *net.UDPConn {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.up == nil {
-		return nil // closed
-	}
-	if up := r.up[from.String()]; up != nil {
-		return up
-	}
-	up, err := net.DialUDP("udp", nil, r.to)
-	if err != nil {
-		return nil
-	}
-	r.up[from.String()] = up
-	go func() {
-		buf := make([]byte, 64<<10)
-		for {
-			n, err := up.Read(buf)
-			if err != nil {
-				return // closed
-			}
-			if !r.cut.Load() {
-				_, _ = r.pc.WriteToUDP(buf[:n], from)
-			}
-		}
-	}()
-	return up
-}
-
-func (r *relay) close() {
-	r.pc.Close()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, up := range r.up {
-		up.Close()
-	}
-	r.up = nil
-}
 
 // TestOldHostCutOffRejoins: issue 52's "the old host that loses its
 // players while they elect a successor is such a side" (docs/ARCHITECTURE.md,

@@ -65,11 +65,6 @@ func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
 	pipe := transport.NewPipe()
 	hs.Host.Attach(pipe)
 
-	sess := func(i int) lockstep.Config {
-		sc := lockstep.LAN()
-		sc.Name, sc.PlayerID, sc.Predict = fmt.Sprintf("p%d", i), [16]byte{byte(i + 1)}, true
-		return sc
-	}
 	input := func(i int) func(uint32) game.Input {
 		return func(turn uint32) game.Input {
 			if (turn/30+uint32(i))%3 == 0 {
@@ -79,7 +74,7 @@ func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
 		}
 	}
 	m := &migrationGame{t: t, srv: srv}
-	hostOpt := Options{Session: sess(0), Input: input(0)}
+	hostOpt := Options{Session: migrationSession(0), Input: input(0)}
 	if ms.owner {
 		m.players = []*Client{AttachOwner(hs.Host, pipe, hostOpt)}
 		t.Cleanup(m.players[0].Close)
@@ -92,7 +87,7 @@ func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
 	}
 	for i := 1; i < 4; i++ {
 		dctx, cancel := context.WithTimeout(context.Background(), migrationPatience)
-		o := Options{Session: sess(i), Input: input(i), Standby: true, StandbyAddr: "127.0.0.1:0"}
+		o := Options{Session: migrationSession(i), Input: input(i), Standby: true, StandbyAddr: "127.0.0.1:0"}
 		if opts != nil {
 			opts(&o)
 		}
@@ -107,19 +102,7 @@ func startMigrationGameAs(t *testing.T, ms migrationSetup) *migrationGame {
 	m.wait("everyone in the lobby", func() bool {
 		return all(m.players, func(s *lockstep.Session) bool { return len(s.SetupState().Players) == 4 })
 	})
-	for _, p := range m.players {
-		p.Do(func(s *lockstep.Session) { s.SetReady(true) })
-	}
-	m.wait("everyone ready", func() bool {
-		return all(m.players, func(s *lockstep.Session) bool {
-			for _, pl := range s.SetupState().Players {
-				if !pl.Ready {
-					return false
-				}
-			}
-			return true
-		})
-	})
+	m.readyAll()
 	for _, p := range m.players { // the host player (the first to join) starts
 		p.Do(func(s *lockstep.Session) {
 			if s.IsHost() {
@@ -256,6 +239,33 @@ func (m *migrationGame) endOnOneHash(ps []*Client) {
 			}
 		})
 	}
+}
+
+// migrationSession is player i's session in the migration tests: named
+// p<i>, its id i+1, predicting.
+func migrationSession(i int) lockstep.Config {
+	sc := lockstep.LAN()
+	sc.Name, sc.PlayerID, sc.Predict = fmt.Sprintf("p%d", i), [16]byte{byte(i + 1)}, true
+	return sc
+}
+
+// readyAll has every player press Ready and waits until every roster
+// shows them all ready.
+func (m *migrationGame) readyAll() {
+	m.t.Helper()
+	for _, p := range m.players {
+		p.Do(func(s *lockstep.Session) { s.SetReady(true) })
+	}
+	m.wait("everyone ready", func() bool {
+		return all(m.players, func(s *lockstep.Session) bool {
+			for _, pl := range s.SetupState().Players {
+				if !pl.Ready {
+					return false
+				}
+			}
+			return true
+		})
+	})
 }
 
 // all reports whether f holds for every player's session.
