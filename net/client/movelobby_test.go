@@ -54,25 +54,7 @@ func TestLobbyMovesToTheServer(t *testing.T) {
 	var adaToken [16]byte
 	ada.Do(func(s *lockstep.Session) { adaToken = s.Token() })
 	m.killHost() // Ada's machine dies in the lobby
-	m.wait("the three in one lobby on the server", func() bool {
-		room := uint32(0)
-		for i, g := range guests {
-			name, ok := g.Server()
-			if !ok || name != "Friday night" || g.Hosting() || g.HostAddr() != server {
-				return false
-			}
-			in := false
-			g.Do(func(s *lockstep.Session) {
-				id := s.SetupState().RoomID
-				in = s.Phase() == lockstep.Lobby && !s.Migrating() && id != 0 && id != host.DefaultRoom && (i == 0 || id == room)
-				room = id
-			})
-			if !in {
-				return false
-			}
-		}
-		return true
-	})
+	m.wait("the three in one lobby on the server", func() bool { return inServerRoom(guests, server, lockstep.Lobby) })
 	checkMovedLobby(t, guests, setup)
 
 	// Ada's program starts again and she presses Rejoin: her token, to

@@ -43,25 +43,7 @@ func movedToServer(t *testing.T) (*migrationGame, string) {
 	})
 	killed := time.Now()
 	m.killHost()
-	m.wait("every guest in one room on the server", func() bool {
-		room := uint32(0)
-		for i, g := range m.guests {
-			name, ok := g.Server()
-			if !ok || name != "Friday night" || g.Hosting() || g.HostAddr() != server {
-				return false
-			}
-			in := false
-			g.Do(func(s *lockstep.Session) {
-				id := s.SetupState().RoomID
-				in = s.Phase() == lockstep.Playing && !s.Migrating() && id != 0 && id != host.DefaultRoom && (i == 0 || id == room)
-				room = id
-			})
-			if !in {
-				return false
-			}
-		}
-		return true
-	})
+	m.wait("every guest in one room on the server", func() bool { return inServerRoom(m.guests, server, lockstep.Playing) })
 	t.Logf("one room on the server %v after the host was killed", time.Since(killed).Round(time.Millisecond))
 	return m, server
 }
@@ -161,4 +143,27 @@ func TestHostRejoinsTheMovedGame(t *testing.T) {
 	})
 	m.playOnTogether("the four to play on together on the server", m.guests[0], 60)
 	m.endOnOneHash(m.guests)
+}
+
+// inServerRoom reports whether every one of guests is in one room (not
+// the default one) of the community server "Friday night" at server, in
+// phase, none of them hosting.
+func inServerRoom(guests []*Client, server string, phase lockstep.Phase) bool {
+	room := uint32(0)
+	for i, g := range guests {
+		name, ok := g.Server()
+		if !ok || name != "Friday night" || g.Hosting() || g.HostAddr() != server {
+			return false
+		}
+		in := false
+		g.Do(func(s *lockstep.Session) {
+			id := s.SetupState().RoomID
+			in = s.Phase() == phase && !s.Migrating() && id != 0 && id != host.DefaultRoom && (i == 0 || id == room)
+			room = id
+		})
+		if !in {
+			return false
+		}
+	}
+	return true
 }
