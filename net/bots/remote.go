@@ -287,7 +287,10 @@ func (s *Summary) look(b *remoteBot) (*client.Client, Final) {
 	if b.missed {
 		s.MissedEnds++
 	}
-	s.Rejoins += b.rejoins
+	s.Rejoins += b.rejoins // its own, on a new connection each
+	if b.c != nil {
+		s.Rejoins += b.c.Rejoins() // and those its connection's machine made (earlier connections': counted as replaced)
+	}
 	if b.strayed {
 		s.StrayedOut++
 	}
@@ -554,6 +557,9 @@ func (b *remoteBot) session(ctx context.Context, cfg RemoteConfig, sc lockstep.C
 	b.mu.Unlock()
 	if old != nil {
 		old.Close()
+		b.mu.Lock()
+		b.rejoins += old.Rejoins()
+		b.mu.Unlock()
 	}
 	path := b.tokenPath(cfg)
 	var rule playerRule

@@ -146,6 +146,7 @@ func (c *Client) stepHandover(now time.Duration) {
 // must not wait for the client's lock (the UI's frame, a test inside Do).
 type moved struct {
 	n, host int
+	rejoins int // the machine's rejoins of the host it lost (migrate.Machine.Rejoins)
 	addr    string
 	hosting bool
 	server  string // the community server the game moved to ("": none)
@@ -156,7 +157,7 @@ type moved struct {
 // to this player's own room counts once a majority played in it.
 func (c *Client) publish() {
 	n, host := c.m.Announced()
-	now := moved{n: n, host: host, addr: c.m.HostAddr(), hosting: c.m.Hosting()}
+	now := moved{n: n, host: host, rejoins: c.m.Rejoins(), addr: c.m.HostAddr(), hosting: c.m.Hosting()}
 	if srv, ok := c.m.Server(); ok {
 		now.server = srv.Label()
 	}
@@ -566,6 +567,11 @@ func (c *Client) Handovers() (n int, hostSlot int) {
 	m := c.moved.Load()
 	return m.n, m.host
 }
+
+// Rejoins returns how many times this client came back by itself into
+// the room whose connection it lost while the host still answered (no
+// move: net/migrate, rejoin.go).
+func (c *Client) Rejoins() int { return c.moved.Load().rejoins }
 
 // HostAddr returns the address of the host this client plays with: the
 // one it dialled, or since a handover the successor's ("" when this player

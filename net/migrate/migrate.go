@@ -298,6 +298,7 @@ type Machine struct {
 	since   time.Duration // when this player came to the room it follows
 	movedAt time.Duration // when this player last went to another's room (0: never)
 	moves   int           // migrations so far
+	rejoins int           // rejoins of the host this player lost while it answered (rejoin.go)
 	host    int           // the slot hosting since the last one (-1: none)
 	before  int           // ... and before it (Announced, while our room is only opened)
 	addr    string        // the host's address ("" when this player hosts)
@@ -374,6 +375,11 @@ func (m *Machine) Why() error { return m.why }
 // Moves returns how many times the game moved to a successor under this
 // player, and the slot hosting it since the last move (-1: never moved).
 func (m *Machine) Moves() (n, hostSlot int) { return m.moves, m.host }
+
+// Rejoins returns how many times this player came back by itself into
+// the room whose connection it lost while the host still answered
+// (rejoin.go): no move.
+func (m *Machine) Rejoins() int { return m.rejoins }
 
 // Announced returns the moves this player is told of (the screens' "you
 // host the game now"), and the slot hosting since the last: a move to

@@ -69,7 +69,7 @@ func (m *Machine) stepRejoin(now time.Duration, v View) []Action {
 	case !v.Migrating && !v.TurnedAway:
 		// Back in the room it lost, with its token: the game goes on
 		// where it was, with the same host. No move.
-		m.phase, m.since = Following, now
+		m.phase, m.since, m.rejoins = Following, now, m.rejoins+1
 		m.walk.end()
 		m.silence = roomHeard
 	case v.TurnedAway || now >= m.deadline:

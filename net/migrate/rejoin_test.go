@@ -120,4 +120,11 @@ func runRejoin(t *testing.T, script []ev, want end) {
 	if addr := m.HostAddr(); got.phase == Following && addr != "127.0.0.1:9000" {
 		t.Errorf("back at %q, want the host it lost", addr)
 	}
+	wantRejoins := 0
+	if want.phase == Following {
+		wantRejoins = 1
+	}
+	if n := m.Rejoins(); n != wantRejoins {
+		t.Errorf("%d rejoins counted, want %d", n, wantRejoins)
+	}
 }
