@@ -39,3 +39,17 @@ func TestMovedToServerNews(t *testing.T) {
 		t.Errorf("lobby: %q, want %q", got, want)
 	}
 }
+
+// TestBackNews: a player's return is news to the others by its name, and
+// to the player itself in its own words.
+func TestBackNews(t *testing.T) {
+	nv := &netView{slot: 1, names: [8]string{"Ada", "Bo"}}
+	for _, tt := range []struct {
+		slot int
+		want string
+	}{{0, "Ada is back"}, {1, backText}} {
+		if got := newsLine(news{newsRejoined, tt.slot}, nv); got != tt.want {
+			t.Errorf("slot %d back: %q, want %q", tt.slot, got, tt.want)
+		}
+	}
+}

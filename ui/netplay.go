@@ -345,6 +345,9 @@ const awayLabel = "away"
 // hostSilentLine is the overlay's line while the room is silent.
 const hostSilentLine = "waiting for the host… (no word from it)"
 
+// backText is a player's news of its own return to the game.
+const backText = "You are back in the game"
+
 // newsLine is what the player is told of news of a player, or "".
 func newsLine(e news, nv *netView) string {
 	switch e.kind {
@@ -353,6 +356,9 @@ func newsLine(e news, nv *netView) string {
 	case newsDropped:
 		return nv.playerName(e.slot) + " was dropped: no reconnect in time"
 	case newsRejoined:
+		if e.slot == nv.slot {
+			return backText // this player's own return (a Rejoin, or its game's own redial)
+		}
 		return nv.playerName(e.slot) + " is back"
 	case newsStrayed:
 		return nv.playerName(e.slot) + " " + lockstep.StrayedText
