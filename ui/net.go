@@ -219,7 +219,12 @@ func dial(cfg netConfig, addr string, anyOf ...string) *netGame {
 // to, found by its move key (client.RejoinMoved), as a room on a server:
 // the lobby says so, and the kept session names it.
 func (g *netGame) rejoinMoved(ctx context.Context, addr string) {
-	c, id, err := client.RejoinMoved(ctx, addr, g.cfg.moveKey, g.cfg.guestOptions())
+	var c *client.Client
+	var id uint32
+	err := askMoved(ctx, movedRetry, movedTries, func() (err error) {
+		c, id, err = client.RejoinMoved(ctx, addr, g.cfg.moveKey, g.cfg.guestOptions())
+		return err
+	})
 	if err != nil {
 		log.Printf("rockstep: cannot rejoin the game on the server %s: %v", addr, err)
 	}
@@ -228,6 +233,32 @@ func (g *netGame) rejoinMoved(ctx context.Context, addr string) {
 		g.mu.Lock()
 		g.server, g.roomSecret = addr, c.RoomSecret()
 		g.mu.Unlock()
+	}
+}
+
+// A Rejoin of the moved game pressed before the players reached the
+// server (they go there a few seconds after the host's death: net/migrate,
+// server.go) finds no room for the move key yet: it asks again every
+// movedRetry, movedTries times in all, before it says so.
+const (
+	movedRetry = time.Second
+	movedTries = 10
+)
+
+// askMoved calls ask until it succeeds, fails otherwise than with
+// client.ErrNoMovedGame, or has been tried tries times (every `every`),
+// or ctx ends; it returns ask's last error.
+func askMoved(ctx context.Context, every time.Duration, tries int, ask func() error) error {
+	var err error
+	for try := 1; ; try++ {
+		if err = ask(); !errors.Is(err, client.ErrNoMovedGame) || try >= tries {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(every):
+		}
 	}
 }
 

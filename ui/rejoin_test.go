@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"context"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"time"
 
 	"rockstep/internal/testwait"
+	"rockstep/net/client"
 	"rockstep/net/migrate"
 	"rockstep/net/wire"
 )
@@ -473,5 +477,34 @@ func TestHostsKeptSessionFollowsTheGameToTheServer(t *testing.T) {
 	s, ok, _ = loadSession(app.settingsDir, time.Now())
 	if !ok || s.Addr != "192.0.2.10:40002" || s.MoveKey != "" {
 		t.Errorf("with Cy reachable the kept session is %+v, want Cy's address and no move key", s)
+	}
+}
+
+// TestAskMovedWaitsForThePlayers: a Rejoin of the moved game pressed
+// before the players reached the server is asked again until the room is
+// there; any other answer, or the last try, is final.
+func TestAskMovedWaitsForThePlayers(t *testing.T) {
+	notYet := fmt.Errorf("rejoin the moved game at x: %w", client.ErrNoMovedGame)
+	refused := errors.New("refused")
+	for _, tt := range []struct {
+		name    string
+		answers []error // what each ask returns, in order
+		tries   int
+		want    error
+		asked   int
+	}{
+		{"the room is there at once", []error{nil}, 10, nil, 1},
+		{"the players arrive at the third ask", []error{notYet, notYet, nil}, 10, nil, 3},
+		{"another refusal is final", []error{refused}, 10, refused, 1},
+		{"nobody comes: the last try's answer", []error{notYet, notYet, notYet, notYet}, 3, notYet, 3},
+	} {
+		asked := 0
+		err := askMoved(context.Background(), time.Millisecond, tt.tries, func() error {
+			asked++
+			return tt.answers[min(asked, len(tt.answers))-1]
+		})
+		if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) || asked != tt.asked {
+			t.Errorf("%s: %v after %d asks, want %v after %d", tt.name, err, asked, tt.want, tt.asked)
+		}
 	}
 }
