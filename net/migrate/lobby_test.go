@@ -106,16 +106,7 @@ func TestLobby(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(0, "127.0.0.1:9000", true)
-			for i, e := range tt.script {
-				if got := show(e.do(m, e.at)); got != e.want {
-					t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)
-				}
-			}
-			n, host := m.Moves()
-			got := end{phase: m.Phase(), moves: n, host: host, why: m.Why(), hosting: m.Hosting()}
-			if got != tt.end {
-				t.Errorf("in the end: got %+v, want %+v", got, tt.end)
-			}
+			n := runScript(t, m, tt.script, tt.end)
 			if an, _ := m.Announced(); an != n {
 				t.Errorf("announced %d moves of %d: a lobby's move is announced once its host's own session is in it", an, n)
 			}

@@ -129,6 +129,23 @@ func yielded(ok bool) func(*Machine, time.Duration) []Action {
 }
 
 // end is what the machine says once the script has run.
+// runScript plays script on m, checking each event's actions, and then
+// where m ended against want; it returns m's moves.
+func runScript(t *testing.T, m *Machine, script []ev, want end) (moves int) {
+	t.Helper()
+	for i, e := range script {
+		if got := show(e.do(m, e.at)); got != e.want {
+			t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)
+		}
+	}
+	n, host := m.Moves()
+	got := end{phase: m.Phase(), moves: n, host: host, why: m.Why(), hosting: m.Hosting()}
+	if got != want {
+		t.Errorf("in the end: got %+v, want %+v", got, want)
+	}
+	return n
+}
+
 type end struct {
 	phase   Phase
 	moves   int
@@ -529,16 +546,7 @@ func TestMachine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := New(0, "127.0.0.1:9000", true)
-			for i, e := range tt.script {
-				if got := show(e.do(m, e.at)); got != e.want {
-					t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)
-				}
-			}
-			n, host := m.Moves()
-			got := end{phase: m.Phase(), moves: n, host: host, why: m.Why(), hosting: m.Hosting()}
-			if got != tt.end {
-				t.Errorf("in the end: got %+v, want %+v", got, tt.end)
-			}
+			runScript(t, m, tt.script, tt.end)
 		})
 	}
 }

@@ -107,17 +107,8 @@ func TestRejoinHost(t *testing.T) {
 // back with the host it lost, if it follows one.
 func runRejoin(t *testing.T, script []ev, want end) {
 	m := New(0, "127.0.0.1:9000", true)
-	for i, e := range script {
-		if got := show(e.do(m, e.at)); got != e.want {
-			t.Fatalf("event %d at %v: got %q, want %q", i, e.at, got, e.want)
-		}
-	}
-	n, host := m.Moves()
-	got := end{phase: m.Phase(), moves: n, host: host, why: m.Why(), hosting: m.Hosting()}
-	if got != want {
-		t.Errorf("in the end: got %+v, want %+v", got, want)
-	}
-	if addr := m.HostAddr(); got.phase == Following && addr != "127.0.0.1:9000" {
+	runScript(t, m, script, want)
+	if addr := m.HostAddr(); m.Phase() == Following && addr != "127.0.0.1:9000" {
 		t.Errorf("back at %q, want the host it lost", addr)
 	}
 	wantRejoins := 0
