@@ -148,12 +148,7 @@ const (
 // hosts it (Host: no slot): the lowest seat whose player is there stands
 // in, as in the server's room of a moved game.
 func lobbyHandoverOfMove(m wire.MoveGame) room.LobbyHandover {
-	roster := make([]wire.Player, 0, len(m.State.Players))
-	for _, p := range m.State.Players {
-		p.Name = peertext.Clean(p.Name, wire.MaxName)
-		p.Host, p.Connected = false, false
-		roster = append(roster, p)
-	}
+	roster := movedRoster(m.State.Players)
 	var tokens [game.MaxPlayers][16]byte
 	for i := range tokens {
 		if m.Present&(1<<i) != 0 {
@@ -171,15 +166,26 @@ func lobbyHandoverOfMove(m wire.MoveGame) room.LobbyHandover {
 	}
 }
 
+// movedRoster is a moved room's roster from the one its asker sent: the
+// names cleaned (a client's text, shown in every lobby), nobody hosting
+// or connected until they come.
+func movedRoster(ps []wire.Player) []wire.Player {
+	roster := make([]wire.Player, 0, len(ps))
+	for _, p := range ps {
+		p.Name = peertext.Clean(p.Name, wire.MaxName)
+		p.Host, p.Connected = false, false
+		roster = append(roster, p)
+	}
+	return roster
+}
+
 // handoverOfMove is what the server's room needs to carry the moved game
 // on (room.Resume). It keeps no master history: a player whose game is
 // not at the room's turn catches up from a snapshot.
 func handoverOfMove(m wire.MoveGame) room.Handover {
-	roster := make([]wire.Player, 0, len(m.State.Players))
-	for _, p := range m.State.Players {
-		p.Name = peertext.Clean(p.Name, wire.MaxName)
-		p.Ready, p.Host, p.Connected = false, false, false
-		roster = append(roster, p)
+	roster := movedRoster(m.State.Players)
+	for i := range roster {
+		roster[i].Ready = false // a game's marks: the rematch lobby's are pressed anew
 	}
 	var names [game.MaxPlayers]string
 	for i, n := range m.Names {
