@@ -214,27 +214,13 @@ func rejoinAt(addr, fp, gameID string, roomHere bool, me int, succ wire.Successo
 
 // rejoinOnServer says where a Rejoin finds the game whose room runs in
 // this process (roomHere) when its crash moves the game to a community
-// server: no successor other than us (slot me) is one a majority of the
-// players reach (all flagged Unreached: every player then goes to the
-// first known server at once, net/migrate), and the room names a server.
+// server (migrate.GoesToServer: every player then goes to the first known
+// server at once).
 // It returns that server's address, the key pinned for it (hex, "" if
 // none) and the game's move key, which finds the room there.
 func rejoinOnServer(me int, succ wire.Successors) (addr, fp string, key [16]byte, ok bool) {
-	if len(succ.Servers) == 0 {
+	if !migrate.GoesToServer(succ, me) {
 		return "", "", key, false
-	}
-	others := 0
-	for _, s := range succ.List {
-		if int(s.Slot) == me {
-			continue
-		}
-		if !s.Unreached {
-			return "", "", key, false
-		}
-		others++
-	}
-	if others == 0 {
-		return "", "", key, false // nobody to carry the game there
 	}
 	srv := succ.Servers[0]
 	if srv.Key != ([16]byte{}) {

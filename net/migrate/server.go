@@ -21,6 +21,26 @@ import (
 // (net/host). The server's room holds the game by the majority rule as
 // any room does.
 
+// GoesToServer reports whether the players who lose the room that named
+// sc go to its first server at once (advance): it names a server, and no
+// successor other than slot me (the player whose room it is, if it is in
+// the list) is one a strict majority reaches, with at least one other to
+// carry the game there. The window of the player whose room it is keeps
+// where its Rejoin finds the game after its crash (ui, rejoinOnServer).
+func GoesToServer(sc wire.Successors, me int) bool {
+	others := 0
+	for _, c := range sc.List {
+		if int(c.Slot) == me {
+			continue
+		}
+		if !c.Unreached {
+			return false
+		}
+		others++
+	}
+	return len(sc.Servers) > 0 && others > 0
+}
+
 // OnServer is the host slot Moves and Announced give once the game moved
 // to a room on a community server (no player hosts it).
 const OnServer = -2
